@@ -1,0 +1,1 @@
+"""envfarm clients layer (see DESIGN.md)."""

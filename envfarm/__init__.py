@@ -1,0 +1,1 @@
+"""The ``envfarm`` command line: one console script whose subcommands call into the packages."""

@@ -1,0 +1,5 @@
+import sys
+
+from envfarm.cli import main
+
+sys.exit(main())

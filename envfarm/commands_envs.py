@@ -1,0 +1,178 @@
+"""``envfarm envs ...`` and ``envfarm tasks ...``: browse and check the catalog."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from envs.catalog import Catalog
+from envs.check import CheckReport, check_env
+from envs.schema import format_schema
+
+catalog_option = click.option(
+    "--catalog",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    envvar="ENVFARM_CATALOG",
+    help="Catalog directory (default: the built-in catalog).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@click.group()
+def envs() -> None:
+    """List, show and check environments."""
+
+
+@envs.command("list")
+@catalog_option
+@json_option
+def envs_list(catalog: Path | None, as_json: bool) -> None:
+    """List the environments in the catalog."""
+    cat = Catalog(catalog)
+    rows = []
+    for env_id in cat.ids():
+        e = cat.get(env_id)
+        writes = sum(t.kind == "write" for t in e.spec.tools)
+        rows.append(
+            {
+                "id": env_id,
+                "name": e.spec.name,
+                "sector": e.spec.sector,
+                "tables": len(e.spec.tables),
+                "tools": len(e.spec.tools),
+                "write_tools": writes,
+                "tasks": len(e.tasks),
+            }
+        )
+    if as_json:
+        _echo_json(rows)
+        return
+    table = Table("id", "name", "sector", "tables", "tools (write)", "tasks", title=f"{len(rows)} environments")
+    for r in rows:
+        table.add_row(
+            r["id"], r["name"], r["sector"], str(r["tables"]), f"{r['tools']} ({r['write_tools']})", str(r["tasks"])
+        )
+    Console().print(table)
+
+
+@envs.command("show")
+@click.argument("env_id")
+@catalog_option
+@json_option
+def envs_show(env_id: str, catalog: Path | None, as_json: bool) -> None:
+    """Show one environment: tables, tools and policy."""
+    e = Catalog(catalog).get(env_id)
+    if as_json:
+        _echo_json(e.spec.model_dump(mode="json", exclude={"seed"}))
+        return
+    con = Console()
+    con.print(f"[bold]{e.spec.name}[/bold] ({e.spec.id}, {e.spec.sector}) — {e.spec.description}")
+    tables = Table("table", "columns", "seed rows", title="State")
+    for t in e.spec.tables:
+        tables.add_row(t.name, ", ".join(c.name for c in t.columns), str(len(e.spec.seed.get(t.name, []))))
+    con.print(tables)
+    tools = Table("tool", "kind", "parameters", "description", title="Tools")
+    for tool in e.spec.tools:
+        params = ", ".join(tool.parameters.get("properties", {}))
+        tools.add_row(tool.name, tool.kind, params, tool.description)
+    con.print(tools)
+    con.print(f"{len(e.tasks)} tasks. Policy:\n{e.spec.policy}", markup=False)
+
+
+@envs.command("check")
+@click.argument("env_ids", nargs=-1)
+@catalog_option
+@json_option
+def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) -> None:
+    """Check environments (all if none named): schema, SQL, sandbox, determinism, every task's gold replay.
+
+    Exits 1 if any environment has a problem.
+    """
+    cat = Catalog(catalog)
+    ids = list(env_ids) or cat.ids()
+    entries = [cat.get(i) for i in ids]  # unknown ids fail before any work starts
+    reports: list[CheckReport] = []
+    with Progress(
+        TextColumn("checking {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=as_json,
+    ) as progress:
+        job = progress.add_task("", total=len(entries))
+        for e in entries:
+            progress.update(job, description=e.spec.id)
+            reports.append(check_env(e.spec, e.tasks))
+            progress.advance(job)
+    if as_json:
+        _echo_json([r.to_dict() for r in reports])
+    else:
+        con = Console()
+        for r in reports:
+            status = "[green]ok[/green]" if r.ok else f"[red]{len(r.problems)} problem(s)[/red]"
+            con.print(f"{r.env_id}: {status} — {r.checks_run} checks, {r.tasks_passed} task(s) verified")
+            for p in r.problems:
+                con.print(f"  [red]✗[/red] {p}", markup=True, highlight=False)
+            for w in r.warnings:
+                con.print(f"  [yellow]![/yellow] {w}", highlight=False)
+    if not all(r.ok for r in reports):
+        raise click.exceptions.Exit(1)
+
+
+@envs.command("schema")
+@click.argument("kind", type=click.Choice(["spec", "task", "tasks"]))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of stdout.")
+def envs_schema(kind: str, out: Path | None) -> None:
+    """Print the JSON Schema of the spec, task or tasks-file format."""
+    text = json.dumps(format_schema(kind), indent=2)  # type: ignore[arg-type]
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+    else:
+        click.echo(text)
+
+
+@click.group()
+def tasks() -> None:
+    """List and show tasks."""
+
+
+@tasks.command("list")
+@click.argument("env_id")
+@catalog_option
+@json_option
+def tasks_list(env_id: str, catalog: Path | None, as_json: bool) -> None:
+    """List the tasks of one environment."""
+    e = Catalog(catalog).get(env_id)
+    if as_json:
+        _echo_json(
+            [
+                {"id": t.id, "difficulty": t.difficulty, "calls": len(t.gold_actions), "instruction": t.instruction}
+                for t in e.tasks
+            ]
+        )
+        return
+    table = Table("id", "difficulty", "calls", "instruction", title=f"{len(e.tasks)} tasks in {env_id}")
+    for t in e.tasks:
+        table.add_row(t.id, t.difficulty, str(len(t.gold_actions)), t.instruction)
+    Console().print(table)
+
+
+@tasks.command("show")
+@click.argument("task_id")
+@catalog_option
+def tasks_show(task_id: str, catalog: Path | None) -> None:
+    """Show one task as JSON (including its gold actions)."""
+    _, task = Catalog(catalog).task(task_id)
+    _echo_json(task.model_dump(mode="json"))

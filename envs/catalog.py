@@ -1,0 +1,169 @@
+"""Load environments and tasks from a catalog directory (``<root>/<env_id>/spec.json`` ...).
+
+Every file is validated strictly; an error names the file and the JSON path of the mistake.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from . import paths
+from .engine import Environment
+from .errors import CatalogError, SpecError, UnknownEnvironment, UnknownTask
+from .spec import EnvSpec
+from .task import Task
+
+
+def _json_path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(root)"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CatalogError("file not found", source=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=str(path)) from None
+
+
+def _validate(model: type[BaseModel], data: Any, *, source: str, prefix: tuple[int | str, ...] = ()) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more error(s))" if exc.error_count() > 1 else ""
+        msg = err["msg"].removeprefix("Value error, ")
+        raise SpecError(msg + more, source=source, location=_json_path(prefix + tuple(err["loc"]))) from None
+
+
+def parse_tasks(data: Any, *, source: str, env_id: str | None = None) -> list[Task]:
+    """Validate a list of task objects; each must belong to ``env_id`` when given."""
+    if not isinstance(data, list):
+        raise SpecError("expected a JSON list of tasks", source=source)
+    tasks = [_validate(Task, t, source=source, prefix=(i,)) for i, t in enumerate(data)]
+    seen: set[str] = set()
+    for i, task in enumerate(tasks):
+        if env_id is not None and task.env != env_id:
+            raise SpecError(
+                f"task '{task.id}' belongs to env '{task.env}', not '{env_id}'", source=source, location=f"[{i}].env"
+            )
+        if task.id in seen:
+            raise SpecError(f"task id '{task.id}' appears twice", source=source, location=f"[{i}].id")
+        seen.add(task.id)
+    return tasks
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One environment as loaded from disk."""
+
+    spec: EnvSpec
+    tasks: list[Task]
+    path: Path | None = None
+
+    @cached_property
+    def environment(self) -> Environment:
+        """The compiled environment (built on first use)."""
+        return Environment(self.spec)
+
+    def task(self, task_id: str) -> Task:
+        """The task with id ``task_id`` (UnknownTask if none)."""
+        for t in self.tasks:
+            if t.id == task_id:
+                return t
+        raise UnknownTask(task_id, [t.id for t in self.tasks])
+
+
+def load_env_dir(path: Path) -> CatalogEntry:
+    """Load one environment directory.
+
+    Raises:
+        SpecError: a file is invalid; the message names the file and JSON path.
+    """
+    spec_file = path / paths.SPEC_FILE
+    data = _read_json(spec_file)
+    if not isinstance(data, dict):
+        raise SpecError("expected a JSON object", source=str(spec_file))
+    if (path / paths.SEED_FILE).exists():
+        seed_file = path / paths.SEED_FILE
+        seed = _read_json(seed_file)
+        if "seed" in data:
+            raise SpecError("seed rows are given both here and in seed.json", source=str(spec_file), location="seed")
+        if not isinstance(seed, dict):
+            raise SpecError('expected {"table": [rows...]}', source=str(seed_file))
+        # Validate the rows' shape against the spec before merging, so errors name seed.json.
+        data = {**data, "seed": seed}
+    if (path / paths.POLICY_FILE).exists() and "policy" not in data:
+        data = {**data, "policy": (path / paths.POLICY_FILE).read_text(encoding="utf-8")}
+    try:
+        spec = EnvSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        source = str(path / paths.SEED_FILE) if loc[:1] == ("seed",) else str(spec_file)
+        more = f" (and {exc.error_count() - 1} more error(s))" if exc.error_count() > 1 else ""
+        raise SpecError(
+            err["msg"].removeprefix("Value error, ") + more, source=source, location=_json_path(loc)
+        ) from None
+    if spec.id != path.name:
+        raise SpecError(
+            f"spec id '{spec.id}' differs from its directory name '{path.name}'", source=str(spec_file), location="id"
+        )
+    tasks_file = path / paths.TASKS_FILE
+    tasks = parse_tasks(_read_json(tasks_file), source=str(tasks_file), env_id=spec.id) if tasks_file.exists() else []
+    return CatalogEntry(spec=spec, tasks=tasks, path=path)
+
+
+class Catalog:
+    """A directory of environments, loaded lazily and cached.
+
+    >>> cat = Catalog()
+    >>> "retail" in cat.ids()
+    True
+    """
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else paths.default_catalog()
+        if not self.root.is_dir():
+            raise CatalogError("catalog directory not found", source=str(self.root))
+        self._entries: dict[str, CatalogEntry] = {}
+        self._task_index: dict[str, str] | None = None
+
+    def ids(self) -> list[str]:
+        """Environment ids in the catalog, sorted."""
+        return sorted(p.name for p in self.root.iterdir() if (p / paths.SPEC_FILE).is_file())
+
+    def get(self, env_id: str) -> CatalogEntry:
+        """The environment ``env_id`` (UnknownEnvironment with suggestions if absent)."""
+        entry = self._entries.get(env_id)
+        if entry is None:
+            path = self.root / env_id
+            if "/" in env_id or not (path / paths.SPEC_FILE).is_file():
+                raise UnknownEnvironment(env_id, self.ids())
+            entry = self._entries[env_id] = load_env_dir(path)
+        return entry
+
+    def task(self, task_id: str) -> tuple[CatalogEntry, Task]:
+        """Find a task by id anywhere in the catalog."""
+        if self._task_index is None:
+            self._task_index = {t.id: env_id for env_id in self.ids() for t in self.get(env_id).tasks}
+        env_id = self._task_index.get(task_id)
+        if env_id is None:
+            raise UnknownTask(task_id, self._task_index)
+        entry = self.get(env_id)
+        return entry, entry.task(task_id)
+
+
+def load_env(env_id: str, root: Path | str | None = None) -> CatalogEntry:
+    """Load one environment from the default (or given) catalog."""
+    return Catalog(root).get(env_id)

@@ -1,0 +1,446 @@
+"""The runtime contract: an :class:`Environment` is a compiled spec; an :class:`Episode` is one state.
+
+``Environment(spec)`` compiles the spec to a template SQLite image once. ``env.episode(task)``
+deserializes that image (or the task's patched image) into a private in-memory database — no DDL,
+no copying of Python objects — and returns an :class:`Episode`.
+
+``Episode.call_tool(name, arguments) -> ToolResult`` is the only way state changes:
+
+* ``arguments`` are validated against the tool's JSON Schema first (:class:`ToolArgumentError`,
+  naming the field);
+* the steps run in one transaction; any failure — a ``require`` that does not hold
+  (:class:`StateError`, the step's message), a constraint, a sandbox denial or an exhausted step
+  budget (:class:`SandboxError`) — rolls everything back, so a failed call changes nothing;
+* read tools run with writes denied by the sandbox, so they cannot change state;
+* the clock (``:now``) is fixed by the spec and ``new_id()`` numbers ids per episode, so the same
+  calls from the same image give byte-identical state (``serialize()``) and the same
+  ``state_hash()``.
+
+Episodes are not thread-safe: serialize calls to one episode (the server does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arguments import make_validator, validate_arguments
+from .compile import (
+    CHANGES_TABLE,
+    COUNTERS_TABLE,
+    TRIGGER_PREFIX,
+    check_foreign_keys,
+    compile_image,
+    insert_rows,
+    quote_ident,
+    to_sql_value,
+)
+from .errors import SandboxError, SpecError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .sandbox import Mode, Sandbox, StepBudget
+from .spec import EnvSpec, Step, ToolSpec
+from .sqltext import PreparedSQL, prepare
+from .task import PatchOp, Task, ToolCall
+
+#: Default SQLite VM instructions one tool call may use (about 50 ms of work).
+DEFAULT_STEP_BUDGET = 5_000_000
+_FIRST_ID = 1001
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\}")
+# Appended to statements run read-only, so a cached statement prepared in write mode is never reused.
+_READ_ONLY_TAG = "\n/* read-only */"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The outcome of a successful tool call.
+
+    Attributes:
+        tool: the tool's name.
+        content: the JSON-serializable result (list, object, scalar, or ``{"ok": true}``).
+        changes: rows affected per table (empty for read tools).
+    """
+
+    tool: str
+    content: Any
+    changes: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def wrote(self) -> bool:
+        """Whether the call changed any row."""
+        return any(self.changes.values())
+
+
+class _Scope:
+    """The names a statement can use: arguments, earlier bindings, built-ins, the current item."""
+
+    def __init__(self, arguments: Mapping[str, Any], builtins: Mapping[str, Any]) -> None:
+        self.layers: list[Mapping[str, Any]] = [arguments, builtins, {}]
+
+    def bind(self, name: str, value: Any) -> None:
+        self.layers[2][name] = value  # type: ignore[index]
+
+    def with_item(self, item: Any, index: int) -> _Scope:
+        child = _Scope.__new__(_Scope)
+        child.layers = [*self.layers, {"item": item, "index": index}]
+        return child
+
+    def lookup(self, path: str) -> Any:
+        root, *rest = path.split(".")
+        value: Any = None
+        for layer in reversed(self.layers):
+            if root in layer:
+                value = layer[root]
+                break
+        for part in rest:
+            value = value.get(part) if isinstance(value, dict) else None
+        return value
+
+    def format(self, message: str, extra: Mapping[str, Any] | None = None) -> str:
+        def repl(match: re.Match[str]) -> str:
+            path = match.group(1)
+            if extra is not None and path in extra:
+                value = extra[path]
+            else:
+                value = self.lookup(path)
+            return "null" if value is None else str(value)
+
+        return _PLACEHOLDER.sub(repl, message)
+
+
+def _rows(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    names = [d[0] for d in cursor.description or ()]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+class Episode:
+    """One isolated, in-memory state of an environment. Create with :meth:`Environment.episode`."""
+
+    def __init__(self, env: Environment, image: bytes) -> None:
+        self.env = env
+        self._conn = conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.deserialize(image)
+        conn.execute("PRAGMA foreign_keys = ON")
+        self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
+        conn.create_function("now", 0, env._now_fn, deterministic=True)
+        conn.create_function("new_id", 1, self._new_id)
+        self._sandbox = Sandbox(env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX)
+        self._budget = StepBudget(env.step_budget)
+        conn.set_authorizer(self._sandbox)
+        conn.set_progress_handler(self._budget, StepBudget.GRANULARITY)
+
+    # -- the contract ------------------------------------------------------------------------------
+    def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
+        """Run tool ``name`` with ``arguments`` in one transaction.
+
+        Raises:
+            UnknownTool: no such tool.
+            ToolArgumentError: the arguments do not match the tool's schema (names the field).
+            StateError: a precondition or constraint failed (the step's message).
+            SandboxError: the SQL did something forbidden or exceeded the step budget.
+        """
+        tool = self.env.tools.get(name)
+        if tool is None:
+            raise UnknownTool(name, self.env.tools)
+        args = {} if arguments is None else arguments
+        validate_arguments(name, self.env.validators[name], args)
+        counters = dict(self._counters)
+        self._conn.execute("BEGIN")
+        try:
+            self._sandbox.mode = Mode.WRITE if tool.kind == "write" else Mode.READ
+            self._budget.start()
+            content, changes = self._run(tool, dict(args))
+            self._budget.stop()
+            self._sandbox.mode = Mode.ENGINE
+            if tool.kind == "write":
+                self._save_counters(counters)
+            self._conn.execute("COMMIT" if tool.kind == "write" else "ROLLBACK")
+        except BaseException as exc:
+            self._budget.stop()
+            self._sandbox.mode = Mode.ENGINE
+            self._conn.execute("ROLLBACK")
+            self._counters = counters
+            if isinstance(exc, sqlite3.Error):
+                raise self._translate(exc, tool) from None
+            raise
+        return ToolResult(tool=name, content=content, changes=changes)
+
+    def replay(self, calls: Iterable[ToolCall | Mapping[str, Any]]) -> list[ToolResult]:
+        """Run calls in order (e.g. gold actions or a logged episode); the first failure raises."""
+        out = []
+        for call in calls:
+            c = call if isinstance(call, ToolCall) else ToolCall.model_validate(call)
+            out.append(self.call_tool(c.tool, c.arguments))
+        return out
+
+    def query(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read-only SELECT (assertions, checks). Writes are denied by the sandbox."""
+        self._sandbox.mode = Mode.READ
+        self._sandbox.begin_statement()
+        self._budget.start()
+        try:
+            return _rows(self._conn.execute(sql + _READ_ONLY_TAG, dict(params or {})))
+        except sqlite3.Error as exc:
+            raise self._translate(exc, None) from None
+        finally:
+            self._budget.stop()
+            self._sandbox.mode = Mode.ENGINE
+
+    def explain(self, sql: str, *, read_only: bool) -> None:
+        """Prepare ``sql`` (spec syntax) without running it, under the sandbox of a read or write
+        tool; raises the ToolError that running it would (unknown column, denied action, ...)."""
+        prepared = self.env.prepared(sql)
+        self._sandbox.mode = Mode.READ if read_only else Mode.WRITE
+        self._sandbox.begin_statement()
+        try:
+            self._conn.execute("EXPLAIN " + prepared.text, dict.fromkeys(prepared.params))
+            self.env.note_writes(prepared.text, self._sandbox.written)
+        except sqlite3.Error as exc:
+            raise self._translate(exc, None) from None
+        finally:
+            self._sandbox.mode = Mode.ENGINE
+
+    def serialize(self) -> bytes:
+        """The whole database as bytes (same calls from the same image give the same bytes)."""
+        return self._conn.serialize()
+
+    def dump(self, table: str) -> list[dict[str, Any]]:
+        """Every row of ``table`` as dicts, ordered by primary key."""
+        spec = self.env.spec.table(table)
+        order = ", ".join(map(quote_ident, spec.primary_key))
+        return _rows(self._conn.execute(f"SELECT * FROM {quote_ident(table)} ORDER BY {order}"))
+
+    @property
+    def written_tables(self) -> set[str]:
+        """Tables in which some row was inserted, updated or deleted since the episode started."""
+        return {t for (t,) in self._conn.execute(f"SELECT DISTINCT tbl FROM {CHANGES_TABLE}")}
+
+    def changed_keys(self) -> dict[str, set[tuple[Any, ...]]]:
+        """Primary keys of every row inserted, updated or deleted since the episode started."""
+        out: dict[str, set[tuple[Any, ...]]] = {}
+        for table, key in self._conn.execute(f"SELECT tbl, key FROM {CHANGES_TABLE}"):
+            out.setdefault(table, set()).add(tuple(json.loads(key)))
+        return out
+
+    def rows_by_key(self, table: str, keys: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, ...], dict[str, Any] | None]:
+        """The current row for each primary key (None where no such row exists)."""
+        spec = self.env.spec.table(table)
+        cond = " AND ".join(f"{quote_ident(c)} IS ?" for c in spec.primary_key)
+        sql = f"SELECT * FROM {quote_ident(table)} WHERE {cond}"
+        out: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        for key in keys:
+            rows = _rows(self._conn.execute(sql, key))
+            out[key] = rows[0] if rows else None
+        return out
+
+    def state_hash(self) -> str:
+        """SHA-256 over every table's rows in primary-key order and the id counters."""
+        h = hashlib.sha256()
+        for name in sorted(self.env.table_names):
+            h.update(f"\x00{name}\x00".encode())
+            for row in self.dump(name):
+                h.update(json.dumps(list(row.values()), separators=(",", ":"), default=str).encode())
+                h.update(b"\n")
+        h.update(json.dumps(sorted(self._counters.items())).encode())
+        return h.hexdigest()
+
+    def close(self) -> None:
+        """Free the in-memory database."""
+        self._conn.close()
+
+    def apply_patch(self, ops: Iterable[PatchOp]) -> None:
+        """Apply a task's ``initial_patch`` (engine use; raises SpecError naming the op)."""
+        self._conn.execute("BEGIN")
+        try:
+            for i, op in enumerate(ops):
+                self._apply_op(op, where=f"initial_patch[{i}]")
+            check_foreign_keys(self._conn, where="initial_patch")
+            self._conn.execute(f"DELETE FROM {CHANGES_TABLE}")  # the patched state is the task's start
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    # -- internals ---------------------------------------------------------------------------------
+    def _apply_op(self, op: PatchOp, *, where: str) -> None:
+        if op.table not in self.env.table_names:
+            raise SpecError(f"unknown table '{op.table}'", location=where)
+        table = self.env.spec.table(op.table)
+        known = {c.name for c in table.columns}
+        named = [*op.where, *op.set, *(k for r in op.rows for k in r)]
+        if bad := sorted(set(named) - known):
+            raise SpecError(f"unknown column(s) {bad} of '{op.table}'", location=where)
+        if op.op == "insert":
+            insert_rows(self._conn, table, op.rows, where=f"{where}.rows")
+            return
+        cond = " AND ".join(f"{quote_ident(k)} IS ?" for k in op.where)
+        values = [to_sql_value(v) for v in op.where.values()]
+        if op.op == "update":
+            sets = ", ".join(f"{quote_ident(k)} = ?" for k in op.set)
+            sql = f"UPDATE {quote_ident(op.table)} SET {sets} WHERE {cond}"
+            values = [to_sql_value(v) for v in op.set.values()] + values
+        else:
+            sql = f"DELETE FROM {quote_ident(op.table)} WHERE {cond}"
+        try:
+            n = self._conn.execute(sql, values).rowcount
+        except sqlite3.Error as exc:
+            raise SpecError(f"{op.op} failed: {exc}", location=where) from exc
+        if n == 0:
+            raise SpecError(f"{op.op} matched no row of '{op.table}' where {op.where}", location=where)
+
+    def _new_id(self, prefix: str) -> str:
+        n = self._counters.get(prefix, _FIRST_ID - 1) + 1
+        self._counters[prefix] = n
+        return f"{prefix}{n}"
+
+    def _save_counters(self, before: Mapping[str, int]) -> None:
+        for prefix, last in self._counters.items():
+            if before.get(prefix) != last:
+                self._conn.execute(
+                    f"INSERT INTO {COUNTERS_TABLE} VALUES (?, ?) "
+                    "ON CONFLICT(prefix) DO UPDATE SET last = excluded.last",
+                    (prefix, last),
+                )
+
+    def _params(self, prepared: PreparedSQL, scope: _Scope) -> dict[str, Any]:
+        return {name: to_sql_value(scope.lookup(path)) for name, path in prepared.params.items()}
+
+    def _run(self, tool: ToolSpec, args: dict[str, Any]) -> tuple[Any, dict[str, int]]:
+        scope = _Scope(args, self.env.builtins)
+        changes: Counter[str] = Counter()
+        for step in tool.steps:
+            prepared = self.env.prepared(step.sql)
+            if step.for_each is None:
+                result = self._step(step, prepared, scope, changes, read_only=tool.kind == "read")
+                if step.kind == "return":
+                    return result, dict(changes)
+                continue
+            for index, item in enumerate(args.get(step.for_each) or []):
+                self._step(step, prepared, scope.with_item(item, index), changes, read_only=tool.kind == "read")
+        return {"ok": True}, dict(changes)
+
+    def _step(self, step: Step, prepared: PreparedSQL, scope: _Scope, changes: Counter[str], *, read_only: bool) -> Any:
+        text = prepared.text + _READ_ONLY_TAG if read_only else prepared.text
+        self._sandbox.begin_statement()
+        cursor = self._conn.execute(text, self._params(prepared, scope))
+        if step.kind == "exec":
+            tables = self.env.note_writes(prepared.text, self._sandbox.written)
+            if cursor.rowcount > 0:
+                for t in tables:
+                    changes[t] += cursor.rowcount
+            if cursor.rowcount < step.min_changes:
+                raise StateError(scope.format(step.message or f"Expected at least {step.min_changes} change(s)"))
+            return None
+        rows = _rows(cursor)
+        if step.kind == "query":
+            if step.expect == "one" and not rows:
+                raise StateError(scope.format(step.message or "No matching record found"))
+            scope.bind(step.bind, rows if step.expect == "many" else (rows[0] if rows else None))
+        elif step.kind == "require":
+            ok = not rows if step.mode == "empty" else bool(rows) and bool(next(iter(rows[0].values())))
+            if not ok:
+                raise StateError(scope.format(step.message, rows[0] if rows else None))
+        else:
+            return self.env.shape_result(rows, step.shape, step.json_columns)
+        return None
+
+    def _translate(self, exc: sqlite3.Error, tool: ToolSpec | None) -> ToolError:
+        where = f"Tool '{tool.name}'" if tool else "Query"
+        text = str(exc)
+        if self._sandbox.denial:
+            return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
+        if text == "interrupted":
+            return SandboxError(f"{where} exceeded its step budget of {self.env.step_budget:,} SQLite steps")
+        if isinstance(exc, sqlite3.IntegrityError):
+            return StateError(f"{where} would break a rule of the data: {text}")
+        if "cannot store" in text or "datatype mismatch" in text:
+            return ToolArgumentError(f"{where}: a value has the wrong type ({text})")
+        if "may not be modified" in text or "not authorized" in text:
+            return SandboxError(f"{where} was stopped by the sandbox: {text}")
+        return ToolError(f"{where} failed: {text}")
+
+
+class Environment:
+    """A compiled spec: the template image, tool validators and per-task caches.
+
+    >>> from envs.catalog import load_env
+    >>> env = Environment(load_env("clinic").spec)
+    >>> ep = env.episode()
+    >>> isinstance(ep.state_hash(), str)
+    True
+    """
+
+    def __init__(self, spec: EnvSpec, *, step_budget: int = DEFAULT_STEP_BUDGET) -> None:
+        self.spec = spec
+        self.step_budget = step_budget
+        self.table_names = frozenset(t.name for t in spec.tables)
+        self.tools = {t.name: t for t in spec.tools}
+        self.validators = {t.name: make_validator(t.parameters) for t in spec.tools}
+        self.now = spec.clock.strftime("%Y-%m-%d %H:%M:%S")
+        self.builtins = {"now": self.now, "today": spec.clock.strftime("%Y-%m-%d")}
+        self.json_columns = frozenset(c.name for t in spec.tables for c in t.columns if c.type == "json")
+        self.image = compile_image(spec)
+        self._prepared: dict[str, PreparedSQL] = {}
+        self._writes: dict[str, frozenset[str]] = {}
+        self._task_images: dict[str, bytes] = {}
+
+    def _now_fn(self) -> str:
+        return self.now
+
+    def episode(self, task: Task | None = None) -> Episode:
+        """A fresh episode: the seed state, or the task's initial state."""
+        return Episode(self, self.image if task is None else self.task_image(task))
+
+    def restore(self, image: bytes) -> Episode:
+        """An episode from a snapshot taken with :meth:`Episode.serialize`."""
+        return Episode(self, image)
+
+    def task_image(self, task: Task) -> bytes:
+        """The task's initial state (seed + ``initial_patch``), built once and cached."""
+        image = self._task_images.get(task.id)
+        if image is None:
+            if not task.initial_patch:
+                image = self.image
+            else:
+                ep = Episode(self, self.image)
+                try:
+                    ep.apply_patch(task.initial_patch)
+                    image = ep.serialize()
+                finally:
+                    ep.close()
+            self._task_images[task.id] = image
+        return image
+
+    def prepared(self, sql: str) -> PreparedSQL:
+        """``sql`` with dotted parameters rewritten, cached by text."""
+        p = self._prepared.get(sql)
+        if p is None:
+            p = self._prepared[sql] = prepare(sql)
+        return p
+
+    def note_writes(self, sql: str, seen: set[str]) -> frozenset[str]:
+        """Tables a statement writes. The authorizer reports them only when SQLite prepares the
+        statement, and prepared statements are cached, so remember them by SQL text."""
+        if seen:
+            self._writes[sql] = frozenset(seen)
+        return self._writes.get(sql, frozenset())
+
+    def shape_result(self, rows: list[dict[str, Any]], shape: str, json_columns: Iterable[str]) -> Any:
+        """Rows as a tool result: nest JSON columns, then pick the shape."""
+        nested = self.json_columns | set(json_columns)
+        for row in rows:
+            for col in nested & row.keys():
+                if isinstance(row[col], str):
+                    try:
+                        row[col] = json.loads(row[col])
+                    except ValueError:
+                        pass
+        if shape == "many":
+            return rows
+        if shape == "one":
+            return rows[0] if rows else None
+        return next(iter(rows[0].values())) if rows else None

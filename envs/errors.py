@@ -1,0 +1,105 @@
+"""Typed errors raised by the environment model.
+
+The hierarchy::
+
+    EnvFarmError
+    ├── SpecError               a spec, task or catalog file is invalid (names file and JSON path)
+    │   └── CatalogError        a catalog directory cannot be read
+    ├── UnknownEnvironment      no environment with that id ("Did you mean ...")
+    ├── UnknownTask             no task with that id
+    └── ToolError               a tool call failed; the episode state is unchanged
+        ├── UnknownTool         no tool with that name in this environment
+        ├── ToolArgumentError   arguments do not match the tool's JSON Schema (names the field)
+        ├── StateError          a precondition of the tool does not hold (the step's message)
+        └── SandboxError        the SQL tried something the sandbox forbids, or ran out of budget
+
+`ToolError` and its subclasses are *agent-facing*: their message is safe to show to an agent and
+is what a server returns as an `isError` tool result. Everything else is for operators.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class EnvFarmError(Exception):
+    """Base class of every error envfarm raises on purpose."""
+
+
+class SpecError(EnvFarmError):
+    """A spec, task or catalog file does not validate.
+
+    Attributes:
+        source: the file (or other origin) the bad data came from, if known.
+        location: the JSON path inside it, e.g. ``tools[3].steps[0].sql``.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, location: str | None = None) -> None:
+        self.source = source
+        self.location = location
+        prefix = ""
+        if source:
+            prefix += f"{source}: "
+        if location:
+            prefix += f"at {location}: "
+        super().__init__(prefix + message)
+
+
+class CatalogError(SpecError):
+    """A catalog directory is missing or malformed."""
+
+
+def _did_you_mean(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
+    if not close:
+        return ""
+    return " Did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+class UnknownEnvironment(EnvFarmError):
+    """No environment with the requested id exists in the catalog."""
+
+    def __init__(self, env_id: str, known: Iterable[str] = ()) -> None:
+        self.env_id = env_id
+        super().__init__(f"Environment '{env_id}' doesn't exist.{_did_you_mean(env_id, known)}")
+
+
+class UnknownTask(EnvFarmError):
+    """No task with the requested id exists."""
+
+    def __init__(self, task_id: str, known: Iterable[str] = ()) -> None:
+        self.task_id = task_id
+        super().__init__(f"Task '{task_id}' doesn't exist.{_did_you_mean(task_id, known)}")
+
+
+class ToolError(EnvFarmError):
+    """A tool call failed. The message is meant for the agent; state is unchanged."""
+
+
+class UnknownTool(ToolError):
+    """The environment has no tool of that name."""
+
+    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+        self.tool = name
+        super().__init__(f"Unknown tool '{name}'.{_did_you_mean(name, known)}")
+
+
+class ToolArgumentError(ToolError):
+    """The arguments do not satisfy the tool's JSON Schema.
+
+    Attributes:
+        field: dotted path of the offending argument ("" for the whole object).
+    """
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class StateError(ToolError):
+    """A precondition of the tool does not hold in the current state (or a constraint failed)."""
+
+
+class SandboxError(ToolError):
+    """The tool's SQL did something the sandbox forbids, or exceeded its step budget."""

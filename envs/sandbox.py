@@ -1,0 +1,127 @@
+"""The SQLite authorizer and step budget that make a hostile spec harmless.
+
+Spec SQL may read and write only the environment's own tables and call pure functions. The engine
+itself switches to ``Mode.ENGINE`` for its own bookkeeping (transactions, id counters).
+
+Why UPDATE on ``sqlite_master`` is allowed: table-valued JSON functions (``json_each``) make the
+authorizer see READ/UPDATE on it while their virtual table is built, and denying those breaks them.
+SQLite itself refuses writes to ``sqlite_master`` while ``writable_schema`` is off, and PRAGMA is
+denied, so nothing can turn it on.
+"""
+
+from __future__ import annotations
+
+import enum
+import sqlite3
+
+_SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"})
+#: Functions that read the outside world, are impure, or load code.
+#: Table-valued functions that are pure (other eponymous virtual tables, e.g. pragma_*, stay denied).
+_PURE_TABLE_FUNCTIONS = frozenset({"json_each", "json_tree"})
+_DENIED_FUNCTIONS = frozenset({"load_extension", "random", "randomblob", "fts3_tokenizer", "readfile", "writefile"})
+_WRITES = {sqlite3.SQLITE_INSERT: "INSERT", sqlite3.SQLITE_UPDATE: "UPDATE", sqlite3.SQLITE_DELETE: "DELETE"}
+_ALWAYS_OK = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE})
+_NAMES = {getattr(sqlite3, n): n.removeprefix("SQLITE_") for n in dir(sqlite3) if n.startswith("SQLITE_")}
+# Authorizer action codes share their numbers with result codes; these are the ones we name.
+_ACTION_NAMES = {
+    sqlite3.SQLITE_PRAGMA: "PRAGMA",
+    sqlite3.SQLITE_ATTACH: "ATTACH",
+    sqlite3.SQLITE_DETACH: "DETACH",
+    sqlite3.SQLITE_TRANSACTION: "transaction control",
+    sqlite3.SQLITE_SAVEPOINT: "SAVEPOINT",
+    sqlite3.SQLITE_ALTER_TABLE: "ALTER TABLE",
+    sqlite3.SQLITE_ANALYZE: "ANALYZE",
+    sqlite3.SQLITE_REINDEX: "REINDEX",
+    sqlite3.SQLITE_CREATE_VTABLE: "CREATE VIRTUAL TABLE",
+    sqlite3.SQLITE_DROP_VTABLE: "DROP VIRTUAL TABLE",
+}
+
+
+class Mode(enum.Enum):
+    """Who is running SQL right now."""
+
+    ENGINE = "engine"  # the engine's own statements: anything goes
+    WRITE = "write"  # a write tool's steps
+    READ = "read"  # a read tool's steps, assertions, checks: no writes at all
+
+
+class Sandbox:
+    """An SQLite authorizer callable, with the reason for the last denial.
+
+    Attributes:
+        mode: what the statements being prepared are allowed to do.
+        denial: a readable reason for the most recent denial ("" if none).
+        written: tables targeted by INSERT/UPDATE/DELETE since the last ``begin_statement``.
+    """
+
+    def __init__(self, tables: frozenset[str], *, changes_table: str, trigger_prefix: str) -> None:
+        self.tables = tables
+        self._changes_table = changes_table
+        self._trigger_prefix = trigger_prefix
+        self.mode = Mode.ENGINE
+        self.denial = ""
+        self.written: set[str] = set()
+
+    def begin_statement(self) -> None:
+        """Forget what the previous statement did."""
+        self.denial = ""
+        self.written.clear()
+
+    def _deny(self, reason: str) -> int:
+        self.denial = reason
+        return sqlite3.SQLITE_DENY
+
+    def __call__(self, action: int, arg1: str | None, arg2: str | None, db: str | None, source: str | None) -> int:
+        if self.mode is Mode.ENGINE or action in _ALWAYS_OK:
+            return sqlite3.SQLITE_OK
+        if db not in (None, "main"):
+            return self._deny(f"access to database '{db}' is not allowed")
+        if action == sqlite3.SQLITE_READ:
+            if arg1 in self.tables or arg1 in _SCHEMA_TABLES or arg1 in _PURE_TABLE_FUNCTIONS:
+                return sqlite3.SQLITE_OK
+            return self._deny(f"reading table '{arg1}' is not allowed")
+        if action == sqlite3.SQLITE_FUNCTION:
+            name = (arg2 or "").lower()
+            if name in _DENIED_FUNCTIONS:
+                return self._deny(f"function {name}() is not allowed")
+            return sqlite3.SQLITE_OK
+        if action in _WRITES:
+            if arg1 in _SCHEMA_TABLES and action == sqlite3.SQLITE_UPDATE:
+                return sqlite3.SQLITE_OK  # see module docstring; SQLite guards the schema itself
+            if self.mode is Mode.READ:
+                return self._deny(f"{_WRITES[action]} on '{arg1}' is not allowed in a read-only tool")
+            if arg1 == self._changes_table and (source or "").startswith(self._trigger_prefix):
+                return sqlite3.SQLITE_OK  # the engine's change-tracking triggers
+            if arg1 in self.tables:
+                self.written.add(arg1)
+                return sqlite3.SQLITE_OK
+            return self._deny(f"{_WRITES[action]} on table '{arg1}' is not allowed")
+        what = _ACTION_NAMES.get(action) or _NAMES.get(action, str(action)).replace("_", " ")
+        return self._deny(f"{what} is not allowed")
+
+
+class StepBudget:
+    """A progress handler that stops a statement after ``limit`` virtual-machine steps."""
+
+    #: SQLite VM instructions between two calls of the handler.
+    GRANULARITY = 1000
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self.active = False  # the engine's own statements (dumps, hashing) are not budgeted
+
+    def start(self) -> None:
+        """Start counting a new tool call or query."""
+        self.used = 0
+        self.active = True
+
+    def stop(self) -> None:
+        """Stop counting (back to engine work)."""
+        self.active = False
+
+    def __call__(self) -> int:
+        if not self.active:
+            return 0
+        self.used += self.GRANULARITY
+        return 1 if self.used > self.limit else 0

@@ -1,0 +1,279 @@
+"""Score an episode's final state against a task, without any LLM.
+
+The expected state is what the task's gold actions produce from its initial state (replayed once
+per task and cached). States are compared only over tables either side changed, after
+normalization: rows keyed by primary key, JSON compared parsed, floats with a relative tolerance,
+ignored columns dropped. See docs/formats.md, "Scoring", for the reward and partial-credit formulas.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from .engine import Environment, Episode
+from .errors import SpecError, ToolError
+from .outputs import output_present
+from .task import Task
+
+FLOAT_REL_TOL = 1e-6
+
+Row = dict[str, Any]
+Key = tuple[Any, ...]
+
+
+class ColumnChange(BaseModel):
+    """One column of one row that differs."""
+
+    column: str
+    expected: Any
+    actual: Any
+
+
+class ChangedRow(BaseModel):
+    """A row present on both sides whose columns differ."""
+
+    key: dict[str, Any]
+    columns: list[ColumnChange]
+
+
+class TableDiff(BaseModel):
+    """How one table differs from what was expected."""
+
+    table: str
+    missing: list[Row] = []
+    extra: list[Row] = []
+    changed: list[ChangedRow] = []
+
+    @property
+    def empty(self) -> bool:
+        return not (self.missing or self.extra or self.changed)
+
+
+class CheckResult(BaseModel):
+    """One checklist item (assertion or required output) and whether it holds."""
+
+    kind: str
+    description: str
+    passed: bool
+    error: str | None = None
+
+
+class Score(BaseModel):
+    """The verdict on an episode.
+
+    Attributes:
+        reward: 1.0 if every component in the task's reward basis holds, else 0.0.
+        partial_credit: share of checklist items and expected row changes achieved, minus
+            unexpected row changes, in [0, 1].
+        components: each reward component's value (state, outputs, assertions).
+        diff: per changed table, rows missing / extra / changed column by column.
+    """
+
+    task_id: str
+    reward: float
+    partial_credit: float
+    components: dict[str, float]
+    checklist: list[CheckResult]
+    expected_changes: int
+    achieved_changes: int
+    unexpected_changes: int
+    diff: list[TableDiff]
+
+    def explain(self) -> str:
+        """A few readable lines: what failed and how."""
+        lines = [f"task {self.task_id}: reward {self.reward:.2f}, partial credit {self.partial_credit:.2f}"]
+        lines += [f"  [{c.kind}] not satisfied: {c.description}" for c in self.checklist if not c.passed]
+        for d in self.diff:
+            lines += [f"  {d.table}: missing row {json.dumps(r, default=str)}" for r in d.missing]
+            lines += [f"  {d.table}: unexpected row {json.dumps(r, default=str)}" for r in d.extra]
+            for ch in d.changed:
+                cols = "; ".join(f"{c.column}: expected {c.expected!r}, got {c.actual!r}" for c in ch.columns)
+                lines.append(f"  {d.table} {ch.key}: {cols}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A task's expected outcome, computed once per task.
+
+    Attributes:
+        image: the state after the gold actions.
+        results: what each gold action returned.
+        rows: for every row the gold actions touched, keyed by (table, primary key): the
+            (expected row, initial row) pair, either of which may be None (inserted / deleted).
+    """
+
+    image: bytes
+    results: list[Any]
+    rows: dict[tuple[str, Key], tuple[Row | None, Row | None]]
+
+    @property
+    def written_tables(self) -> set[str]:
+        return {t for t, _ in self.rows}
+
+
+_expected_cache: weakref.WeakKeyDictionary[Environment, dict[str, Expected]] = weakref.WeakKeyDictionary()
+
+
+def expected_outcome(env: Environment, task: Task) -> Expected:
+    """Replay the task's gold actions on a fresh episode (once per task; cached).
+
+    Raises:
+        SpecError: a gold action fails — the task is broken, not the agent.
+    """
+    per_env = _expected_cache.setdefault(env, {})
+    hit = per_env.get(task.id)
+    if hit is not None:
+        return hit
+    ep = env.episode(task)
+    initial = env.episode(task)
+    try:
+        results = []
+        for i, call in enumerate(task.gold_actions):
+            try:
+                results.append(ep.call_tool(call.tool, call.arguments).content)
+            except ToolError as exc:
+                raise SpecError(f"gold action {i} ({call.tool}) fails: {exc}", source=f"task {task.id}") from exc
+        rows: dict[tuple[str, Key], tuple[Row | None, Row | None]] = {}
+        for table, keys in ep.changed_keys().items():
+            after, before = ep.rows_by_key(table, keys), initial.rows_by_key(table, keys)
+            rows.update({(table, k): (after[k], before[k]) for k in keys})
+        out = Expected(image=ep.serialize(), results=results, rows=rows)
+    finally:
+        ep.close()
+        initial.close()
+    per_env[task.id] = out
+    return out
+
+
+def _normalize(row: Row | None, types: dict[str, str]) -> Row | None:
+    """Drop ignored columns (absent from ``types``) and parse JSON columns."""
+    if row is None:
+        return None
+    out = {}
+    for col, typ in types.items():
+        value = row.get(col)
+        if typ == "json" and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                pass
+        out[col] = value
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float | int) and isinstance(b, float | int) and (isinstance(a, float) or isinstance(b, float)):
+        return math.isclose(a, b, rel_tol=FLOAT_REL_TOL, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _row_equal(a: Row | None, b: Row | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return all(_same(a[c], b[c]) for c in a)
+
+
+def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
+    checklist: list[CheckResult] = []
+    for a in task.assertions:
+        try:
+            rows = episode.query(a.sql)
+            passed = bool(rows) and bool(next(iter(rows[0].values())))
+            checklist.append(CheckResult(kind="assertion", description=a.description, passed=passed))
+        except ToolError as exc:
+            checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
+    for out in task.outputs:
+        checklist.append(CheckResult(kind="output", description=out, passed=output_present(out, answer)))
+    return checklist
+
+
+def score_episode(env: Environment, task: Task, episode: Episode, answer: str = "") -> Score:
+    """Score ``episode`` (its current state) against ``task``; ``answer`` is the agent's final text.
+
+    >>> from envs.catalog import load_env
+    >>> entry = load_env("clinic"); env = entry.environment; task = entry.tasks[0]
+    >>> ep = env.episode(task); _ = ep.replay(task.gold_actions)
+    >>> score_episode(env, task, ep, answer=" ".join(task.outputs)).reward
+    1.0
+    """
+    expected = expected_outcome(env, task)
+    ignore = set(task.ignore)
+    actual_keys = episode.changed_keys()
+    by_table: dict[str, set[Key]] = {}
+    for table, key in expected.rows:
+        by_table.setdefault(table, set()).add(key)
+    for table, keys in actual_keys.items():
+        by_table.setdefault(table, set()).update(keys)
+    # Rows only the agent touched: their expected value is their initial value.
+    agent_only = {t: {k for k in keys if (t, k) not in expected.rows} for t, keys in actual_keys.items()}
+    initial_rows: dict[tuple[str, Key], Row | None] = {}
+    if any(agent_only.values()):
+        initial = env.episode(task)
+        try:
+            for t, keys in agent_only.items():
+                initial_rows.update({(t, k): r for k, r in initial.rows_by_key(t, keys).items()})
+        finally:
+            initial.close()
+
+    diffs: list[TableDiff] = []
+    n_expected = n_achieved = n_unexpected = 0
+    for table in sorted(by_table):
+        spec = env.spec.table(table)
+        types = {c.name: c.type for c in spec.columns if f"{table}.{c.name}" not in ignore}
+        keys = sorted(by_table[table], key=lambda k: json.dumps(k, default=str))
+        current = episode.rows_by_key(table, keys)
+        diff = TableDiff(table=table)
+        for key in keys:
+            if (table, key) in expected.rows:
+                exp_raw, init_raw = expected.rows[(table, key)]
+            else:
+                exp_raw = init_raw = initial_rows[(table, key)]
+            exp, init, act = (_normalize(r, types) for r in (exp_raw, init_raw, current[key]))
+            if not _row_equal(exp, act):
+                if act is None:
+                    diff.missing.append(exp)  # type: ignore[arg-type]
+                elif exp is None:
+                    diff.extra.append(act)
+                else:
+                    cols = [
+                        ColumnChange(column=c, expected=exp[c], actual=act[c]) for c in exp if not _same(exp[c], act[c])
+                    ]
+                    diff.changed.append(ChangedRow(key=dict(zip(spec.primary_key, key, strict=True)), columns=cols))
+            expected_change = not _row_equal(exp, init)
+            n_expected += expected_change
+            n_achieved += expected_change and _row_equal(act, exp)
+            n_unexpected += not expected_change and not _row_equal(act, init)
+        if not diff.empty:
+            diffs.append(diff)
+
+    checklist = _check_list(task, episode, answer)
+    components = {
+        "state": 1.0 if not diffs else 0.0,
+        "outputs": 1.0 if all(c.passed for c in checklist if c.kind == "output") else 0.0,
+        "assertions": 1.0 if all(c.passed for c in checklist if c.kind == "assertion") else 0.0,
+    }
+    reward = math.prod(components[c] for c in task.reward_basis)
+    passed = sum(c.passed for c in checklist)
+    denominator = len(checklist) + n_expected
+    if denominator:
+        partial = (passed + n_achieved - n_unexpected) / denominator
+    else:
+        partial = 1.0 if n_unexpected == 0 else 0.0
+    return Score(
+        task_id=task.id,
+        reward=float(reward),
+        partial_credit=min(1.0, max(0.0, partial)),
+        components=components,
+        checklist=checklist,
+        expected_changes=n_expected,
+        achieved_changes=n_achieved,
+        unexpected_changes=n_unexpected,
+        diff=diffs,
+    )

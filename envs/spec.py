@@ -1,0 +1,272 @@
+"""The environment spec: tables, seed data, invariants, policy and tools, as pydantic models.
+
+An environment is data, not code. Every model forbids unknown keys, so a typo in a generated or
+hand-written spec fails at load time with the JSON path of the mistake. The format is documented
+with an example in ``docs/formats.md``; ``envfarm envs schema`` prints its JSON Schema.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import jsonschema
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from .sqltext import nondeterminism, prepare
+
+Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+ColumnType = Literal["text", "integer", "real", "boolean", "json", "date", "datetime"]
+Scalar = str | int | float | bool | None
+
+#: Names every statement may use besides arguments and bindings.
+BUILTIN_PARAMS = frozenset({"now", "today"})
+
+
+class Model(BaseModel):
+    """Base for every format model: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ColumnSpec(Model):
+    """One typed column. ``enum`` and ``check`` become SQL CHECK constraints."""
+
+    name: Identifier
+    type: ColumnType
+    description: str = ""
+    nullable: bool = False
+    unique: bool = False
+    default: Scalar = None
+    enum: list[str] | None = None
+    check: str | None = Field(None, description="SQL expression over this row, e.g. 'price >= 0'")
+
+
+class ForeignKey(Model):
+    """``columns`` of this table reference ``references`` (primary or unique key) of ``table``."""
+
+    columns: list[Identifier] = Field(min_length=1)
+    table: Identifier
+    references: list[Identifier] = Field(min_length=1)
+    on_delete: Literal["restrict", "cascade", "set null", "no action"] = "restrict"
+
+
+class TableSpec(Model):
+    """A table with its keys and constraints."""
+
+    name: Identifier
+    description: str = ""
+    columns: list[ColumnSpec] = Field(min_length=1)
+    primary_key: list[Identifier] = Field(min_length=1)
+    foreign_keys: list[ForeignKey] = []
+    unique: list[list[Identifier]] = []
+    checks: list[str] = []
+
+    @model_validator(mode="after")
+    def _keys_name_columns(self) -> TableSpec:
+        names = [c.name for c in self.columns]
+        dupes = {n for n in names if names.count(n) > 1}
+        if dupes:
+            raise ValueError(f"table '{self.name}' repeats column(s) {sorted(dupes)}")
+        known = set(names)
+        for label, cols in (
+            [("primary_key", self.primary_key)]
+            + [(f"unique[{i}]", u) for i, u in enumerate(self.unique)]
+            + [(f"foreign_keys[{i}].columns", fk.columns) for i, fk in enumerate(self.foreign_keys)]
+        ):
+            missing = [c for c in cols if c not in known]
+            if missing:
+                raise ValueError(f"table '{self.name}' {label} names unknown column(s) {missing}")
+        return self
+
+    def column(self, name: str) -> ColumnSpec | None:
+        """The column called ``name``, if any."""
+        return next((c for c in self.columns if c.name == name), None)
+
+
+class Invariant(Model):
+    """A rule that must hold in every reachable state.
+
+    ``violations`` is a SELECT returning the offending rows; the invariant holds when it returns none.
+    """
+
+    name: Identifier
+    description: str
+    violations: str
+
+
+class _StepBase(Model):
+    sql: str = Field(min_length=1)
+    for_each: str | None = Field(
+        None,
+        description="Name of an array argument: run this step once per element, "
+        "bound as :item (and :item.<field> for objects) and :index.",
+    )
+
+
+class QueryStep(_StepBase):
+    """Run a SELECT and bind its row(s) under ``bind`` for later steps (``:bind.column``)."""
+
+    kind: Literal["query"]
+    bind: Identifier
+    expect: Literal["one", "optional", "many"] = "one"
+    message: str | None = Field(
+        None, description="Error when expect='one' and no row matches, e.g. 'Order {order_id} not found'"
+    )
+
+
+class RequireStep(_StepBase):
+    """A precondition. ``mode='true'``: the first column of the first row must be truthy.
+    ``mode='empty'``: the query returns offending rows and must return none; the message may name
+    the first offending row's columns."""
+
+    kind: Literal["require"]
+    mode: Literal["true", "empty"] = "true"
+    message: str = Field(min_length=1)
+
+
+class ExecStep(_StepBase):
+    """An INSERT, UPDATE or DELETE. ``min_changes`` rows must be affected, else ``message``."""
+
+    kind: Literal["exec"]
+    min_changes: int = Field(0, ge=0)
+    message: str | None = None
+
+
+class ReturnStep(_StepBase):
+    """The SELECT whose rows are the tool's result. ``json_columns`` hold JSON text to nest."""
+
+    kind: Literal["return"]
+    shape: Literal["one", "many", "value"] = "many"
+    json_columns: list[str] = []
+
+
+Step = Annotated[QueryStep | RequireStep | ExecStep | ReturnStep, Field(discriminator="kind")]
+_DML = re.compile(r"^\s*(with\b.*?\)\s*)?(insert|update|delete|replace)\b", re.IGNORECASE | re.DOTALL)
+
+
+class ToolSpec(Model):
+    """A tool: JSON-Schema parameters and ordered steps run in one transaction."""
+
+    name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+    description: str = Field(min_length=1)
+    kind: Literal["read", "write"]
+    parameters: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
+    )
+    steps: list[Step] = Field(min_length=1)
+
+    @field_validator("parameters")
+    @classmethod
+    def _parameters_are_object_schema(cls, schema: dict[str, Any]) -> dict[str, Any]:
+        if schema.get("type") != "object":
+            raise ValueError('parameters must be a JSON Schema with "type": "object" at the root')
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            path = "/".join(str(p) for p in exc.absolute_path) or "(root)"
+            raise ValueError(f"parameters is not valid JSON Schema at {path}: {exc.message}") from exc
+        return schema
+
+    @model_validator(mode="after")
+    def _steps_are_coherent(self) -> ToolSpec:
+        properties: dict[str, Any] = self.parameters.get("properties", {})
+        known = set(properties) | BUILTIN_PARAMS
+        returns = [i for i, s in enumerate(self.steps) if s.kind == "return"]
+        if len(returns) > 1 or (returns and returns[0] != len(self.steps) - 1):
+            raise ValueError(f"tool '{self.name}': a 'return' step may appear once, as the last step")
+        for i, step in enumerate(self.steps):
+            where = f"tool '{self.name}' steps[{i}]"
+            scope = set(known)
+            if step.for_each is not None:
+                if step.kind in ("query", "return"):
+                    raise ValueError(f"{where}: for_each is allowed on 'require' and 'exec' steps only")
+                prop = properties.get(step.for_each)
+                if prop is None or prop.get("type") != "array":
+                    raise ValueError(f"{where}: for_each '{step.for_each}' must name an array parameter")
+                scope |= {"item", "index"}
+            if bad := nondeterminism(step.sql):
+                raise ValueError(f"{where}: {', '.join(bad)} is not deterministic; use :now / :today or new_id()")
+            unknown = sorted(prepare(step.sql).roots - scope)
+            if unknown:
+                raise ValueError(
+                    f"{where}: SQL uses :{unknown[0]}, which is neither a parameter nor an earlier "
+                    f"binding (known: {', '.join(sorted(scope)) or 'none'})"
+                )
+            if step.kind == "exec" and not _DML.match(step.sql):
+                raise ValueError(f"{where}: an 'exec' step must be INSERT, UPDATE or DELETE")
+            if step.kind == "exec" and self.kind == "read":
+                raise ValueError(f"{where}: read tool '{self.name}' has an 'exec' step")
+            if step.kind == "query":
+                if step.bind in known:
+                    raise ValueError(f"{where}: bind '{step.bind}' shadows a parameter or binding")
+                known.add(step.bind)
+        return self
+
+    @property
+    def required_params(self) -> list[str]:
+        """Names the JSON Schema marks required."""
+        return list(self.parameters.get("required", []))
+
+
+class EnvSpec(Model):
+    """A whole environment. In the catalog, ``policy`` and ``seed`` live in their own files."""
+
+    format_version: Literal[1] = 1
+    id: Identifier
+    name: str = Field(min_length=1)
+    sector: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    policy: str = ""
+    clock: datetime = Field(
+        datetime(2026, 1, 15, 9, 0, 0),
+        description="The fixed 'now' of every episode (ISO 8601, no timezone = UTC)",
+    )
+    tables: list[TableSpec] = Field(min_length=1)
+    seed: dict[str, list[dict[str, Any]]] = {}
+    invariants: list[Invariant] = []
+    tools: list[ToolSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> EnvSpec:
+        tables = {t.name: t for t in self.tables}
+        if len(tables) != len(self.tables):
+            raise ValueError("two tables share a name")
+        for t in self.tables:
+            for i, fk in enumerate(t.foreign_keys):
+                target = tables.get(fk.table)
+                if target is None:
+                    raise ValueError(f"table '{t.name}' foreign_keys[{i}] references unknown table '{fk.table}'")
+                missing = [c for c in fk.references if target.column(c) is None]
+                if missing:
+                    raise ValueError(
+                        f"table '{t.name}' foreign_keys[{i}] references unknown column(s) {missing} of '{fk.table}'"
+                    )
+                if len(fk.references) != len(fk.columns):
+                    raise ValueError(f"table '{t.name}' foreign_keys[{i}]: columns and references differ in length")
+        for name, rows in self.seed.items():
+            table = tables.get(name)
+            if table is None:
+                raise ValueError(f"seed names unknown table '{name}'")
+            cols = {c.name for c in table.columns}
+            for j, row in enumerate(rows):
+                extra = sorted(set(row) - cols)
+                if extra:
+                    raise ValueError(f"seed.{name}[{j}] has unknown column(s) {extra}")
+        names = [tool.name for tool in self.tools]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"tool name(s) {dupes} appear more than once")
+        return self
+
+    def table(self, name: str) -> TableSpec:
+        """The table called ``name`` (KeyError if none)."""
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def tool(self, name: str) -> ToolSpec | None:
+        """The tool called ``name``, if any."""
+        return next((t for t in self.tools if t.name == name), None)

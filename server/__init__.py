@@ -1,0 +1,1 @@
+"""envfarm server layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""envfarm synthesis layer (see DESIGN.md)."""
