@@ -40,7 +40,7 @@ def envs() -> None:
 def envs_list(catalog: Path | None, as_json: bool) -> None:
     """List the environments in the catalog."""
     cat = Catalog(catalog)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for env_id in cat.ids():
         e = cat.get(env_id)
         writes = sum(t.kind == "write" for t in e.spec.tools)

@@ -22,7 +22,7 @@ def _field_of(error: jsonschema.ValidationError) -> str:
     path = ".".join(str(p) for p in error.absolute_path)
     extra = ""
     if error.validator == "required" and isinstance(error.instance, dict):
-        missing = [r for r in error.validator_value if r not in error.instance]
+        missing = [r for r in list(error.validator_value) if r not in error.instance]  # type: ignore[arg-type]
         extra = missing[0] if missing else ""
     elif error.validator == "additionalProperties" and (m := _UNEXPECTED.search(error.message)):
         extra = m.group(1).split("', '")[0]

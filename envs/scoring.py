@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,7 +153,7 @@ def expected_outcome(env: Environment, task: Task) -> Expected:
     return out
 
 
-def _normalize(row: Row | None, types: dict[str, str]) -> Row | None:
+def _normalize(row: Row | None, types: Mapping[str, str]) -> Row | None:
     """Drop ignored columns (absent from ``types``) and parse JSON columns."""
     if row is None:
         return None
@@ -227,10 +228,10 @@ def score_episode(env: Environment, task: Task, episode: Episode, answer: str = 
     for table in sorted(by_table):
         spec = env.spec.table(table)
         types = {c.name: c.type for c in spec.columns if f"{table}.{c.name}" not in ignore}
-        keys = sorted(by_table[table], key=lambda k: json.dumps(k, default=str))
-        current = episode.rows_by_key(table, keys)
+        ordered = sorted(by_table[table], key=lambda k: json.dumps(k, default=str))  # stable diff order
+        current = episode.rows_by_key(table, ordered)
         diff = TableDiff(table=table)
-        for key in keys:
+        for key in ordered:
             if (table, key) in expected.rows:
                 exp_raw, init_raw = expected.rows[(table, key)]
             else:

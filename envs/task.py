@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 from .spec import Identifier, Model
 
 RewardComponent = Literal["state", "outputs", "assertions"]
+_ALL_COMPONENTS: tuple[RewardComponent, ...] = ("state", "outputs", "assertions")
 
 
 class UserProfile(Model):
@@ -79,7 +80,7 @@ class Task(Model):
     difficulty: Literal["easy", "medium", "hard"] = "medium"
     expects_change: bool = Field(True, description="Whether the gold actions change the state")
     reward_basis: list[RewardComponent] = Field(
-        default_factory=lambda: ["state", "outputs", "assertions"],
+        default_factory=lambda: list(_ALL_COMPONENTS),
         description="Components multiplied into the exact reward; each is 0 or 1",
     )
     tags: list[str] = []
