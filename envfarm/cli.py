@@ -15,6 +15,7 @@ from envs.errors import EnvFarmError
 
 from .commands_bench import bench
 from .commands_envs import envs, tasks
+from .commands_serve import mcp_stdio, serve
 
 
 class _Group(click.Group):
@@ -35,6 +36,8 @@ def cli() -> None:
 cli.add_command(envs)
 cli.add_command(tasks)
 cli.add_command(bench)
+cli.add_command(serve)
+cli.add_command(mcp_stdio)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,81 @@
+"""``envfarm serve`` (HTTP: task service + MCP) and ``envfarm mcp`` (one episode over stdio)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from envs.catalog import Catalog
+from envs.errors import EnvFarmError
+
+
+@click.command()
+@click.option("--host", default=None, help="Interface to bind [env ENVFARM_HOST, default 127.0.0.1].")
+@click.option("--port", type=int, default=None, help="Port [env ENVFARM_PORT, default 8765].")
+@click.option("--catalog", type=click.Path(file_okay=False, path_type=Path), default=None, help="Catalog directory.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the embedded episode database lives [default ./data].",
+)
+@click.option("--log-level", default=None, help="DEBUG, INFO, WARNING ...")
+def serve(
+    host: str | None, port: int | None, catalog: Path | None, data_dir: Path | None, log_level: str | None
+) -> None:
+    """Serve the task service (REST, OpenAPI at /docs) and every episode's MCP endpoint."""
+    import uvicorn
+
+    from server.api import create_app
+    from server.logs import configure_logging
+    from server.settings import LOOPBACK_HOSTS, Settings
+
+    overrides = {
+        k: v
+        for k, v in {
+            "host": host,
+            "port": port,
+            "catalog": catalog,
+            "data_dir": data_dir,
+            "log_level": log_level,
+        }.items()
+        if v is not None
+    }
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    app = create_app(settings)
+    if app.state.farm.keys.local_mode and settings.host not in LOOPBACK_HOSTS:
+        raise EnvFarmError(
+            f"refusing to bind {settings.host} without API keys: set ENVFARM_API_KEYS or ENVFARM_API_KEYS_FILE, "
+            "or bind 127.0.0.1"
+        )
+    configure_logging(settings.log_level)
+    click.echo(
+        f"envfarm serving {len(app.state.farm.catalog.ids())} environments on http://{settings.host}:{settings.port}"
+        f" (store: {settings.store_url()})",
+        err=True,
+    )
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)
+
+
+@click.command("mcp")
+@click.option("--task", "task_id", default=None, help="Serve an episode of this task.")
+@click.option("--env", "env_id", default=None, help="Serve free play in this environment.")
+@click.option("--catalog", type=click.Path(file_okay=False, path_type=Path), default=None, help="Catalog directory.")
+@click.option("--score-on-exit", is_flag=True, help="Print the task's score as JSON on stderr when the client leaves.")
+def mcp_stdio(task_id: str | None, env_id: str | None, catalog: Path | None, score_on_exit: bool) -> None:
+    """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
+    from server.stdio import run_stdio
+
+    cat = Catalog(catalog)
+    if (task_id is None) == (env_id is None):
+        raise click.UsageError("give exactly one of --task or --env")
+    if task_id is not None:
+        entry, task = cat.task(task_id)
+    else:
+        entry, task = cat.get(env_id or ""), None
+    episode, score = run_stdio(entry, task)
+    if score_on_exit:
+        report = {"calls": len(episode.trajectory), "score": score.model_dump(mode="json") if score else None}
+        click.echo(json.dumps(report), err=True)

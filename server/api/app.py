@@ -1,0 +1,201 @@
+"""``create_app(settings)``: one ASGI app serving the REST task service and every episode's MCP endpoint.
+
+MCP lives at ``/episodes/{episode_id}/mcp``: one SDK ``StreamableHTTPSessionManager`` (JSON responses,
+stateless, so no per-session memory) behind a guard that authenticates the caller and checks the
+episode before the SDK sees the request. Handlers find their episode from the URL, never from the
+MCP session. Host/Origin checks (DNS-rebinding protection) are on, with a configurable allow-list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI
+from mcp.server import ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from envs import Catalog, Environment, Task
+
+from ..auth import KeyRing, Principal
+from ..episodes import CallOutcome, EpisodeService, LiveEpisode
+from ..errors import ServiceError
+from ..mcp_adapter import build_server
+from ..metrics import Metrics
+from ..settings import LOOPBACK_HOSTS, Settings
+from ..store import Store
+from .deps import FarmState
+from .errors import error_response, install_error_handlers
+from .routes import catalog as catalog_routes
+from .routes import episodes as episode_routes
+
+log = logging.getLogger("envfarm.server")
+_PRINCIPAL_KEY = "envfarm.principal"
+
+
+@dataclass
+class _HttpEpisode:
+    """The MCP adapter's view of one HTTP episode."""
+
+    service: EpisodeService
+    principal: Principal
+    live: LiveEpisode
+
+    @property
+    def env(self) -> Environment:
+        return self.live.env
+
+    @property
+    def task(self) -> Task | None:
+        return self.live.task
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
+        return await self.service.call(self.principal, self.live.row.id, tool, arguments, transport="mcp")
+
+
+async def _send_error(send: Send, scope: Scope, exc: ServiceError) -> None:
+    await error_response(exc.status, exc.code, str(exc), exc.field)(scope, _no_body, send)
+
+
+async def _no_body() -> dict[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+class McpEndpoint:
+    """Authenticates, checks the episode, then hands the request to the MCP session manager."""
+
+    def __init__(self, manager: StreamableHTTPSessionManager, service: EpisodeService, keys: KeyRing) -> None:
+        self.manager = manager
+        self.service = service
+        self.keys = keys
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        principal = self.keys.resolve(Headers(scope=scope).get("authorization"))
+        if principal is None:
+            from ..errors import Unauthorized
+
+            await _send_error(send, scope, Unauthorized("Missing or invalid API key", field="authorization"))
+            return
+        try:
+            await self.service.live(principal, scope["path_params"]["episode_id"])
+        except ServiceError as exc:
+            await _send_error(send, scope, exc)
+            return
+        scope[_PRINCIPAL_KEY] = principal
+        await self.manager.handle_request(scope, receive, send)
+
+
+class GuardMiddleware:
+    """Request-size limit, and loopback-only access when no API key is configured."""
+
+    def __init__(self, app: ASGIApp, *, max_body: int, local_only: bool) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.local_only = local_only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.local_only:
+            client = scope.get("client")
+            if client and client[0] not in LOOPBACK_HOSTS and client[0] != "testclient":
+                exc = ServiceError("No API keys are configured: this server accepts loopback clients only")
+                exc.status, exc.code = 403, "forbidden"
+                await _send_error(send, scope, exc)
+                return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            exc = ServiceError(f"Request body of {length} bytes exceeds the limit of {self.max_body}", field="body")
+            exc.status, exc.code = 413, "body_too_large"
+            await _send_error(send, scope, exc)
+            return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_body:
+                raise ServiceError(f"Request body exceeds the limit of {self.max_body} bytes", field="body")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def _security(settings: Settings) -> TransportSecuritySettings:
+    hosts = [f"{h}:*" for h in ("127.0.0.1", "localhost", "[::1]")] + ["127.0.0.1", "localhost", "[::1]"]
+    origins = [f"http://{h}:*" for h in ("127.0.0.1", "localhost", "[::1]")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts + settings.allowed_hosts,
+        allowed_origins=origins + settings.allowed_origins,
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the farm's ASGI app. Nothing global: tests build isolated apps on temporary databases."""
+    settings = settings or Settings()
+    catalog = Catalog(settings.catalog)
+    store = Store(settings.store_url(), fsync=settings.durable_fsync)
+    metrics = Metrics()
+    keys = KeyRing.load(settings.api_keys, settings.api_keys_file)
+    service = EpisodeService(settings, catalog, store, metrics)
+    farm = FarmState(settings=settings, catalog=catalog, store=store, service=service, keys=keys, metrics=metrics)
+
+    async def resolve(ctx: ServerRequestContext[Any]) -> _HttpEpisode:
+        request = ctx.request
+        if request is None:  # pragma: no cover - HTTP handlers always carry the request
+            raise ServiceError("MCP request without HTTP context")
+        principal: Principal = request.scope[_PRINCIPAL_KEY]
+        live = await service.live(principal, request.path_params["episode_id"])
+        return _HttpEpisode(service, principal, live)
+
+    manager = StreamableHTTPSessionManager(
+        app=build_server(resolve),
+        json_response=True,
+        stateless=True,
+        security_settings=_security(settings),
+        max_request_body_size=settings.max_body_bytes,
+    )
+
+    async def reaper() -> None:
+        while True:
+            await asyncio.sleep(settings.reap_interval_seconds)
+            try:
+                service.reap()
+            except Exception:  # keep reaping; the failure is logged
+                log.exception("reaping failed")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with manager.run():
+            task = asyncio.create_task(reaper())
+            try:
+                yield
+            finally:
+                task.cancel()
+                service.close_all()
+                store.close()
+
+    app = FastAPI(
+        title="envfarm task service",
+        version="0.1.0",
+        description="Verifiable tasks over synthesized tool-use environments; every episode is an MCP server.",
+        lifespan=lifespan,
+    )
+    app.state.farm = farm
+    install_error_handlers(app)
+    app.include_router(catalog_routes.router)
+    app.include_router(episode_routes.router)
+    app.router.routes.append(Route("/episodes/{episode_id}/mcp", endpoint=McpEndpoint(manager, service, keys)))
+    app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
+    return app

@@ -1,0 +1,129 @@
+"""``/envs`` and ``/tasks``: browse environments and tasks, with pagination and filters."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from envs import CatalogEntry, Task
+
+from ...auth import Principal
+from ...schemas import EnvDetail, EnvList, EnvSummary, TaskAdmin, TaskList, TaskPublic, ToolInfo
+from ..deps import FarmDep, PrincipalDep
+
+router = APIRouter(tags=["catalog"])
+Limit = Annotated[int, Query(ge=1, le=500, description="Page size")]
+Offset = Annotated[int, Query(ge=0, description="Items to skip")]
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+def env_summary(entry: CatalogEntry) -> EnvSummary:
+    s = entry.spec
+    return EnvSummary(
+        id=s.id,
+        name=s.name,
+        sector=s.sector,
+        description=s.description,
+        tools=len(s.tools),
+        write_tools=sum(t.kind == "write" for t in s.tools),
+        tasks=len(entry.tasks),
+    )
+
+
+def tool_infos(entry: CatalogEntry) -> list[ToolInfo]:
+    return [
+        ToolInfo(name=t.name, description=t.description, kind=t.kind, input_schema=t.parameters)
+        for t in entry.spec.tools
+    ]
+
+
+def task_view(task: Task, principal: Principal) -> TaskPublic | TaskAdmin:
+    """Non-admin keys never see gold actions, required outputs or the checklist."""
+    public = {
+        "id": task.id,
+        "env": task.env,
+        "instruction": task.instruction,
+        "user": task.user,
+        "difficulty": task.difficulty,
+        "tags": task.tags,
+        "gold_calls": len(task.gold_actions),
+    }
+    if not principal.admin:
+        return TaskPublic(**public)
+    return TaskAdmin(
+        **public,
+        gold_actions=[a.model_dump() for a in task.gold_actions],
+        outputs=task.outputs,
+        assertions=[a.model_dump() for a in task.assertions],
+        reward_basis=list(task.reward_basis),
+    )
+
+
+@router.get("/envs", response_model=EnvList)
+def list_envs(
+    farm: FarmDep, principal: PrincipalDep, sector: str | None = None, limit: Limit = 50, offset: Offset = 0
+) -> EnvList:
+    """Environments in the catalog, optionally of one sector."""
+    entries = [farm.catalog.get(i) for i in farm.catalog.ids()]
+    if sector:
+        entries = [e for e in entries if e.spec.sector == sector]
+    page = entries[offset : offset + limit]
+    return EnvList(total=len(entries), limit=limit, offset=offset, items=[env_summary(e) for e in page])
+
+
+@router.get("/envs/{env_id}", response_model=EnvDetail)
+def get_env(env_id: str, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
+    """One environment: policy, tables and tools."""
+    entry = farm.catalog.get(env_id)
+    return EnvDetail(
+        **env_summary(entry).model_dump(),
+        policy=entry.spec.policy,
+        tables=[t.model_dump(mode="json") for t in entry.spec.tables],
+        tool_list=tool_infos(entry),
+    )
+
+
+def _task_page(tasks: list[Task], principal: Principal, difficulty: str | None, limit: int, offset: int) -> TaskList:
+    if difficulty:
+        tasks = [t for t in tasks if t.difficulty == difficulty]
+    page = tasks[offset : offset + limit]
+    return TaskList(total=len(tasks), limit=limit, offset=offset, items=[task_view(t, principal) for t in page])
+
+
+@router.get("/envs/{env_id}/tasks", response_model=TaskList)
+def list_env_tasks(
+    env_id: str,
+    farm: FarmDep,
+    principal: PrincipalDep,
+    difficulty: Difficulty | None = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> TaskList:
+    """Tasks of one environment."""
+    return _task_page(farm.catalog.get(env_id).tasks, principal, difficulty, limit, offset)
+
+
+@router.get("/tasks", response_model=TaskList)
+def list_tasks(
+    farm: FarmDep,
+    principal: PrincipalDep,
+    sector: str | None = None,
+    difficulty: Difficulty | None = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> TaskList:
+    """Tasks across the catalog, filtered by sector and difficulty."""
+    tasks = [
+        t
+        for env_id in farm.catalog.ids()
+        if not sector or farm.catalog.get(env_id).spec.sector == sector
+        for t in farm.catalog.get(env_id).tasks
+    ]
+    return _task_page(tasks, principal, difficulty, limit, offset)
+
+
+@router.get("/tasks/{task_id}", response_model=TaskAdmin | TaskPublic)
+def get_task(task_id: str, farm: FarmDep, principal: PrincipalDep) -> TaskPublic | TaskAdmin:
+    """One task (gold actions only for admin keys)."""
+    return task_view(farm.catalog.task(task_id)[1], principal)

@@ -1,0 +1,105 @@
+"""``/episodes``: create, inspect, call tools without MCP, score and close episodes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from envs import Score
+
+from ...schemas import CallRecord, CallRequest, CallResponse, EpisodeCreate, EpisodeCreated, EpisodeStatus, ScoreRequest
+from ...store import EpisodeRow
+from ..deps import FarmDep, FarmState, PrincipalDep
+from .catalog import tool_infos
+
+router = APIRouter(tags=["episodes"])
+
+
+def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
+    log = None
+    if with_log:
+        log = [CallRecord(**c.__dict__) for c in farm.store.calls(row.id)]
+    return EpisodeStatus(
+        episode_id=row.id,
+        env_id=row.env_id,
+        task_id=row.task_id,
+        status=row.status,
+        created_at=row.created_at,
+        last_active_at=row.last_active_at,
+        expires_at=farm.service.expires_at(row),
+        calls=row.calls,
+        log=log,
+    )
+
+
+def mcp_url(farm: FarmState, request: Request, episode_id: str) -> str:
+    base = farm.settings.public_url or str(request.base_url)
+    return base.rstrip("/") + f"/episodes/{episode_id}/mcp"
+
+
+@router.post("/episodes", status_code=201, response_model=EpisodeCreated)
+async def create_episode(
+    body: EpisodeCreate, request: Request, farm: FarmDep, principal: PrincipalDep
+) -> EpisodeCreated:
+    """Start an episode of a task (or free play in an environment) and get its MCP URL."""
+    live = await farm.service.create(principal, task_id=body.task_id, env_id=body.env_id)
+    entry = farm.catalog.get(live.row.env_id)
+    return EpisodeCreated(
+        episode_id=live.row.id,
+        env_id=live.row.env_id,
+        task_id=live.row.task_id,
+        mcp_url=mcp_url(farm, request, live.row.id),
+        instruction=live.task.instruction if live.task else None,
+        policy=entry.spec.policy,
+        tools=tool_infos(entry),
+        expires_at=farm.service.expires_at(live.row),
+    )
+
+
+@router.get("/episodes/{episode_id}", response_model=EpisodeStatus)
+def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> EpisodeStatus:
+    """Status and (unless log=false) the full call log with timing."""
+    return _status(farm, farm.service.row(principal, episode_id), with_log=log)
+
+
+@router.post("/episodes/{episode_id}/calls", response_model=CallResponse)
+async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal: PrincipalDep) -> CallResponse:
+    """Call a tool without MCP (for trainers). A failed tool call is a 200 with is_error=true."""
+    out = await farm.service.call(principal, episode_id, body.tool, body.arguments, transport="rest")
+    return CallResponse(
+        seq=out.seq,
+        is_error=out.is_error,
+        content=out.content,
+        error_type=out.error_type,
+        message=out.message,
+        duration_ms=out.duration_ms,
+    )
+
+
+@router.post("/episodes/{episode_id}/score", response_model=Score)
+async def score_episode(
+    episode_id: str, farm: FarmDep, principal: PrincipalDep, body: ScoreRequest | None = None
+) -> Score:
+    """Score the episode's current state against its task (reward, partial credit, diff)."""
+    return await farm.service.score(principal, episode_id, body.answer if body else "")
+
+
+@router.delete("/episodes/{episode_id}", response_model=EpisodeStatus)
+async def close_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
+    """End the episode. Its log is kept until retention ends."""
+    return _status(farm, await farm.service.close(principal, episode_id), with_log=False)
+
+
+@router.get("/healthz", tags=["ops"])
+def healthz(farm: FarmDep) -> dict[str, object]:
+    """Liveness and a little state; no key needed."""
+    return {
+        "status": "ok",
+        "envs": len(farm.catalog.ids()),
+        "episodes_in_memory": farm.metrics.episodes_live._value.get(),
+    }
+
+
+@router.get("/metrics", tags=["ops"])
+def metrics(farm: FarmDep) -> Response:
+    """Prometheus metrics."""
+    return Response(farm.metrics.render(), media_type="text/plain; version=0.0.4")

@@ -1,0 +1,51 @@
+"""Errors of the serving layer. Each maps to one HTTP status and a JSON body naming what was wrong."""
+
+from __future__ import annotations
+
+from envs.errors import EnvFarmError
+
+
+class ServiceError(EnvFarmError):
+    """Base of serving errors; ``status`` is the HTTP status and ``code`` a stable machine name."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class Unauthorized(ServiceError):
+    status, code = 401, "unauthorized"
+
+
+class EpisodeNotFound(ServiceError):
+    """No such episode for this tenant (other tenants' episodes are indistinguishable from absent)."""
+
+    status, code = 404, "episode_not_found"
+
+    def __init__(self, episode_id: str) -> None:
+        super().__init__(f"Episode '{episode_id}' not found", field="episode_id")
+
+
+class EpisodeEnded(ServiceError):
+    status, code = 410, "episode_ended"
+
+
+class NoTask(ServiceError):
+    status, code = 409, "episode_has_no_task"
+
+
+class LimitExceeded(ServiceError):
+    status, code = 429, "limit_exceeded"
+
+
+class ReplayFailed(ServiceError):
+    """An episode's log no longer replays (its environment changed since it was recorded)."""
+
+    status, code = 409, "replay_failed"
+
+
+class StoreUnavailable(ServiceError):
+    status, code = 503, "store_unavailable"

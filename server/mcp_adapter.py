@@ -1,0 +1,179 @@
+"""An MCP server (the SDK's low-level ``Server``) over one episode at a time.
+
+Tools are the environment's tools, listed from its spec with their JSON Schemas; a call is
+forwarded to the episode, and tool errors come back as ``isError`` results carrying the engine's
+message so the agent can recover. The environment's policy is a resource and the task's
+instruction a prompt. Control operations (reset, score) are deliberately not tools.
+
+Which episode a request belongs to is decided by ``resolve(ctx)``: from the URL path over HTTP,
+or a fixed episode over stdio. The MCP session is never used for that (2026-07-28 clients have none).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from mcp.server import Server, ServerRequestContext
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    Prompt,
+    PromptMessage,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+from envs import Environment, Task
+from envs.errors import EnvFarmError
+
+from .episodes import CallOutcome
+
+SERVER_NAME = "envfarm"
+INSTRUCTION_PROMPT = "instruction"
+
+
+def policy_uri(env_id: str) -> str:
+    return f"envfarm://envs/{env_id}/policy"
+
+
+class EpisodeHandle(Protocol):
+    """What the MCP server needs of an episode."""
+
+    @property
+    def env(self) -> Environment: ...
+
+    @property
+    def task(self) -> Task | None: ...
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome: ...
+
+
+Resolver = Callable[[ServerRequestContext[Any]], Awaitable[EpisodeHandle]]
+
+
+class McpError(EnvFarmError):
+    """A request the MCP server cannot answer (unknown resource or prompt)."""
+
+
+_tool_cache: dict[int, list[Tool]] = {}
+
+
+def mcp_tools(env: Environment) -> list[Tool]:
+    """The environment's tools as MCP ``Tool`` objects (built once per environment)."""
+    tools = _tool_cache.get(id(env))
+    if tools is None:
+        tools = [
+            Tool(
+                name=t.name,
+                description=t.description,
+                input_schema=t.parameters,
+                annotations=ToolAnnotations(
+                    read_only_hint=t.kind == "read",
+                    destructive_hint=t.kind == "write",
+                    idempotent_hint=t.kind == "read",
+                    open_world_hint=False,
+                ),
+            )
+            for t in env.spec.tools
+        ]
+        _tool_cache[id(env)] = tools
+    return tools
+
+
+def tool_result(outcome: CallOutcome) -> CallToolResult:
+    """A call outcome as an MCP result: JSON text plus structured content, or an isError message."""
+    if outcome.is_error:
+        return CallToolResult(content=[TextContent(type="text", text=outcome.message or "error")], is_error=True)
+    content = outcome.content
+    structured = content if isinstance(content, dict) else {"result": content}
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(content, ensure_ascii=False, default=str))],
+        structured_content=structured,
+    )
+
+
+def build_server(resolve: Resolver, *, version: str = "0.1.0") -> Server[Any]:
+    """A low-level MCP server whose every handler works on the episode ``resolve`` returns."""
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
+        handle = await resolve(ctx)
+        return ListToolsResult(tools=mcp_tools(handle.env))
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
+        try:
+            handle = await resolve(ctx)
+            outcome = await handle.call(params.name, dict(params.arguments or {}))
+        except EnvFarmError as exc:  # episode ended, limits: the agent sees why, as a tool error
+            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+        return tool_result(outcome)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        env = (await resolve(ctx)).env
+        return ListResourcesResult(
+            resources=[
+                Resource(
+                    uri=policy_uri(env.spec.id),
+                    name="policy",
+                    title=f"{env.spec.name}: policy",
+                    description="The rules the agent must follow in this environment",
+                    mime_type="text/markdown",
+                )
+            ]
+        )
+
+    async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
+        env = (await resolve(ctx)).env
+        if str(params.uri) != policy_uri(env.spec.id):
+            raise McpError(f"Unknown resource '{params.uri}'; this episode has '{policy_uri(env.spec.id)}'")
+        return ReadResourceResult(
+            contents=[
+                TextResourceContents(uri=policy_uri(env.spec.id), mime_type="text/markdown", text=env.spec.policy)
+            ]
+        )
+
+    async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
+        handle = await resolve(ctx)
+        if handle.task is None:
+            return ListPromptsResult(prompts=[])
+        return ListPromptsResult(
+            prompts=[Prompt(name=INSTRUCTION_PROMPT, description="What the user wants in this episode's task")]
+        )
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
+        handle = await resolve(ctx)
+        if params.name != INSTRUCTION_PROMPT or handle.task is None:
+            raise McpError(f"Unknown prompt '{params.name}'")
+        return GetPromptResult(
+            description=f"Task {handle.task.id}",
+            messages=[PromptMessage(role="user", content=TextContent(type="text", text=handle.task.instruction))],
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=version,
+        instructions="Tools act on this episode's state. The policy resource states the rules to follow.",
+        # Arguments are validated by the engine against each episode's own schemas; this hook only
+        # receives a tool name, which cannot tell episodes apart.
+        get_tool_input_schema=lambda name: None,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )

@@ -1,0 +1,33 @@
+"""Prometheus metrics, one registry per app (so tests can build isolated apps)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+
+class Metrics:
+    """The farm's counters, gauges and histograms."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.episodes_live = Gauge("envfarm_episodes_live", "Episodes whose state is in memory", registry=self.registry)
+        self.episodes_created = Counter("envfarm_episodes_created", "Episodes created", ["env"], registry=self.registry)
+        self.calls = Counter(
+            "envfarm_tool_calls",
+            "Tool calls by environment, tool and outcome",
+            ["env", "tool", "outcome"],
+            registry=self.registry,
+        )
+        self.call_latency = Histogram(
+            "envfarm_tool_call_seconds",
+            "Tool call latency including logging",
+            ["env"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.replays = Counter("envfarm_episode_replays", "Episodes rebuilt from their log", registry=self.registry)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

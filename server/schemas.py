@@ -1,0 +1,138 @@
+"""REST request and response models (kept apart from the ``envs`` formats)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from envs.task import UserProfile
+
+
+class ApiModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(ApiModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorResponse(ApiModel):
+    error: ErrorBody
+
+
+class Page(ApiModel):
+    total: int
+    limit: int
+    offset: int
+
+
+class EnvSummary(ApiModel):
+    id: str
+    name: str
+    sector: str
+    description: str
+    tools: int
+    write_tools: int
+    tasks: int
+
+
+class EnvList(Page):
+    items: list[EnvSummary]
+
+
+class ToolInfo(ApiModel):
+    name: str
+    description: str
+    kind: Literal["read", "write"]
+    input_schema: dict[str, Any]
+
+
+class EnvDetail(EnvSummary):
+    policy: str
+    tables: list[dict[str, Any]]
+    tool_list: list[ToolInfo]
+
+
+class TaskPublic(ApiModel):
+    """A task as non-admin keys see it: no gold actions, required outputs or checklist."""
+
+    id: str
+    env: str
+    instruction: str
+    user: UserProfile
+    difficulty: str
+    tags: list[str]
+    gold_calls: int
+
+
+class TaskAdmin(TaskPublic):
+    gold_actions: list[dict[str, Any]]
+    outputs: list[str]
+    assertions: list[dict[str, Any]]
+    reward_basis: list[str]
+
+
+class TaskList(Page):
+    items: list[TaskPublic | TaskAdmin]
+
+
+class EpisodeCreate(ApiModel):
+    task_id: str | None = Field(None, description="Start an episode of this task")
+    env_id: str | None = Field(None, description="Free play in this environment (when no task_id)")
+
+
+class EpisodeCreated(ApiModel):
+    episode_id: str
+    env_id: str
+    task_id: str | None
+    mcp_url: str
+    instruction: str | None
+    policy: str
+    tools: list[ToolInfo]
+    expires_at: float
+
+
+class CallRecord(ApiModel):
+    seq: int
+    tool: str
+    arguments: dict[str, Any]
+    kind: str
+    is_error: bool
+    result: Any
+    error_type: str | None
+    started_at: float
+    duration_ms: float
+    transport: str
+
+
+class EpisodeStatus(ApiModel):
+    episode_id: str
+    env_id: str
+    task_id: str | None
+    status: str
+    created_at: float
+    last_active_at: float
+    expires_at: float
+    calls: int
+    log: list[CallRecord] | None = None
+
+
+class CallRequest(ApiModel):
+    tool: str = Field(min_length=1)
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class CallResponse(ApiModel):
+    seq: int
+    is_error: bool
+    content: Any = None
+    error_type: str | None = None
+    message: str | None = None
+    duration_ms: float
+
+
+class ScoreRequest(ApiModel):
+    answer: str = Field("", description="The agent's final answer text, matched against required outputs")

@@ -1,0 +1,45 @@
+"""Server configuration: ``ENVFARM_*`` environment variables, overridden by CLI flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class Settings(BaseSettings):
+    """Everything ``create_app`` needs. Defaults give the embedded single-user setup."""
+
+    model_config = SettingsConfigDict(env_prefix="ENVFARM_", extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    catalog: Path | None = Field(None, description="Catalog directory (default: the built-in catalog)")
+    data_dir: Path = Field(Path("data"), description="Where the embedded episode database lives")
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL of the episode store (default: sqlite:///<data_dir>/envfarm.db)"
+    )
+    api_keys: str | None = Field(None, description="Keys as 'KEY TENANT [admin]' entries separated by ';'")
+    api_keys_file: Path | None = Field(None, description="File with one 'KEY TENANT [admin]' entry per line")
+    public_url: str | None = Field(None, description="Base URL clients reach this server at (for mcp_url)")
+    allowed_hosts: list[str] = Field(default_factory=list, description="Extra Host values allowed on MCP endpoints")
+    allowed_origins: list[str] = Field(default_factory=list, description="Extra Origin values allowed")
+    episode_ttl_seconds: float = Field(3600, gt=0, description="Idle time after which an episode expires")
+    retention_seconds: float = Field(7 * 86400, gt=0, description="How long call logs are kept after expiry")
+    max_live_episodes_per_tenant: int = Field(1000, ge=1)
+    max_episodes_in_memory: int = Field(20000, ge=1, description="Least recently used episodes beyond this are evicted")
+    max_calls_per_episode: int = Field(500, ge=1)
+    max_body_bytes: int = Field(1_000_000, ge=1024)
+    step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
+    reap_interval_seconds: float = Field(30, gt=0)
+    durable_fsync: bool = Field(False, description="fsync each commit (survive power loss, not only a crash)")
+    log_level: str = "INFO"
+
+    def store_url(self) -> str:
+        """The episode store's database URL."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'envfarm.db'}"

@@ -1,0 +1,204 @@
+"""The durable episode store: episodes and the ordered log of their calls (SQLAlchemy Core).
+
+The log is the truth: an episode's live state is rebuilt by replaying its committed write calls
+(``write_log``). Every call — read or write, success or error — is logged with its timing, so the
+full trajectory can be exported. A call's row is committed before its response is sent, so a
+crashed server loses no call a client saw succeed. SQLite (WAL) by default; any SQLAlchemy URL
+(PostgreSQL for replicas sharing work) works with the same code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+episodes = sa.Table(
+    "episodes",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("tenant", sa.String(128), nullable=False, index=True),
+    sa.Column("env_id", sa.String(64), nullable=False),
+    sa.Column("task_id", sa.String(128), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),  # open | closed | expired
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_active_at", sa.Float, nullable=False),
+    sa.Column("calls", sa.Integer, nullable=False, default=0),
+)
+
+calls = sa.Table(
+    "calls",
+    metadata,
+    sa.Column("episode_id", sa.String(64), sa.ForeignKey("episodes.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("tool", sa.String(128), nullable=False),
+    sa.Column("arguments", sa.Text, nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),  # read | write | unknown
+    sa.Column("is_error", sa.Boolean, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("error_type", sa.String(64), nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("duration_ms", sa.Float, nullable=False),
+    sa.Column("transport", sa.String(8), nullable=False),  # mcp | rest
+)
+
+
+@dataclass(frozen=True)
+class EpisodeRow:
+    """One episode's record."""
+
+    id: str
+    tenant: str
+    env_id: str
+    task_id: str | None
+    status: str
+    created_at: float
+    last_active_at: float
+    calls: int
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """One logged call."""
+
+    seq: int
+    tool: str
+    arguments: dict[str, Any]
+    kind: str
+    is_error: bool
+    result: Any
+    error_type: str | None
+    started_at: float
+    duration_ms: float
+    transport: str
+
+
+def _sqlite_pragmas(fsync: bool) -> Any:
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL survives a killed process (the WAL is in the OS cache); FULL also survives power loss.
+        cur.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    return on_connect
+
+
+class Store:
+    """Episode records and call logs in one SQL database."""
+
+    def __init__(self, url: str, *, fsync: bool = False) -> None:
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = sa.create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    def create_episode(self, row: EpisodeRow) -> None:
+        with self._tx() as c:
+            c.execute(episodes.insert().values(**row.__dict__))
+
+    def get_episode(self, episode_id: str) -> EpisodeRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(episodes).where(episodes.c.id == episode_id)).mappings().first()
+        return EpisodeRow(**r) if r else None
+
+    def append_call(self, episode_id: str, call: CallRow) -> None:
+        """Log one call and touch the episode, in one transaction."""
+        with self._tx() as c:
+            c.execute(
+                calls.insert().values(
+                    episode_id=episode_id,
+                    seq=call.seq,
+                    tool=call.tool,
+                    arguments=json.dumps(call.arguments, sort_keys=True),
+                    kind=call.kind,
+                    is_error=call.is_error,
+                    result=json.dumps(call.result, default=str),
+                    error_type=call.error_type,
+                    started_at=call.started_at,
+                    duration_ms=call.duration_ms,
+                    transport=call.transport,
+                )
+            )
+            c.execute(
+                episodes.update()
+                .where(episodes.c.id == episode_id)
+                .values(calls=call.seq, last_active_at=call.started_at)
+            )
+
+    def touch(self, episode_id: str, at: float) -> None:
+        with self._tx() as c:
+            c.execute(episodes.update().where(episodes.c.id == episode_id).values(last_active_at=at))
+
+    def calls(self, episode_id: str, *, writes_only: bool = False) -> list[CallRow]:
+        """The episode's calls in order; ``writes_only``: the successful writes, i.e. the replay log."""
+        q = sa.select(calls).where(calls.c.episode_id == episode_id)
+        if writes_only:
+            q = q.where(calls.c.kind == "write", calls.c.is_error.is_(False))
+        with self.engine.connect() as c:
+            rows = c.execute(q.order_by(calls.c.seq)).mappings().all()
+        return [
+            CallRow(
+                seq=r["seq"],
+                tool=r["tool"],
+                arguments=json.loads(r["arguments"]),
+                kind=r["kind"],
+                is_error=r["is_error"],
+                result=json.loads(r["result"]) if r["result"] is not None else None,
+                error_type=r["error_type"],
+                started_at=r["started_at"],
+                duration_ms=r["duration_ms"],
+                transport=r["transport"],
+            )
+            for r in rows
+        ]
+
+    def set_status(self, episode_id: str, status: str) -> None:
+        with self._tx() as c:
+            c.execute(episodes.update().where(episodes.c.id == episode_id).values(status=status))
+
+    def count_open(self, tenant: str) -> int:
+        with self.engine.connect() as c:
+            q = sa.select(sa.func.count()).where(episodes.c.tenant == tenant, episodes.c.status == "open")
+            return int(c.execute(q).scalar_one())
+
+    def expire_idle(self, idle_before: float) -> list[str]:
+        """Mark open episodes idle since ``idle_before`` as expired; return their ids."""
+        with self._tx() as c:
+            ids = list(
+                c.execute(
+                    sa.select(episodes.c.id).where(episodes.c.status == "open", episodes.c.last_active_at < idle_before)
+                ).scalars()
+            )
+            if ids:
+                c.execute(episodes.update().where(episodes.c.id.in_(ids)).values(status="expired"))
+        return ids
+
+    def purge(self, inactive_before: float) -> int:
+        """Delete ended episodes (and their logs) inactive since ``inactive_before``."""
+        with self._tx() as c:
+            ended = sa.select(episodes.c.id).where(
+                episodes.c.status != "open", episodes.c.last_active_at < inactive_before
+            )
+            c.execute(calls.delete().where(calls.c.episode_id.in_(ended)))
+            return int(c.execute(episodes.delete().where(episodes.c.id.in_(ended.scalar_subquery()))).rowcount)
