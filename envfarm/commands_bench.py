@@ -41,3 +41,41 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
             f"   speedup {r['speedup_vs_baseline']:7.1f}x"
         )
     con.print(f"database {result['database_bytes'] / 1e6:.2f} MB; results in {out}")
+
+
+@bench.command("serve")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("bench-results/serve.json"),
+    show_default=True,
+    help="Where to write the JSON results.",
+)
+@click.option("--calls", type=click.IntRange(min=10), default=2000, show_default=True, help="Sequential calls.")
+@click.option("--clients", type=click.IntRange(min=1), default=32, show_default=True, help="Concurrent clients.")
+@click.option("--per-client", type=click.IntRange(min=1), default=100, show_default=True, help="Calls per client.")
+@click.option(
+    "--episodes",
+    "memory_counts",
+    type=int,
+    multiple=True,
+    default=(1000, 10000),
+    show_default=True,
+    help="Live-episode counts to measure memory for (repeatable).",
+)
+def bench_serve_cmd(out: Path, calls: int, clients: int, per_client: int, memory_counts: tuple[int, ...]) -> None:
+    """Tool calls/s through the farm beside a bare MCP server, and memory of many live episodes."""
+    from server.bench import bench_serve
+
+    con = Console(stderr=True)
+    with con.status("benchmarking") as status:
+        result = bench_serve(
+            calls=calls,
+            clients=clients,
+            per_client=per_client,
+            memory_counts=memory_counts,
+            progress=lambda s: status.update(f"benchmarking: {s}"),
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    Console().print_json(json.dumps(result))

@@ -3,9 +3,14 @@
 An episode's live state is an in-memory SQLite database (an ``envs.Episode``). Its call log in the
 store is the durable truth: when the live state is absent — after a restart, or after eviction —
 it is rebuilt by replaying the logged successful write calls. Calls to one episode are serialized
-by a per-episode lock; different episodes run concurrently. A call's log row is committed before its
-result is returned; if logging fails, the live state is dropped (to be rebuilt from the log) and the
-caller gets an error, so no client ever sees a call succeed that a restart would lose.
+by a per-episode lock; different episodes run concurrently.
+
+Durability: a successful write call's log row is committed before its result is returned; if
+logging fails, the live state is dropped (to be rebuilt from the log) and the caller gets an error,
+so no client ever sees a write succeed that a restart would lose. Calls that change nothing (reads
+and failed calls) are trajectory only: they are buffered and written in batches by ``flush`` (every
+``FLUSH_INTERVAL`` seconds, and always before the next write, so the log keeps call order). A crash
+can lose at most that interval of read-call trajectory, never state.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from .settings import Settings
 from .store import CallRow, EpisodeRow, Store
 
 log = logging.getLogger("envfarm.server")
+FLUSH_INTERVAL = 0.05
+_FLUSH_BATCH = 512
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,7 @@ class EpisodeService:
         self._envs: dict[str, Environment] = {}
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
+        self._pending: list[tuple[str, CallRow]] = []
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
@@ -138,6 +146,7 @@ class EpisodeService:
         return live
 
     def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
+        self.flush()  # buffered rows carry sequence numbers the rebuilt episode must continue from
         env = self.environment(row.env_id)
         task = self.catalog.task(row.task_id)[1] if row.task_id else None
         state = env.episode(task)
@@ -164,6 +173,8 @@ class EpisodeService:
         self.metrics.episodes_live.set(len(self._live))
 
     def _forget(self, episode_id: str) -> None:
+        if any(item[0] == episode_id for item in self._pending):
+            self.flush()
         live = self._live.pop(episode_id, None)
         if live is not None:
             live.state.close()
@@ -207,13 +218,7 @@ class EpisodeService:
                 duration_ms=duration_ms,
                 transport=transport,
             )
-            try:
-                self.store.append_call(episode_id, row)
-            except Exception as exc:
-                # The in-memory state may hold a write the log lacks: drop it; the log is the truth.
-                self._forget(episode_id)
-                log.exception("could not log call", extra={"episode_id": episode_id, "tool": tool})
-                raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+            self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error)
             live.seq = seq
             live.row = EpisodeRow(**{**live.row.__dict__, "calls": seq, "last_active_at": started})
         outcome = "error" if row.is_error else "ok"
@@ -221,6 +226,33 @@ class EpisodeService:
         self.metrics.call_latency.labels(env=live.env.spec.id).observe(time.perf_counter() - t0)
         log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": outcome, "ms": duration_ms})
         return CallOutcome(seq=seq, duration_ms=duration_ms, **outcome_kw)
+
+    def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> None:
+        if not durable:
+            self._pending.append((episode_id, row))
+            if len(self._pending) >= _FLUSH_BATCH:
+                self.flush()
+            return
+        batch, self._pending = [*self._pending, (episode_id, row)], []
+        try:
+            self.store.append_calls(batch)
+        except Exception as exc:
+            # The in-memory state holds a write the log lacks: drop it; the log is the truth.
+            self._pending = [item for item in batch[:-1] if item[0] != episode_id] + self._pending
+            self._forget(episode_id)
+            log.exception("could not log call", extra={"episode_id": episode_id, "tool": row.tool})
+            raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+
+    def flush(self) -> None:
+        """Write buffered trajectory rows (reads and failed calls) to the store."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        try:
+            self.store.append_calls(batch)
+        except Exception:
+            self._pending = batch + self._pending
+            raise
 
     async def score(self, principal: Principal, episode_id: str, answer: str) -> Score:
         """Score the episode's current state against its task."""
@@ -233,6 +265,7 @@ class EpisodeService:
     async def close(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """End the episode: its state leaves memory; its log stays until retention ends."""
         row = self.row(principal, episode_id)
+        self.flush()
         if row.status == "open":
             self.store.set_status(episode_id, "closed")
         self._forget(episode_id)
@@ -242,6 +275,7 @@ class EpisodeService:
     def reap(self, now: float | None = None) -> tuple[list[str], int]:
         """Expire idle episodes and purge logs past retention. Returns (expired ids, purged count)."""
         now = time.time() if now is None else now
+        self.flush()
         idle = [
             e for e, live in self._live.items() if live.row.last_active_at < now - self.settings.episode_ttl_seconds
         ]
@@ -259,5 +293,6 @@ class EpisodeService:
         return row.last_active_at + self.settings.episode_ttl_seconds
 
     def close_all(self) -> None:
+        self.flush()
         for episode_id in list(self._live):
             self._forget(episode_id)

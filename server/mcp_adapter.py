@@ -16,13 +16,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INVALID_PARAMS,
     CallToolRequestParams,
     CallToolResult,
     GetPromptRequestParams,
     GetPromptResult,
     ListPromptsResult,
     ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
     PaginatedRequestParams,
     Prompt,
@@ -64,8 +67,15 @@ class EpisodeHandle(Protocol):
 Resolver = Callable[[ServerRequestContext[Any]], Awaitable[EpisodeHandle]]
 
 
-class McpError(EnvFarmError):
-    """A request the MCP server cannot answer (unknown resource or prompt)."""
+class McpError(EnvFarmError, MCPError):
+    """A request the MCP server cannot answer (unknown resource or prompt).
+
+    Being an SDK ``MCPError``, it reaches the client as a JSON-RPC invalid-params error carrying
+    this message (any other exception becomes a bare "Internal server error").
+    """
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
+        MCPError.__init__(self, INVALID_PARAMS, message, data)
 
 
 _tool_cache: dict[int, list[Tool]] = {}
@@ -139,12 +149,22 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0") -> Server[Any]:
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         env = (await resolve(ctx)).env
         if str(params.uri) != policy_uri(env.spec.id):
-            raise McpError(f"Unknown resource '{params.uri}'; this episode has '{policy_uri(env.spec.id)}'")
+            raise McpError(
+                f"Unknown resource '{params.uri}'; this episode has '{policy_uri(env.spec.id)}'",
+                data={"uri": str(params.uri)},  # SEP-2164: resource-not-found names the URI in error.data
+            )
         return ReadResourceResult(
             contents=[
                 TextResourceContents(uri=policy_uri(env.spec.id), mime_type="text/markdown", text=env.spec.policy)
             ]
         )
+
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourceTemplatesResult:
+        # No templates, but a server with the resources capability answers the method (not -32601).
+        await resolve(ctx)
+        return ListResourceTemplatesResult(resource_templates=[])
 
     async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
         handle = await resolve(ctx)
@@ -173,6 +193,7 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0") -> Server[Any]:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
         on_read_resource=read_resource,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,

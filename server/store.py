@@ -81,6 +81,31 @@ class CallRow:
     transport: str
 
 
+# Built once: constructing SQLAlchemy statements per call costs more than running them.
+_INSERT_CALL = calls.insert()
+_TOUCH = (
+    episodes.update()
+    .where(episodes.c.id == sa.bindparam("eid"))
+    .values(calls=sa.bindparam("new_calls"), last_active_at=sa.bindparam("at"))
+)
+
+
+def _call_params(episode_id: str, call: CallRow) -> dict[str, Any]:
+    return {
+        "episode_id": episode_id,
+        "seq": call.seq,
+        "tool": call.tool,
+        "arguments": json.dumps(call.arguments, sort_keys=True, default=str),
+        "kind": call.kind,
+        "is_error": call.is_error,
+        "result": json.dumps(call.result, default=str),
+        "error_type": call.error_type,
+        "started_at": call.started_at,
+        "duration_ms": call.duration_ms,
+        "transport": call.transport,
+    }
+
+
 def _sqlite_pragmas(fsync: bool) -> Any:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
@@ -122,29 +147,16 @@ class Store:
             r = c.execute(sa.select(episodes).where(episodes.c.id == episode_id)).mappings().first()
         return EpisodeRow(**r) if r else None
 
-    def append_call(self, episode_id: str, call: CallRow) -> None:
-        """Log one call and touch the episode, in one transaction."""
+    def append_calls(self, rows: list[tuple[str, CallRow]]) -> None:
+        """Log calls (episode id, call) in order and touch their episodes, in one transaction."""
+        if not rows:
+            return
+        latest: dict[str, tuple[int, float]] = {}
+        for episode_id, call in rows:
+            latest[episode_id] = (call.seq, call.started_at)
         with self._tx() as c:
-            c.execute(
-                calls.insert().values(
-                    episode_id=episode_id,
-                    seq=call.seq,
-                    tool=call.tool,
-                    arguments=json.dumps(call.arguments, sort_keys=True),
-                    kind=call.kind,
-                    is_error=call.is_error,
-                    result=json.dumps(call.result, default=str),
-                    error_type=call.error_type,
-                    started_at=call.started_at,
-                    duration_ms=call.duration_ms,
-                    transport=call.transport,
-                )
-            )
-            c.execute(
-                episodes.update()
-                .where(episodes.c.id == episode_id)
-                .values(calls=call.seq, last_active_at=call.started_at)
-            )
+            c.execute(_INSERT_CALL, [_call_params(episode_id, call) for episode_id, call in rows])
+            c.execute(_TOUCH, [{"eid": e, "new_calls": seq, "at": at} for e, (seq, at) in latest.items()])
 
     def touch(self, episode_id: str, at: float) -> None:
         with self._tx() as c:

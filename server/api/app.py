@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,13 +21,13 @@ from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
-from starlette.routing import Route
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
-from ..episodes import CallOutcome, EpisodeService, LiveEpisode
+from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
 from ..errors import ServiceError
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
@@ -39,6 +40,29 @@ from .routes import episodes as episode_routes
 
 log = logging.getLogger("envfarm.server")
 _PRINCIPAL_KEY = "envfarm.principal"
+MCP_PATH = re.compile(r"^/episodes/(?P<episode_id>[^/]+)/mcp/?$")
+
+
+class FarmApp(FastAPI):
+    """FastAPI for the REST service; MCP requests are dispatched before FastAPI's middleware stack.
+
+    Every tool call is an MCP request, so they skip the REST stack (error middleware, router,
+    dependency machinery) and go straight to the guarded MCP endpoint.
+    """
+
+    mcp_app: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.mcp_app is not None and (m := MCP_PATH.match(scope["path"])):
+            scope["app"] = self
+            scope["path_params"] = m.groupdict()
+            try:
+                await self.mcp_app(scope, receive, send)
+            except Exception:
+                log.exception("unhandled error on the MCP endpoint", extra={"path": scope["path"]})
+                await error_response(500, "internal", "Internal server error")(scope, _no_body, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 @dataclass
@@ -125,7 +149,9 @@ class GuardMiddleware:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.max_body:
-                raise ServiceError(f"Request body exceeds the limit of {self.max_body} bytes", field="body")
+                # An HTTPException (not a ServiceError): FastAPI re-raises it from body parsing, where any
+                # other exception becomes a 400 "error parsing the body".
+                raise StarletteHTTPException(413, f"Request body exceeds the limit of {self.max_body} bytes")
             return message
 
         await self.app(scope, limited, send)
@@ -175,27 +201,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:  # keep reaping; the failure is logged
                 log.exception("reaping failed")
 
+    async def flusher() -> None:
+        while True:
+            await asyncio.sleep(FLUSH_INTERVAL)
+            try:
+                service.flush()
+            except Exception:  # rows stay buffered and are retried
+                log.exception("flushing the call log failed")
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with manager.run():
-            task = asyncio.create_task(reaper())
+            tasks = [asyncio.create_task(reaper()), asyncio.create_task(flusher())]
             try:
                 yield
             finally:
-                task.cancel()
+                for task in tasks:
+                    task.cancel()
                 service.close_all()
                 store.close()
 
-    app = FastAPI(
+    app = FarmApp(
         title="envfarm task service",
         version="0.1.0",
-        description="Verifiable tasks over synthesized tool-use environments; every episode is an MCP server.",
+        description="Verifiable tasks over synthesized tool-use environments. Every episode is also an MCP "
+        "server (streamable HTTP) at /episodes/{episode_id}/mcp, for any MCP client.",
         lifespan=lifespan,
     )
     app.state.farm = farm
     install_error_handlers(app)
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
-    app.router.routes.append(Route("/episodes/{episode_id}/mcp", endpoint=McpEndpoint(manager, service, keys)))
+    app.mcp_app = GuardMiddleware(
+        McpEndpoint(manager, service, keys), max_body=settings.max_body_bytes, local_only=keys.local_mode
+    )
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
     return app

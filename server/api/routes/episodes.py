@@ -17,6 +17,7 @@ router = APIRouter(tags=["episodes"])
 def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
     log = None
     if with_log:
+        farm.service.flush()
         log = [CallRecord(**c.__dict__) for c in farm.store.calls(row.id)]
     return EpisodeStatus(
         episode_id=row.id,
