@@ -1,0 +1,109 @@
+"""Shared pieces of the tool generators: argument schemas, tool metadata, the builder base."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .domain import Domain, Entity
+from .sqlgen import DomainError, pk
+
+TEXT_KINDS = {
+    "person_name",
+    "first_name",
+    "last_name",
+    "company",
+    "email",
+    "phone",
+    "street_address",
+    "city",
+    "zip",
+    "country",
+    "code",
+    "title",
+    "text",
+    "url",
+    "enum",
+}
+
+
+@dataclass
+class ToolMeta:
+    """What a generated tool needs and does, for the dependency graph and the task generator.
+
+    ``inputs`` / ``outputs`` are semantic keys: ``entity.column`` (ids are ``entity.<entity>_id``).
+    ``requires`` / ``produces`` are ``entity:state`` pairs a transition needs and leaves.
+    """
+
+    tool: str
+    kind: str
+    entity: str
+    role: str  # details | lookup | list | search | transition | create | update
+    inputs: dict[str, str] = field(default_factory=dict)  # parameter -> semantic key
+    outputs: list[str] = field(default_factory=list)
+    requires: list[str] = field(default_factory=list)
+    produces: list[str] = field(default_factory=list)
+    transition: str | None = None
+    attribute: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def param_schema(kind: str, values: list[str] | None, description: str) -> dict[str, Any]:
+    """The JSON Schema of an argument of a semantic kind."""
+    schema: dict[str, Any] = {
+        "email": {"type": "string", "format": "email"},
+        "phone": {"type": "string", "pattern": r"^\+?[0-9]{7,15}$"},
+        "date": {"type": "string", "format": "date"},
+        "datetime": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
+        "money": {"type": "number", "minimum": 0},
+        "quantity": {"type": "integer", "minimum": 0},
+        "integer": {"type": "integer"},
+        "percent": {"type": "integer", "minimum": 0, "maximum": 100},
+        "rating": {"type": "integer", "minimum": 1, "maximum": 5},
+        "boolean": {"type": "boolean"},
+    }.get(kind, {"type": "string", "minLength": 1, "maxLength": 200})
+    schema = dict(schema)
+    if kind == "enum":
+        schema = {"type": "string", "enum": list(values or [])}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def id_schema(entity: Entity) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "pattern": f"^{entity.id_prefix}[0-9]+$",
+        "description": f"The {entity.human} id, e.g. '{entity.id_prefix}0001'",
+    }
+
+
+def object_schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+class ToolBuilderBase:
+    """Builds the tools of one domain."""
+
+    def __init__(self, domain: Domain) -> None:
+        self.domain = domain
+        self.tools: list[dict[str, Any]] = []
+        self.meta: list[ToolMeta] = []
+
+    def add(self, tool: dict[str, Any], meta: ToolMeta) -> None:
+        if any(t["name"] == tool["name"] for t in self.tools):
+            raise DomainError(f"two generated tools are called '{tool['name']}'")
+        self.tools.append(tool)
+        self.meta.append(meta)
+
+    def outputs(self, e: Entity) -> list[str]:
+        cols = [pk(e)] + [r.column for r in e.references] + [a.name for a in e.attributes]
+        return [f"{e.name}.{c}" for c in cols]
+
+    def ref_key(self, e: Entity, column: str) -> str:
+        ref = next((r for r in e.references if r.column == column), None)
+        return f"{ref.entity}.{ref.entity}_id" if ref else f"{e.name}.{column}"
+
+    # -- reads ----------------------------------------------------------------------------------------

@@ -1,0 +1,391 @@
+"""Write tools of a generated environment: one per lifecycle transition, creates and updates.
+
+Every guard becomes a ``require`` step whose message names the offending value; every effect an
+``exec`` step; the status change comes last, after all guards held.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.compile import quote_ident
+
+from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
+from .sqlgen import DomainError, binding, expr, literal, pk, via_refs
+from .toolkit import ToolBuilderBase, ToolMeta, id_schema, object_schema, param_schema
+
+
+class WriteTools(ToolBuilderBase):
+    """Adds the write tools of each entity."""
+
+    def _guard_steps(self, e: Entity, guards: list[Guard], where: str, self_id: str) -> list[dict[str, Any]]:
+        steps = []
+        for i, g in enumerate(guards):
+            at = f"{where} guards[{i}]"
+            if g.kind == "owner":
+                continue  # handled by the caller, which adds the owner parameter
+            if g.field is None:
+                raise DomainError(f"{at}: a '{g.kind}' guard needs 'field'")
+            f = expr(g.field, where=at)
+            label = g.field.split(":", 1)[1].replace(".", " ").replace("_", " ")
+            if g.kind == "min":
+                amount = expr(g.amount, where=at)
+                sql = f"SELECT {f} >= {amount}"
+                msg = (
+                    g.message or f"The {label} of {e.human} {{{self_id}}} is {{{f[1:]}}}, below the required {{AMOUNT}}"
+                )
+                msg = msg.replace("{AMOUNT}", "{" + amount[1:] + "}" if amount.startswith(":") else amount.strip("'"))
+            elif g.kind in ("future", "past"):
+                ref_time = f"datetime(:now, '+{g.hours} hours')" if g.hours else ":now"
+                op = ">" if g.kind == "future" else "<="
+                sql = f"SELECT {f} {op} {ref_time}"
+                when = (
+                    f"more than {g.hours} hours from now"
+                    if g.hours and g.kind == "future"
+                    else ("in the future" if g.kind == "future" else "in the past")
+                )
+                msg = g.message or f"The {label} of {e.human} {{{self_id}}} ({{{f[1:]}}}) must be {when}"
+            else:
+                sql = f"SELECT {f} IS {literal(g.value)}"
+                msg = g.message or f"The {label} of {e.human} {{{self_id}}} is {{{f[1:]}}}; it must be {g.value}"
+            steps.append({"kind": "require", "sql": sql, "message": msg})
+        return steps
+
+    def _effect_steps(self, e: Entity, effects: list[Effect], where: str, self_expr: str) -> list[dict[str, Any]]:
+        steps = []
+        for i, eff in enumerate(effects):
+            at = f"{where} effects[{i}]"
+            if eff.kind == "insert":
+                if eff.entity is None:
+                    raise DomainError(f"{at}: an insert effect needs 'entity'")
+                other = self.domain.entity(eff.entity)
+                cols, vals = [pk(other)], [f"new_id('{other.id_prefix}')"]
+                for key, source in eff.values.items():
+                    ref = other.reference(key)
+                    col = ref.column if ref else key
+                    if ref is None and other.attribute(key) is None:
+                        raise DomainError(f"{at}: '{eff.entity}' has no attribute or reference '{key}'")
+                    cols.append(col)
+                    vals.append(self_expr if source == "self" else expr(source, where=at))
+                if other.lifecycle:
+                    cols.append(other.lifecycle.field)
+                    vals.append(literal(other.lifecycle.initial))
+                steps.append(
+                    {
+                        "kind": "exec",
+                        "sql": f"INSERT INTO {quote_ident(other.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})",
+                    }
+                )
+                continue
+            if eff.target is None:
+                raise DomainError(f"{at}: a '{eff.kind}' effect needs 'target'")
+            if eff.target.startswith("field:"):
+                table, col, cond = e.table, eff.target[6:], f"{pk(e)} = {self_expr}"
+                attr = e.attribute(col)
+            elif eff.target.startswith("via:"):
+                ref_name, _, col = eff.target[4:].partition(".")
+                ref = e.reference(ref_name)
+                if ref is None or not col:
+                    raise DomainError(f"{at}: '{eff.target}' must be via:<reference>.<column>")
+                other = self.domain.entity(ref.entity)
+                table, cond, attr = other.table, f"{pk(other)} = :rec.{ref.column}", other.attribute(col)
+                if self_expr != ":rec." + pk(e) and self_expr.startswith(":new"):
+                    cond = f"{pk(other)} = :{ref.column}"
+            else:
+                raise DomainError(f"{at}: target '{eff.target}' must start with field: or via:")
+            c = quote_ident(col)
+            if eff.kind == "set":
+                value = expr(eff.value, where=at)
+            elif eff.kind in ("add", "subtract"):
+                sign = "+" if eff.kind == "add" else "-"
+                value = f"{c} {sign} {expr(eff.amount, where=at)}"
+                if attr is not None and attr.kind == "money":
+                    value = f"round({value}, 2)"
+            else:
+                fn = "datetime" if attr is not None and attr.kind == "datetime" else "date"
+                value = f"{fn}({c}, '+' || CAST({expr(eff.amount, where=at)} AS INTEGER) || ' days')"
+            steps.append(
+                {
+                    "kind": "exec",
+                    "min_changes": 1,
+                    "message": f"Could not update {table}",
+                    "sql": f"UPDATE {quote_ident(table)} SET {c} = {value} WHERE {cond}",
+                }
+            )
+        return steps
+
+    def _via_queries(self, e: Entity, sources: list[Any], from_params: bool) -> list[dict[str, Any]]:
+        steps = []
+        for ref_name in via_refs(sources):
+            ref = e.reference(ref_name)
+            if ref is None:
+                raise DomainError(f"entity '{e.name}' has no reference '{ref_name}'")
+            other = self.domain.entity(ref.entity)
+            key = f":{ref.column}" if from_params else f":rec.{ref.column}"
+            steps.append(
+                {
+                    "kind": "query",
+                    "bind": binding(ref_name),
+                    "expect": "optional",
+                    "sql": f"SELECT * FROM {quote_ident(other.table)} WHERE {pk(other)} = {key}",
+                }
+            )
+        return steps
+
+    def _params(self, params: list[Param]) -> tuple[dict[str, Any], list[str]]:
+        props = {p.name: param_schema(p.kind, p.values, p.description) for p in params}
+        return props, [p.name for p in params if p.required]
+
+    def _owner(self, e: Entity) -> Any:
+        return next((r for r in e.references if r.role == "owner"), None)
+
+    def transition(self, e: Entity, t: Transition) -> None:
+        assert e.lifecycle is not None
+        name = t.name if t.name.endswith(e.name) else f"{t.name}_{e.name}"
+        where = f"entity '{e.name}' transition '{t.name}'"
+        props: dict[str, Any] = {pk(e): id_schema(e)}
+        required = [pk(e)]
+        steps: list[dict[str, Any]] = [
+            {
+                "kind": "query",
+                "bind": "rec",
+                "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}",
+                "message": f"No {e.human} with id {{{pk(e)}}}",
+            }
+        ]
+        inputs = {pk(e): f"{e.name}.{pk(e)}"}
+        owner = self._owner(e) if any(g.kind == "owner" for g in t.guards) else None
+        if any(g.kind == "owner" for g in t.guards):
+            if owner is None:
+                raise DomainError(f"{where}: an owner guard needs a reference with role 'owner'")
+            props[owner.column] = id_schema(self.domain.entity(owner.entity))
+            required.append(owner.column)
+            inputs[owner.column] = f"{owner.entity}.{owner.entity}_id"
+        p_props, p_req = self._params(t.params)
+        props.update(p_props)
+        required += p_req
+        inputs.update({p.name: f"param.{p.name}" for p in t.params})
+        sources = (
+            [g.field for g in t.guards]
+            + [g.amount for g in t.guards]
+            + [x.target for x in t.effects]
+            + [x.amount for x in t.effects]
+            + [x.value for x in t.effects]
+            + [v for x in t.effects for v in x.values.values()]
+        )
+        steps += self._via_queries(e, sources, from_params=False)
+        fs = t.from_states
+        if owner is not None:  # ownership first: never reveal the state of someone else's record
+            parent = self.domain.entity(owner.entity)
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :rec.{owner.column} IS :{owner.column}",
+                    "message": f"{e.human.capitalize()} {{{pk(e)}}} does not belong to "
+                    f"{parent.human} {{{owner.column}}}",
+                }
+            )
+        steps.append(
+            {
+                "kind": "require",
+                "sql": f"SELECT :rec.{e.lifecycle.field} IN ({', '.join(map(literal, fs))})",
+                "message": f"{e.human.capitalize()} {{{pk(e)}}} is {{rec.{e.lifecycle.field}}}; "
+                f"{name.replace('_', ' ')} needs it to be {' or '.join(fs)}",
+            }
+        )
+        steps += self._guard_steps(e, t.guards, where, pk(e))
+        steps += self._effect_steps(e, t.effects, where, f":{pk(e)}")
+        if t.to not in fs or len(fs) > 1:
+            steps.append(
+                {
+                    "kind": "exec",
+                    "sql": f"UPDATE {quote_ident(e.table)} SET {e.lifecycle.field} = {literal(t.to)} "
+                    f"WHERE {pk(e)} = :{pk(e)}",
+                }
+            )
+        steps.append(
+            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}"}
+        )
+        rules = self.describe_guards(e, t.guards, owner)
+        self.add(
+            {
+                "name": name,
+                "kind": "write",
+                "description": f"{t.description.rstrip('.')}. Allowed only when the {e.human} is {' or '.join(fs)}"
+                f"{'; ' + '; '.join(rules) if rules else ''}.",
+                "parameters": object_schema(props, required),
+                "steps": steps,
+            },
+            ToolMeta(
+                name,
+                "write",
+                e.name,
+                "transition",
+                inputs=inputs,
+                outputs=self.outputs(e),
+                requires=[f"{e.name}:{s}" for s in fs],
+                produces=[f"{e.name}:{t.to}"],
+                transition=t.name,
+            ),
+        )
+
+    def describe_guards(self, e: Entity, guards: list[Guard], owner: Any) -> list[str]:
+        out = []
+        for g in guards:
+            if g.kind == "owner" and owner is not None:
+                out.append(f"it must belong to the {self.domain.entity(owner.entity).human} given")
+            elif g.field:
+                label = g.field.split(":", 1)[1].replace(".", "'s ").replace("_", " ")
+                if g.kind == "min":
+                    amt = str(g.amount).split(":", 1)[-1].replace(".", "'s ").replace("_", " ")
+                    out.append(
+                        f"the {label} must be at least the {amt}"
+                        if isinstance(g.amount, str)
+                        else f"the {label} must be at least {g.amount}"
+                    )
+                elif g.kind == "future":
+                    out.append(
+                        f"the {label} must be more than {g.hours} hours away"
+                        if g.hours
+                        else f"the {label} must be in the future"
+                    )
+                elif g.kind == "past":
+                    out.append(f"the {label} must have passed")
+                else:
+                    out.append(f"the {label} must be {g.value}")
+        return out
+
+    def create(self, e: Entity, c: Creation) -> None:
+        name = f"create_{e.name}"
+        where = f"entity '{e.name}' create"
+        props: dict[str, Any] = {}
+        required: list[str] = []
+        inputs: dict[str, str] = {}
+        steps: list[dict[str, Any]] = []
+        for ref in e.references:
+            parent = self.domain.entity(ref.entity)
+            props[ref.column] = id_schema(parent)
+            inputs[ref.column] = f"{parent.name}.{pk(parent)}"
+            if not ref.nullable:
+                required.append(ref.column)
+            steps.append(
+                {
+                    "kind": "query",
+                    "bind": binding(ref.ref_name),
+                    "expect": "optional" if ref.nullable else "one",
+                    "sql": f"SELECT * FROM {quote_ident(parent.table)} WHERE {pk(parent)} = :{ref.column}",
+                    "message": f"No {parent.human} with id {{{ref.column}}}",
+                }
+            )
+        for attr_name in c.inputs:
+            a = e.attribute(attr_name)
+            if a is None:
+                raise DomainError(f"{where}: input '{attr_name}' is not an attribute of '{e.name}'")
+            props[a.name] = param_schema(a.kind, a.values, a.description)
+            inputs[a.name] = f"{e.name}.{a.name}"
+            if not a.nullable:
+                required.append(a.name)
+        steps += self._guard_steps(e, c.guards, where, pk(e))
+        steps.append({"kind": "query", "bind": "new", "sql": f"SELECT new_id('{e.id_prefix}') AS id"})
+        cols, vals = [pk(e)], [":new.id"]
+        for ref in e.references:
+            cols.append(ref.column)
+            vals.append(f":{ref.column}")
+        for a in e.attributes:
+            cols.append(a.name)
+            vals.append(f":{a.name}" if a.name in c.inputs else self.default(a))
+        if e.lifecycle:
+            cols.append(e.lifecycle.field)
+            vals.append(literal(e.lifecycle.initial))
+        steps.append(
+            {
+                "kind": "exec",
+                "sql": f"INSERT INTO {quote_ident(e.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})",
+            }
+        )
+        steps += self._effect_steps(e, c.effects, where, ":new.id")
+        steps.append(
+            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :new.id"}
+        )
+        rules = self.describe_guards(e, c.guards, None)
+        self.add(
+            {
+                "name": name,
+                "kind": "write",
+                "description": f"{c.description.rstrip('.')}{'. Requires: ' + '; '.join(rules) if rules else ''}.",
+                "parameters": object_schema(props, required),
+                "steps": steps,
+            },
+            ToolMeta(
+                name,
+                "write",
+                e.name,
+                "create",
+                inputs=inputs,
+                outputs=self.outputs(e),
+                produces=[f"{e.name}:{e.lifecycle.initial}"] if e.lifecycle else [],
+            ),
+        )
+
+    def default(self, a: Attribute) -> str:
+        if a.kind == "date":
+            return ":today"
+        if a.kind == "datetime":
+            return ":now"
+        if a.kind in ("money", "quantity", "integer", "percent", "rating"):
+            return literal(int(a.range[0]) if a.range and a.kind != "money" else (a.range[0] if a.range else 0))
+        if a.kind == "enum":
+            return literal((a.values or [""])[0])
+        if a.kind == "boolean":
+            return "0"
+        if a.kind == "code":
+            return f"{literal(a.prefix or '')} || :new.id"
+        return "NULL" if a.nullable else "''"
+
+    def update(self, e: Entity, a: Attribute) -> None:
+        name = f"update_{e.name}_{a.name}"
+        steps: list[dict[str, Any]] = [
+            {
+                "kind": "query",
+                "bind": "rec",
+                "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}",
+                "message": f"No {e.human} with id {{{pk(e)}}}",
+            }
+        ]
+        if a.unique:
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT NOT EXISTS (SELECT 1 FROM {quote_ident(e.table)} WHERE {a.name} = :{a.name} "
+                    f"AND {pk(e)} != :{pk(e)})",
+                    "message": f"{a.name.replace('_', ' ').capitalize()} {{{a.name}}} is already used "
+                    f"by another {e.human}",
+                }
+            )
+        steps.append(
+            {"kind": "exec", "sql": f"UPDATE {quote_ident(e.table)} SET {a.name} = :{a.name} WHERE {pk(e)} = :{pk(e)}"}
+        )
+        steps.append(
+            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}"}
+        )
+        self.add(
+            {
+                "name": name,
+                "kind": "write",
+                "description": f"Change the {a.name.replace('_', ' ')} of a {e.human}"
+                f"{' (must not be used by another ' + e.human + ')' if a.unique else ''}.",
+                "parameters": object_schema(
+                    {pk(e): id_schema(e), a.name: param_schema(a.kind, a.values, "The new value")}, [pk(e), a.name]
+                ),
+                "steps": steps,
+            },
+            ToolMeta(
+                name,
+                "write",
+                e.name,
+                "update",
+                inputs={pk(e): f"{e.name}.{pk(e)}", a.name: f"param.{a.name}"},
+                outputs=self.outputs(e),
+                attribute=a.name,
+            ),
+        )
