@@ -43,7 +43,8 @@ cli.add_command(mcp_stdio)
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     try:
-        cli.main(args=argv, prog_name="envfarm", standalone_mode=False)
+        # Without standalone mode, click *returns* the code of a ctx.exit(n) rather than raising Exit.
+        rv = cli.main(args=argv, prog_name="envfarm", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
-    return 0
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":

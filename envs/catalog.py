@@ -20,10 +20,21 @@ from .spec import EnvSpec
 from .task import Task
 
 
-def _json_path(loc: tuple[int | str, ...]) -> str:
+def _json_path(loc: tuple[int | str, ...], data: Any = None) -> str:
+    """``loc`` of a pydantic error as a JSON path into ``data``. Pydantic puts the tag of a tagged union
+    in ``loc`` (``tools.0.steps.0.query.sql``); it is no key of the JSON, so it is left out."""
     out = ""
+    node = data
     for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("kind") == part:
+            continue
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            node = None
     return out or "(root)"
 
 
@@ -43,7 +54,11 @@ def _validate(model: type[BaseModel], data: Any, *, source: str, prefix: tuple[i
         err = exc.errors()[0]
         more = f" (and {exc.error_count() - 1} more error(s))" if exc.error_count() > 1 else ""
         msg = err["msg"].removeprefix("Value error, ")
-        raise SpecError(msg + more, source=source, location=_json_path(prefix + tuple(err["loc"]))) from None
+        root = data
+        for part in reversed(prefix):
+            root = {part: root}
+        location = _json_path(prefix + tuple(err["loc"]), root)
+        raise SpecError(msg + more, source=source, location=location) from None
 
 
 def parse_tasks(data: Any, *, source: str, env_id: str | None = None) -> list[Task]:
@@ -110,11 +125,13 @@ def load_env_dir(path: Path) -> CatalogEntry:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
-        source = str(path / paths.SEED_FILE) if loc[:1] == ("seed",) else str(spec_file)
+        msg = err["msg"].removeprefix("Value error, ")
+        # Seed rows are checked against the tables by EnvSpec's model validator, whose errors have no loc.
+        in_seed = loc[:1] == ("seed",) or (not loc and msg.startswith("seed"))
+        source = str(path / paths.SEED_FILE) if in_seed and (path / paths.SEED_FILE).exists() else str(spec_file)
         more = f" (and {exc.error_count() - 1} more error(s))" if exc.error_count() > 1 else ""
-        raise SpecError(
-            err["msg"].removeprefix("Value error, ") + more, source=source, location=_json_path(loc)
-        ) from None
+        location = None if in_seed and not loc else _json_path(loc, data)  # the message names the seed row
+        raise SpecError(msg + more, source=source, location=location) from None
     if spec.id != path.name:
         raise SpecError(
             f"spec id '{spec.id}' differs from its directory name '{path.name}'", source=str(spec_file), location="id"

@@ -159,7 +159,8 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
     try:
         expected = expected_outcome(env, task)
     except SpecError as exc:
-        report.fail("gold", where, str(exc.__cause__ or exc))
+        # "gold action 1 (cancel_order) fails: ...", without the "task <id>: " prefix ``where`` repeats
+        report.fail("gold", where, str(exc).removeprefix(f"task {task.id}: "))
         initial.close()
         return
     initial_hash = initial.state_hash()

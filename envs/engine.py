@@ -51,8 +51,12 @@ from .task import PatchOp, Task, ToolCall
 DEFAULT_STEP_BUDGET = 5_000_000
 _FIRST_ID = 1001
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\}")
-# Appended to statements run read-only, so a cached statement prepared in write mode is never reused.
-_READ_ONLY_TAG = "\n/* read-only */"
+# Put before statements run read-only, so a cached statement prepared in write mode is never reused.
+_READ_ONLY_TAG = "/* read-only */\n"
+# Put before a write tool's statements, so a statement the engine prepared unsandboxed (BEGIN, COMMIT,
+# the counters' SELECT, ...) and sqlite3 cached by its text is never reused for spec SQL. Both tags go
+# first: SQLite names an unaliased last result column after its text up to the end of the statement.
+_WRITE_TAG = "/* write */\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +132,9 @@ class Episode:
         self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
         conn.create_function("now", 0, env._now_fn, deterministic=True)
         conn.create_function("new_id", 1, self._new_id)
-        self._sandbox = Sandbox(env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX)
+        self._sandbox = Sandbox(
+            env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX, stored=env.stored_names(conn)
+        )
         self._budget = StepBudget(env.step_budget)
         conn.set_authorizer(self._sandbox)
         conn.set_progress_handler(self._budget, StepBudget.GRANULARITY)
@@ -158,11 +164,14 @@ class Episode:
             self._sandbox.mode = Mode.ENGINE
             if tool.kind == "write":
                 self._save_counters(counters)
+            else:
+                self._counters = counters  # a read tool's new_id() calls are rolled back with it
             self._conn.execute("COMMIT" if tool.kind == "write" else "ROLLBACK")
         except BaseException as exc:
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
-            self._conn.execute("ROLLBACK")
+            if self._conn.in_transaction:  # SQLite already rolled back after an interrupt or OR ROLLBACK
+                self._conn.execute("ROLLBACK")
             self._counters = counters
             if isinstance(exc, sqlite3.Error):
                 raise self._translate(exc, tool) from None
@@ -183,7 +192,7 @@ class Episode:
         self._sandbox.begin_statement()
         self._budget.start()
         try:
-            return _rows(self._conn.execute(sql + _READ_ONLY_TAG, dict(params or {})))
+            return _rows(self._conn.execute(_READ_ONLY_TAG + sql, dict(params or {})))
         except sqlite3.Error as exc:
             raise self._translate(exc, None) from None
         finally:
@@ -324,15 +333,18 @@ class Episode:
         return {"ok": True}, dict(changes)
 
     def _step(self, step: Step, prepared: PreparedSQL, scope: _Scope, changes: Counter[str], *, read_only: bool) -> Any:
-        text = prepared.text + _READ_ONLY_TAG if read_only else prepared.text
+        text = (_READ_ONLY_TAG if read_only else _WRITE_TAG) + prepared.text
         self._sandbox.begin_statement()
         cursor = self._conn.execute(text, self._params(prepared, scope))
         if step.kind == "exec":
             tables = self.env.note_writes(prepared.text, self._sandbox.written)
-            if cursor.rowcount > 0:
+            count = cursor.rowcount
+            if count < 0:  # sqlite3 gives -1 for DML it does not recognize, e.g. "WITH ... UPDATE"
+                count = self._conn.execute("SELECT changes()").fetchone()[0]
+            if count > 0:
                 for t in tables:
-                    changes[t] += cursor.rowcount
-            if cursor.rowcount < step.min_changes:
+                    changes[t] += count
+            if count < step.min_changes:
                 raise StateError(scope.format(step.message or f"Expected at least {step.min_changes} change(s)"))
             return None
         rows = _rows(cursor)
@@ -387,9 +399,21 @@ class Environment:
         self._prepared: dict[str, PreparedSQL] = {}
         self._writes: dict[str, frozenset[str]] = {}
         self._task_images: dict[str, bytes] = {}
+        self._stored_names: frozenset[str] | None = None
 
     def _now_fn(self) -> str:
         return self.now
+
+    def stored_names(self, conn: sqlite3.Connection) -> frozenset[str]:
+        """Lower-cased names of every table, view, virtual-table module and pragma function that
+        ``conn`` (an unsandboxed episode connection) knows; the same for every episode, so cached."""
+        if self._stored_names is None:
+            rows = conn.execute(
+                "SELECT name FROM sqlite_master UNION SELECT name FROM pragma_module_list "
+                "UNION SELECT 'pragma_' || name FROM pragma_pragma_list"
+            ).fetchall()
+            self._stored_names = frozenset(name.lower() for (name,) in rows)
+        return self._stored_names
 
     def episode(self, task: Task | None = None) -> Episode:
         """A fresh episode: the seed state, or the task's initial state."""

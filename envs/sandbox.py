@@ -21,8 +21,30 @@ _PURE_TABLE_FUNCTIONS = frozenset({"json_each", "json_tree"})
 _DENIED_FUNCTIONS = frozenset({"load_extension", "random", "randomblob", "fts3_tokenizer", "readfile", "writefile"})
 _WRITES = {sqlite3.SQLITE_INSERT: "INSERT", sqlite3.SQLITE_UPDATE: "UPDATE", sqlite3.SQLITE_DELETE: "DELETE"}
 _ALWAYS_OK = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE})
-_NAMES = {getattr(sqlite3, n): n.removeprefix("SQLITE_") for n in dir(sqlite3) if n.startswith("SQLITE_")}
-# Authorizer action codes share their numbers with result codes; these are the ones we name.
+# Authorizer action codes share their numbers with result codes (SQLITE_CREATE_TRIGGER == SQLITE_NOMEM),
+# so name them from the action constants only.
+_NAMES = {
+    getattr(sqlite3, f"SQLITE_{n}"): n.replace("_", " ")
+    for n in [
+        "CREATE_INDEX",
+        "CREATE_TABLE",
+        "CREATE_TEMP_INDEX",
+        "CREATE_TEMP_TABLE",
+        "CREATE_TEMP_TRIGGER",
+        "CREATE_TEMP_VIEW",
+        "CREATE_TRIGGER",
+        "CREATE_VIEW",
+        "DROP_INDEX",
+        "DROP_TABLE",
+        "DROP_TEMP_INDEX",
+        "DROP_TEMP_TABLE",
+        "DROP_TEMP_TRIGGER",
+        "DROP_TEMP_VIEW",
+        "DROP_TRIGGER",
+        "DROP_VIEW",
+    ]
+    if hasattr(sqlite3, f"SQLITE_{n}")
+}
 _ACTION_NAMES = {
     sqlite3.SQLITE_PRAGMA: "PRAGMA",
     sqlite3.SQLITE_ATTACH: "ATTACH",
@@ -54,8 +76,14 @@ class Sandbox:
         written: tables targeted by INSERT/UPDATE/DELETE since the last ``begin_statement``.
     """
 
-    def __init__(self, tables: frozenset[str], *, changes_table: str, trigger_prefix: str) -> None:
+    def __init__(
+        self, tables: frozenset[str], *, changes_table: str, trigger_prefix: str, stored: frozenset[str] = frozenset()
+    ) -> None:
         self.tables = tables
+        #: Lower-cased names of every table, view and table-valued function of the database. SQLite
+        #: reports a table read without naming a column (``count(*) FROM x``) with no database name,
+        #: the same way for a stored table and a common table expression; only the name tells them apart.
+        self.stored = stored
         self._changes_table = changes_table
         self._trigger_prefix = trigger_prefix
         self.mode = Mode.ENGINE
@@ -77,8 +105,11 @@ class Sandbox:
         if db not in (None, "main"):
             return self._deny(f"access to database '{db}' is not allowed")
         if action == sqlite3.SQLITE_READ:
-            if arg1 in self.tables or arg1 in _SCHEMA_TABLES or arg1 in _PURE_TABLE_FUNCTIONS:
+            name = (arg1 or "").lower()  # SQL names are case-insensitive: "FROM Orders" reads orders
+            if name in self.tables or name in _SCHEMA_TABLES or name in _PURE_TABLE_FUNCTIONS:
                 return sqlite3.SQLITE_OK
+            if db is None and name not in self.stored:
+                return sqlite3.SQLITE_OK  # a common table expression, e.g. WITH RECURSIVE c ... count(*) FROM c
             return self._deny(f"reading table '{arg1}' is not allowed")
         if action == sqlite3.SQLITE_FUNCTION:
             name = (arg2 or "").lower()

@@ -5,6 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from envs.engine import Environment
+from envs.spec import EnvSpec
+from envs.task import Task
+
 SHOP: dict[str, Any] = {
     "id": "shop",
     "name": "Tiny shop",
@@ -278,3 +282,45 @@ def with_tool(tool: dict[str, Any]) -> dict[str, Any]:
     spec = copy.deepcopy(SHOP)
     spec["tools"].append(tool)
     return spec
+
+
+def tool(
+    name: str,
+    steps: list[dict[str, Any]],
+    *,
+    kind: str = "write",
+    parameters: dict[str, Any] | None = None,
+    description: str = "A tool for tests.",
+) -> dict[str, Any]:
+    """A tool dict; ``parameters`` defaults to an object schema with no properties."""
+    out: dict[str, Any] = {"name": name, "description": description, "kind": kind, "steps": steps}
+    if parameters is not None:
+        out["parameters"] = parameters
+    return out
+
+
+def params(required: list[str] | None = None, **properties: dict[str, Any]) -> dict[str, Any]:
+    """An object JSON Schema with ``properties`` (all required unless ``required`` is given)."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties) if required is None else required,
+        "properties": properties,
+    }
+
+
+def with_tools(*tools: dict[str, Any]) -> dict[str, Any]:
+    """SHOP plus several extra tools."""
+    spec = copy.deepcopy(SHOP)
+    spec["tools"].extend(copy.deepcopy(list(tools)))
+    return spec
+
+
+def shop_env(spec: dict[str, Any] | None = None, **kwargs: Any) -> Environment:
+    """A compiled Environment of ``spec`` (SHOP by default)."""
+    return Environment(EnvSpec.model_validate(copy.deepcopy(SHOP) if spec is None else spec), **kwargs)
+
+
+def shop_task(**changes: Any) -> Task:
+    """TASK (or a variant of it) as a validated Task."""
+    return Task.model_validate({**copy.deepcopy(TASK), **changes})
