@@ -1,0 +1,340 @@
+"""Procedural testing: the admission gate every generated tool must pass (ScaleEnv-style).
+
+For every tool, cases are generated from the seed data and checked against an *independent*
+oracle — the domain's own guard semantics evaluated in Python, not the generated SQL:
+
+* valid calls succeed and their post-conditions hold (status, field effects, inserted rows);
+* each guard, violated alone, gives that guard's error, and the state stays byte-identical;
+* arguments that violate the JSON Schema are rejected without touching state;
+* random valid call sequences never raise an internal error and keep every invariant.
+
+A tool that fails any case is rejected with a reason; the caller drops it (and rejects the
+environment if too little is left). Every rejection is counted by reason.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from envs import Environment, Episode
+from envs.errors import SandboxError, StateError, ToolArgumentError, ToolError
+from envs.spec import EnvSpec, RequireStep
+
+from .domain import Domain, Entity
+from .oracle import Oracle
+from .sqlgen import pk
+from .toolkit import ToolMeta
+
+MAX_CANDIDATES = 40
+SEQUENCE_STEPS = 300
+
+
+@dataclass
+class ProbeReport:
+    """What the gate found: rejected tools with reasons, and counts."""
+
+    rejected: dict[str, str] = field(default_factory=dict)  # tool -> reason: detail
+    cases: int = 0
+    guards_checked: int = 0
+    guards_untested: int = 0
+    sequence_steps: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def reject(self, tool: str, reason: str, detail: str) -> None:
+        if tool not in self.rejected:
+            self.rejected[tool] = f"{reason}: {detail}"
+            self.reasons[reason] += 1
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{[^{}]*\}", template)
+    return re.compile("^" + ".*?".join(re.escape(p) for p in parts) + "$", re.DOTALL)
+
+
+def _sample_value(schema: dict[str, Any], rng: random.Random, clock: datetime) -> Any:
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    t = schema.get("type")
+    if t == "number":
+        return round(rng.uniform(1, 50), 2)
+    if t == "integer":
+        lo, hi = schema.get("minimum", 1), schema.get("maximum", 10)
+        return rng.randint(max(lo, 1) if hi > 1 else lo, hi if "maximum" in schema else lo + 9)
+    if t == "boolean":
+        return rng.random() < 0.5
+    if schema.get("format") == "email":
+        return f"probe{rng.randint(1000, 9999)}@example.org"
+    if schema.get("format") == "date":
+        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d")
+    if "pattern" in schema and schema["pattern"].startswith(r"^\+?"):
+        return "+1" + "".join(str(rng.randint(0, 9)) for _ in range(10))
+    if "pattern" in schema and schema["pattern"].startswith(r"^\d{4}"):
+        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d 10:00:00")
+    return "Requested by the customer"
+
+
+class Prober:
+    """Runs the procedural tests of one generated environment."""
+
+    def __init__(self, domain: Domain, spec: EnvSpec, meta: list[ToolMeta], *, seed: int) -> None:
+        self.domain = domain
+        self.spec = spec
+        self.meta = {m.tool: m for m in meta}
+        self.env = Environment(spec)
+        self.oracle = Oracle(domain, spec)
+        self.rng = random.Random(f"probe:{domain.id}:{seed}")
+        self.report = ProbeReport()
+
+    # -- helpers -------------------------------------------------------------------------------------
+    def _fresh(self) -> Episode:
+        return self.env.episode()
+
+    def _extra_args(self, tool: str, skip: set[str]) -> dict[str, Any]:
+        t = self.spec.tool(tool)
+        assert t is not None
+        props = t.parameters.get("properties", {})
+        return {
+            n: _sample_value(s, self.rng, self.spec.clock)
+            for n, s in props.items()
+            if n in t.required_params and n not in skip
+        }
+
+    def _expect(self, ep: Episode, tool: str, args: dict[str, Any], error: re.Pattern[str] | None, what: str) -> bool:
+        """Call and compare with the prediction (success if ``error`` is None). False = rejected."""
+        self.report.cases += 1
+        before = ep.serialize()
+        try:
+            ep.call_tool(tool, args)
+        except (StateError, ToolArgumentError) as exc:
+            if ep.serialize() != before:
+                self.report.reject(tool, "state_changed_on_error", f"{what}: {exc}")
+                return False
+            if error is None:
+                self.report.reject(tool, "valid_call_failed", f"{what}: {exc}")
+                return False
+            if not error.match(str(exc)):
+                self.report.reject(tool, "wrong_guard_error", f"{what}: got '{exc}'")
+                return False
+            return True
+        except ToolError as exc:
+            self.report.reject(tool, "internal_error", f"{what}: {exc}")
+            return False
+        if error is not None:
+            self.report.reject(tool, "guard_not_enforced", f"{what}: the call succeeded")
+            return False
+        return True
+
+    # -- per kind ------------------------------------------------------------------------------------
+    def probe_schema(self, tool: str) -> None:
+        t = self.spec.tool(tool)
+        assert t is not None
+        ep = self._fresh()
+        for args in (
+            [{"__unexpected__": 1}] if not t.required_params else [{}, {t.required_params[0]: {"not": "a scalar"}}]
+        ):
+            self.report.cases += 1
+            before = ep.serialize()
+            try:
+                ep.call_tool(tool, args)
+                self.report.reject(tool, "schema_not_enforced", f"accepted {args}")
+            except ToolArgumentError:
+                if ep.serialize() != before:
+                    self.report.reject(tool, "state_changed_on_error", f"schema case {args}")
+            except ToolError as exc:
+                self.report.reject(tool, "schema_not_enforced", f"{args} gave {type(exc).__name__}: {exc}")
+        ep.close()
+
+    def probe_read(self, m: ToolMeta) -> None:
+        e = self.domain.entity(m.entity)
+        rows = list(self.oracle.rows[e.name].values())[:5]
+        ep = self._fresh()
+        before = ep.serialize()
+        for row in rows:
+            args: dict[str, Any] = {}
+            for param, key in m.inputs.items():
+                ent, _, col = key.partition(".")
+                if ent == e.name:
+                    args[param] = row.get(col)
+                else:
+                    ref = next((r for r in e.references if r.entity == ent), None)
+                    args[param] = row.get(ref.column) if ref else None
+            if any(v is None for v in args.values()):
+                continue
+            self.report.cases += 1
+            try:
+                out = ep.call_tool(m.tool, args).content
+            except ToolError as exc:
+                self.report.reject(m.tool, "valid_call_failed", f"{args}: {exc}")
+                break
+            found = out if isinstance(out, list) else [out]
+            if m.role in ("details", "lookup") and not any(
+                isinstance(r, dict) and r.get(pk(e)) == row[pk(e)] for r in found
+            ):
+                self.report.reject(m.tool, "postcondition", f"{args} did not return {row[pk(e)]}")
+                break
+        if ep.serialize() != before:
+            self.report.reject(m.tool, "read_changed_state", "a read tool changed the state")
+        ep.close()
+
+    def probe_transition(self, m: ToolMeta) -> None:
+        e = self.domain.entity(m.entity)
+        assert e.lifecycle is not None and m.transition is not None
+        t = next(x for x in e.lifecycle.transitions if x.name == m.transition)
+        tool = self.spec.tool(m.tool)
+        assert tool is not None
+        requires = [s for s in tool.steps if isinstance(s, RequireStep)]
+        owner = (
+            next((r for r in e.references if r.role == "owner"), None)
+            if any(g.kind == "owner" for g in t.guards)
+            else None
+        )
+        checks: list[tuple[str, Any, re.Pattern[str]]] = []  # (label, predicate, error)
+        expected_requires = (owner is not None) + 1 + sum(g.kind != "owner" for g in t.guards)
+        if len(requires) != expected_requires:
+            self.report.reject(
+                m.tool,
+                "guard_not_enforced",
+                f"{len(requires)} precondition step(s) for {expected_requires} guard(s) of the domain",
+            )
+            return
+        idx = 0
+        if owner is not None:
+            checks.append(("owner", None, _template_regex(requires[idx].message)))
+            idx += 1
+        checks.append(("status", None, _template_regex(requires[idx].message)))
+        idx += 1
+        for g in t.guards:
+            if g.kind != "owner":
+                checks.append((f"{g.kind} {g.field}", g, _template_regex(requires[idx].message)))
+                idx += 1
+        rows = list(self.oracle.rows[e.name].values())
+        self.rng.shuffle(rows)
+        seen_fail: set[str] = set()
+        succeeded = False
+        ep = self._fresh()
+        for row in rows[:MAX_CANDIDATES]:
+            args = {pk(e): row[pk(e)], **self._extra_args(m.tool, {pk(e)} | ({owner.column} if owner else set()))}
+            if owner is not None:
+                args[owner.column] = row[owner.column]
+                if self.rng.random() < 0.25:  # someone else's record
+                    others = [k for k in self.oracle.rows[owner.entity] if k != row[owner.column]]
+                    args[owner.column] = self.rng.choice(others) if others else args[owner.column]
+            expected: re.Pattern[str] | None = None
+            for label, guard, err in checks:
+                ok = (
+                    args.get(owner.column) == row.get(owner.column)
+                    if label == "owner" and owner
+                    else row.get(e.lifecycle.field) in t.from_states
+                    if label == "status"
+                    else self.oracle.holds(guard, e, row, args)
+                )
+                if not ok:
+                    expected = err
+                    seen_fail.add(label)
+                    break
+            if not self._expect(ep, m.tool, args, expected, f"{m.tool}({args})"):
+                ep.close()
+                return
+            if expected is None:
+                succeeded = True
+                self._check_post(ep, e, t.to, row, m)
+                ep.close()
+                ep = self._fresh()
+        ep.close()
+        self.report.guards_checked += len(seen_fail)
+        self.report.guards_untested += len(checks) - len(seen_fail)
+        if not succeeded:
+            self.report.guards_untested += 1  # no seed row satisfies every guard; nothing to admit on
+
+    def _check_post(self, ep: Episode, e: Entity, to: str, row: dict[str, Any], m: ToolMeta) -> None:
+        assert e.lifecycle is not None
+        after = ep.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)]
+        if after is None or after.get(e.lifecycle.field) != to:
+            self.report.reject(m.tool, "postcondition", f"{row[pk(e)]} did not move to '{to}'")
+        for problem in self._invariant_problems(ep):
+            self.report.reject(m.tool, "invariant_broken", problem)
+
+    def _invariant_problems(self, ep: Episode) -> list[str]:
+        out = []
+        for inv in self.spec.invariants:
+            if ep.query(inv.violations):
+                out.append(f"invariant '{inv.name}' broken")
+        return out
+
+    def probe_other_write(self, m: ToolMeta) -> None:
+        """Creates and updates: a valid call from seed values succeeds and keeps the invariants."""
+        e = self.domain.entity(m.entity)
+        ep = self._fresh()
+        for attempt in range(MAX_CANDIDATES):
+            args = self._extra_args(m.tool, set())
+            for param, key in m.inputs.items():
+                ent, _, col = key.partition(".")
+                if not key.startswith("param.") and col.endswith("_id") and ent in self.oracle.rows:
+                    args[param] = self.rng.choice(list(self.oracle.rows[ent]))
+            self.report.cases += 1
+            try:
+                ep.call_tool(m.tool, args)
+            except (StateError, ToolArgumentError):
+                continue  # a guard refused this sample; try another
+            except ToolError as exc:
+                self.report.reject(m.tool, "internal_error", f"{args}: {exc}")
+                return
+            for problem in self._invariant_problems(ep):
+                self.report.reject(m.tool, "invariant_broken", problem)
+            ep.close()
+            return
+        ep.close()
+        self.report.guards_untested += 1
+        del e, attempt
+
+    def random_sequences(self, tools: list[str]) -> None:
+        """Random calls with seed-derived arguments: no internal errors, invariants always hold."""
+        ep = self._fresh()
+        ids = {e.name: list(self.oracle.rows[e.name]) for e in self.domain.entities}
+        for step in range(SEQUENCE_STEPS):
+            name = self.rng.choice(tools)
+            m = self.meta[name]
+            args = self._extra_args(name, set())
+            for param, key in m.inputs.items():
+                ent, _, col = key.partition(".")
+                if ent in ids and col == f"{ent}_id" and ids[ent]:
+                    args[param] = self.rng.choice(ids[ent])
+            self.report.sequence_steps += 1
+            try:
+                ep.call_tool(name, args)
+            except (StateError, ToolArgumentError):
+                pass
+            except (SandboxError, ToolError) as exc:
+                self.report.reject(name, "internal_error", f"in a random sequence: {exc}")
+            if step % 50 == 49:
+                for problem in self._invariant_problems(ep):
+                    self.report.reject(name, "invariant_broken", f"after a random sequence: {problem}")
+        ep.close()
+
+    def run(self) -> ProbeReport:
+        for t in self.spec.tools:
+            m = self.meta.get(t.name)
+            if m is None:
+                self.report.reject(t.name, "no_metadata", "tool has no generator metadata")
+                continue
+            self.probe_schema(t.name)
+            if t.kind == "read":
+                self.probe_read(m)
+            elif m.role == "transition":
+                self.probe_transition(m)
+            else:
+                self.probe_other_write(m)
+        alive = [t.name for t in self.spec.tools if t.name not in self.report.rejected]
+        if alive:
+            self.random_sequences(alive)
+        return self.report
+
+
+def probe_env(domain: Domain, spec: EnvSpec, meta: list[ToolMeta], *, seed: int) -> ProbeReport:
+    """Run every procedural test of a generated environment."""
+    return Prober(domain, spec, meta, seed=seed).run()
