@@ -268,9 +268,8 @@ class Prober:
 
     def probe_other_write(self, m: ToolMeta) -> None:
         """Creates and updates: a valid call from seed values succeeds and keeps the invariants."""
-        e = self.domain.entity(m.entity)
         ep = self._fresh()
-        for attempt in range(MAX_CANDIDATES):
+        for _ in range(MAX_CANDIDATES):
             args = self._extra_args(m.tool, set())
             for param, key in m.inputs.items():
                 ent, _, col = key.partition(".")
@@ -290,7 +289,6 @@ class Prober:
             return
         ep.close()
         self.report.guards_untested += 1
-        del e, attempt
 
     def random_sequences(self, tools: list[str]) -> None:
         """Random calls with seed-derived arguments: no internal errors, invariants always hold."""
