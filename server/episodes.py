@@ -166,10 +166,12 @@ class EpisodeService:
     def _remember(self, live: LiveEpisode) -> None:
         self._live[live.row.id] = live
         self._live.move_to_end(live.row.id)
-        while len(self._live) > self.settings.max_episodes_in_memory:
-            _, old = self._live.popitem(last=False)
-            if not old.lock.locked():
-                old.state.close()
+        if len(self._live) > self.settings.max_episodes_in_memory:
+            # Evict least recently used first, but never an episode with a call in flight: its
+            # in-memory state would fork from the copy a later request rebuilds from the log.
+            idle = [k for k, v in self._live.items() if not v.lock.locked() and k != live.row.id]
+            for episode_id in idle[: len(self._live) - self.settings.max_episodes_in_memory]:
+                self._forget(episode_id)
         self.metrics.episodes_live.set(len(self._live))
 
     def _forget(self, episode_id: str) -> None:

@@ -34,7 +34,7 @@ from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import Store
 from .deps import FarmState
-from .errors import error_response, install_error_handlers
+from .errors import error_response, http_error_response, install_error_handlers
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
@@ -58,6 +58,8 @@ class FarmApp(FastAPI):
             scope["path_params"] = m.groupdict()
             try:
                 await self.mcp_app(scope, receive, send)
+            except StarletteHTTPException as exc:  # the streamed-body limit of GuardMiddleware
+                await http_error_response(exc)(scope, _no_body, send)
             except Exception:
                 log.exception("unhandled error on the MCP endpoint", extra={"path": scope["path"]})
                 await error_response(500, "internal", "Internal server error")(scope, _no_body, send)

@@ -21,6 +21,12 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
     return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status)
 
 
+def http_error_response(exc: StarletteHTTPException) -> JSONResponse:
+    """An HTTP-level error (unknown route, wrong method, body over the limit) as the JSON error body."""
+    code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+    return error_response(exc.status_code, code, str(exc.detail), "body" if exc.status_code == 413 else None)
+
+
 def _field(loc: tuple[Any, ...]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return ".".join(parts)
@@ -46,6 +52,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         err = exc.errors()[0]
+        if err.get("type") == "json_invalid":
+            return error_response(
+                422, "invalid_json", f"body: invalid JSON ({err.get('ctx', {}).get('error', '')})", "body"
+            )
         field = _field(tuple(err.get("loc", ())))
         value = err.get("input")
         shown = "" if value is None or isinstance(value, dict) else f" (got {value!r})"
@@ -54,8 +64,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail), "body" if exc.status_code == 413 else None)
+        return http_error_response(exc)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:

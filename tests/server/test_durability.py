@@ -1,0 +1,161 @@
+"""The call log is the truth: a killed server loses nothing, and evicted episodes are rebuilt by replay."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .conftest import free_port, mcp_session, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CANCEL = {"order_id": "#W5143979", "reason": "ordered by mistake"}
+NEW_ADDRESS = {
+    "user_id": "samuel_newton_9017",
+    "label": "other",
+    "address1": "1 Test St",
+    "city": "Austin",
+    "state": "TX",
+    "zip": "73301",
+}
+# (tool, arguments, fails?) — write calls whose guards depend on earlier writes.
+WRITES = [
+    ("cancel_pending_order", CANCEL, False),
+    ("cancel_pending_order", CANCEL, True),  # already cancelled by the call before
+    ("add_user_address", NEW_ADDRESS, False),
+    ("modify_pending_order_address", {"order_id": "#W5143979", "address_id": "ADR011"}, True),  # cancelled
+    ("modify_pending_order_address", {"order_id": "#W1595037", "address_id": "ADR011"}, False),
+    ("add_user_address", {**NEW_ADDRESS, "zip": "7330"}, True),  # bad argument
+]
+
+
+class ServeProcess:
+    """``envfarm serve`` as a real subprocess."""
+
+    def __init__(self, data_dir: Path, log: Path) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self._log = log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "envfarm", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
+            cwd=ROOT,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "ENVFARM_LOG_LEVEL": "WARNING"},
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"envfarm serve exited with {self.proc.returncode}: {log.read_text()}")
+            try:
+                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(log.read_text())
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+
+@pytest.fixture
+def spawn(tmp_path: Path) -> Iterator:
+    procs: list[ServeProcess] = []
+
+    def start(data_dir: Path) -> ServeProcess:
+        p = ServeProcess(data_dir, tmp_path / "serve.log")
+        procs.append(p)
+        return p
+
+    yield start
+    for p in procs:
+        p.kill()
+
+
+def test_sigkill_loses_no_committed_call(tmp_path, spawn):
+    data = tmp_path / "data"
+    first = spawn(data)
+    with httpx.Client(base_url=first.base_url, timeout=20) as c:
+        ep = c.post("/episodes", json={"task_id": "retail-011"}).json()
+        eid = ep["episode_id"]
+        spare = c.post("/episodes", json={"env_id": "clinic"}).json()["episode_id"]
+        for tool, args, fails in WRITES:
+            out = c.post(f"/episodes/{eid}/calls", json={"tool": tool, "arguments": args}).json()
+            assert out["is_error"] is fails, (tool, out)
+
+        async def read_over_mcp():
+            async with mcp_session(ep["mcp_url"], "legacy") as m:
+                return await m.call_tool("get_user_details", {"user_id": "samuel_newton_9017"})
+
+        assert "ADR1001" in run(read_over_mcp()).content[0].text
+        before = c.get(f"/episodes/{eid}").json()
+        score_before = c.post(f"/episodes/{eid}/score", json={"answer": "You get 69.99 back."}).json()
+    assert before["calls"] == len(WRITES) + 1
+    # The extra address is an unexpected change: the score is not perfect, which makes it a sharper check.
+    assert score_before["components"] == {"state": 0.0, "outputs": 1.0, "assertions": 1.0}
+    assert (score_before["achieved_changes"], score_before["unexpected_changes"]) == (4, 1)
+    assert score_before["diff"][0]["extra"][0]["address_id"] == "ADR1001"
+
+    first.kill()
+    second = spawn(data)
+    with httpx.Client(base_url=second.base_url, timeout=20) as c:
+        after = c.get(f"/episodes/{eid}").json()
+        assert after == before
+        assert [(x["tool"], x["is_error"]) for x in after["log"][: len(WRITES)]] == [(t, f) for t, _, f in WRITES]
+        assert after["log"][-1]["transport"] == "mcp"
+        assert c.get(f"/episodes/{spare}").json()["status"] == "open"
+
+        assert c.post(f"/episodes/{eid}/score", json={"answer": "You get 69.99 back."}).json() == score_before
+
+        # The replayed state carries on: guards see the earlier writes, ids continue after the logged ones.
+        again = c.post(f"/episodes/{eid}/calls", json={"tool": "cancel_pending_order", "arguments": CANCEL}).json()
+        assert (
+            again["is_error"]
+            and again["message"] == "Order #W5143979 is cancelled; only pending orders can be cancelled"
+        )
+        assert again["seq"] == len(WRITES) + 2
+        more = c.post(
+            f"/episodes/{eid}/calls", json={"tool": "add_user_address", "arguments": {**NEW_ADDRESS, "label": "work"}}
+        ).json()
+        assert not more["is_error"] and more["content"]["address_id"] == "ADR1002"
+        assert "envfarm_episode_replays_total 1.0" in c.get("/metrics").text
+
+
+def test_evicted_episode_is_rebuilt_by_replay(make_server):
+    srv = make_server(max_episodes_in_memory=1)
+    with srv.http() as c:
+        one = c.post("/episodes", json={"task_id": "clinic-001"}).json()["episode_id"]
+        book = {"patient_id": "P0001", "slot_id": "S021", "reason": "cough"}
+        assert not c.post(f"/episodes/{one}/calls", json={"tool": "book_appointment", "arguments": book}).json()[
+            "is_error"
+        ]
+        assert "envfarm_episode_replays_total 0.0" in c.get("/metrics").text
+        two = c.post("/episodes", json={"task_id": "clinic-001"}).json()["episode_id"]  # evicts episode one
+        assert c.get("/healthz").json()["episodes_in_memory"] == 1
+
+        again = c.post(f"/episodes/{one}/calls", json={"tool": "book_appointment", "arguments": book}).json()
+        assert again["is_error"] and again["seq"] == 2  # the booking survived eviction: the slot is taken
+        text = c.get("/metrics").text
+        assert "envfarm_episode_replays_total 1.0" in text
+        assert "envfarm_episodes_live 1.0" in text
+
+        # Episode two was evicted in turn; it is rebuilt with its own (empty) log.
+        fresh = c.post(f"/episodes/{two}/calls", json={"tool": "book_appointment", "arguments": book}).json()
+        assert not fresh["is_error"] and fresh["content"]["appointment_id"] == "A1001"
+        assert "envfarm_episode_replays_total 2.0" in c.get("/metrics").text
+        answer = "A1001 at 10:30, copay 20"
+        assert c.post(f"/episodes/{one}/score", json={"answer": answer}).json()["reward"] == 1.0
+        assert "envfarm_episode_replays_total 3.0" in c.get("/metrics").text

@@ -1,0 +1,241 @@
+"""Episodes over MCP (streamable HTTP) with the real SDK client, in both protocol eras."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from envs import Catalog, score_episode
+
+from .conftest import KEY_A, KEY_B, MODES, auth, mcp_session, run
+
+pytestmark = pytest.mark.parametrize("mode", MODES)
+
+CATALOG = Catalog()
+EXPECTED_VERSION = {"legacy": "2025-11-25", "2026-07-28": "2026-07-28"}
+
+
+def new_episode(client: httpx.Client, **body: str) -> dict:
+    r = client.post("/episodes", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_tools_match_the_spec(client, mode):
+    ep = new_episode(client, task_id="clinic-001")
+    spec = CATALOG.get("clinic").spec
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            assert c.protocol_version == EXPECTED_VERSION[mode]
+            return (await c.list_tools()).tools
+
+    tools = run(go())
+    assert [t.name for t in tools] == [t.name for t in spec.tools]
+    for tool, ts in zip(tools, spec.tools, strict=True):
+        assert tool.input_schema == ts.parameters
+        assert tool.description == ts.description
+        assert tool.annotations.read_only_hint is (ts.kind == "read")
+        assert tool.annotations.destructive_hint is (ts.kind == "write")
+    # Control actions are never agent tools.
+    assert not {"score", "reset", "close"} & {t.name for t in tools}
+
+
+def test_read_and_write_calls(client, mode):
+    ep = new_episode(client, task_id="clinic-001")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            read = await c.call_tool("find_patient_by_email", {"email": "maria.lopez@example.com"})
+            write = await c.call_tool("book_appointment", {"patient_id": "P0001", "slot_id": "S021", "reason": "cough"})
+            again = await c.call_tool("list_open_slots", {"provider_id": "PR01", "date": "2026-03-04"})
+            return read, write, again
+
+    read, write, again = run(go())
+    assert not read.is_error
+    assert read.structured_content["patient_id"] == "P0001"
+    assert json.loads(read.content[0].text) == read.structured_content
+    assert not write.is_error
+    assert write.structured_content["appointment_id"] == "A1001"
+    assert write.structured_content["status"] == "booked"
+    # The write is visible to later calls: the booked slot is no longer open.
+    open_slots = again.structured_content["result"]
+    assert "S021" not in {s["slot_id"] for s in open_slots}
+    log = client.get(f"/episodes/{ep['episode_id']}").json()["log"]
+    assert [(c["tool"], c["kind"], c["transport"]) for c in log] == [
+        ("find_patient_by_email", "read", "mcp"),
+        ("book_appointment", "write", "mcp"),
+        ("list_open_slots", "read", "mcp"),
+    ]
+
+
+def test_tool_errors_are_results_with_the_reason(client, mode):
+    ep = new_episode(client, task_id="clinic-001")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            bad_type = await c.call_tool("find_patient_by_email", {"email": 5})
+            missing = await c.call_tool("book_appointment", {"patient_id": "P0001", "slot_id": "S021"})
+            guard = await c.call_tool("book_appointment", {"patient_id": "P0001", "slot_id": "S999", "reason": "x"})
+            unknown = await c.call_tool("find_patient_by_mail", {"email": "a@b.c"})
+            ok = await c.call_tool("list_providers", {})
+            return bad_type, missing, guard, unknown, ok
+
+    bad_type, missing, guard, unknown, ok = run(go())
+    assert bad_type.is_error and "'email'" in bad_type.content[0].text
+    assert "not of type 'string'" in bad_type.content[0].text
+    assert missing.is_error and "'reason'" in missing.content[0].text
+    assert guard.is_error and guard.content[0].text == "Slot S999 not found"
+    assert unknown.is_error and "Unknown tool 'find_patient_by_mail'" in unknown.content[0].text
+    assert "find_patient_by_email" in unknown.content[0].text  # did-you-mean
+    assert not ok.is_error  # errors leave the episode usable
+    log = client.get(f"/episodes/{ep['episode_id']}").json()["log"]
+    assert [c["is_error"] for c in log] == [True, True, True, True, False]
+    assert [c["error_type"] for c in log[:4]] == ["ToolArgumentError", "ToolArgumentError", "StateError", "UnknownTool"]
+
+
+def test_policy_resource_and_instruction_prompt(client, mode):
+    ep = new_episode(client, task_id="clinic-001")
+    entry, task = CATALOG.task("clinic-001")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            resources = (await c.list_resources()).resources
+            text = (await c.read_resource(resources[0].uri)).contents[0].text
+            prompts = (await c.list_prompts()).prompts
+            prompt = await c.get_prompt("instruction")
+            with pytest.raises(MCPError, match="Unknown resource 'envfarm://envs/retail/policy'"):
+                await c.read_resource("envfarm://envs/retail/policy")
+            with pytest.raises(MCPError, match="Unknown prompt 'nope'"):
+                await c.get_prompt("nope")
+            return resources, text, prompts, prompt
+
+    resources, text, prompts, prompt = run(go())
+    assert [str(r.uri) for r in resources] == ["envfarm://envs/clinic/policy"]
+    assert text == entry.spec.policy
+    assert [p.name for p in prompts] == ["instruction"]
+    assert prompt.messages[0].role == "user"
+    assert prompt.messages[0].content.text == task.instruction
+
+
+def test_free_play_has_no_instruction_prompt(client, mode):
+    ep = new_episode(client, env_id="retail")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            return (await c.list_prompts()).prompts, (await c.list_tools()).tools
+
+    prompts, tools = run(go())
+    assert prompts == []
+    assert len(tools) == len(CATALOG.get("retail").spec.tools)
+
+
+def test_gold_actions_over_mcp_score_one_and_match_the_engine(client, mode):
+    entry, task = CATALOG.task("clinic-001")
+    ep = new_episode(client, task_id=task.id)
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            return [await c.call_tool(a.tool, a.arguments) for a in task.gold_actions]
+
+    results = run(go())
+    assert not any(r.is_error for r in results)
+    answer = "Booked: appointment A1001 at 10:30, copay $20."
+    served = client.post(f"/episodes/{ep['episode_id']}/score", json={"answer": answer})
+    assert served.status_code == 200, served.text
+    assert served.json()["reward"] == 1.0
+
+    env = entry.environment
+    local = env.episode(task)
+    try:
+        for a in task.gold_actions:
+            local.call_tool(a.tool, a.arguments)
+        expected = score_episode(env, task, local, answer).model_dump(mode="json")
+    finally:
+        local.close()
+    assert served.json() == expected
+    # Without the answer the outputs component fails: the server really scores what it is sent.
+    bare = client.post(f"/episodes/{ep['episode_id']}/score").json()
+    assert bare["reward"] == 0.0 and bare["components"]["outputs"] == 0.0 and bare["components"]["state"] == 1.0
+
+
+def test_episodes_of_one_task_are_isolated(client, mode):
+    one = new_episode(client, task_id="clinic-001")
+    two = new_episode(client, task_id="clinic-001")
+    assert one["episode_id"] != two["episode_id"]
+    book = {"patient_id": "P0001", "slot_id": "S021", "reason": "cough"}
+
+    async def go():
+        async with mcp_session(one["mcp_url"], mode) as c1, mcp_session(two["mcp_url"], mode) as c2:
+            first = await c1.call_tool("book_appointment", book)
+            seen_by_two = await c2.call_tool("get_patient_appointments", {"patient_id": "P0001"})
+            second = await c2.call_tool("book_appointment", book)  # the slot is still open in episode two
+            again_in_one = await c1.call_tool("book_appointment", book)  # but not in episode one
+            return first, seen_by_two, second, again_in_one
+
+    first, seen_by_two, second, again_in_one = run(go())
+    assert not first.is_error and not second.is_error
+    assert "A1001" not in seen_by_two.content[0].text
+    assert second.structured_content["appointment_id"] == "A1001"  # same deterministic id, separate state
+    assert again_in_one.is_error
+    assert client.get(f"/episodes/{one['episode_id']}").json()["calls"] == 2
+    assert client.get(f"/episodes/{two['episode_id']}").json()["calls"] == 2
+
+
+def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
+    with keyed_server.http(KEY_A) as a:
+        ep = new_episode(a, task_id="clinic-001")
+    url, eid = ep["mcp_url"], ep["episode_id"]
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    if mode != "legacy":
+        headers["MCP-Protocol-Version"] = mode
+    list_req = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    call_req = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "book_appointment", "arguments": {"patient_id": "P0001", "slot_id": "S021", "reason": "x"}},
+    }
+    for body in (list_req, call_req):
+        r = httpx.post(url, json=body, headers={**headers, **auth(KEY_B)})
+        assert r.status_code == 404, r.text
+        assert r.headers["content-type"].startswith("application/json")
+        assert r.json()["error"]["code"] == "episode_not_found"
+        r = httpx.post(url, json=body, headers=headers)  # no key at all
+        assert r.status_code == 401
+        assert r.json()["error"] == {
+            "code": "unauthorized",
+            "message": "Missing or invalid API key",
+            "field": "authorization",
+        }
+        r = httpx.post(url, json=body, headers={**headers, **auth("key-wrong-wrong-wrong")})
+        assert r.status_code == 401
+
+    async def intruder():
+        async with mcp_session(url, mode, KEY_B) as c:
+            await c.call_tool("book_appointment", call_req["params"]["arguments"])
+
+    # The SDK client surfaces the HTTP 404 as an MCPError "Not Found" (inside its task groups).
+    with pytest.raises(ExceptionGroup) as info:
+        run(intruder())
+    assert info.group_contains(MCPError, match="^Not Found$")
+
+    with keyed_server.http(KEY_B) as b:
+        assert b.get(f"/episodes/{eid}").status_code == 404
+        assert b.post(f"/episodes/{eid}/score").json()["error"]["code"] == "episode_not_found"
+        assert b.post(f"/episodes/{eid}/calls", json={"tool": "list_providers"}).status_code == 404
+        assert b.delete(f"/episodes/{eid}").status_code == 404
+
+    async def owner():
+        async with mcp_session(url, mode, KEY_A) as c:
+            return await c.call_tool("list_providers", {})
+
+    assert not run(owner()).is_error
+    with keyed_server.http(KEY_A) as a:
+        state = a.get(f"/episodes/{eid}").json()
+    # Only the owner's call reached the episode; the intruder's never ran.
+    assert [c["tool"] for c in state["log"]] == ["list_providers"]
+    assert state["status"] == "open"
