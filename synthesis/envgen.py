@@ -140,7 +140,12 @@ def _invariants(domain: Domain) -> list[dict[str, Any]]:
 
 
 def generate_env(
-    domain: Domain, *, seed: int, clock: datetime = datetime(2026, 3, 2, 9, 0, 0), rows: tuple[int, int] = DEFAULT_ROWS
+    domain: Domain,
+    *,
+    seed: int,
+    clock: datetime = datetime(2026, 3, 2, 9, 0, 0),
+    rows: tuple[int, int] = DEFAULT_ROWS,
+    exclude: frozenset[str] = frozenset(),
 ) -> GeneratedEnv:
     """Turn a domain into a validated spec plus tool metadata.
 
@@ -148,7 +153,7 @@ def generate_env(
         DomainError: the domain names something that does not exist or cannot be expressed.
         pydantic.ValidationError: the generated spec does not validate (a generator bug).
     """
-    b = ToolBuilder(domain)
+    b = ToolBuilder(domain, exclude=exclude)
     for e in domain.entities:
         b.details(e)
         b.lookups(e)

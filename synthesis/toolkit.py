@@ -87,12 +87,15 @@ def object_schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 class ToolBuilderBase:
     """Builds the tools of one domain."""
 
-    def __init__(self, domain: Domain) -> None:
+    def __init__(self, domain: Domain, *, exclude: frozenset[str] = frozenset()) -> None:
         self.domain = domain
+        self.exclude = exclude  # tools the admission gate rejected
         self.tools: list[dict[str, Any]] = []
         self.meta: list[ToolMeta] = []
 
     def add(self, tool: dict[str, Any], meta: ToolMeta) -> None:
+        if tool["name"] in self.exclude:
+            return
         if any(t["name"] == tool["name"] for t in self.tools):
             raise DomainError(f"two generated tools are called '{tool['name']}'")
         self.tools.append(tool)
