@@ -16,6 +16,7 @@ from envs.errors import EnvFarmError
 from .commands_bench import bench
 from .commands_envs import envs, tasks
 from .commands_serve import mcp_stdio, serve
+from .commands_synth import envs_graph, synthesize
 
 
 class _Group(click.Group):
@@ -38,6 +39,8 @@ cli.add_command(tasks)
 cli.add_command(bench)
 cli.add_command(serve)
 cli.add_command(mcp_stdio)
+cli.add_command(synthesize)
+envs.add_command(envs_graph)
 
 
 def main(argv: list[str] | None = None) -> int:

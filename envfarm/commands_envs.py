@@ -11,16 +11,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from envs.catalog import Catalog
 from envs.check import CheckReport, check_env
 from envs.schema import format_schema
+
+from .catalogs import open_catalog
 
 catalog_option = click.option(
     "--catalog",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    envvar="ENVFARM_CATALOG",
-    help="Catalog directory (default: the built-in catalog).",
+    help="Catalog directory (default: the reference environments plus the generated catalog, made on first "
+    "use; $ENVFARM_CATALOG overrides).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
@@ -39,7 +40,7 @@ def envs() -> None:
 @json_option
 def envs_list(catalog: Path | None, as_json: bool) -> None:
     """List the environments in the catalog."""
-    cat = Catalog(catalog)
+    cat = open_catalog(catalog)
     rows: list[dict[str, Any]] = []
     for env_id in cat.ids():
         e = cat.get(env_id)
@@ -72,7 +73,7 @@ def envs_list(catalog: Path | None, as_json: bool) -> None:
 @json_option
 def envs_show(env_id: str, catalog: Path | None, as_json: bool) -> None:
     """Show one environment: tables, tools and policy."""
-    e = Catalog(catalog).get(env_id)
+    e = open_catalog(catalog).get(env_id)
     if as_json:
         _echo_json(e.spec.model_dump(mode="json", exclude={"seed"}))
         return
@@ -99,7 +100,7 @@ def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) ->
 
     Exits 1 if any environment has a problem.
     """
-    cat = Catalog(catalog)
+    cat = open_catalog(catalog)
     ids = list(env_ids) or cat.ids()
     entries = [cat.get(i) for i in ids]  # unknown ids fail before any work starts
     reports: list[CheckReport] = []
@@ -154,7 +155,7 @@ def tasks() -> None:
 @json_option
 def tasks_list(env_id: str, catalog: Path | None, as_json: bool) -> None:
     """List the tasks of one environment."""
-    e = Catalog(catalog).get(env_id)
+    e = open_catalog(catalog).get(env_id)
     if as_json:
         _echo_json(
             [
@@ -174,5 +175,5 @@ def tasks_list(env_id: str, catalog: Path | None, as_json: bool) -> None:
 @catalog_option
 def tasks_show(task_id: str, catalog: Path | None) -> None:
     """Show one task as JSON (including its gold actions)."""
-    _, task = Catalog(catalog).task(task_id)
+    _, task = open_catalog(catalog).task(task_id)
     _echo_json(task.model_dump(mode="json"))

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from envs.catalog import Catalog
 from envs.errors import EnvFarmError
+
+from .catalogs import ensure_generated, open_catalog
 
 
 @click.command()
@@ -44,6 +45,8 @@ def serve(
         if v is not None
     }
     settings = Settings(**overrides)  # type: ignore[arg-type]
+    if settings.catalog is None:
+        ensure_generated()
     app = create_app(settings)
     if app.state.farm.keys.local_mode and settings.host not in LOOPBACK_HOSTS:
         raise EnvFarmError(
@@ -68,7 +71,7 @@ def mcp_stdio(task_id: str | None, env_id: str | None, catalog: Path | None, sco
     """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
     from server.stdio import run_stdio
 
-    cat = Catalog(catalog)
+    cat = open_catalog(catalog)
     if (task_id is None) == (env_id is None):
         raise click.UsageError("give exactly one of --task or --env")
     if task_id is not None:

@@ -6,6 +6,7 @@ Every file is validated strictly; an error names the file and the JSON path of t
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -142,30 +143,49 @@ def load_env_dir(path: Path) -> CatalogEntry:
 
 
 class Catalog:
-    """A directory of environments, loaded lazily and cached.
+    """One or more directories of environments, loaded lazily and cached. Earlier roots win when
+    two hold the same environment id.
 
     >>> cat = Catalog()
     >>> "retail" in cat.ids()
     True
     """
 
-    def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root) if root is not None else paths.default_catalog()
-        if not self.root.is_dir():
-            raise CatalogError("catalog directory not found", source=str(self.root))
+    def __init__(self, root: Path | str | Sequence[Path | str] | None = None) -> None:
+        if root is None:
+            self.roots = paths.default_catalog_roots()
+        elif isinstance(root, str | Path):
+            self.roots = [Path(root)]
+        else:
+            self.roots = [Path(r) for r in root]
+        for r in self.roots:
+            if not r.is_dir():
+                raise CatalogError("catalog directory not found", source=str(r))
+        self.root = self.roots[0]
         self._entries: dict[str, CatalogEntry] = {}
         self._task_index: dict[str, str] | None = None
+        self._dirs: dict[str, Path] | None = None
+
+    def _env_dirs(self) -> dict[str, Path]:
+        if self._dirs is None:
+            found: dict[str, Path] = {}
+            for root in self.roots:
+                for p in sorted(root.iterdir()):
+                    if (p / paths.SPEC_FILE).is_file():
+                        found.setdefault(p.name, p)
+            self._dirs = found
+        return self._dirs
 
     def ids(self) -> list[str]:
         """Environment ids in the catalog, sorted."""
-        return sorted(p.name for p in self.root.iterdir() if (p / paths.SPEC_FILE).is_file())
+        return sorted(self._env_dirs())
 
     def get(self, env_id: str) -> CatalogEntry:
         """The environment ``env_id`` (UnknownEnvironment with suggestions if absent)."""
         entry = self._entries.get(env_id)
         if entry is None:
-            path = self.root / env_id
-            if "/" in env_id or not (path / paths.SPEC_FILE).is_file():
+            path = self._env_dirs().get(env_id)
+            if path is None:
                 raise UnknownEnvironment(env_id, self.ids())
             entry = self._entries[env_id] = load_env_dir(path)
         return entry

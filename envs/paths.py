@@ -1,4 +1,4 @@
-"""Where shipped data lives. The only module that knows file locations."""
+"""Where shipped and generated data lives. The only module that knows file locations."""
 
 from __future__ import annotations
 
@@ -6,15 +6,44 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: The catalog shipped with the package (hand-written reference environments and generated ones).
+#: The hand-written reference environments shipped with the package.
 BUILTIN_CATALOG = PACKAGE_DIR / "catalog"
 SPEC_FILE = "spec.json"
 SEED_FILE = "seed.json"
 POLICY_FILE = "policy.md"
 TASKS_FILE = "tasks.json"
+#: Written by the synthesis pipeline: the path of the generated default catalog.
+CURRENT_POINTER = "current-catalog"
+
+
+def cache_dir() -> Path:
+    """``$ENVFARM_CACHE_DIR``, else ``$XDG_CACHE_HOME/envfarm``, else ``~/.cache/envfarm``."""
+    if override := os.environ.get("ENVFARM_CACHE_DIR"):
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "envfarm"
+
+
+def generated_catalog() -> Path | None:
+    """The generated default catalog, if one has been generated on this machine."""
+    pointer = cache_dir() / CURRENT_POINTER
+    try:
+        path = Path(pointer.read_text(encoding="utf-8").strip())
+    except OSError:
+        return None
+    return path if path.is_dir() else None
+
+
+def default_catalog_roots() -> list[Path]:
+    """``$ENVFARM_CATALOG`` (one or more dirs, ``os.pathsep``-separated) if set, else the built-in
+    reference environments followed by the generated catalog (when present)."""
+    override = os.environ.get("ENVFARM_CATALOG")
+    if override:
+        return [Path(p) for p in override.split(os.pathsep) if p]
+    generated = generated_catalog()
+    return [BUILTIN_CATALOG] + ([generated] if generated else [])
 
 
 def default_catalog() -> Path:
-    """``$ENVFARM_CATALOG`` if set, else the built-in catalog."""
-    override = os.environ.get("ENVFARM_CATALOG")
-    return Path(override) if override else BUILTIN_CATALOG
+    """The first default catalog root (kept for callers that need one directory)."""
+    return default_catalog_roots()[0]

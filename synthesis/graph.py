@@ -26,9 +26,9 @@ from .toolkit import ToolMeta
 GraphFormat = Literal["json", "graphml", "png"]
 
 
-def graph_from_meta(meta: list[ToolMeta]) -> nx.DiGraph:
+def graph_from_meta(meta: list[ToolMeta]) -> nx.DiGraph[str]:
     """The exact graph of a generated environment."""
-    g: nx.DiGraph = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     for m in meta:
         g.add_node(m.tool, kind=m.kind, entity=m.entity, role=m.role)
     for a in meta:
@@ -38,20 +38,20 @@ def graph_from_meta(meta: list[ToolMeta]) -> nx.DiGraph:
                 continue
             keys = sorted(outs & set(b.inputs.values()))
             states = sorted(set(a.produces) & set(b.requires))
-            if keys:
+            if states:  # the more specific relation: A leaves records in the state B needs
+                g.add_edge(a.tool, b.tool, kind="state", keys=",".join(states + keys))
+            elif keys:
                 g.add_edge(a.tool, b.tool, kind="data", keys=",".join(keys))
-            elif states:
-                g.add_edge(a.tool, b.tool, kind="state", keys=",".join(states))
     return g
 
 
 _TABLE_REF = re.compile(r"\b(?:from|join|update|into)\s+\"?([a-z_][a-z0-9_]*)", re.IGNORECASE)
 
 
-def graph_from_spec(spec: EnvSpec) -> nx.DiGraph:
+def graph_from_spec(spec: EnvSpec) -> nx.DiGraph[str]:
     """An inferred graph for an environment without generator metadata."""
     columns = {t.name: {c.name for c in t.columns} for t in spec.tables}
-    g: nx.DiGraph = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     produced: dict[str, set[str]] = {}
     for tool in spec.tools:
         g.add_node(tool.name, kind=tool.kind, entity="", role="")
@@ -68,7 +68,7 @@ def graph_from_spec(spec: EnvSpec) -> nx.DiGraph:
     return g
 
 
-def graph_to_json(g: nx.DiGraph) -> dict[str, Any]:
+def graph_to_json(g: nx.DiGraph[str]) -> dict[str, Any]:
     """Node-link JSON (stable order), as saved beside a generated environment."""
     data: dict[str, Any] = nx.node_link_data(g, edges="edges")
     data["nodes"] = sorted(data["nodes"], key=lambda n: n["id"])
@@ -76,12 +76,12 @@ def graph_to_json(g: nx.DiGraph) -> dict[str, Any]:
     return data
 
 
-def graph_from_json(data: dict[str, Any]) -> nx.DiGraph:
-    g: nx.DiGraph = nx.node_link_graph(data, edges="edges")
+def graph_from_json(data: dict[str, Any]) -> nx.DiGraph[str]:
+    g: nx.DiGraph[str] = nx.DiGraph(nx.node_link_graph(data, edges="edges"))
     return g
 
 
-def export_graph(g: nx.DiGraph, path: Path, fmt: GraphFormat) -> None:
+def export_graph(g: nx.DiGraph[str], path: Path, fmt: GraphFormat) -> None:
     """Write the graph as JSON, GraphML or a PNG drawing."""
     if fmt == "json":
         path.write_text(json.dumps(graph_to_json(g), indent=1) + "\n", encoding="utf-8")

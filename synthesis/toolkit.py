@@ -52,7 +52,7 @@ class ToolMeta:
 
 def param_schema(kind: str, values: list[str] | None, description: str) -> dict[str, Any]:
     """The JSON Schema of an argument of a semantic kind."""
-    schema: dict[str, Any] = {
+    known: dict[str, dict[str, Any]] = {
         "email": {"type": "string", "format": "email"},
         "phone": {"type": "string", "pattern": r"^\+?[0-9]{7,15}$"},
         "date": {"type": "string", "format": "date"},
@@ -63,8 +63,8 @@ def param_schema(kind: str, values: list[str] | None, description: str) -> dict[
         "percent": {"type": "integer", "minimum": 0, "maximum": 100},
         "rating": {"type": "integer", "minimum": 1, "maximum": 5},
         "boolean": {"type": "boolean"},
-    }.get(kind, {"type": "string", "minLength": 1, "maxLength": 200})
-    schema = dict(schema)
+    }
+    schema = dict(known.get(kind, {"type": "string", "minLength": 1, "maxLength": 200}))
     if kind == "enum":
         schema = {"type": "string", "enum": list(values or [])}
     if description:

@@ -104,14 +104,13 @@ class WriteTools(ToolBuilderBase):
             else:
                 fn = "datetime" if attr is not None and attr.kind == "datetime" else "date"
                 value = f"{fn}({c}, '+' || CAST({expr(eff.amount, where=at)} AS INTEGER) || ' days')"
-            steps.append(
-                {
-                    "kind": "exec",
-                    "min_changes": 1,
-                    "message": f"Could not update {table}",
-                    "sql": f"UPDATE {quote_ident(table)} SET {c} = {value} WHERE {cond}",
-                }
-            )
+            update: dict[str, Any] = {
+                "kind": "exec",
+                "min_changes": 1,
+                "message": f"Could not update {table}",
+                "sql": f"UPDATE {quote_ident(table)} SET {c} = {value} WHERE {cond}",
+            }
+            steps.append(update)
         return steps
 
     def _via_queries(self, e: Entity, sources: list[Any], from_params: bool) -> list[dict[str, Any]]:

@@ -1,0 +1,101 @@
+"""``envfarm synthesize`` and ``envfarm envs graph``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from envs.errors import EnvFarmError
+
+
+@click.command()
+@click.option(
+    "--domains",
+    default="all",
+    show_default=True,
+    help="'all', a number N (the first N built-in domains by id), or a text file of task descriptions "
+    "or domain names (mined into topics).",
+)
+@click.option(
+    "--variants",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Environments per domain, each with its own seed data and tasks.",
+)
+@click.option("--tasks-per-env", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Catalog directory to write."
+)
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True)
+@click.option("--llm-base-url", default=None, help="OpenAI-compatible API for domains mined from a file.")
+@click.option("--llm-model", default=None, help="Model name for the LLM backend.")
+@click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
+def synthesize(
+    domains: str,
+    variants: int,
+    tasks_per_env: int,
+    seed: int,
+    out: Path,
+    workers: int,
+    llm_base_url: str | None,
+    llm_model: str | None,
+    llm_api_key_env: str,
+) -> None:
+    """Synthesize verified environments and tasks into a catalog, with a report."""
+    from synthesis.pipeline import SynthesisConfig, run_pipeline
+    from synthesis.sources import select_domains
+
+    chosen = select_domains(domains, llm_base_url=llm_base_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env)
+    if not chosen:
+        raise EnvFarmError(f"--domains {domains!r} selects no domain")
+    config = SynthesisConfig(out=out, seed=seed, tasks_per_env=tasks_per_env, variants=variants, workers=workers)
+    con = Console(stderr=True)
+    with Progress(
+        TextColumn("synthesizing {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=con,
+    ) as progress:
+        job = progress.add_task("", total=len(chosen) * variants)
+        report = run_pipeline(
+            chosen, config, progress=lambda o: progress.update(job, advance=1, description=f"{o.env_id} ({o.status})")
+        )
+    envs = report["environments"]
+    Console().print(
+        f"{envs['accepted']} of {envs['attempted']} environments accepted ({report['domains']} domains, "
+        f"{len(report['sectors'])} sectors), {report['tasks']['total']} verified tasks, "
+        f"{report['tools']['average']} tools per env, in {report['seconds']:.1f} s. "
+        f"Report: {out / 'synthesis-report.md'}"
+    )
+
+
+@click.command("graph")
+@click.argument("env_id")
+@click.option("--format", "fmt", type=click.Choice(["json", "graphml", "png"]), default="json", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Output file (default: <env_id>.graph.<ext>).",
+)
+@click.option("--catalog", type=click.Path(file_okay=False, path_type=Path), default=None)
+def envs_graph(env_id: str, fmt: str, out: Path | None, catalog: Path | None) -> None:
+    """Export an environment's tool dependency graph (json, graphml or png)."""
+    from synthesis.graph import export_graph, graph_from_json, graph_from_spec
+
+    from .catalogs import open_catalog
+
+    entry = open_catalog(catalog).get(env_id)
+    saved = entry.path / "graph.json" if entry.path else None
+    g = graph_from_json(json.loads(saved.read_text())) if saved and saved.exists() else graph_from_spec(entry.spec)
+    target = out or Path(f"{env_id}.graph.{fmt}")
+    export_graph(g, target, fmt)  # type: ignore[arg-type]
+    click.echo(f"{g.number_of_nodes()} tools, {g.number_of_edges()} edges -> {target}")
