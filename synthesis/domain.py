@@ -118,7 +118,7 @@ class Guard(Model):
 
     kind: Literal["owner", "min", "future", "past", "equals"]
     field: str | None = Field(None, description="For min/future/past/equals: 'field:x' or 'via:ref.x'")
-    amount: str | float | None = Field(None, description="For min: the lower bound (a value source)")
+    amount: str | int | float | None = Field(None, description="For min: the lower bound (a value source)")
     value: Any = None
     hours: int = 0
     message: str | None = Field(None, description="Error text; {placeholders} name values")
@@ -135,7 +135,7 @@ class Effect(Model):
     kind: Literal["set", "add", "subtract", "add_days", "insert"]
     target: str | None = Field(None, description="'field:x' or 'via:ref.x'")
     value: Any = None
-    amount: str | float | None = None
+    amount: str | int | float | None = None
     entity: Identifier | None = None
     values: dict[str, Any] = {}
 

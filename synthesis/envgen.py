@@ -88,6 +88,7 @@ class ToolBuilder(ReadTools, WriteTools):
 def _policy(domain: Domain, builder: ToolBuilder) -> str:
     user = domain.entity(domain.user_entity)
     keys = [a.name.replace("_", " ") for a in user.attributes if a.lookup]
+    lookups = [m for m in builder.meta if m.entity == user.name and m.role == "lookup"]
     lines = [
         f"# {domain.name}: agent policy",
         "",
@@ -95,7 +96,9 @@ def _policy(domain: Domain, builder: ToolBuilder) -> str:
         "",
         "## Identity",
         f"Before you change anything, identify the {user.human} you are helping"
-        f"{' by their ' + ' or '.join(keys) if keys else ''}. Act only on records that belong to them.",
+        f"{' by their ' + ' or '.join(keys) if keys else ''}"
+        f"{' (' + ', '.join(f'`{m.tool}`' for m in lookups) + ')' if lookups else ''}. "
+        "Act only on records that belong to them.",
         "",
         "## What each action allows",
     ]

@@ -1,0 +1,25 @@
+"""Small domains built in code for synthesis tests."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from synthesis.domain import Domain
+from synthesis.ontology import ONTOLOGY_DIR
+
+
+def library_dict() -> dict[str, Any]:
+    """The worked example of the ontology (library loans), as a fresh dict."""
+    data = json.loads((ONTOLOGY_DIR / "education.json").read_text())
+    return copy.deepcopy(next(d for d in data["domains"] if d["id"] == "library_loans"))
+
+
+def library() -> Domain:
+    return Domain.model_validate(library_dict())
+
+
+def transition(data: dict[str, Any], entity: str, name: str) -> dict[str, Any]:
+    e = next(x for x in data["entities"] if x["name"] == entity)
+    return next(t for t in e["lifecycle"]["transitions"] if t["name"] == name)

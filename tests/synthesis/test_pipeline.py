@@ -1,0 +1,97 @@
+"""The whole pipeline: determinism, report, CLI, and the generated default catalog."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from envfarm.cli import main
+from envs import Catalog, check_env
+from synthesis.pipeline import SynthesisConfig, run_pipeline
+
+from .domains import library, library_dict
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "synthesis-timing.json"
+    }
+
+
+def test_same_seed_gives_byte_identical_output(tmp_path):
+    cfg = dict(tasks_per_env=12, variants=2)
+    run_pipeline([library()], SynthesisConfig(out=tmp_path / "a", seed=5, **cfg))
+    run_pipeline([library()], SynthesisConfig(out=tmp_path / "b", seed=5, workers=2, **cfg))
+    run_pipeline([library()], SynthesisConfig(out=tmp_path / "c", seed=6, **cfg))
+    a, b, c = _files(tmp_path / "a"), _files(tmp_path / "b"), _files(tmp_path / "c")
+    assert a == b
+    assert a.keys() == c.keys() and a != c
+    assert "library_loans_v2/tasks.json" in a
+
+
+def test_report_counts_stages_and_rejections(tmp_path):
+    bad = library_dict()
+    bad["id"] = "broken_library"
+    bad["entities"][2]["lifecycle"]["transitions"][0]["effects"] = [
+        {"kind": "add", "target": "via:publisher.copies", "amount": 1}
+    ]
+    from synthesis.domain import Domain
+
+    report = run_pipeline([library(), Domain.model_validate(bad)], SynthesisConfig(out=tmp_path, tasks_per_env=10))
+    assert report["environments"]["attempted"] == 2 and report["environments"]["accepted"] == 1
+    assert report["environments"]["rejected"]["broken_library"].startswith("domain_error")
+    assert report["tasks"]["total"] == 10 and report["tools"]["average"] >= 20
+    md = (tmp_path / "synthesis-report.md").read_text()
+    assert "1 accepted of 2 attempted" in md and "broken_library" in md
+    saved = json.loads((tmp_path / "synthesis-report.json").read_text())
+    assert saved["environments"] == report["environments"]
+
+
+def test_synthesized_catalog_loads_and_checks(tmp_path):
+    run_pipeline([library()], SynthesisConfig(out=tmp_path, tasks_per_env=10))
+    entry = Catalog(tmp_path).get("library_loans")
+    assert len(entry.tasks) == 10
+    assert check_env(entry.spec, entry.tasks).ok
+
+
+def test_cli_synthesize_and_graph_exports(tmp_path, capsys):
+    out = tmp_path / "cat"
+    assert main(["synthesize", "--domains", "1", "--tasks-per-env", "8", "--out", str(out), "--workers", "1"]) == 0
+    assert "1 of 1 environments accepted" in capsys.readouterr().out
+    for fmt in ("json", "graphml", "png"):
+        target = tmp_path / f"g.{fmt}"
+        assert (
+            main(["envs", "graph", "library_loans", "--catalog", str(out), "--format", fmt, "--out", str(target)]) == 0
+        )
+        assert target.stat().st_size > 500
+    g = nx.read_graphml(tmp_path / "g.graphml")
+    assert g.has_edge("find_member_by_email", "list_loans_for_member")
+    assert any(d.get("kind") == "state" for _, _, d in g.edges(data=True))
+    assert main(["synthesize", "--domains", "nonsense", "--out", str(out)]) == 1
+    assert "neither" in capsys.readouterr().err
+
+
+def test_graph_of_a_hand_written_env_is_inferred(tmp_path, capsys):
+    target = tmp_path / "retail.json"
+    assert main(["envs", "graph", "retail", "--format", "json", "--out", str(target)]) == 0
+    data = json.loads(target.read_text())
+    edges = {(e["source"], e["target"]) for e in data["edges"]}
+    assert ("find_user_id_by_email", "get_user_details") in edges or len(edges) > 10
+
+
+def test_default_catalog_is_generated_once_and_joins_the_reference_envs(tmp_path, monkeypatch):
+    import synthesis.default_catalog as dc
+
+    monkeypatch.setenv("ENVFARM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ENVFARM_CATALOG", raising=False)
+    monkeypatch.setattr(dc, "load_ontology", lambda: [library()])
+    first = dc.ensure_default_catalog(workers=1)
+    stamp = (first / "library_loans" / "tasks.json").stat().st_mtime_ns
+    assert dc.ensure_default_catalog(workers=1) == first
+    assert (first / "library_loans" / "tasks.json").stat().st_mtime_ns == stamp  # cached, not regenerated
+    ids = Catalog().ids()
+    assert {"retail", "clinic", "library_loans"} <= set(ids)
