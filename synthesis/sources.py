@@ -28,15 +28,23 @@ def select_domains(
     llm_model: str | None = None,
     llm_api_key_env: str = "OPENAI_API_KEY",
 ) -> list[Domain]:
-    """'all', a count, or a file of task descriptions / domain names."""
+    """'all', a count N, 'sector:NAME', comma-separated domain ids, or a file of task descriptions."""
     builtin = load_ontology()
     if selector == "all":
         return builtin
     if selector.isdigit():
         return builtin[: int(selector)]
+    if selector.startswith("sector:"):
+        return [d for d in builtin if d.sector == selector.removeprefix("sector:")]
+    by_id = {d.id: d for d in builtin}
+    ids = [p.strip() for p in selector.split(",") if p.strip()]
+    if ids and all(i in by_id for i in ids):
+        return [by_id[i] for i in ids]
     path = Path(selector)
     if not path.is_file():
-        raise EnvFarmError(f"--domains must be 'all', a number or a file; '{selector}' is neither")
+        raise EnvFarmError(
+            f"--domains must be 'all', a number, 'sector:NAME', domain ids or a file; '{selector}' is none of these"
+        )
     from .mining import mine_topics
 
     topics = mine_topics(path.read_text(encoding="utf-8").splitlines())
