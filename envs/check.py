@@ -163,14 +163,13 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
         report.fail("gold", where, str(exc).removeprefix(f"task {task.id}: "))
         initial.close()
         return
-    initial_hash = initial.state_hash()
     run = env.episode(task)
     for call in task.gold_actions:
-        h = run.state_hash() if env.tools[call.tool].kind == "read" else None
+        before = run.serialize() if env.tools[call.tool].kind == "read" else None
         run.call_tool(call.tool, call.arguments)
-        if h is not None and run.state_hash() != h:
+        if before is not None and run.serialize() != before:  # exact: not one byte may change
             report.fail("read-only", where, f"read tool '{call.tool}' changed the state")
-    changed = run.state_hash() != initial_hash
+    changed = bool(run.changed_keys()) and run.state_hash() != initial.state_hash()
     if changed != task.expects_change:
         said = "to change" if task.expects_change else "not to change"
         report.fail(
