@@ -35,13 +35,16 @@ def quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _literal(value: object) -> str:
+def sql_literal(value: object) -> str:
+    """A value from a spec (never from an agent) as an SQL literal; lists and dicts as JSON text."""
     if value is None:
         return "NULL"
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, dict | list):
+        value = json.dumps(value, sort_keys=True)
     return "'" + str(value).replace("'", "''") + "'"
 
 
@@ -54,7 +57,7 @@ def _column_checks(col: ColumnSpec) -> list[str]:
         "datetime": [f"{name} IS datetime({name})"],
     }.get(col.type, [])
     if col.enum:
-        checks.append(f"{name} IN ({', '.join(_literal(v) for v in col.enum)})")
+        checks.append(f"{name} IN ({', '.join(sql_literal(v) for v in col.enum)})")
     if col.check:
         checks.append(col.check)
     return checks
@@ -70,7 +73,7 @@ def table_ddl(table: TableSpec) -> str:
         if col.unique:
             parts.append("UNIQUE")
         if col.default is not None:
-            parts.append(f"DEFAULT {_literal(col.default)}")
+            parts.append(f"DEFAULT {sql_literal(col.default)}")
         parts.extend(f"CHECK ({c})" for c in _column_checks(col))
         lines.append(" ".join(parts))
     lines.append(f"PRIMARY KEY ({', '.join(map(quote_ident, table.primary_key))})")

@@ -6,10 +6,10 @@ agent supplies arrives as a bound parameter (``:name``).
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.compile import quote_ident, sql_literal
 
 from .domain import Entity
 
@@ -18,17 +18,7 @@ class DomainError(ValueError):
     """A domain description cannot be turned into an environment (names the place)."""
 
 
-def literal(value: Any) -> str:
-    """A Python value as an SQL literal."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, dict | list):
-        value = json.dumps(value, sort_keys=True)
-    return "'" + str(value).replace("'", "''") + "'"
+literal: Callable[[object], str] = sql_literal
 
 
 def pk(entity: Entity) -> str:

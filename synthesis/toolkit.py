@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
-from .domain import Domain, Entity
+from .domain import NUMERIC_KINDS, Domain, Entity, SemanticKind
 from .sqlgen import DomainError, pk
 
-TEXT_KINDS = {
-    "person_name",
-    "first_name",
-    "last_name",
-    "company",
-    "email",
-    "phone",
-    "street_address",
-    "city",
-    "zip",
-    "country",
-    "code",
-    "title",
-    "text",
-    "url",
-    "enum",
-}
+#: Kinds stored as text and matched case-insensitively by lookups.
+TEXT_KINDS = frozenset(get_args(SemanticKind)) - NUMERIC_KINDS - {"date", "datetime", "boolean"}
 
 
 @dataclass

@@ -15,6 +15,16 @@ from .sqlgen import DomainError, binding, expr, literal, pk, via_refs
 from .toolkit import ToolBuilderBase, ToolMeta, id_schema, object_schema, param_schema
 
 
+def record_select(e: Entity, key: str | None = None) -> str:
+    """SELECT of one record by its id (the ``key`` parameter, default the id parameter)."""
+    return f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = {key or ':' + pk(e)}"
+
+
+def record_query(e: Entity) -> dict[str, Any]:
+    """The step that binds the acted-on record as ``rec``, or fails naming the id."""
+    return {"kind": "query", "bind": "rec", "sql": record_select(e), "message": f"No {e.human} with id {{{pk(e)}}}"}
+
+
 class WriteTools(ToolBuilderBase):
     """Adds the write tools of each entity."""
 
@@ -144,14 +154,7 @@ class WriteTools(ToolBuilderBase):
         where = f"entity '{e.name}' transition '{t.name}'"
         props: dict[str, Any] = {pk(e): id_schema(e)}
         required = [pk(e)]
-        steps: list[dict[str, Any]] = [
-            {
-                "kind": "query",
-                "bind": "rec",
-                "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}",
-                "message": f"No {e.human} with id {{{pk(e)}}}",
-            }
-        ]
+        steps: list[dict[str, Any]] = [record_query(e)]
         inputs = {pk(e): f"{e.name}.{pk(e)}"}
         owner = self._owner(e) if any(g.kind == "owner" for g in t.guards) else None
         if any(g.kind == "owner" for g in t.guards):
@@ -202,9 +205,7 @@ class WriteTools(ToolBuilderBase):
                     f"WHERE {pk(e)} = :{pk(e)}",
                 }
             )
-        steps.append(
-            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}"}
-        )
+        steps.append({"kind": "return", "shape": "one", "sql": record_select(e)})
         rules = self.describe_guards(e, t.guards, owner)
         self.add(
             {
@@ -343,14 +344,7 @@ class WriteTools(ToolBuilderBase):
 
     def update(self, e: Entity, a: Attribute) -> None:
         name = f"update_{e.name}_{a.name}"
-        steps: list[dict[str, Any]] = [
-            {
-                "kind": "query",
-                "bind": "rec",
-                "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}",
-                "message": f"No {e.human} with id {{{pk(e)}}}",
-            }
-        ]
+        steps: list[dict[str, Any]] = [record_query(e)]
         if a.unique:
             steps.append(
                 {
@@ -364,9 +358,7 @@ class WriteTools(ToolBuilderBase):
         steps.append(
             {"kind": "exec", "sql": f"UPDATE {quote_ident(e.table)} SET {a.name} = :{a.name} WHERE {pk(e)} = :{pk(e)}"}
         )
-        steps.append(
-            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :{pk(e)}"}
-        )
+        steps.append({"kind": "return", "shape": "one", "sql": record_select(e)})
         self.add(
             {
                 "name": name,
