@@ -34,7 +34,12 @@ from envs.errors import EnvFarmError
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Catalog directory to write."
 )
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True)
-@click.option("--llm-base-url", default=None, help="OpenAI-compatible API for domains mined from a file.")
+@click.option(
+    "--llm-base-url",
+    default=None,
+    help="OpenAI-compatible API: writes domains for topics mined from a file, and rewrites task texts "
+    "(each rewrite is re-verified to keep every fact).",
+)
 @click.option("--llm-model", default=None, help="Model name for the LLM backend.")
 @click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
 def synthesize(
@@ -55,7 +60,16 @@ def synthesize(
     chosen = select_domains(domains, llm_base_url=llm_base_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env)
     if not chosen:
         raise EnvFarmError(f"--domains {domains!r} selects no domain")
-    config = SynthesisConfig(out=out, seed=seed, tasks_per_env=tasks_per_env, variants=variants, workers=workers)
+    llm = None
+    if llm_base_url:
+        from synthesis.llm import ClientConfig
+
+        if not llm_model:
+            raise EnvFarmError("--llm-model is required with --llm-base-url")
+        llm = ClientConfig(base_url=llm_base_url, model=llm_model, api_key_env=llm_api_key_env)
+    config = SynthesisConfig(
+        out=out, seed=seed, tasks_per_env=tasks_per_env, variants=variants, workers=workers, llm=llm
+    )
     con = Console(stderr=True)
     with Progress(
         TextColumn("synthesizing {task.description}"),

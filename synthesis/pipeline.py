@@ -42,6 +42,7 @@ class SynthesisConfig:
     variants: int = 1
     rows: tuple[int, int] = (20, 200)
     workers: int = 1
+    llm: Any = None  # synthesis.llm.ClientConfig: when set, the LLM rewrites task texts (re-verified)
 
 
 @dataclass
@@ -94,6 +95,10 @@ def synthesize_one(domain: Domain, variant: int, config: SynthesisConfig) -> Env
             out.reason = f"check_env: {report.problems[0]}"
             return out
         tasks, task_rejections = generate_tasks(d, gen.spec, gen.meta, count=config.tasks_per_env, seed=seed)
+        if config.llm is not None:
+            from .rewrite import rewrite_instructions
+
+            tasks = rewrite_instructions(tasks, config.llm, task_rejections)
         out.task_rejections = dict(task_rejections)
         report = check_env(gen.spec, tasks)
         if not report.ok:

@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ from starlette.routing import Route
 class Reply:
     """One scripted response: the assistant's ``content``, or an error with HTTP ``status``."""
 
-    content: str = ""
+    content: str | Callable[[dict[str, Any]], str] = ""  # or computed from the request body
     status: int = 200
     error: str = "scripted failure"
 
@@ -68,6 +69,7 @@ class FakeLLM:
         reply = self.replies.popleft()
         if reply.status != 200:
             return _error(reply.status, reply.error, "server_error" if reply.status >= 500 else "invalid_request_error")
+        content = reply.content(body) if callable(reply.content) else reply.content
         return JSONResponse(
             {
                 "id": f"chatcmpl-{len(self.requests)}",
@@ -75,7 +77,7 @@ class FakeLLM:
                 "created": 0,
                 "model": body.get("model", "fake"),
                 "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": "stop"}
+                    {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
                 ],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             }

@@ -145,3 +145,30 @@ def test_write_task_texts_rephrases_with_the_facts(llm, config):
     prompt = last_user_message(request)
     assert "ann@example.com" in prompt and "Renew loan L-1." in prompt and "a busy student" in prompt
     assert "response_format" not in request
+
+
+def test_pipeline_keeps_llm_rewrites_only_when_every_fact_survives(llm, config, tmp_path):
+    from synthesis.pipeline import SynthesisConfig, synthesize_one
+    from synthesis.rewrite import facts_of
+
+    from .domains import library
+
+    def rewrite(request) -> str:  # keeps the facts for even-numbered requests, drops the email otherwise
+        prompt = request["messages"][-1]["content"]
+        original = prompt.split("Request: ", 1)[1].split("\nFacts:", 1)[0]
+        facts = facts_of(original)
+        if rewrite.count % 2 == 0:
+            text = "Hello! " + " ".join(facts) + " — that is everything you need for my request."
+        else:
+            text = "Hello, please help me with my account."
+        rewrite.count += 1
+        return text
+
+    rewrite.count = 0
+    llm.script(*[Reply(content=rewrite) for _ in range(6)])
+    out = synthesize_one(library(), 0, SynthesisConfig(out=tmp_path, tasks_per_env=6, llm=config))
+    assert out.status == "accepted", out.reason
+    assert out.task_rejections["llm_rewrite_kept"] == 3 and out.task_rejections["llm_rewrite_rejected"] == 3
+    tasks = json.loads((tmp_path / "library_loans" / "tasks.json").read_text())
+    assert sum(t["instruction"].startswith("Hello! ") for t in tasks) == 3
+    assert not any(t["instruction"] == "Hello, please help me with my account." for t in tasks)
