@@ -15,6 +15,7 @@ from envs.errors import EnvFarmError
 
 from .commands_bench import bench
 from .commands_envs import envs, tasks
+from .commands_eval import eval_cmd, export
 from .commands_serve import mcp_stdio, serve
 from .commands_synth import envs_graph, synthesize
 
@@ -39,6 +40,8 @@ cli.add_command(tasks)
 cli.add_command(bench)
 cli.add_command(serve)
 cli.add_command(mcp_stdio)
+cli.add_command(eval_cmd)
+cli.add_command(export)
 cli.add_command(synthesize)
 envs.add_command(envs_graph)
 

@@ -1,0 +1,198 @@
+"""The episode loop: user and agent take turns, tool calls run through MCP, the end state is scored.
+
+One trial: open an episode (REST) and its MCP session; the user side opens the conversation; the
+agent answers with tool calls (each run over MCP and answered by a tool message) or with text
+(the user side replies or ends the conversation). ``max_turns`` bounds agent responses and
+``max_tool_calls`` bounds tool calls: a run cut off by either is marked *truncated* and scored
+as it stands. The answer scored against the required outputs is every agent text, joined.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .agents.base import Agent, EpisodeContext
+from .farm import FarmClient
+from .models import TaskView
+from .records import Latency, Tokens, ToolCallRecord, TrialRecord
+from .retry import classify, retry_hook
+from .session import EpisodeSession, open_episode
+from .tools import ToolOutcome
+from .transcript import Message, ToolCallRequest, openai_messages
+from .users.base import UserSimulator
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds of one episode.
+
+    Attributes:
+        max_turns: the most agent responses (model calls).
+        max_tool_calls: the most tool calls.
+    """
+
+    max_turns: int = 30
+    max_tool_calls: int = 50
+
+
+@dataclass
+class _Trial:
+    record: TrialRecord
+    messages: list[Message]
+
+    def retried(self, exc: BaseException, delay: float) -> None:
+        self.record.retries += 1
+
+
+async def _run_call(ep: EpisodeSession, call: ToolCallRequest) -> ToolOutcome:
+    if call.arguments is None:
+        return ToolOutcome(
+            f"Invalid arguments for tool '{call.name}': expected a JSON object, got {call.raw_arguments[:200]!r}",
+            is_error=True,
+        )
+    return await ep.call_tool(call.name, call.arguments)
+
+
+async def _converse(
+    ep: EpisodeSession, ctx: EpisodeContext, agent: Agent, user: UserSimulator, t: _Trial, limits: Limits
+) -> None:
+    rec, messages = t.record, t.messages
+    clock = time.perf_counter()
+    first = await user.start(ctx)
+    rec.latency.user_s += time.perf_counter() - clock
+    rec.tokens.user_input += first.usage.input_tokens
+    rec.tokens.user_output += first.usage.output_tokens
+    if first.content:
+        messages.append(Message(role="user", content=first.content))
+    if first.stop:  # the simulated user had nothing to ask
+        rec.terminated = True
+        return
+    while True:
+        if rec.turns >= limits.max_turns:
+            rec.truncated = True
+            return
+        clock = time.perf_counter()
+        turn = await agent.act(ctx, messages)
+        rec.latency.agent_s += time.perf_counter() - clock
+        rec.turns += 1
+        rec.tokens.agent_input += turn.usage.input_tokens
+        rec.tokens.agent_output += turn.usage.output_tokens
+        messages.append(Message(role="assistant", content=turn.content, tool_calls=turn.tool_calls))
+        if turn.tool_calls:
+            for call in turn.tool_calls:
+                if len(rec.tool_calls) >= limits.max_tool_calls:
+                    rec.truncated = True
+                    outcome = ToolOutcome(
+                        f"Not run: the episode's budget of {limits.max_tool_calls} tool calls is spent", is_error=True
+                    )
+                    messages.append(
+                        Message(role="tool", content=outcome.text, tool_call_id=call.id, name=call.name, is_error=True)
+                    )
+                    continue
+                clock = time.perf_counter()
+                outcome = await _run_call(ep, call)
+                elapsed = time.perf_counter() - clock
+                rec.latency.tools_s += elapsed
+                rec.tool_calls.append(
+                    ToolCallRecord(
+                        id=call.id,
+                        tool=call.name,
+                        arguments=call.arguments,
+                        raw_arguments=call.raw_arguments,
+                        is_error=outcome.is_error,
+                        result=outcome.text,
+                        turn=rec.turns,
+                        latency_ms=round(elapsed * 1000, 3),
+                    )
+                )
+                messages.append(
+                    Message(
+                        role="tool",
+                        content=outcome.text,
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=outcome.is_error,
+                    )
+                )
+            if rec.truncated:
+                return
+            continue
+        clock = time.perf_counter()
+        reply = await user.reply(ctx, messages)
+        rec.latency.user_s += time.perf_counter() - clock
+        rec.tokens.user_input += reply.usage.input_tokens
+        rec.tokens.user_output += reply.usage.output_tokens
+        if reply.content:
+            messages.append(Message(role="user", content=reply.content))
+        if reply.stop:
+            rec.terminated = True
+            return
+
+
+async def run_trial(
+    farm: FarmClient,
+    task: TaskView,
+    agent: Agent,
+    user: UserSimulator,
+    *,
+    trial: int = 0,
+    limits: Limits = Limits(),
+    sector: str = "",
+    model: str | None = None,
+    user_model: str | None = None,
+) -> TrialRecord:
+    """Run one trial of ``task`` and return its record. Never raises for agent or server failures:
+    they are classified in the record (``error_class``).
+
+    >>> record = await run_trial(farm, task, OracleAgent(), SoloUser())  # doctest: +SKIP
+    """
+    started = time.time()
+    record = TrialRecord(
+        task_id=task.id,
+        env_id=task.env,
+        sector=sector,
+        difficulty=task.difficulty,
+        trial=trial,
+        agent=agent.name,
+        model=model,
+        user=user.name,
+        user_model=user_model,
+        tokens=Tokens(),
+        latency=Latency(),
+        started_at=started,
+    )
+    t = _Trial(record, [])
+    hook = retry_hook.set(t.retried)
+    try:
+        async with open_episode(farm, task_id=task.id) as ep:
+            record.episode_id = ep.episode_id
+            ctx = EpisodeContext(task=task, info=ep.info, tools=await ep.list_tools())
+            t.messages.append(Message(role="system", content=ctx.policy))
+            try:
+                await _converse(ep, ctx, agent, user, t, limits)
+            except Exception as exc:
+                _set_error(record, exc)
+            if record.error_class != "infra":  # an agent failure is scored on the state it left
+                record.answer = "\n".join(m.content for m in t.messages if m.role == "assistant" and m.content.strip())
+                clock = time.perf_counter()
+                score = await ep.score(record.answer)
+                record.latency.score_s = time.perf_counter() - clock
+                record.score, record.reward, record.partial_credit = score, score.reward, score.partial_credit
+                record.diff = score.explain().splitlines()[1:]
+    except Exception as exc:  # opening, listing tools or scoring failed: the trial cannot count
+        _set_error(record, exc)
+    finally:
+        retry_hook.reset(hook)
+    record.messages = openai_messages(t.messages, tool_names=True)  # names help open models' chat templates
+    record.finished_at = time.time()
+    record.latency.total_s = record.finished_at - started
+    return record
+
+
+def _set_error(record: TrialRecord, exc: BaseException) -> None:
+    record.error_class = classify(exc)
+    record.error_type = type(exc).__name__
+    record.error = " ".join(str(exc).split())[:500] or repr(exc)
+    if record.error_class == "infra":
+        record.score = record.reward = record.partial_credit = None

@@ -1,0 +1,46 @@
+"""The oracle end to end: every task of the default catalog scores 1.0, through MCP."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from clients import run_eval
+from envfarm.cli import main
+from envs import Catalog
+
+
+def test_cli_eval_oracle_on_the_whole_catalog_with_an_embedded_server(tmp_path, capsys):
+    out = tmp_path / "oracle"
+    code = main(
+        ["eval", "--agent", "oracle", "--tasks", "all", "--out", str(out), "--concurrency", "8", "--no-progress"]
+    )
+    assert code == 0, capsys.readouterr().err
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    catalog = Catalog()
+    expected = {t.id for env_id in catalog.ids() for t in catalog.get(env_id).tasks}
+    assert {r["task_id"] for r in records} == expected
+    assert len(records) == len(expected)
+    for r in records:
+        assert r["reward"] == 1.0, (r["task_id"], r["diff"])
+        assert r["error_class"] is None and not r["truncated"] and r["terminated"]
+        gold = catalog.task(r["task_id"])[1].gold_actions
+        assert [c["tool"] for c in r["tool_calls"]] == [a.tool for a in gold]
+    report = json.loads((out / "report.json").read_text())
+    assert report["overall"]["pass_hat"] == {"1": 1.0}
+    assert report["trials_counted"] == len(expected)
+    assert "pass^1" in capsys.readouterr().out
+
+
+def test_oracle_calls_travel_over_mcp(make_config, farm_url):
+    report = run_eval(make_config(agent="oracle", tasks="clinic-001,clinic-002", trials=2))
+    assert report.overall.pass_hat == {1: 1.0, 2: 1.0}
+    out = make_config(agent="oracle").out
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    with httpx.Client(base_url=farm_url) as http:
+        for r in records:
+            status = http.get(f"/episodes/{r['episode_id']}").json()
+            assert status["status"] == "closed"  # the helper closes episodes at the end
+            assert {c["transport"] for c in status["log"]} == {"mcp"}
+            assert [c["tool"] for c in status["log"]] == [c["tool"] for c in r["tool_calls"]]
