@@ -101,7 +101,7 @@ class TaskGenerator:
     def _owned(self, entity: Entity, user_id: str) -> list[dict[str, Any]]:
         return [r for r in self.oracle.rows[entity.name].values() if self.oracle.owner_of(entity, r) == user_id]
 
-    def locate(self, chain: Chain, entity: Entity, row: dict[str, Any]) -> str | None:
+    def locate(self, chain: Chain, entity: Entity, row: dict[str, Any], *, avoid: str | None = None) -> str | None:
         """Add the calls that let an agent find ``row`` from the user's id; return how the user names it."""
         if entity.name == self.user.name:
             return "my account"
@@ -128,18 +128,26 @@ class TaskGenerator:
             return None
         chain.call(listing.tool, **{owner.column: row[owner.column]})
         siblings = [r for r in self.oracle.rows[entity.name].values() if r.get(owner.column) == row[owner.column]]
-        phrase = self.describe(chain, entity, row, siblings)
+        phrase = self.describe(chain, entity, row, siblings, avoid=avoid)
         details = self._tool("details", entity.name)
         if details is not None and self.rng.random() < 0.45:  # a careful agent checks the record first
             chain.call(details.tool, **{pk(entity): row[pk(entity)]})
         return phrase
 
-    def describe(self, chain: Chain, entity: Entity, row: dict[str, Any], siblings: list[dict[str, Any]]) -> str:
+    def describe(
+        self,
+        chain: Chain,
+        entity: Entity,
+        row: dict[str, Any],
+        siblings: list[dict[str, Any]],
+        *,
+        avoid: str | None = None,
+    ) -> str:
         """A fact that singles ``row`` out among ``siblings`` (checked), else its id."""
         options: list[tuple[str, Any, str | None]] = []
         kinds: dict[str, str] = {}
         for a in entity.attributes:
-            if a.kind in _DESCRIPTIVE and row.get(a.name) is not None:
+            if a.kind in _DESCRIPTIVE and row.get(a.name) is not None and a.name != avoid:
                 options.append((a.name, row[a.name], None))
                 kinds[a.name] = a.kind
         for ref in entity.references:
@@ -365,10 +373,6 @@ class TaskGenerator:
         if not rows:
             return None
         row = self.rng.choice(rows)
-        chain = Chain(user_id=self.oracle.owner_of(e, row))
-        phrase = self.locate(chain, e, row) if self.identify_user(chain) else None
-        if phrase is None:
-            return None
         asked = [a for a in e.attributes if a.kind in ("money", "date", "datetime", "enum", "quantity")]
         col = (
             e.lifecycle.field
@@ -377,6 +381,11 @@ class TaskGenerator:
         )
         if col is None or row.get(col) is None:
             self.rejections["nothing_to_ask"] += 1
+            return None
+        chain = Chain(user_id=self.oracle.owner_of(e, row))
+        # the record must be described by something other than the value asked for
+        phrase = self.locate(chain, e, row, avoid=col) if self.identify_user(chain) else None
+        if phrase is None:
             return None
         chain.requests.append(self.say.ask_record_value(phrase, col))
         return self.finish(chain, task_id, info=[str(row[col])])

@@ -50,7 +50,7 @@ class WriteTools(ToolBuilderBase):
                 op = ">" if g.kind == "future" else "<="
                 sql = f"SELECT {f} {op} {ref_time}"
                 when = (
-                    f"more than {g.hours} hours from now"
+                    f"more than {g.hours} hour{'s' if g.hours != 1 else ''} from now"
                     if g.hours and g.kind == "future"
                     else ("in the future" if g.kind == "future" else "in the past")
                 )
@@ -245,7 +245,7 @@ class WriteTools(ToolBuilderBase):
                     )
                 elif g.kind == "future":
                     out.append(
-                        f"the {label} must be more than {g.hours} hours away"
+                        f"the {label} must be more than {g.hours} hour{'s' if g.hours != 1 else ''} away"
                         if g.hours
                         else f"the {label} must be in the future"
                     )

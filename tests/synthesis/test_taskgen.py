@@ -95,3 +95,15 @@ def test_required_outputs_are_values_from_the_final_state():
         text = str(results)
         for out in t.outputs:
             assert re.search(re.escape(out), text), (t.id, out)
+
+
+def test_information_tasks_do_not_give_away_the_answer():
+    from envs.outputs import as_number
+
+    _, _, tasks, _ = _tasks(count=40, seed=3)
+    info = [t for t in tasks if not t.expects_change]
+    assert info
+    for t in info:
+        for out in t.outputs:
+            if as_number(out) is None:
+                assert out.lower() not in t.instruction.lower(), (t.id, t.instruction, out)
