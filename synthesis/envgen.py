@@ -21,7 +21,7 @@ from .domain import Attribute, Domain, Entity
 from .read_tools import ReadTools
 from .seedgen import DEFAULT_ROWS, generate_seed
 from .sqlgen import pk
-from .toolkit import ToolMeta, param_schema
+from .toolkit import ToolMeta, a_, param_schema
 from .write_tools import WriteTools
 
 __all__ = ["GeneratedEnv", "ToolMeta", "generate_env", "param_schema"]
@@ -124,7 +124,7 @@ def _invariants(domain: Domain) -> list[dict[str, Any]]:
                 out.append(
                     {
                         "name": f"{e.table}_{a.name}_not_negative",
-                        "description": f"The {a.name.replace('_', ' ')} of a {e.human} is never negative",
+                        "description": f"The {a.name.replace('_', ' ')} of {a_(e.human)} is never negative",
                         "violations": f"SELECT {pk(e)}, {a.name} FROM {quote_ident(e.table)} WHERE {a.name} < 0",
                     }
                 )

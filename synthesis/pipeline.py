@@ -94,16 +94,22 @@ def synthesize_one(domain: Domain, variant: int, config: SynthesisConfig) -> Env
         if not report.ok:
             out.reason = f"check_env: {report.problems[0]}"
             return out
-        tasks, task_rejections = generate_tasks(d, gen.spec, gen.meta, count=config.tasks_per_env, seed=seed)
+        # a small surplus, so a task the checker refuses is dropped instead of sinking the environment
+        surplus = config.tasks_per_env + max(2, config.tasks_per_env // 10)
+        tasks, task_rejections = generate_tasks(d, gen.spec, gen.meta, count=surplus, seed=seed)
         if config.llm is not None:
             from .rewrite import rewrite_instructions
 
             tasks = rewrite_instructions(tasks, config.llm, task_rejections)
-        out.task_rejections = dict(task_rejections)
         report = check_env(gen.spec, tasks)
-        if not report.ok:
+        failing = {p.where.split()[1] for p in report.problems if p.where.startswith("task ")}
+        if any(not p.where.startswith("task ") for p in report.problems):
             out.reason = f"check_env with tasks: {report.problems[0]}"
             return out
+        if failing:
+            task_rejections["failed_check_env"] += len(failing)
+        tasks = [t for t in tasks if t.id not in failing][: config.tasks_per_env]
+        out.task_rejections = dict(task_rejections)
         if len(tasks) < config.tasks_per_env:
             out.reason = f"too_few_tasks: {len(tasks)} of {config.tasks_per_env}"
             return out

@@ -269,6 +269,7 @@ class Prober:
     def probe_other_write(self, m: ToolMeta) -> None:
         """Creates and updates: a valid call from seed values succeeds and keeps the invariants."""
         ep = self._fresh()
+        constraint_failures: list[str] = []
         for _ in range(MAX_CANDIDATES):
             args = self._extra_args(m.tool, set())
             for param, key in m.inputs.items():
@@ -278,7 +279,9 @@ class Prober:
             self.report.cases += 1
             try:
                 ep.call_tool(m.tool, args)
-            except (StateError, ToolArgumentError):
+            except (StateError, ToolArgumentError) as exc:
+                if "would break a rule of the data" in str(exc):
+                    constraint_failures.append(str(exc))
                 continue  # a guard refused this sample; try another
             except ToolError as exc:
                 self.report.reject(m.tool, "internal_error", f"{args}: {exc}")
@@ -288,6 +291,10 @@ class Prober:
             ep.close()
             return
         ep.close()
+        if constraint_failures and len(constraint_failures) == MAX_CANDIDATES:
+            # every sample hit a table constraint, not a guard: the tool cannot work as generated
+            self.report.reject(m.tool, "valid_call_failed", constraint_failures[0])
+            return
         self.report.guards_untested += 1
 
     def random_sequences(self, tools: list[str]) -> None:

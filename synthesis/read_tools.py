@@ -8,7 +8,7 @@ from envs.compile import quote_ident
 
 from .domain import Entity
 from .sqlgen import pk
-from .toolkit import TEXT_KINDS, ToolBuilderBase, ToolMeta, id_schema, object_schema, param_schema
+from .toolkit import TEXT_KINDS, ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema
 
 
 class ReadTools(ToolBuilderBase):
@@ -29,7 +29,7 @@ class ReadTools(ToolBuilderBase):
             {
                 "name": name,
                 "kind": "read",
-                "description": f"Get the full record of a {e.human} by its id{owned}.",
+                "description": f"Get the full record of {a_(e.human)} by its id{owned}.",
                 "parameters": object_schema({pk(e): id_schema(e)}, [pk(e)]),
                 "steps": [
                     {
@@ -150,7 +150,7 @@ class ReadTools(ToolBuilderBase):
                 {
                     "name": name,
                     "kind": "read",
-                    "description": f"List the {e.table.replace('_', ' ')} of a {parent.human}"
+                    "description": f"List the {e.table.replace('_', ' ')} of {a_(parent.human)}"
                     f"{', optionally only those with a given ' + status if status else ''}.",
                     "parameters": object_schema(props, [ref.column]),
                     "steps": [

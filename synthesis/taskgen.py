@@ -60,6 +60,7 @@ class TaskGenerator:
         self.user = domain.entity(domain.user_entity)
         self.rejections: Counter[str] = Counter()
         self.base = env.episode()
+        self.base_hash = self.base.state_hash()
 
     # -- facts and lookups ---------------------------------------------------------------------------
     def _tool(self, role: str, entity: str, **where: Any) -> ToolMeta | None:
@@ -296,7 +297,7 @@ class TaskGenerator:
         if ep is None:
             return None
         try:
-            changed = bool(ep.changed_keys())
+            changed = bool(ep.changed_keys()) and ep.state_hash() != self.base_hash
             if info is None and not changed:
                 self.rejections["no_state_change"] += 1
                 return None

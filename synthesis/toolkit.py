@@ -35,6 +35,16 @@ class ToolMeta:
         return dict(self.__dict__)
 
 
+def a_(noun: str) -> str:
+    """'a booking' / 'an account holder'."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def upper_first(text: str) -> str:
+    """Capitalize the first letter only ('hsa contribution' -> 'Hsa contribution' is wrong; keep the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 def param_schema(kind: str, values: list[str] | None, description: str) -> dict[str, Any]:
     """The JSON Schema of an argument of a semantic kind."""
     known: dict[str, dict[str, Any]] = {

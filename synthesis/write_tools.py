@@ -12,7 +12,7 @@ from envs.compile import quote_ident
 
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from .sqlgen import DomainError, binding, expr, literal, pk, via_refs
-from .toolkit import ToolBuilderBase, ToolMeta, id_schema, object_schema, param_schema
+from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
 
 
 def record_select(e: Entity, key: str | None = None) -> str:
@@ -183,7 +183,7 @@ class WriteTools(ToolBuilderBase):
                 {
                     "kind": "require",
                     "sql": f"SELECT :rec.{owner.column} IS :{owner.column}",
-                    "message": f"{e.human.capitalize()} {{{pk(e)}}} does not belong to "
+                    "message": f"{upper_first(e.human)} {{{pk(e)}}} does not belong to "
                     f"{parent.human} {{{owner.column}}}",
                 }
             )
@@ -191,7 +191,7 @@ class WriteTools(ToolBuilderBase):
             {
                 "kind": "require",
                 "sql": f"SELECT :rec.{e.lifecycle.field} IN ({', '.join(map(literal, fs))})",
-                "message": f"{e.human.capitalize()} {{{pk(e)}}} is {{rec.{e.lifecycle.field}}}; "
+                "message": f"{upper_first(e.human)} {{{pk(e)}}} is {{rec.{e.lifecycle.field}}}; "
                 f"{name.replace('_', ' ')} needs it to be {' or '.join(fs)}",
             }
         )
@@ -351,7 +351,7 @@ class WriteTools(ToolBuilderBase):
                     "kind": "require",
                     "sql": f"SELECT NOT EXISTS (SELECT 1 FROM {quote_ident(e.table)} WHERE {a.name} = :{a.name} "
                     f"AND {pk(e)} != :{pk(e)})",
-                    "message": f"{a.name.replace('_', ' ').capitalize()} {{{a.name}}} is already used "
+                    "message": f"{upper_first(a.name.replace('_', ' '))} {{{a.name}}} is already used "
                     f"by another {e.human}",
                 }
             )
@@ -363,7 +363,7 @@ class WriteTools(ToolBuilderBase):
             {
                 "name": name,
                 "kind": "write",
-                "description": f"Change the {a.name.replace('_', ' ')} of a {e.human}"
+                "description": f"Change the {a.name.replace('_', ' ')} of {a_(e.human)}"
                 f"{' (must not be used by another ' + e.human + ')' if a.unique else ''}.",
                 "parameters": object_schema(
                     {pk(e): id_schema(e), a.name: param_schema(a.kind, a.values, "The new value")}, [pk(e), a.name]

@@ -96,3 +96,22 @@ def test_default_catalog_is_generated_once_and_joins_the_reference_envs(tmp_path
     assert (first / "library_loans" / "tasks.json").stat().st_mtime_ns == stamp  # cached, not regenerated
     ids = Catalog().ids()
     assert {"retail", "clinic", "library_loans"} <= set(ids)
+
+
+def test_a_task_the_checker_refuses_is_dropped_not_the_environment(tmp_path, monkeypatch):
+    import synthesis.pipeline as pipeline
+    from envs.task import Assertion
+
+    real = pipeline.generate_tasks
+
+    def with_a_broken_task(*args, **kwargs):
+        tasks, rejections = real(*args, **kwargs)
+        bad = tasks[0].model_copy(update={"assertions": [Assertion(description="impossible", sql="SELECT 0")]})
+        return [bad, *tasks[1:]], rejections
+
+    monkeypatch.setattr(pipeline, "generate_tasks", with_a_broken_task)
+    out = pipeline.synthesize_one(library(), 0, SynthesisConfig(out=tmp_path, tasks_per_env=10))
+    assert out.status == "accepted" and out.tasks == 10
+    assert out.task_rejections["failed_check_env"] == 1
+    ids = [t["id"] for t in json.loads((tmp_path / "library_loans" / "tasks.json").read_text())]
+    assert "library_loans-001" not in ids and len(ids) == 10
