@@ -120,7 +120,9 @@ class Guard(Model):
     field: str | None = Field(None, description="For min/future/past/equals: 'field:x' or 'via:ref.x'")
     amount: str | int | float | None = Field(None, description="For min: the lower bound (a value source)")
     value: Any = None
-    hours: int = Field(0, ge=0, description="For future: this many hours ahead of now")
+    hours: int = Field(
+        0, ge=0, description="future: more than this many hours ahead; past: no more than this many hours ahead"
+    )
     message: str | None = Field(None, description="Error text; {placeholders} name values")
 
 

@@ -18,7 +18,6 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
 from envs import Environment, Episode
@@ -28,7 +27,7 @@ from envs.spec import EnvSpec, RequireStep
 from .domain import Domain, Entity
 from .oracle import Oracle
 from .sqlgen import pk
-from .toolkit import ToolMeta
+from .toolkit import ToolMeta, sample_argument
 
 MAX_CANDIDATES = 40
 SEQUENCE_STEPS = 300
@@ -56,28 +55,6 @@ def _template_regex(template: str) -> re.Pattern[str]:
     return re.compile("^" + ".*?".join(re.escape(p) for p in parts) + "$", re.DOTALL)
 
 
-def _sample_value(schema: dict[str, Any], rng: random.Random, clock: datetime) -> Any:
-    if "enum" in schema:
-        return rng.choice(schema["enum"])
-    t = schema.get("type")
-    if t == "number":
-        return round(rng.uniform(1, 50), 2)
-    if t == "integer":
-        lo, hi = schema.get("minimum", 1), schema.get("maximum", 10)
-        return rng.randint(max(lo, 1) if hi > 1 else lo, hi if "maximum" in schema else lo + 9)
-    if t == "boolean":
-        return rng.random() < 0.5
-    if schema.get("format") == "email":
-        return f"probe{rng.randint(1000, 9999)}@example.org"
-    if schema.get("format") == "date":
-        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d")
-    if "pattern" in schema and schema["pattern"].startswith(r"^\+?"):
-        return "+1" + "".join(str(rng.randint(0, 9)) for _ in range(10))
-    if "pattern" in schema and schema["pattern"].startswith(r"^\d{4}"):
-        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d 10:00:00")
-    return "Requested by the customer"
-
-
 class Prober:
     """Runs the procedural tests of one generated environment."""
 
@@ -99,7 +76,7 @@ class Prober:
         assert t is not None
         props = t.parameters.get("properties", {})
         return {
-            n: _sample_value(s, self.rng, self.spec.clock)
+            n: sample_argument(s, self.rng, self.spec.clock)
             for n, s in props.items()
             if n in t.required_params and n not in skip
         }

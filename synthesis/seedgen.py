@@ -108,6 +108,8 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
         }
         lo, hi = attr.range or default[k]
         if k == "money":
+            if lo <= 0 and rng.random() < 0.15:  # settled balances: guards like "balance equals 0" need some
+                return 0.0
             return round(rng.uniform(lo, hi), 2)
         return rng.randint(int(lo), int(hi))
     if k == "date":

@@ -7,6 +7,7 @@ agent supplies arrives as a bound parameter (``:name``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from envs.compile import quote_ident, sql_literal
@@ -31,15 +32,37 @@ def binding(ref: str) -> str:
     return f"ref_{ref}"
 
 
-def expr(source: Any, *, where: str) -> str:
-    """SQL for a value source: field:x, via:ref.x, param:x, now, self, or a literal."""
+@dataclass(frozen=True)
+class Scope:
+    """What value sources refer to inside one generated tool.
+
+    In a transition the acted-on record is bound as ``rec`` and its id is an argument; in a create,
+    the new record's id is ``:new.id``, ``field:x`` is the argument ``x`` when the user supplies it
+    (else the new row's column), and bare ``via:ref`` is the reference argument.
+    """
+
+    self_ref: str
+    in_create: bool = False
+    table: str = ""
+    key: str = ""
+    inputs: frozenset[str] = frozenset()
+
+
+def expr(source: Any, *, where: str, scope: Scope | None = None) -> str:
+    """SQL for a value source: field:x, via:ref[.x], param:x, now, today, self, or a literal."""
+    scope = scope or Scope(self_ref=":self_id")
     if isinstance(source, str):
         if source.startswith("field:"):
-            return f":rec.{source[6:]}"
+            col = source[6:]
+            if not scope.in_create:
+                return f":rec.{col}"
+            if col in scope.inputs:
+                return f":{col}"
+            return f"(SELECT {quote_ident(col)} FROM {quote_ident(scope.table)} WHERE {scope.key} = {scope.self_ref})"
         if source.startswith("via:"):
             ref, _, col = source[4:].partition(".")
             if not col:
-                return f":rec.{ref}_id"
+                return f":{ref}_id" if scope.in_create else f":rec.{ref}_id"
             return f":{binding(ref)}.{col}"
         if source.startswith("param:"):
             return f":{source[6:]}"
@@ -48,23 +71,10 @@ def expr(source: Any, *, where: str) -> str:
         if source == "today":
             return ":today"
         if source == "self":
-            return ":self_id"
+            return scope.self_ref
     if isinstance(source, str | int | float | bool) or source is None:
         return literal(source)
     raise DomainError(f"{where}: cannot use {source!r} as a value")
-
-
-def target(source: str, entity: Entity, *, where: str) -> tuple[str, str, str]:
-    """(table, column, WHERE clause) that a ``field:`` or ``via:`` effect target updates."""
-    if source.startswith("field:"):
-        return entity.table, source[6:], f"{quote_ident(pk(entity))} = :self_id"
-    if source.startswith("via:"):
-        ref, _, col = source[4:].partition(".")
-        reference = entity.reference(ref)
-        if reference is None or not col:
-            raise DomainError(f"{where}: '{source}' must be via:<reference>.<column> of '{entity.name}'")
-        return "", col, ref  # resolved by the caller, which knows the referenced entity
-    raise DomainError(f"{where}: effect target '{source}' must start with field: or via:")
 
 
 def via_refs(sources: list[Any]) -> list[str]:

@@ -25,7 +25,7 @@ from .domain import Domain, Entity, Transition
 from .oracle import Oracle
 from .phrasing import Phrasing
 from .sqlgen import literal, pk
-from .toolkit import ToolMeta
+from .toolkit import ToolMeta, sample_argument
 
 _DESCRIPTIVE = ("title", "person_name", "company", "date", "datetime", "code", "city", "enum")
 
@@ -194,9 +194,12 @@ class TaskGenerator:
             args: dict[str, Any] = {}
             for p in t.params:
                 schema = tool.parameters["properties"][p.name]
-                args[p.name] = (
-                    self.rng.choice(schema["enum"]) if "enum" in schema else self.say.param_value(p.name, schema)
-                )
+                if "enum" in schema:
+                    args[p.name] = self.rng.choice(schema["enum"])
+                elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
+                    args[p.name] = self.say.param_value(p.name, schema)  # free text in the user's words
+                else:
+                    args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
             if all(self.oracle.holds(g, e, row, args) for g in t.guards if g.kind != "owner"):
                 out.append((row, args))
         return out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, get_args
 
 from .domain import NUMERIC_KINDS, Domain, Entity, SemanticKind
@@ -105,3 +107,26 @@ class ToolBuilderBase:
         return f"{ref.entity}.{ref.entity}_id" if ref else f"{e.name}.{column}"
 
     # -- reads ----------------------------------------------------------------------------------------
+
+
+def sample_argument(schema: dict[str, Any], rng: random.Random, clock: datetime) -> Any:
+    """A value that satisfies an argument schema of the generated tools."""
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    t = schema.get("type")
+    if t == "number":
+        return round(rng.uniform(1, 50), 2)
+    if t == "integer":
+        lo, hi = schema.get("minimum", 1), schema.get("maximum", 10)
+        return rng.randint(max(lo, 1) if hi > 1 else lo, hi if "maximum" in schema else lo + 9)
+    if t == "boolean":
+        return rng.random() < 0.5
+    if schema.get("format") == "email":
+        return f"probe{rng.randint(1000, 9999)}@example.org"
+    if schema.get("format") == "date":
+        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d")
+    if "pattern" in schema and schema["pattern"].startswith(r"^\+?"):
+        return "+1" + "".join(str(rng.randint(0, 9)) for _ in range(10))
+    if "pattern" in schema and schema["pattern"].startswith(r"^\d{4}"):
+        return (clock + timedelta(days=rng.randint(1, 30))).strftime("%Y-%m-%d 10:00:00")
+    return "Requested by the customer"

@@ -11,7 +11,7 @@ from typing import Any
 from envs.compile import quote_ident
 
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
-from .sqlgen import DomainError, binding, expr, literal, pk, via_refs
+from .sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
 
 
@@ -28,7 +28,9 @@ def record_query(e: Entity) -> dict[str, Any]:
 class WriteTools(ToolBuilderBase):
     """Adds the write tools of each entity."""
 
-    def _guard_steps(self, e: Entity, guards: list[Guard], where: str, self_id: str) -> list[dict[str, Any]]:
+    def _guard_steps(
+        self, e: Entity, guards: list[Guard], where: str, self_id: str, scope: Scope
+    ) -> list[dict[str, Any]]:
         steps = []
         for i, g in enumerate(guards):
             at = f"{where} guards[{i}]"
@@ -36,10 +38,10 @@ class WriteTools(ToolBuilderBase):
                 continue  # handled by the caller, which adds the owner parameter
             if g.field is None:
                 raise DomainError(f"{at}: a '{g.kind}' guard needs 'field'")
-            f = expr(g.field, where=at)
+            f = expr(g.field, where=at, scope=scope)
             label = g.field.split(":", 1)[1].replace(".", " ").replace("_", " ")
             if g.kind == "min":
-                amount = expr(g.amount, where=at)
+                amount = expr(g.amount, where=at, scope=scope)
                 sql = f"SELECT {f} >= {amount}"
                 msg = (
                     g.message or f"The {label} of {e.human} {{{self_id}}} is {{{f[1:]}}}, below the required {{AMOUNT}}"
@@ -49,11 +51,11 @@ class WriteTools(ToolBuilderBase):
                 ref_time = f"datetime(:now, '+{g.hours} hours')" if g.hours else ":now"
                 op = ">" if g.kind == "future" else "<="
                 sql = f"SELECT {f} {op} {ref_time}"
-                when = (
-                    f"more than {g.hours} hour{'s' if g.hours != 1 else ''} from now"
-                    if g.hours and g.kind == "future"
-                    else ("in the future" if g.kind == "future" else "in the past")
-                )
+                span = f"{g.hours} hour{'s' if g.hours != 1 else ''}"
+                if g.kind == "future":
+                    when = f"more than {span} from now" if g.hours else "in the future"
+                else:
+                    when = f"no more than {span} from now" if g.hours else "in the past"
                 msg = g.message or f"The {label} of {e.human} {{{self_id}}} ({{{f[1:]}}}) must be {when}"
             else:
                 sql = f"SELECT {f} IS {literal(g.value)}"
@@ -61,7 +63,8 @@ class WriteTools(ToolBuilderBase):
             steps.append({"kind": "require", "sql": sql, "message": msg})
         return steps
 
-    def _effect_steps(self, e: Entity, effects: list[Effect], where: str, self_expr: str) -> list[dict[str, Any]]:
+    def _effect_steps(self, e: Entity, effects: list[Effect], where: str, scope: Scope) -> list[dict[str, Any]]:
+        self_expr = scope.self_ref
         steps = []
         for i, eff in enumerate(effects):
             at = f"{where} effects[{i}]"
@@ -76,7 +79,7 @@ class WriteTools(ToolBuilderBase):
                     if ref is None and other.attribute(key) is None:
                         raise DomainError(f"{at}: '{eff.entity}' has no attribute or reference '{key}'")
                     cols.append(col)
-                    vals.append(self_expr if source == "self" else expr(source, where=at))
+                    vals.append(expr(source, where=at, scope=scope))
                 if other.lifecycle:
                     cols.append(other.lifecycle.field)
                     vals.append(literal(other.lifecycle.initial))
@@ -99,21 +102,21 @@ class WriteTools(ToolBuilderBase):
                     raise DomainError(f"{at}: '{eff.target}' must be via:<reference>.<column>")
                 other = self.domain.entity(ref.entity)
                 table, cond, attr = other.table, f"{pk(other)} = :rec.{ref.column}", other.attribute(col)
-                if self_expr != ":rec." + pk(e) and self_expr.startswith(":new"):
+                if scope.in_create:
                     cond = f"{pk(other)} = :{ref.column}"
             else:
                 raise DomainError(f"{at}: target '{eff.target}' must start with field: or via:")
             c = quote_ident(col)
             if eff.kind == "set":
-                value = expr(eff.value, where=at)
+                value = expr(eff.value, where=at, scope=scope)
             elif eff.kind in ("add", "subtract"):
                 sign = "+" if eff.kind == "add" else "-"
-                value = f"{c} {sign} {expr(eff.amount, where=at)}"
+                value = f"{c} {sign} {expr(eff.amount, where=at, scope=scope)}"
                 if attr is not None and attr.kind == "money":
                     value = f"round({value}, 2)"
             else:
                 fn = "datetime" if attr is not None and attr.kind == "datetime" else "date"
-                value = f"{fn}({c}, '+' || CAST({expr(eff.amount, where=at)} AS INTEGER) || ' days')"
+                value = f"{fn}({c}, '+' || CAST({expr(eff.amount, where=at, scope=scope)} AS INTEGER) || ' days')"
             update: dict[str, Any] = {
                 "kind": "exec",
                 "min_changes": 1,
@@ -195,8 +198,9 @@ class WriteTools(ToolBuilderBase):
                 f"{name.replace('_', ' ')} needs it to be {' or '.join(fs)}",
             }
         )
-        steps += self._guard_steps(e, t.guards, where, pk(e))
-        steps += self._effect_steps(e, t.effects, where, f":{pk(e)}")
+        scope = Scope(self_ref=f":{pk(e)}")
+        steps += self._guard_steps(e, t.guards, where, pk(e), scope)
+        steps += self._effect_steps(e, t.effects, where, scope)
         if t.to not in fs or len(fs) > 1:
             steps.append(
                 {
@@ -250,7 +254,11 @@ class WriteTools(ToolBuilderBase):
                         else f"the {label} must be in the future"
                     )
                 elif g.kind == "past":
-                    out.append(f"the {label} must have passed")
+                    out.append(
+                        f"the {label} must be no more than {g.hours} hour{'s' if g.hours != 1 else ''} away"
+                        if g.hours
+                        else f"the {label} must have passed"
+                    )
                 else:
                     out.append(f"the {label} must be {g.value}")
         return out
@@ -285,7 +293,8 @@ class WriteTools(ToolBuilderBase):
             inputs[a.name] = f"{e.name}.{a.name}"
             if not a.nullable:
                 required.append(a.name)
-        steps += self._guard_steps(e, c.guards, where, pk(e))
+        scope = Scope(self_ref=":new.id", in_create=True, table=e.table, key=pk(e), inputs=frozenset(c.inputs))
+        steps += self._guard_steps(e, c.guards, where, pk(e), scope)
         steps.append({"kind": "query", "bind": "new", "sql": f"SELECT new_id('{e.id_prefix}') AS id"})
         cols, vals = [pk(e)], [":new.id"]
         for ref in e.references:
@@ -303,7 +312,7 @@ class WriteTools(ToolBuilderBase):
                 "sql": f"INSERT INTO {quote_ident(e.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})",
             }
         )
-        steps += self._effect_steps(e, c.effects, where, ":new.id")
+        steps += self._effect_steps(e, c.effects, where, scope)
         steps.append(
             {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :new.id"}
         )

@@ -120,3 +120,33 @@ def test_generator_reports_domain_mistakes_by_name():
     data["entities"][2]["lifecycle"]["transitions"][0]["guards"].append({"kind": "min", "amount": 1})
     with pytest.raises(DomainError, match="needs 'field'"):
         generate_env(Domain.model_validate(data), seed=1)
+
+
+def test_value_sources_work_in_creates_and_transitions():
+    from .domains import transition
+
+    data = library_dict()
+    loan = next(e for e in data["entities"] if e["name"] == "loan")
+    # in a create, field:x reads the new row (x is not an input); in a transition, self is the record id
+    loan["create"]["effects"].append({"kind": "set", "target": "field:loaned_on", "value": "field:due_date"})
+    transition(data, "loan", "renew")["effects"].append({"kind": "set", "target": "via:member.phone", "value": "self"})
+    g = generate_env(Domain.model_validate(data), seed=1)
+    ep = Environment(g.spec).episode()
+    member = next(m for m in g.spec.seed["members"] if m["status"] == "active")
+    book = next(b for b in g.spec.seed["books"] if b["copies_available"] > 0)
+    new = ep.call_tool("create_loan", {"member_id": member["member_id"], "book_id": book["book_id"]}).content
+    assert new["loaned_on"] == new["due_date"] == "2026-03-23"
+    ep.call_tool("renew_loan", {"loan_id": new["loan_id"], "member_id": member["member_id"]})
+    phone = ep.rows_by_key("members", [(member["member_id"],)])[(member["member_id"],)]["phone"]
+    assert phone == new["loan_id"]
+
+
+def test_past_guard_with_hours_means_no_more_than_that_far_ahead():
+    from .domains import transition
+
+    data = library_dict()
+    transition(data, "loan", "return")["guards"].append({"kind": "past", "field": "field:due_date", "hours": 24})
+    g = generate_env(Domain.model_validate(data), seed=1)
+    tool = g.spec.tool("return_loan")
+    assert tool is not None and "no more than 24 hours away" in tool.description
+    assert any("datetime(:now, '+24 hours')" in s.sql for s in tool.steps)
