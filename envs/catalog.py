@@ -192,6 +192,14 @@ class Catalog:
 
     def task(self, task_id: str) -> tuple[CatalogEntry, Task]:
         """Find a task by id anywhere in the catalog."""
+        # Task ids conventionally start with their environment's id ("retail-001"): try that
+        # environment first, so a lookup does not have to load the whole catalog.
+        env_guess = task_id.rsplit("-", 1)[0]
+        if self._task_index is None and env_guess in self._env_dirs():
+            entry = self.get(env_guess)
+            found = next((t for t in entry.tasks if t.id == task_id), None)
+            if found is not None:
+                return entry, found
         if self._task_index is None:
             self._task_index = {t.id: env_id for env_id in self.ids() for t in self.get(env_id).tasks}
         env_id = self._task_index.get(task_id)

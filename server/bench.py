@@ -164,7 +164,7 @@ def bench_serve(
     calls: int = 2000,
     clients: int = 32,
     per_client: int = 100,
-    rounds: int = 5,
+    rounds: int = 9,
     memory_counts: tuple[int, ...] = (1000, 10000),
     progress: Callable[[str], None] = lambda s: None,
 ) -> dict[str, Any]:
@@ -209,6 +209,20 @@ def bench_serve(
             ],
             rounds,
         )
+        # The same bare server echoing a result as large as the farm's: separates per-call overhead from the
+        # cost of carrying a real record through both SDKs.
+        sample = httpx.post(
+            farm_url.removesuffix("/mcp") + "/calls", json={"tool": READ_CALL[0], "arguments": READ_CALL[1]}, timeout=30
+        ).json()["content"]
+        farm_same, bare_same = _interleaved(
+            [
+                (
+                    lambda: asyncio.run(_sequential(farm_url, *READ_CALL, per_round)),
+                    lambda: asyncio.run(_sequential(bare_url, "echo", {"v": sample}, per_round)),
+                )
+            ],
+            rounds,
+        )
         progress(f"{clients} concurrent clients")
         per_client_round = max(5, per_client // rounds)
         farm_conc, bare_conc = _interleaved(
@@ -224,6 +238,11 @@ def bench_serve(
         "envfarm": round(farm_seq, 1),
         "bare_mcp": round(bare_seq, 1),
         "ratio": round(farm_seq / bare_seq, 3),
+    }
+    result["sequential_same_payload_calls_per_s"] = {
+        "envfarm": round(farm_same, 1),
+        "bare_mcp_echo": round(bare_same, 1),
+        "ratio": round(farm_same / bare_same, 3),
     }
     result[f"concurrent_{clients}_calls_per_s"] = {
         "envfarm": round(farm_conc, 1),

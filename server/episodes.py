@@ -8,7 +8,7 @@ by a per-episode lock; different episodes run concurrently.
 Durability: a successful write call's log row is committed before its result is returned; if
 logging fails, the live state is dropped (to be rebuilt from the log) and the caller gets an error,
 so no client ever sees a write succeed that a restart would lose. Calls that change nothing (reads
-and failed calls) are trajectory only: they are buffered and written in batches by ``flush`` (every
+and failed calls) are trajectory only: they are buffered and written in batches from a worker thread (every
 ``FLUSH_INTERVAL`` seconds, and always before the next write, so the log keeps call order). A crash
 can lose at most that interval of read-call trajectory, never state.
 """
@@ -22,6 +22,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError
@@ -73,6 +75,7 @@ class EpisodeService:
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self._pending: list[tuple[str, CallRow]] = []
+        self._flushing = asyncio.Lock()  # held while a batch is written from a worker thread
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
@@ -141,12 +144,12 @@ class EpisodeService:
         async with lock:
             live = self._live.get(episode_id)
             if live is None:
+                await self.settle()  # rows in flight carry sequence numbers the rebuild must continue from
                 live = self._rebuild(row)
         self._rebuild_locks.pop(episode_id, None)
         return live
 
     def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
-        self.flush()  # buffered rows carry sequence numbers the rebuilt episode must continue from
         env = self.environment(row.env_id)
         task = self.catalog.task(row.task_id)[1] if row.task_id else None
         state = env.episode(task)
@@ -256,6 +259,23 @@ class EpisodeService:
             self._pending = batch + self._pending
             raise
 
+    async def flush_in_background(self) -> None:
+        """Write buffered rows from a worker thread, so the event loop keeps serving calls meanwhile."""
+        async with self._flushing:
+            if not self._pending:
+                return
+            batch, self._pending = self._pending, []
+            try:
+                await anyio.to_thread.run_sync(self.store.append_calls, batch)
+            except Exception:
+                self._pending = batch + self._pending
+                raise
+
+    async def settle(self) -> None:
+        """Wait for any batch in flight, then write what is still buffered: the log is complete after."""
+        async with self._flushing:
+            self.flush()
+
     async def score(self, principal: Principal, episode_id: str, answer: str) -> Score:
         """Score the episode's current state against its task."""
         live = await self.live(principal, episode_id)
@@ -267,7 +287,7 @@ class EpisodeService:
     async def close(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """End the episode: its state leaves memory; its log stays until retention ends."""
         row = self.row(principal, episode_id)
-        self.flush()
+        await self.settle()
         if row.status == "open":
             self.store.set_status(episode_id, "closed")
         self._forget(episode_id)

@@ -14,10 +14,10 @@ from .catalog import tool_infos
 router = APIRouter(tags=["episodes"])
 
 
-def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
+async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
     log = None
     if with_log:
-        farm.service.flush()
+        await farm.service.settle()
         log = [CallRecord(**c.__dict__) for c in farm.store.calls(row.id)]
     return EpisodeStatus(
         episode_id=row.id,
@@ -57,9 +57,9 @@ async def create_episode(
 
 
 @router.get("/episodes/{episode_id}", response_model=EpisodeStatus)
-def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> EpisodeStatus:
+async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> EpisodeStatus:
     """Status and (unless log=false) the full call log with timing."""
-    return _status(farm, farm.service.row(principal, episode_id), with_log=log)
+    return await _status(farm, farm.service.row(principal, episode_id), with_log=log)
 
 
 @router.post("/episodes/{episode_id}/calls", response_model=CallResponse)
@@ -87,7 +87,7 @@ async def score_episode(
 @router.delete("/episodes/{episode_id}", response_model=EpisodeStatus)
 async def close_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
     """End the episode. Its log is kept until retention ends."""
-    return _status(farm, await farm.service.close(principal, episode_id), with_log=False)
+    return await _status(farm, await farm.service.close(principal, episode_id), with_log=False)
 
 
 @router.get("/healthz", tags=["ops"])
