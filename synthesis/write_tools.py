@@ -20,6 +20,13 @@ def record_select(e: Entity, key: str | None = None) -> str:
     return f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = {key or ':' + pk(e)}"
 
 
+def insert_step(e: Entity, cols: list[str], vals: list[str]) -> dict[str, Any]:
+    """An INSERT of a new ``e`` row; a record with a lifecycle starts in its initial state."""
+    if e.lifecycle:
+        cols, vals = [*cols, e.lifecycle.field], [*vals, literal(e.lifecycle.initial)]
+    return {"kind": "exec", "sql": f"INSERT INTO {quote_ident(e.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})"}
+
+
 def record_query(e: Entity) -> dict[str, Any]:
     """The step that binds the acted-on record as ``rec``, or fails naming the id."""
     return {"kind": "query", "bind": "rec", "sql": record_select(e), "message": f"No {e.human} with id {{{pk(e)}}}"}
@@ -80,15 +87,7 @@ class WriteTools(ToolBuilderBase):
                         raise DomainError(f"{at}: '{eff.entity}' has no attribute or reference '{key}'")
                     cols.append(col)
                     vals.append(expr(source, where=at, scope=scope))
-                if other.lifecycle:
-                    cols.append(other.lifecycle.field)
-                    vals.append(literal(other.lifecycle.initial))
-                steps.append(
-                    {
-                        "kind": "exec",
-                        "sql": f"INSERT INTO {quote_ident(other.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})",
-                    }
-                )
+                steps.append(insert_step(other, cols, vals))
                 continue
             if eff.target is None:
                 raise DomainError(f"{at}: a '{eff.kind}' effect needs 'target'")
@@ -303,15 +302,7 @@ class WriteTools(ToolBuilderBase):
         for a in e.attributes:
             cols.append(a.name)
             vals.append(f":{a.name}" if a.name in c.inputs else self.default(a))
-        if e.lifecycle:
-            cols.append(e.lifecycle.field)
-            vals.append(literal(e.lifecycle.initial))
-        steps.append(
-            {
-                "kind": "exec",
-                "sql": f"INSERT INTO {quote_ident(e.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})",
-            }
-        )
+        steps.append(insert_step(e, cols, vals))
         steps += self._effect_steps(e, c.effects, where, scope)
         steps.append(
             {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :new.id"}
