@@ -1,4 +1,8 @@
-"""The report's figure: the pass^k curve (overall and per environment) and per-sector bars, as PNG."""
+"""The report's figure: the pass^k curve (overall and per environment) and per-sector bars, as PNG.
+
+With many environments, per-environment curves are drawn faint and unlabelled, and only the overall
+curve and the worst few environments get legend entries, so the figure stays readable at catalog scale.
+"""
 
 from __future__ import annotations
 
@@ -14,17 +18,34 @@ if TYPE_CHECKING:
     from .report import EvalReport
 
 
+LEGEND_ENVS = 6
+
+
 def report_png(report: EvalReport) -> bytes:
     """Render the report's figure as PNG bytes."""
-    fig, (curve, bars) = plt.subplots(1, 2, figsize=(11, 4.2), dpi=100)
+    fig, (curve, bars) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=100)
     try:
+        many = len(report.by_env) > LEGEND_ENVS
+        worst = sorted(report.by_env, key=lambda k: report.by_env[k].pass_hat.get(1) or 0.0)[:LEGEND_ENVS]
         series = {"all": report.overall, **{f"env {k}": v for k, v in report.by_env.items()}}
         for name, stats in series.items():
             points = [(k, v) for k, v in sorted(stats.pass_hat.items()) if v is not None]
-            if points:
-                ks, values = zip(*points, strict=True)
-                curve.plot(ks, values, marker="o", linewidth=2.5 if name == "all" else 1.2, label=name)
-        curve.set_title("pass^k")
+            if not points:
+                continue
+            ks, values = zip(*points, strict=True)
+            labelled = name == "all" or not many or name.removeprefix("env ") in worst
+            curve.plot(
+                ks,
+                values,
+                marker="o" if labelled else None,
+                linewidth=2.5 if name == "all" else 1.0,
+                alpha=1.0 if labelled else 0.25,
+                color="black" if name == "all" else None,
+                label=name if labelled else None,
+            )
+        curve.set_title(
+            f"pass^k ({len(report.by_env)} environments" + (f"; legend: the {LEGEND_ENVS} lowest)" if many else ")")
+        )
         curve.set_xlabel("k (trials that must all succeed)")
         curve.set_ylim(-0.02, 1.02)
         curve.set_xticks(sorted(report.overall.pass_hat) or [1])
@@ -39,7 +60,7 @@ def report_png(report: EvalReport) -> bytes:
         xs = range(len(sectors))
         bars.bar([x - 0.2 for x in xs], p1, width=0.4, label="pass^1")
         bars.bar([x + 0.2 for x in xs], pc, width=0.4, label="partial credit")
-        bars.set_xticks(list(xs), sectors, rotation=20)
+        bars.set_xticks(list(xs), sectors, rotation=40, ha="right")
         bars.set_ylim(0, 1.05)
         bars.set_title("by sector")
         bars.legend(fontsize=8, loc="lower right")
