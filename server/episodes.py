@@ -311,6 +311,11 @@ class EpisodeService:
             log.info("reaped episodes", extra={"expired": len(expired), "purged": purged})
         return expired, purged
 
+    @property
+    def in_memory(self) -> int:
+        """How many episodes have their state in memory."""
+        return len(self._live)
+
     def expires_at(self, row: EpisodeRow) -> float:
         return row.last_active_at + self.settings.episode_ttl_seconds
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
+
+from envs.spec import Model
 
 Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 SemanticKind = Literal[
@@ -49,10 +51,6 @@ SemanticKind = Literal[
     "url",
 ]
 NUMERIC_KINDS = frozenset({"money", "quantity", "integer", "percent", "rating"})
-
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Attribute(Model):

@@ -28,7 +28,7 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import ServiceError
+from ..errors import ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
@@ -40,6 +40,7 @@ from .routes import episodes as episode_routes
 
 log = logging.getLogger("envfarm.server")
 _PRINCIPAL_KEY = "envfarm.principal"
+_LIVE_KEY = "envfarm.live"
 MCP_PATH = re.compile(r"^/episodes/(?P<episode_id>[^/]+)/mcp/?$")
 
 
@@ -106,16 +107,15 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         principal = self.keys.resolve(Headers(scope=scope).get("authorization"))
         if principal is None:
-            from ..errors import Unauthorized
-
             await _send_error(send, scope, Unauthorized("Missing or invalid API key", field="authorization"))
             return
         try:
-            await self.service.live(principal, scope["path_params"]["episode_id"])
+            live = await self.service.live(principal, scope["path_params"]["episode_id"])
         except ServiceError as exc:
             await _send_error(send, scope, exc)
             return
         scope[_PRINCIPAL_KEY] = principal
+        scope[_LIVE_KEY] = live  # the handlers' resolver reuses it instead of looking it up again
         await self.manager.handle_request(scope, receive, send)
 
 
@@ -133,7 +133,7 @@ class GuardMiddleware:
             return
         if self.local_only:
             client = scope.get("client")
-            if client and client[0] not in LOOPBACK_HOSTS and client[0] != "testclient":
+            if client and client[0] not in LOOPBACK_HOSTS:
                 exc = ServiceError("No API keys are configured: this server accepts loopback clients only")
                 exc.status, exc.code = 403, "forbidden"
                 await _send_error(send, scope, exc)
@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request is None:  # pragma: no cover - HTTP handlers always carry the request
             raise ServiceError("MCP request without HTTP context")
         principal: Principal = request.scope[_PRINCIPAL_KEY]
-        live = await service.live(principal, request.path_params["episode_id"])
+        live: LiveEpisode = request.scope[_LIVE_KEY]
         return _HttpEpisode(service, principal, live)
 
     manager = StreamableHTTPSessionManager(

@@ -96,7 +96,7 @@ def healthz(farm: FarmDep) -> dict[str, object]:
     return {
         "status": "ok",
         "envs": len(farm.catalog.ids()),
-        "episodes_in_memory": farm.metrics.episodes_live._value.get(),
+        "episodes_in_memory": farm.service.in_memory,
     }
 
 
