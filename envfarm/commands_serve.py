@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -54,6 +55,11 @@ def serve(
             "or bind 127.0.0.1"
         )
     configure_logging(settings.log_level)
+    # What is alive now (catalog, compiled environments, modules) lives as long as the server: freezing
+    # it keeps full garbage collections from scanning it; one such scan took ~70 ms, stalling every
+    # request in flight.
+    gc.collect()
+    gc.freeze()
     click.echo(
         f"envfarm serving {len(app.state.farm.catalog.ids())} environments on http://{settings.host}:{settings.port}"
         f" (store: {settings.store_url()})",

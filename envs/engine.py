@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arguments import make_validator, validate_arguments
+from .arguments import ArgumentValidator
 from .compile import (
     CHANGES_TABLE,
     COUNTERS_TABLE,
@@ -153,20 +153,22 @@ class Episode:
         if tool is None:
             raise UnknownTool(name, self.env.tools)
         args = {} if arguments is None else arguments
-        validate_arguments(name, self.env.validators[name], args)
+        self.env.validators[name].validate(name, args)
         counters = dict(self._counters)
-        self._conn.execute("BEGIN")
+        writes = tool.kind == "write"
+        if writes:  # a read tool cannot change the database (the sandbox denies it): no transaction needed
+            self._conn.execute("BEGIN")
         try:
-            self._sandbox.mode = Mode.WRITE if tool.kind == "write" else Mode.READ
+            self._sandbox.mode = Mode.WRITE if writes else Mode.READ
             self._budget.start()
             content, changes = self._run(tool, dict(args))
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
-            if tool.kind == "write":
+            if writes:
                 self._save_counters(counters)
+                self._conn.execute("COMMIT")
             else:
-                self._counters = counters  # a read tool's new_id() calls are rolled back with it
-            self._conn.execute("COMMIT" if tool.kind == "write" else "ROLLBACK")
+                self._counters = counters  # a read tool's new_id() calls are undone with it
         except BaseException as exc:
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
@@ -391,7 +393,7 @@ class Environment:
         self.step_budget = step_budget
         self.table_names = frozenset(t.name for t in spec.tables)
         self.tools = {t.name: t for t in spec.tools}
-        self.validators = {t.name: make_validator(t.parameters) for t in spec.tools}
+        self.validators = {t.name: ArgumentValidator(t.parameters) for t in spec.tools}
         self.now = spec.clock.strftime("%Y-%m-%d %H:%M:%S")
         self.builtins = {"now": self.now, "today": spec.clock.strftime("%Y-%m-%d")}
         self.json_columns = frozenset(c.name for t in spec.tables for c in t.columns if c.type == "json")

@@ -8,22 +8,26 @@ by a per-episode lock; different episodes run concurrently.
 Durability: a successful write call's log row is committed before its result is returned; if
 logging fails, the live state is dropped (to be rebuilt from the log) and the caller gets an error,
 so no client ever sees a write succeed that a restart would lose. Calls that change nothing (reads
-and failed calls) are trajectory only: they are buffered and written in batches from a worker thread (every
+and failed calls) are trajectory only: they are buffered and written in batches (every
 ``FLUSH_INTERVAL`` seconds, and always before the next write, so the log keeps call order). A crash
 can lose at most that interval of read-call trajectory, never state.
+
+Batches are written on the event loop, not from a worker thread: a thread running SQLAlchemy
+competes with the loop for the GIL at every system call the loop makes, which cost each request
+more than writing its row inline does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
-
-import anyio
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError
@@ -36,10 +40,11 @@ from .store import CallRow, EpisodeRow, Store
 
 log = logging.getLogger("envfarm.server")
 FLUSH_INTERVAL = 0.05
+_CONTENT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 _FLUSH_BATCH = 512
 
 
-@dataclass(frozen=True)
+@dataclass
 class CallOutcome:
     """What a tool call produced: content on success, or an error type and message for the agent."""
 
@@ -49,18 +54,23 @@ class CallOutcome:
     error_type: str | None = None
     message: str | None = None
     duration_ms: float = 0.0
+    text: str | None = None  # ``content`` as JSON, when already serialized
 
 
 @dataclass
 class LiveEpisode:
     """An episode whose state is in memory."""
 
-    row: EpisodeRow
+    row: EpisodeRow  # as created or loaded; ``seq`` and ``last_active_at`` are the current values
     env: Environment
     task: Task | None
     state: Episode
     seq: int
+    last_active_at: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def current_row(self) -> EpisodeRow:
+        return dataclasses.replace(self.row, calls=self.seq, last_active_at=self.last_active_at)
 
 
 class EpisodeService:
@@ -75,7 +85,6 @@ class EpisodeService:
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self._pending: list[tuple[str, CallRow]] = []
-        self._flushing = asyncio.Lock()  # held while a batch is written from a worker thread
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
@@ -117,7 +126,7 @@ class EpisodeService:
         )
         state = env.episode(task)
         self.store.create_episode(row)
-        live = LiveEpisode(row=row, env=env, task=task, state=state, seq=0)
+        live = LiveEpisode(row=row, env=env, task=task, state=state, seq=0, last_active_at=now)
         self._remember(live)
         self.metrics.episodes_created.labels(env=env_id).inc()
         log.info("episode created", extra={"episode_id": row.id, "env": env_id, "task": row.task_id})
@@ -126,7 +135,7 @@ class EpisodeService:
     def row(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """The episode's record; other tenants' episodes do not exist for this principal."""
         live = self._live.get(episode_id)
-        row = live.row if live is not None else self.store.get_episode(episode_id)
+        row = live.current_row() if live is not None else self.store.get_episode(episode_id)
         if row is None or row.tenant != principal.tenant:
             raise EpisodeNotFound(episode_id)
         return row
@@ -144,7 +153,7 @@ class EpisodeService:
         async with lock:
             live = self._live.get(episode_id)
             if live is None:
-                await self.settle()  # rows in flight carry sequence numbers the rebuild must continue from
+                self.flush()  # buffered rows carry sequence numbers the rebuild must continue from
                 live = self._rebuild(row)
         self._rebuild_locks.pop(episode_id, None)
         return live
@@ -160,7 +169,9 @@ class EpisodeService:
             state.close()
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt from its log: {exc}") from exc
         fresh = self.store.get_episode(row.id) or row
-        live = LiveEpisode(row=fresh, env=env, task=task, state=state, seq=fresh.calls)
+        live = LiveEpisode(
+            row=fresh, env=env, task=task, state=state, seq=fresh.calls, last_active_at=fresh.last_active_at
+        )
         self._remember(live)
         self.metrics.replays.inc()
         log.info("episode rebuilt from log", extra={"episode_id": row.id, "env": row.env_id})
@@ -199,38 +210,43 @@ class EpisodeService:
                 )
             started = time.time()
             t0 = time.perf_counter()
-            outcome_kw: dict[str, Any]
-            try:
-                result = live.state.call_tool(tool, arguments)
-                outcome_kw = {"content": result.content}
-            except ToolError as exc:
-                outcome_kw = {"is_error": True, "error_type": type(exc).__name__, "message": str(exc)}
-            except EnvFarmError as exc:  # pragma: no cover - engine invariants; reported, never a traceback
-                log.exception("tool call failed", extra={"episode_id": episode_id, "tool": tool})
-                outcome_kw = {"is_error": True, "error_type": "InternalError", "message": f"Internal error: {exc}"}
-            duration_ms = (time.perf_counter() - t0) * 1e3
             seq = live.seq + 1
+            outcome = self._run(live, seq, tool, arguments)
+            duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
             spec = live.env.tools.get(tool)
             row = CallRow(
                 seq=seq,
                 tool=tool,
                 arguments=arguments if isinstance(arguments, dict) else {"_invalid": repr(arguments)},
                 kind=spec.kind if spec else "unknown",
-                is_error=bool(outcome_kw.get("is_error")),
-                result=outcome_kw.get("content") if not outcome_kw.get("is_error") else outcome_kw.get("message"),
-                error_type=outcome_kw.get("error_type"),
+                is_error=outcome.is_error,
+                result=outcome.message if outcome.is_error else outcome.content,
+                error_type=outcome.error_type,
                 started_at=started,
                 duration_ms=duration_ms,
                 transport=transport,
+                result_json=outcome.text,
             )
             self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error)
             live.seq = seq
-            live.row = EpisodeRow(**{**live.row.__dict__, "calls": seq, "last_active_at": started})
-        outcome = "error" if row.is_error else "ok"
-        self.metrics.calls.labels(env=live.env.spec.id, tool=tool if spec else "(unknown)", outcome=outcome).inc()
-        self.metrics.call_latency.labels(env=live.env.spec.id).observe(time.perf_counter() - t0)
-        log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": outcome, "ms": duration_ms})
-        return CallOutcome(seq=seq, duration_ms=duration_ms, **outcome_kw)
+            live.last_active_at = started
+        label = "error" if row.is_error else "ok"
+        self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms})
+        return outcome
+
+    @staticmethod
+    def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any) -> CallOutcome:
+        try:
+            content = live.state.call_tool(tool, arguments).content
+        except ToolError as exc:
+            return CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))
+        except EnvFarmError as exc:  # pragma: no cover - engine invariants; reported, never a traceback
+            log.exception("tool call failed", extra={"episode_id": live.row.id, "tool": tool})
+            return CallOutcome(seq=seq, is_error=True, error_type="InternalError", message=f"Internal error: {exc}")
+        # Serialized once: the same text is the MCP result and the logged row.
+        return CallOutcome(seq=seq, content=content, text=_CONTENT_JSON.encode(content))
 
     def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> None:
         if not durable:
@@ -259,23 +275,6 @@ class EpisodeService:
             self._pending = batch + self._pending
             raise
 
-    async def flush_in_background(self) -> None:
-        """Write buffered rows from a worker thread, so the event loop keeps serving calls meanwhile."""
-        async with self._flushing:
-            if not self._pending:
-                return
-            batch, self._pending = self._pending, []
-            try:
-                await anyio.to_thread.run_sync(self.store.append_calls, batch)
-            except Exception:
-                self._pending = batch + self._pending
-                raise
-
-    async def settle(self) -> None:
-        """Wait for any batch in flight, then write what is still buffered: the log is complete after."""
-        async with self._flushing:
-            self.flush()
-
     async def score(self, principal: Principal, episode_id: str, answer: str) -> Score:
         """Score the episode's current state against its task."""
         live = await self.live(principal, episode_id)
@@ -287,7 +286,7 @@ class EpisodeService:
     async def close(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """End the episode: its state leaves memory; its log stays until retention ends."""
         row = self.row(principal, episode_id)
-        await self.settle()
+        self.flush()
         if row.status == "open":
             self.store.set_status(episode_id, "closed")
         self._forget(episode_id)
@@ -298,11 +297,9 @@ class EpisodeService:
         """Expire idle episodes and purge logs past retention. Returns (expired ids, purged count)."""
         now = time.time() if now is None else now
         self.flush()
-        idle = [
-            e for e, live in self._live.items() if live.row.last_active_at < now - self.settings.episode_ttl_seconds
-        ]
+        idle = [e for e, live in self._live.items() if live.last_active_at < now - self.settings.episode_ttl_seconds]
         for episode_id in idle:  # the live copy knows of calls newer than the store's view
-            self.store.touch(episode_id, self._live[episode_id].row.last_active_at)
+            self.store.touch(episode_id, self._live[episode_id].last_active_at)
         expired = self.store.expire_idle(now - self.settings.episode_ttl_seconds)
         for episode_id in expired:
             self._forget(episode_id)

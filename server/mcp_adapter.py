@@ -109,10 +109,8 @@ def tool_result(outcome: CallOutcome) -> CallToolResult:
         return CallToolResult(content=[TextContent(type="text", text=outcome.message or "error")], is_error=True)
     content = outcome.content
     structured = content if isinstance(content, dict) else {"result": content}
-    return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(content, ensure_ascii=False, default=str))],
-        structured_content=structured,
-    )
+    text = outcome.text if outcome.text is not None else json.dumps(content, ensure_ascii=False, default=str)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
 def build_server(resolve: Resolver, *, version: str = "0.1.0") -> Server[Any]:

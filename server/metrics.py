@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
@@ -28,6 +30,23 @@ class Metrics:
             registry=self.registry,
         )
         self.replays = Counter("envfarm_episode_replays", "Episodes rebuilt from their log", registry=self.registry)
+        self._call_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+    def call_done(self, env: str, tool: str, outcome: str, seconds: float) -> None:
+        """Count one tool call and observe its latency.
+
+        The labelled children are looked up once per (env, tool, outcome): ``labels()`` costs more
+        than the increment itself, and this runs on every call.
+        """
+        key = (env, tool, outcome)
+        children = self._call_children.get(key)
+        if children is None:
+            children = self._call_children[key] = (
+                self.calls.labels(env=env, tool=tool, outcome=outcome),
+                self.call_latency.labels(env=env),
+            )
+        children[0].inc()
+        children[1].observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -18,6 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql.compiler import SQLCompiler
 
 metadata = sa.MetaData()
 
@@ -79,10 +80,9 @@ class CallRow:
     started_at: float
     duration_ms: float
     transport: str
+    result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
 
 
-# Built once: constructing SQLAlchemy statements per call costs more than running them.
-_INSERT_CALL = calls.insert()
 _TOUCH = (
     episodes.update()
     .where(episodes.c.id == sa.bindparam("eid"))
@@ -90,20 +90,59 @@ _TOUCH = (
 )
 
 
-def _call_params(episode_id: str, call: CallRow) -> dict[str, Any]:
-    return {
-        "episode_id": episode_id,
-        "seq": call.seq,
-        "tool": call.tool,
-        "arguments": json.dumps(call.arguments, sort_keys=True, default=str),
-        "kind": call.kind,
-        "is_error": call.is_error,
-        "result": json.dumps(call.result, default=str),
-        "error_type": call.error_type,
-        "started_at": call.started_at,
-        "duration_ms": call.duration_ms,
-        "transport": call.transport,
-    }
+class _DriverStatement:
+    """A statement compiled once for the store's dialect, run as plain DBAPI ``executemany``.
+
+    Logging calls is the store's hot path (a row per tool call); SQLAlchemy's per-row parameter
+    processing cost more than SQLite's insert itself. Rows come as tuples in ``keys`` order and
+    hold plain str, int, float and bool values, which every DBAPI driver takes as they are.
+    """
+
+    def __init__(self, statement: sa.sql.ClauseElement, dialect: sa.Dialect, keys: tuple[str, ...]) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = str(compiled)
+        self.keys = keys
+        position = tuple(compiled.positiontup or ()) if compiled.positional else None
+        if position is not None and sorted(position) != sorted(keys):
+            raise ValueError(f"statement binds {position}, expected {keys}")
+        self._pass_through = position == keys
+        self._position = position
+
+    def run(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+        params: Any
+        if self._pass_through:
+            params = rows
+        elif self._position is None:  # named paramstyle (e.g. psycopg)
+            params = [dict(zip(self.keys, r, strict=True)) for r in rows]
+        else:
+            index = [self.keys.index(k) for k in self._position]
+            params = [tuple(r[i] for i in index) for r in rows]
+        conn.exec_driver_sql(self.sql, params)
+
+
+_CALL_KEYS = tuple(c.name for c in calls.columns)
+_TOUCH_KEYS = ("eid", "new_calls", "at")
+_ARGUMENTS_JSON = json.JSONEncoder(sort_keys=True, default=str)
+_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+def _call_values(episode_id: str, call: CallRow) -> tuple[Any, ...]:
+    """One ``calls`` row, in ``_CALL_KEYS`` (column) order."""
+    result = call.result_json if call.result_json is not None else _RESULT_JSON.encode(call.result)
+    return (
+        episode_id,
+        call.seq,
+        call.tool,
+        _ARGUMENTS_JSON.encode(call.arguments),
+        call.kind,
+        call.is_error,
+        result,
+        call.error_type,
+        call.started_at,
+        call.duration_ms,
+        call.transport,
+    )
 
 
 def _sqlite_pragmas(fsync: bool) -> Any:
@@ -129,6 +168,8 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
         metadata.create_all(self.engine)
+        self._insert_call = _DriverStatement(calls.insert(), self.engine.dialect, _CALL_KEYS)
+        self._touch = _DriverStatement(_TOUCH, self.engine.dialect, _TOUCH_KEYS)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -155,8 +196,8 @@ class Store:
         for episode_id, call in rows:
             latest[episode_id] = (call.seq, call.started_at)
         with self._tx() as c:
-            c.execute(_INSERT_CALL, [_call_params(episode_id, call) for episode_id, call in rows])
-            c.execute(_TOUCH, [{"eid": e, "new_calls": seq, "at": at} for e, (seq, at) in latest.items()])
+            self._insert_call.run(c, [_call_values(episode_id, call) for episode_id, call in rows])
+            self._touch.run(c, [(e, seq, at) for e, (seq, at) in latest.items()])
 
     def touch(self, episode_id: str, at: float) -> None:
         with self._tx() as c:

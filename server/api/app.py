@@ -207,7 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         while True:
             await asyncio.sleep(FLUSH_INTERVAL)
             try:
-                await service.flush_in_background()
+                service.flush()
             except Exception:  # rows stay buffered and are retried
                 log.exception("flushing the call log failed")
 

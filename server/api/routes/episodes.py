@@ -17,8 +17,8 @@ router = APIRouter(tags=["episodes"])
 async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
     log = None
     if with_log:
-        await farm.service.settle()
-        log = [CallRecord(**c.__dict__) for c in farm.store.calls(row.id)]
+        farm.service.flush()
+        log = [CallRecord.model_validate(c, from_attributes=True) for c in farm.store.calls(row.id)]
     return EpisodeStatus(
         episode_id=row.id,
         env_id=row.env_id,
