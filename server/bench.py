@@ -10,15 +10,16 @@ call log (one committed store row per call).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,56 +53,106 @@ def _free_port() -> int:
 
 @contextmanager
 def _server(cmd: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            if proc.poll() is not None:
-                raise BenchError(f"server exited: {proc.stderr.read().decode()[-2000:] if proc.stderr else ''}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if time.time() > deadline:
-                raise BenchError(f"server on port {port} did not start")
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
+    # stderr goes to a file, not a pipe: nobody reads a pipe while the server runs, and a full one would block it
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        base = f"http://127.0.0.1:{port}"
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            deadline = time.time() + 30
+            while True:
+                if proc.poll() is not None:
+                    errors.seek(0)
+                    raise BenchError(f"server exited: {errors.read().decode(errors='replace')[-2000:]}")
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if time.time() > deadline:
+                    raise BenchError(f"server on port {port} did not start")
+                time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
-async def _sequential(url: str, tool: str, args: dict[str, Any], n: int) -> float:
-    async with httpx2.AsyncClient(timeout=60) as http, Client(streamable_http_client(url, http_client=http)) as c:
-        await c.list_tools()
-        for _ in range(min(50, n)):
-            await c.call_tool(tool, args)
-        t0 = time.perf_counter()
-        for _ in range(n):
-            r = await c.call_tool(tool, args)
-            if r.is_error:
-                raise BenchError(f"bench call failed: {r.content}")
-        return n / (time.perf_counter() - t0)
+@dataclass(frozen=True)
+class _Target:
+    """One server under test: where, and which call to repeat."""
+
+    url: str
+    tool: str
+    arguments: dict[str, Any]
 
 
-async def _concurrent(urls: list[str], tool: str, args: dict[str, Any], per_client: int) -> float:
-    async def one(url: str, start: asyncio.Event) -> None:
-        async with httpx2.AsyncClient(timeout=60) as http, Client(streamable_http_client(url, http_client=http)) as c:
-            await c.list_tools()
-            await start.wait()
-            for _ in range(per_client):
-                await c.call_tool(tool, args)
+async def _call(client: Client, target: _Target) -> None:
+    r = await client.call_tool(target.tool, target.arguments)
+    if r.is_error:
+        raise BenchError(f"bench call to {target.url} failed: {r.content}")
 
-    start = asyncio.Event()
-    tasks = [asyncio.create_task(one(u, start)) for u in urls]
-    await asyncio.sleep(1.0)  # let every client connect first
-    t0 = time.perf_counter()
-    start.set()
-    await asyncio.gather(*tasks)
-    return len(urls) * per_client / (time.perf_counter() - t0)
+
+async def _paired_sequential(a: _Target, b: _Target, calls: int, block: int) -> tuple[float, float]:
+    """Calls/s of ``a`` and of ``b``, one client each, alternating every ``block`` calls.
+
+    Blocks of a few dozen calls put both servers under the same machine load (this VM's speed
+    drifts within seconds), so their ratio is far steadier than two separate runs.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        clients = []
+        for target in (a, b):
+            http = await stack.enter_async_context(httpx2.AsyncClient(timeout=60))
+            client = await stack.enter_async_context(Client(streamable_http_client(target.url, http_client=http)))
+            await client.list_tools()
+            for _ in range(min(50, calls)):
+                await _call(client, target)
+            clients.append((client, target))
+        elapsed = [0.0, 0.0]
+        for i in range(max(1, calls // block)):
+            for side in (0, 1) if i % 2 == 0 else (1, 0):
+                client, target = clients[side]
+                t0 = time.perf_counter()
+                for _ in range(block):
+                    await _call(client, target)
+                elapsed[side] += time.perf_counter() - t0
+        done = max(1, calls // block) * block
+        return done / elapsed[0], done / elapsed[1]
+
+
+async def _paired_concurrent(a: list[_Target], b: list[_Target], rounds: int, per_client: int) -> tuple[float, float]:
+    """Calls/s of ``a`` and of ``b``, each a set of concurrent clients, alternating burst by burst."""
+    async with contextlib.AsyncExitStack() as stack:
+        sides = []
+        for targets in (a, b):
+            clients = []
+            for target in targets:
+                http = await stack.enter_async_context(httpx2.AsyncClient(timeout=60))
+                client = await stack.enter_async_context(Client(streamable_http_client(target.url, http_client=http)))
+                await client.list_tools()
+                clients.append((client, target))
+            sides.append(clients)
+
+        async def burst(clients: list[tuple[Client, _Target]]) -> float:
+            async def one(client: Client, target: _Target) -> None:
+                for _ in range(per_client):
+                    await _call(client, target)
+
+            t0 = time.perf_counter()
+            await asyncio.gather(*(one(c, t) for c, t in clients))
+            return time.perf_counter() - t0
+
+        await burst(sides[0])
+        await burst(sides[1])
+        elapsed = [0.0, 0.0]
+        for i in range(rounds):
+            for side in (0, 1) if i % 2 == 0 else (1, 0):
+                elapsed[side] += await burst(sides[side])
+        return (
+            rounds * per_client * len(a) / elapsed[0],
+            rounds * per_client * len(b) / elapsed[1],
+        )
 
 
 def _rss_mb() -> float:
@@ -144,34 +195,20 @@ def live_episode_memory(counts: tuple[int, ...] = (1000, 10000), env_id: str = "
     return out
 
 
-def _interleaved(pairs: list[tuple[Callable[[], float], Callable[[], float]]], rounds: int) -> tuple[float, float]:
-    """Alternate the two measurements round by round; return their medians (robust to a noisy machine)."""
-    a, b = [], []
-    for i in range(rounds):
-        first, second = pairs[0] if i % 2 == 0 else (pairs[0][1], pairs[0][0])
-        x, y = first(), second()
-        if i % 2 == 0:
-            a.append(x)
-            b.append(y)
-        else:
-            a.append(y)
-            b.append(x)
-    return statistics.median(a), statistics.median(b)
-
-
 def bench_serve(
     *,
     calls: int = 2000,
     clients: int = 32,
     per_client: int = 100,
-    rounds: int = 9,
+    rounds: int = 10,
+    block: int = 25,
     memory_counts: tuple[int, ...] = (1000, 10000),
     progress: Callable[[str], None] = lambda s: None,
 ) -> dict[str, Any]:
     """Run the serving benchmark; return a JSON-serializable report.
 
-    Both servers run at the same time; rounds alternate between them and the medians are compared,
-    so load from other processes hits both sides alike.
+    Both servers run at the same time and are driven alternately, ``block`` sequential calls or one
+    concurrent burst at a time, so load from other processes hits both sides alike.
     """
     env = {
         **os.environ,
@@ -179,7 +216,13 @@ def bench_serve(
         "ENVFARM_LOG_LEVEL": "WARNING",
         "ENVFARM_NO_GENERATE": "1",
     }
-    result: dict[str, Any] = {"benchmark": "serve", "cpus": os.cpu_count(), "tool": READ_CALL[0], "rounds": rounds}
+    result: dict[str, Any] = {
+        "benchmark": "serve",
+        "cpus": os.cpu_count(),
+        "tool": READ_CALL[0],
+        "sequential_block": block,
+        "concurrent_rounds": rounds,
+    }
     bare_port, farm_port = _free_port(), _free_port()
     progress("starting servers")
     with (
@@ -189,50 +232,37 @@ def bench_serve(
             [sys.executable, "-m", "envfarm", "serve", "--port", str(farm_port), "--data-dir", data], farm_port, env
         ) as farm_base,
     ):
-        bare_url = bare_base + "/mcp"
+        bare = _Target(bare_base + "/mcp", "echo", {"v": "x"})
 
-        def episode() -> str:
+        episode_ids: list[str] = []
+
+        def episode() -> _Target:
             r = httpx.post(farm_base + "/episodes", json={"task_id": BENCH_TASK}, timeout=30)
             r.raise_for_status()
-            return str(r.json()["mcp_url"])
+            episode_ids.append(r.json()["episode_id"])
+            return _Target(str(r.json()["mcp_url"]), *READ_CALL)
 
-        farm_url = episode()
-        farm_urls = [episode() for _ in range(clients)]
-        per_round = max(10, calls // rounds)
+        farm = episode()
         progress("sequential calls")
-        farm_seq, bare_seq = _interleaved(
-            [
-                (
-                    lambda: asyncio.run(_sequential(farm_url, *READ_CALL, per_round)),
-                    lambda: asyncio.run(_sequential(bare_url, "echo", {"v": "x"}, per_round)),
-                )
-            ],
-            rounds,
-        )
+        farm_seq, bare_seq = asyncio.run(_paired_sequential(farm, bare, calls, block))
         # The same bare server echoing a result as large as the farm's: separates per-call overhead from the
         # cost of carrying a real record through both SDKs.
         sample = httpx.post(
-            farm_url.removesuffix("/mcp") + "/calls", json={"tool": READ_CALL[0], "arguments": READ_CALL[1]}, timeout=30
+            farm.url.removesuffix("/mcp") + "/calls", json={"tool": farm.tool, "arguments": farm.arguments}, timeout=30
         ).json()["content"]
-        farm_same, bare_same = _interleaved(
-            [
-                (
-                    lambda: asyncio.run(_sequential(farm_url, *READ_CALL, per_round)),
-                    lambda: asyncio.run(_sequential(bare_url, "echo", {"v": sample}, per_round)),
-                )
-            ],
-            rounds,
+        progress("sequential calls, same payload")
+        farm_same, bare_same = asyncio.run(
+            _paired_sequential(farm, _Target(bare.url, "echo", {"v": sample}), calls, block)
         )
         progress(f"{clients} concurrent clients")
-        per_client_round = max(5, per_client // rounds)
-        farm_conc, bare_conc = _interleaved(
-            [
-                (
-                    lambda: asyncio.run(_concurrent(farm_urls, *READ_CALL, per_client_round)),
-                    lambda: asyncio.run(_concurrent([bare_url] * clients, "echo", {"v": "x"}, per_client_round)),
-                )
-            ],
-            rounds,
+        farm_conc, bare_conc = asyncio.run(
+            _paired_concurrent(
+                [episode() for _ in range(clients)], [bare] * clients, rounds, max(1, per_client // rounds)
+            )
+        )
+        # What the farm itself logged: proof that every measured call went through it.
+        result["farm_calls_logged"] = sum(
+            httpx.get(f"{farm_base}/episodes/{e}", timeout=30).json()["calls"] for e in episode_ids
         )
     result["sequential_calls_per_s"] = {
         "envfarm": round(farm_seq, 1),
