@@ -20,6 +20,10 @@ class Unauthorized(ServiceError):
     status, code = 401, "unauthorized"
 
 
+class Forbidden(ServiceError):
+    status, code = 403, "forbidden"
+
+
 class EpisodeNotFound(ServiceError):
     """No such episode for this tenant (other tenants' episodes are indistinguishable from absent)."""
 

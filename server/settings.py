@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(1_000_000, ge=1024)
     step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
     reap_interval_seconds: float = Field(30, gt=0)
+    metrics_public: bool = Field(
+        False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"
+    )
     durable_fsync: bool = Field(False, description="fsync each commit (survive power loss, not only a crash)")
     log_level: str = "INFO"
 

@@ -28,7 +28,7 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import ServiceError, Unauthorized
+from ..errors import Forbidden, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
@@ -134,9 +134,9 @@ class GuardMiddleware:
         if self.local_only:
             client = scope.get("client")
             if client and client[0] not in LOOPBACK_HOSTS:
-                exc = ServiceError("No API keys are configured: this server accepts loopback clients only")
-                exc.status, exc.code = 403, "forbidden"
-                await _send_error(send, scope, exc)
+                await _send_error(
+                    send, scope, Forbidden("No API keys are configured: this server accepts loopback clients only")
+                )
                 return
         length = Headers(scope=scope).get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:

@@ -6,7 +6,7 @@ import time
 
 from envs import Catalog
 
-from .conftest import KEY_A, KEY_ADMIN, mcp_session, run
+from .conftest import API_KEYS, KEY_A, KEY_ADMIN, mcp_session, run
 
 CATALOG = Catalog()
 SECRET_FIELDS = {"gold_actions", "outputs", "assertions", "reward_basis"}
@@ -395,3 +395,14 @@ def test_same_calls_give_the_same_results_in_every_episode(client):
         )
     assert results[0] == results[1]
     assert results[0][1]["appointment_id"] == "A1001"
+
+
+def test_metrics_need_an_admin_key_once_keys_are_configured(keyed_server, make_server):
+    with keyed_server.http() as anonymous, keyed_server.http(KEY_A) as tenant, keyed_server.http(KEY_ADMIN) as admin:
+        assert error_of(anonymous.get("/metrics"), 401)["field"] == "authorization"
+        err = error_of(tenant.get("/metrics"), 403)
+        assert err["code"] == "forbidden" and "ENVFARM_METRICS_PUBLIC" in err["message"]
+        assert "envfarm_episodes_live" in admin.get("/metrics").text
+    public = make_server(api_keys=API_KEYS, metrics_public=True)
+    with public.http() as anonymous:
+        assert "envfarm_episodes_live" in anonymous.get("/metrics").text

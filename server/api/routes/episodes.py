@@ -6,9 +6,10 @@ from fastapi import APIRouter, Request, Response
 
 from envs import Score
 
+from ...errors import Forbidden
 from ...schemas import CallRecord, CallRequest, CallResponse, EpisodeCreate, EpisodeCreated, EpisodeStatus, ScoreRequest
 from ...store import EpisodeRow
-from ..deps import FarmDep, FarmState, PrincipalDep
+from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from .catalog import tool_infos
 
 router = APIRouter(tags=["episodes"])
@@ -101,6 +102,12 @@ def healthz(farm: FarmDep) -> dict[str, object]:
 
 
 @router.get("/metrics", tags=["ops"])
-def metrics(farm: FarmDep) -> Response:
-    """Prometheus metrics."""
+def metrics(farm: FarmDep, request: Request) -> Response:
+    """Prometheus metrics. They cover every tenant, so with API keys configured only an admin key reads
+    them, unless ``ENVFARM_METRICS_PUBLIC=true``."""
+    if not farm.keys.local_mode and not farm.settings.metrics_public and not get_principal(request).admin:
+        raise Forbidden(
+            "/metrics covers every tenant: use an admin key, or set ENVFARM_METRICS_PUBLIC=true",
+            field="authorization",
+        )
     return Response(farm.metrics.render(), media_type="text/plain; version=0.0.4")
