@@ -10,6 +10,8 @@ own format checker in both, and a test compares the two on every catalog schema.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -30,8 +32,21 @@ def _format_check(name: str) -> Callable[[Any], bool]:
 _FORMATS = {name: _format_check(name) for name in _VALIDATOR.FORMAT_CHECKER.checkers}
 
 
+@functools.lru_cache(maxsize=2048)
+def _compile_fast(schema_json: str) -> Callable[[Any], Any] | None:
+    """The compiled check for a schema, shared by every environment instance with the same schema
+    (synthesis builds the same spec many times; compiling costs ~1 ms a schema)."""
+    try:
+        # use_default=False: the fast path must never write defaults into the caller's arguments.
+        return fastjsonschema.compile(
+            json.loads(schema_json), formats=_FORMATS, use_default=False, detailed_exceptions=False
+        )
+    except fastjsonschema.JsonSchemaDefinitionException:  # a keyword it lacks: jsonschema alone decides
+        return None
+
+
 class ArgumentValidator:
-    """A tool's argument schema, compiled once.
+    """A tool's argument schema; the fast check is compiled on first use.
 
     >>> v = ArgumentValidator({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
     >>> v.validate("t", {"n": 1})
@@ -42,13 +57,17 @@ class ArgumentValidator:
     """
 
     def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
         self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER)
-        self.fast: Callable[[Any], Any] | None
-        try:
-            # use_default=False: the fast path must never write defaults into the caller's arguments.
-            self.fast = fastjsonschema.compile(schema, formats=_FORMATS, use_default=False, detailed_exceptions=False)
-        except fastjsonschema.JsonSchemaDefinitionException:  # a keyword it lacks: jsonschema alone decides
-            self.fast = None
+        self._fast: Callable[[Any], Any] | None = None
+        self._compiled = False
+
+    @property
+    def fast(self) -> Callable[[Any], Any] | None:
+        if not self._compiled:
+            self._fast = _compile_fast(json.dumps(self.schema, sort_keys=True))
+            self._compiled = True
+        return self._fast
 
     def validate(self, tool: str, arguments: Any) -> None:
         """Raise ToolArgumentError for the most relevant schema violation, naming field and value."""
@@ -56,9 +75,10 @@ class ArgumentValidator:
             raise ToolArgumentError(
                 f"Arguments for tool '{tool}' must be a JSON object, got {type(arguments).__name__}", field=""
             )
-        if self.fast is not None:
+        fast = self.fast
+        if fast is not None:
             try:
-                self.fast(arguments)
+                fast(arguments)
                 return
             except fastjsonschema.JsonSchemaValueException:
                 pass
