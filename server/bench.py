@@ -36,6 +36,7 @@ from .episodes import EpisodeService
 from .metrics import Metrics
 from .settings import Settings
 from .store import Store
+from .threaded import free_port
 
 BENCH_TASK = "clinic-001"
 READ_CALL = ("find_patient_by_email", {"email": "maria.lopez@example.com"})
@@ -43,12 +44,6 @@ READ_CALL = ("find_patient_by_email", {"email": "maria.lopez@example.com"})
 
 class BenchError(EnvFarmError):
     """A benchmark could not run (a server did not start, a call failed)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
@@ -223,7 +218,7 @@ def bench_serve(
         "sequential_block": block,
         "concurrent_rounds": rounds,
     }
-    bare_port, farm_port = _free_port(), _free_port()
+    bare_port, farm_port = free_port(), free_port()
     progress("starting servers")
     with (
         tempfile.TemporaryDirectory() as data,

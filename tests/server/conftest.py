@@ -7,9 +7,6 @@ SQLite episode store in the test's temporary directory.
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,13 +15,12 @@ from typing import Any, TypeVar
 import httpx
 import httpx2
 import pytest
-import uvicorn
-from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from server.api import create_app
 from server.settings import Settings
+from server.threaded import ThreadedServer
 
 T = TypeVar("T")
 
@@ -37,66 +33,21 @@ API_KEYS = f"{KEY_A} tenantA;{KEY_B} tenantB;{KEY_ADMIN} ops admin"
 MODES = ("legacy", "2026-07-28")
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-class LiveServer:
+class LiveServer(ThreadedServer):
     """``create_app(settings)`` served by uvicorn on 127.0.0.1 in a thread with its own event loop."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.app: FastAPI = create_app(settings)
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="none")
-        self._server = uvicorn.Server(config)
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name=f"uvicorn-{self.port}", daemon=True)
-        self._error: BaseException | None = None
-
-    def _run(self) -> None:
-        try:
-            self.loop.run_until_complete(self._server.serve())
-        except BaseException as exc:  # surfaced by start()/stop()
-            self._error = exc
-        finally:
-            self.loop.close()
-
-    def start(self) -> None:
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if self._error is not None or not self._thread.is_alive():
-                raise RuntimeError(f"server failed to start: {self._error!r}")
-            if time.monotonic() > deadline:
-                raise TimeoutError("server did not start within 20 s")
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=20)
-        assert not self._thread.is_alive(), "server thread did not stop"
-        if self._error is not None:
-            raise self._error
+        super().__init__(create_app(settings), timeout=20)
+        self.base_url = self.url
 
     @property
     def service(self) -> Any:
         return self.app.state.farm.service
-
-    def on_loop(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the server's event loop (the service is not thread-safe) and return its result."""
-
-        async def call() -> T:
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(call(), self.loop).result(timeout=20)
 
     def http(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.base_url, headers=auth(key) if key else {}, timeout=20)

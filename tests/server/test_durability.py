@@ -13,7 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import free_port, mcp_session, run
+from server.threaded import free_port
+
+from .conftest import mcp_session, run
 
 ROOT = Path(__file__).resolve().parents[2]
 
