@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import secrets
 import time
@@ -36,11 +35,10 @@ from .auth import Principal
 from .errors import EpisodeEnded, EpisodeNotFound, LimitExceeded, NoTask, ReplayFailed, ServiceError, StoreUnavailable
 from .metrics import Metrics
 from .settings import Settings
-from .store import CallRow, EpisodeRow, Store
+from .store import CallRow, EpisodeRow, Store, result_text
 
 log = logging.getLogger("envfarm.server")
 FLUSH_INTERVAL = 0.05
-_CONTENT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 _FLUSH_BATCH = 512
 
 
@@ -246,7 +244,7 @@ class EpisodeService:
             log.exception("tool call failed", extra={"episode_id": live.row.id, "tool": tool})
             return CallOutcome(seq=seq, is_error=True, error_type="InternalError", message=f"Internal error: {exc}")
         # Serialized once: the same text is the MCP result and the logged row.
-        return CallOutcome(seq=seq, content=content, text=_CONTENT_JSON.encode(content))
+        return CallOutcome(seq=seq, content=content, text=result_text(content))
 
     def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> None:
         if not durable:

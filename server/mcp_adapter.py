@@ -11,7 +11,6 @@ or a fixed episode over stdio. The MCP session is never used for that (2026-07-2
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -43,6 +42,7 @@ from envs import Environment, Task
 from envs.errors import EnvFarmError
 
 from .episodes import CallOutcome
+from .store import result_text
 
 SERVER_NAME = "envfarm"
 INSTRUCTION_PROMPT = "instruction"
@@ -109,7 +109,7 @@ def tool_result(outcome: CallOutcome) -> CallToolResult:
         return CallToolResult(content=[TextContent(type="text", text=outcome.message or "error")], is_error=True)
     content = outcome.content
     structured = content if isinstance(content, dict) else {"result": content}
-    text = outcome.text if outcome.text is not None else json.dumps(content, ensure_ascii=False, default=str)
+    text = outcome.text if outcome.text is not None else result_text(content)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 

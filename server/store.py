@@ -124,12 +124,13 @@ class _DriverStatement:
 _CALL_KEYS = tuple(c.name for c in calls.columns)
 _TOUCH_KEYS = ("eid", "new_calls", "at")
 _ARGUMENTS_JSON = json.JSONEncoder(sort_keys=True, default=str)
-_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
+#: A tool result as JSON text: the logged ``result`` column and the MCP text content are this same string.
+result_text = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 
 def _call_values(episode_id: str, call: CallRow) -> tuple[Any, ...]:
     """One ``calls`` row, in ``_CALL_KEYS`` (column) order."""
-    result = call.result_json if call.result_json is not None else _RESULT_JSON.encode(call.result)
+    result = call.result_json if call.result_json is not None else result_text(call.result)
     return (
         episode_id,
         call.seq,
