@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from .metaschema import check_schema
 from .sqltext import nondeterminism, prepare
 
 Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
@@ -163,7 +164,7 @@ class ToolSpec(Model):
         if schema.get("type") != "object":
             raise ValueError('parameters must be a JSON Schema with "type": "object" at the root')
         try:
-            jsonschema.Draft202012Validator.check_schema(schema)
+            check_schema(schema)
         except jsonschema.SchemaError as exc:
             path = "/".join(str(p) for p in exc.absolute_path) or "(root)"
             raise ValueError(f"parameters is not valid JSON Schema at {path}: {exc.message}") from exc

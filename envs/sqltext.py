@@ -9,6 +9,7 @@ parameter. Nothing here ever puts a *value* into SQL text.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -36,45 +37,45 @@ class PreparedSQL:
         return {path.split(".", 1)[0] for path in self.params.values()}
 
 
-def _segments(sql: str) -> list[tuple[bool, str]]:
-    """Split SQL into (is_code, text) pieces; strings, quoted names and comments are not code."""
+# Where a non-code piece may start: a quote, a bracketed name, or a comment.
+_NOT_CODE_START = re.compile(r"['\"`\[]|--|/\*")
+
+
+@functools.lru_cache(maxsize=8192)
+def _segments(sql: str) -> tuple[tuple[bool, str], ...]:
+    """Split SQL into (is_code, text) pieces; strings, quoted names and comments are not code.
+    (Cached: loading a catalog scans each statement twice, and synthesized envs share statements.)"""
     out: list[tuple[bool, str]] = []
-    i, n, start = 0, len(sql), 0
-    while i < n:
+    n, start = len(sql), 0
+    while (m := _NOT_CODE_START.search(sql, start)) is not None:
+        i = m.start()
+        if start < i:
+            out.append((True, sql[start:i]))
         ch = sql[i]
-        if ch in "'\"`[":
-            close = "]" if ch == "[" else ch
-            if start < i:
-                out.append((True, sql[start:i]))
-            j = i + 1
-            while j < n:
-                if sql[j] == close:
-                    if close != "]" and j + 1 < n and sql[j + 1] == close:
-                        j += 2  # doubled quote is an escaped quote
-                        continue
-                    break
-                j += 1
-            out.append((False, sql[i : j + 1]))
-            i = start = j + 1
-        elif sql.startswith("--", i):
-            if start < i:
-                out.append((True, sql[start:i]))
+        if ch == "-":
             j = sql.find("\n", i)
             j = n if j < 0 else j
-            out.append((False, sql[i:j]))
-            i = start = j
-        elif sql.startswith("/*", i):
-            if start < i:
-                out.append((True, sql[start:i]))
+        elif ch == "/":
             j = sql.find("*/", i + 2)
             j = n if j < 0 else j + 2
-            out.append((False, sql[i:j]))
-            i = start = j
         else:
-            i += 1
+            close = "]" if ch == "[" else ch
+            j = i + 1
+            while True:
+                j = sql.find(close, j)
+                if j < 0:
+                    j = n - 1  # unterminated: the rest is the literal
+                    break
+                if close != "]" and j + 1 < n and sql[j + 1] == close:
+                    j += 2  # doubled quote is an escaped quote
+                    continue
+                break
+            j += 1
+        out.append((False, sql[i:j]))
+        start = j
     if start < n:
         out.append((True, sql[start:]))
-    return out
+    return tuple(out)
 
 
 def prepare(sql: str) -> PreparedSQL:

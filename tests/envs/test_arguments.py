@@ -9,13 +9,10 @@ from typing import Any
 import pytest
 
 from envs.arguments import ArgumentValidator
-from envs.catalog import load_env
 from envs.errors import ToolArgumentError
-from envs.task import Task
-from synthesis.envgen import generate_env
-from synthesis.ontology import load_ontology
-from synthesis.taskgen import generate_tasks
 from synthesis.toolkit import sample_argument
+
+from .catalog_tools import tool_schemas_with_gold_arguments
 
 _ODD_VALUES: list[Any] = [
     None,
@@ -38,26 +35,6 @@ _ODD_VALUES: list[Any] = [
     [{}],
     {},
 ]
-
-
-def _tools_with_valid_arguments() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
-    """Every tool of the reference environments and of one generated env per sector, with the
-    arguments its tasks' gold actions pass to it (known valid)."""
-    envs: list[tuple[Any, list[Task]]] = [(e.spec, e.tasks) for e in (load_env("retail"), load_env("clinic"))]
-    seen: set[str] = set()
-    for domain in load_ontology():
-        if domain.sector not in seen:
-            seen.add(domain.sector)
-            gen = generate_env(domain, seed=0)
-            envs.append((gen.spec, generate_tasks(domain, gen.spec, gen.meta, count=30, seed=0)[0]))
-    out = []
-    for spec, tasks in envs:
-        gold: dict[str, list[dict[str, Any]]] = {}
-        for task in tasks:
-            for action in task.gold_actions:
-                gold.setdefault(action.tool, []).append(action.arguments)
-        out += [(f"{spec.id}.{t.name}", t.parameters, gold.get(t.name, [])) for t in spec.tools]
-    return out
 
 
 def _variants(schema: dict[str, Any], valid: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
@@ -93,7 +70,7 @@ def _fast_accepts(v: ArgumentValidator, args: dict[str, Any]) -> bool:
 def test_fast_path_agrees_with_jsonschema_on_every_catalog_schema():
     rng = random.Random(7)
     clock = datetime(2025, 6, 1)
-    tools = _tools_with_valid_arguments()
+    tools = tool_schemas_with_gold_arguments()
     assert len(tools) > 300
     checked = gold_checked = 0
     for label, schema, gold in tools:

@@ -3,11 +3,12 @@ comments are never touched."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import pytest
 
-from envs.sqltext import has_code, nondeterminism, prepare
+from envs.sqltext import _segments, has_code, nondeterminism, prepare
 
 
 def test_plain_param_keeps_a_prefixed_name() -> None:
@@ -127,3 +128,41 @@ def test_has_code_ignores_strings_and_comments() -> None:
     assert has_code("SELECT 1 FROM orders", r"\borders\b")
     assert not has_code("SELECT 'orders' -- orders\n", r"\borders\b")
     assert has_code("select 1 /* x */ UNION select 2", r"\bunion\b")
+
+
+def _reference_segments(sql: str) -> list[tuple[bool, str]]:
+    """The scanner's rules spelled out one character at a time (the oracle for the fast one)."""
+    out: list[tuple[bool, str]] = []
+    i, n, start = 0, len(sql), 0
+    while i < n:
+        ch = sql[i]
+        if ch in "'\"`[" or sql.startswith(("--", "/*"), i):
+            if start < i:
+                out.append((True, sql[start:i]))
+            if ch == "-":
+                j = sql.find("\n", i)
+                j = n if j < 0 else j
+            elif ch == "/":
+                j = sql.find("*/", i + 2)
+                j = n if j < 0 else j + 2
+            else:
+                close, j = ("]" if ch == "[" else ch), i + 1
+                while j < n and not (sql[j] == close and not (close != "]" and sql[j + 1 : j + 2] == close)):
+                    j += 2 if sql[j] == close else 1
+                j = min(j, n - 1) + 1
+            out.append((False, sql[i:j]))
+            i = start = j
+        else:
+            i += 1
+    if start < n:
+        out.append((True, sql[start:]))
+    return out
+
+
+def test_scanner_matches_a_character_by_character_reading() -> None:
+    rng = random.Random(5)
+    samples = ["SELECT ':a' -- :b\n, [x:y] /* :c */ FROM t WHERE a = :d AND s = 'it''s :e'", "'open", "/* open"]
+    samples += ["".join(rng.choice("ab :'\"`[]-/*\n.x") for _ in range(rng.randint(0, 24))) for _ in range(20000)]
+    for sql in samples:
+        assert list(_segments(sql)) == _reference_segments(sql), sql
+        assert "".join(text for _, text in _segments(sql)) == sql
