@@ -12,6 +12,12 @@ and failed calls) are trajectory only: they are buffered and written in batches 
 ``FLUSH_INTERVAL`` seconds, and always before the next write, so the log keeps call order). A crash
 can lose at most that interval of read-call trajectory, never state.
 
+Replicas sharing one store (``Settings.store_is_shared``): any replica can serve any episode, so
+another may have logged calls since this one's in-memory copy was made. Every call is then
+committed before it returns, as the episode's next sequence number (``Store.commit_call``); if
+another replica took that number, the copy is stale: it is dropped, rebuilt from the log, and the
+call runs again on the current state. Scores are taken on a copy checked against the store.
+
 Batches are written on the event loop, not from a worker thread: a thread running SQLAlchemy
 competes with the loop for the GIL at every system call the loop makes, which cost each request
 more than writing its row inline does.
@@ -40,6 +46,7 @@ from .store import CallRow, EpisodeRow, Store, result_text
 log = logging.getLogger("envfarm.server")
 FLUSH_INTERVAL = 0.05
 _FLUSH_BATCH = 512
+_STALE_RETRIES = 8  # a call losing the race to other replicas this often in a row gives up
 
 
 @dataclass
@@ -66,6 +73,7 @@ class LiveEpisode:
     seq: int
     last_active_at: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    dropped: bool = False  # left memory while a caller waited for its lock: that caller starts over
 
     def current_row(self) -> EpisodeRow:
         return dataclasses.replace(self.row, calls=self.seq, last_active_at=self.last_active_at)
@@ -83,6 +91,7 @@ class EpisodeService:
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self._pending: list[tuple[str, CallRow]] = []
+        self.shared = settings.store_is_shared()
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
@@ -132,7 +141,7 @@ class EpisodeService:
 
     def row(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """The episode's record; other tenants' episodes do not exist for this principal."""
-        live = self._live.get(episode_id)
+        live = None if self.shared else self._live.get(episode_id)  # shared: other replicas' calls count too
         row = live.current_row() if live is not None else self.store.get_episode(episode_id)
         if row is None or row.tenant != principal.tenant:
             raise EpisodeNotFound(episode_id)
@@ -159,14 +168,16 @@ class EpisodeService:
     def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
         env = self.environment(row.env_id)
         task = self.catalog.task(row.task_id)[1] if row.task_id else None
+        # The count first, then the log up to it: calls other replicas log meanwhile are not
+        # replayed, and the next commit finds this copy stale instead of forking from it.
+        fresh = self.store.get_episode(row.id) or row
         state = env.episode(task)
         try:
-            for call in self.store.calls(row.id, writes_only=True):
+            for call in self.store.calls(row.id, writes_only=True, upto=fresh.calls):
                 state.call_tool(call.tool, call.arguments)
         except ToolError as exc:
             state.close()
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt from its log: {exc}") from exc
-        fresh = self.store.get_episode(row.id) or row
         live = LiveEpisode(
             row=fresh, env=env, task=task, state=state, seq=fresh.calls, last_active_at=fresh.last_active_at
         )
@@ -191,6 +202,7 @@ class EpisodeService:
             self.flush()
         live = self._live.pop(episode_id, None)
         if live is not None:
+            live.dropped = True
             live.state.close()
         self.metrics.episodes_live.set(len(self._live))
 
@@ -199,40 +211,49 @@ class EpisodeService:
         self, principal: Principal, episode_id: str, tool: str, arguments: Any, *, transport: str
     ) -> CallOutcome:
         """Run one tool call, log it durably, and return what the agent should see."""
-        live = await self.live(principal, episode_id)
-        async with live.lock:
-            if live.seq >= self.settings.max_calls_per_episode:
-                raise LimitExceeded(
-                    f"Episode '{episode_id}' reached its limit of {self.settings.max_calls_per_episode} calls",
-                    field="calls",
+        for _ in range(_STALE_RETRIES):
+            live = await self.live(principal, episode_id)
+            async with live.lock:
+                if live.dropped:  # evicted or found stale while this call waited
+                    continue
+                if live.seq >= self.settings.max_calls_per_episode:
+                    raise LimitExceeded(
+                        f"Episode '{episode_id}' reached its limit of {self.settings.max_calls_per_episode} calls",
+                        field="calls",
+                    )
+                started = time.time()
+                t0 = time.perf_counter()
+                seq = live.seq + 1
+                outcome = self._run(live, seq, tool, arguments)
+                duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
+                spec = live.env.tools.get(tool)
+                row = CallRow(
+                    seq=seq,
+                    tool=tool,
+                    arguments=arguments if isinstance(arguments, dict) else {"_invalid": repr(arguments)},
+                    kind=spec.kind if spec else "unknown",
+                    is_error=outcome.is_error,
+                    result=outcome.message if outcome.is_error else outcome.content,
+                    error_type=outcome.error_type,
+                    started_at=started,
+                    duration_ms=duration_ms,
+                    transport=transport,
+                    result_json=outcome.text,
                 )
-            started = time.time()
-            t0 = time.perf_counter()
-            seq = live.seq + 1
-            outcome = self._run(live, seq, tool, arguments)
-            duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
-            spec = live.env.tools.get(tool)
-            row = CallRow(
-                seq=seq,
-                tool=tool,
-                arguments=arguments if isinstance(arguments, dict) else {"_invalid": repr(arguments)},
-                kind=spec.kind if spec else "unknown",
-                is_error=outcome.is_error,
-                result=outcome.message if outcome.is_error else outcome.content,
-                error_type=outcome.error_type,
-                started_at=started,
-                duration_ms=duration_ms,
-                transport=transport,
-                result_json=outcome.text,
-            )
-            self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error)
-            live.seq = seq
-            live.last_active_at = started
-        label = "error" if row.is_error else "ok"
-        self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms})
-        return outcome
+                if not self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error):
+                    continue  # another replica logged a call first: run this one again on the current state
+                live.seq = seq
+                live.last_active_at = started
+            label = "error" if row.is_error else "ok"
+            self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug(
+                    "tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms}
+                )
+            return outcome
+        raise StoreUnavailable(
+            f"Episode '{episode_id}' kept receiving calls on other replicas while this one ran; try again"
+        )
 
     @staticmethod
     def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any) -> CallOutcome:
@@ -246,12 +267,15 @@ class EpisodeService:
         # Serialized once: the same text is the MCP result and the logged row.
         return CallOutcome(seq=seq, content=content, text=result_text(content))
 
-    def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> None:
+    def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> bool:
+        """Log the call; False when the in-memory copy turned out stale (shared store only)."""
+        if self.shared:
+            return self._commit_shared(episode_id, row)
         if not durable:
             self._pending.append((episode_id, row))
             if len(self._pending) >= _FLUSH_BATCH:
                 self.flush()
-            return
+            return True
         batch, self._pending = [*self._pending, (episode_id, row)], []
         try:
             self.store.append_calls(batch)
@@ -261,6 +285,22 @@ class EpisodeService:
             self._forget(episode_id)
             log.exception("could not log call", extra={"episode_id": episode_id, "tool": row.tool})
             raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+        return True
+
+    def _commit_shared(self, episode_id: str, row: CallRow) -> bool:
+        try:
+            result = self.store.commit_call(episode_id, row)
+        except Exception as exc:
+            self._forget(episode_id)
+            log.exception("could not log call", extra={"episode_id": episode_id, "tool": row.tool})
+            raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+        if result == "committed":
+            return True
+        self._forget(episode_id)  # the copy holds this call's effects, which the log does not
+        if result == "ended":
+            raise EpisodeEnded(f"Episode '{episode_id}' was ended on another replica", field="episode_id")
+        self.metrics.stale_copies.inc()
+        return False
 
     def flush(self) -> None:
         """Write buffered trajectory rows (reads and failed calls) to the store."""
@@ -275,11 +315,20 @@ class EpisodeService:
 
     async def score(self, principal: Principal, episode_id: str, answer: str) -> Score:
         """Score the episode's current state against its task."""
-        live = await self.live(principal, episode_id)
-        if live.task is None:
-            raise NoTask(f"Episode '{episode_id}' is free play in '{live.env.spec.id}'; it has no task to score")
-        async with live.lock:
-            return score_episode(live.env, live.task, live.state, answer)
+        for _ in range(_STALE_RETRIES):
+            live = await self.live(principal, episode_id)
+            if live.task is None:
+                raise NoTask(f"Episode '{episode_id}' is free play in '{live.env.spec.id}'; it has no task to score")
+            async with live.lock:
+                if live.dropped:
+                    continue
+                if self.shared:
+                    stored = self.store.get_episode(episode_id)
+                    if stored is None or stored.calls != live.seq:  # other replicas logged calls since
+                        self._forget(episode_id)
+                        continue
+                return score_episode(live.env, live.task, live.state, answer)
+        raise StoreUnavailable(f"Episode '{episode_id}' kept receiving calls on other replicas; try again")
 
     async def close(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """End the episode: its state leaves memory; its log stays until retention ends."""
@@ -299,7 +348,7 @@ class EpisodeService:
         for episode_id in idle:  # the live copy knows of calls newer than the store's view
             self.store.touch(episode_id, self._live[episode_id].last_active_at)
         expired = self.store.expire_idle(now - self.settings.episode_ttl_seconds)
-        for episode_id in expired:
+        for episode_id in expired + (idle if self.shared else []):  # shared: idle here, maybe busy elsewhere
             self._forget(episode_id)
         purged = self.store.purge(now - self.settings.episode_ttl_seconds - self.settings.retention_seconds)
         if expired or purged:

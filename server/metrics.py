@@ -30,6 +30,11 @@ class Metrics:
             registry=self.registry,
         )
         self.replays = Counter("envfarm_episode_replays", "Episodes rebuilt from their log", registry=self.registry)
+        self.stale_copies = Counter(
+            "envfarm_stale_copies",
+            "In-memory episode copies found stale at commit (another replica called the episode)",
+            registry=self.registry,
+        )
         self._call_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def call_done(self, env: str, tool: str, outcome: str, seconds: float) -> None:

@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     metrics_public: bool = Field(
         False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"
     )
+    shared_store: bool | None = Field(
+        None,
+        description="Other replicas serve episodes from the same store: every call is committed before it returns "
+        "and checked against calls they made (default: on for any database but SQLite)",
+    )
     durable_fsync: bool = Field(False, description="fsync each commit (survive power loss, not only a crash)")
     log_level: str = "INFO"
 
@@ -46,3 +51,9 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{self.data_dir / 'envfarm.db'}"
+
+    def store_is_shared(self) -> bool:
+        """Whether other replicas may write to this server's episode store."""
+        if self.shared_store is not None:
+            return self.shared_store
+        return not self.store_url().startswith("sqlite")

@@ -4,7 +4,8 @@ The log is the truth: an episode's live state is rebuilt by replaying its commit
 (``write_log``). Every call — read or write, success or error — is logged with its timing, so the
 full trajectory can be exported. A call's row is committed before its response is sent, so a
 crashed server loses no call a client saw succeed. SQLite (WAL) by default; any SQLAlchemy URL
-(PostgreSQL for replicas sharing work) works with the same code.
+(PostgreSQL for replicas sharing work) works with the same code. Replicas sharing the store log
+each call with ``commit_call``, which refuses a sequence number another replica took first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -82,6 +83,20 @@ class CallRow:
     transport: str
     result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
 
+
+#: What ``Store.commit_call`` found: the call is logged; another replica logged this sequence
+#: number first (the caller's state is stale); or the episode is no longer open.
+CommitResult = Literal["committed", "stale", "ended"]
+
+_ADVANCE = (
+    episodes.update()
+    .where(
+        episodes.c.id == sa.bindparam("eid"),
+        episodes.c.status == "open",
+        episodes.c.calls == sa.bindparam("prev_calls"),
+    )
+    .values(calls=sa.bindparam("new_calls"), last_active_at=sa.bindparam("at"))
+)
 
 _TOUCH = (
     episodes.update()
@@ -200,15 +215,40 @@ class Store:
             self._insert_call.run(c, [_call_values(episode_id, call) for episode_id, call in rows])
             self._touch.run(c, [(e, seq, at) for e, (seq, at) in latest.items()])
 
-    def touch(self, episode_id: str, at: float) -> None:
-        with self._tx() as c:
-            c.execute(episodes.update().where(episodes.c.id == episode_id).values(last_active_at=at))
+    def commit_call(self, episode_id: str, call: CallRow) -> CommitResult:
+        """Log one call as the episode's next, if no other replica logged that sequence number first.
 
-    def calls(self, episode_id: str, *, writes_only: bool = False) -> list[CallRow]:
-        """The episode's calls in order; ``writes_only``: the successful writes, i.e. the replay log."""
+        The episode's row is advanced from ``call.seq - 1`` to ``call.seq`` and the call inserted in
+        one transaction. Replicas racing for the same number serialize on the episode row (the
+        database's row lock); the loser sees the counter moved and gets "stale".
+        """
+        with self._tx() as c:
+            advanced = c.execute(
+                _ADVANCE, {"eid": episode_id, "prev_calls": call.seq - 1, "new_calls": call.seq, "at": call.started_at}
+            ).rowcount
+            if advanced == 1:
+                self._insert_call.run(c, [_call_values(episode_id, call)])
+                return "committed"
+            status = c.execute(sa.select(episodes.c.status).where(episodes.c.id == episode_id)).scalar()
+        return "stale" if status == "open" else "ended"
+
+    def touch(self, episode_id: str, at: float) -> None:
+        """Record activity at ``at``; never moves the time back (another replica may know of later calls)."""
+        with self._tx() as c:
+            c.execute(
+                episodes.update()
+                .where(episodes.c.id == episode_id, episodes.c.last_active_at < at)
+                .values(last_active_at=at)
+            )
+
+    def calls(self, episode_id: str, *, writes_only: bool = False, upto: int | None = None) -> list[CallRow]:
+        """The episode's calls in order; ``writes_only``: the successful writes, i.e. the replay log;
+        ``upto``: only sequence numbers up to that one."""
         q = sa.select(calls).where(calls.c.episode_id == episode_id)
         if writes_only:
             q = q.where(calls.c.kind == "write", calls.c.is_error.is_(False))
+        if upto is not None:
+            q = q.where(calls.c.seq <= upto)
         with self.engine.connect() as c:
             rows = c.execute(q.order_by(calls.c.seq)).mappings().all()
         return [

@@ -42,7 +42,7 @@ WRITES = [
 class ServeProcess:
     """``envfarm serve`` as a real subprocess."""
 
-    def __init__(self, data_dir: Path, log: Path) -> None:
+    def __init__(self, data_dir: Path, log: Path, env: dict[str, str]) -> None:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self._log = log.open("ab")
@@ -51,7 +51,7 @@ class ServeProcess:
             cwd=ROOT,
             stdout=self._log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "ENVFARM_LOG_LEVEL": "WARNING"},
+            env={**os.environ, "ENVFARM_LOG_LEVEL": "WARNING", **env},
         )
         deadline = time.monotonic() + 30
         while True:
@@ -73,12 +73,20 @@ class ServeProcess:
         self._log.close()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The episode store: the embedded SQLite file under the data dir, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return {}
+    return {"ENVFARM_DATABASE_URL": request.getfixturevalue("postgres_url")}
+
+
 @pytest.fixture
-def spawn(tmp_path: Path) -> Iterator:
+def spawn(tmp_path: Path, store_env: dict[str, str]) -> Iterator:
     procs: list[ServeProcess] = []
 
     def start(data_dir: Path) -> ServeProcess:
-        p = ServeProcess(data_dir, tmp_path / "serve.log")
+        p = ServeProcess(data_dir, tmp_path / "serve.log", store_env)
         procs.append(p)
         return p
 

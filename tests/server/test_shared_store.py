@@ -1,0 +1,160 @@
+"""Replicas sharing one PostgreSQL store: any replica serves any episode, and none forks its state.
+
+Two real farm apps, each under uvicorn on its own port and event loop, point at the same real
+PostgreSQL database — what two containers behind a load balancer do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from envs import Catalog
+from server.store import CallRow, EpisodeRow, Store
+
+from .conftest import LiveServer, mcp_session, run
+
+CATALOG = Catalog()
+TASK = "clinic-001"
+BOOKING = {"patient_id": "P0001", "slot_id": "S021", "reason": "Persistent cough for three weeks"}
+
+
+def _call(srv: LiveServer, episode_id: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    with srv.http() as c:
+        response = c.post(f"/episodes/{episode_id}/calls", json={"tool": tool, "arguments": arguments})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.fixture
+def replicas(postgres_url: str, make_server: Callable[..., LiveServer]) -> tuple[LiveServer, LiveServer]:
+    # postgres_url first: its database is dropped after the servers stop, not under them
+    a, b = make_server(database_url=postgres_url), make_server(database_url=postgres_url)
+    assert a.service.shared and b.service.shared  # on by default for a database other than SQLite
+    return a, b
+
+
+def test_replicas_take_turns_on_one_episode(replicas: tuple[LiveServer, LiveServer]) -> None:
+    a, b = replicas
+    with a.http() as c:
+        episode_id = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+    gold = CATALOG.task(TASK)[1].gold_actions
+    for i, action in enumerate(gold):  # A, B, A, B: each replica sees what the other did
+        out = _call((a, b)[i % 2], episode_id, action.tool, action.arguments)
+        assert not out["is_error"] and out["seq"] == i + 1, out
+
+    # The slot A or B just booked is taken for the other one too.
+    again = _call(a if len(gold) % 2 else b, episode_id, "book_appointment", BOOKING)
+    assert again["is_error"] and again["seq"] == len(gold) + 1
+
+    async def read_over_mcp() -> Any:
+        async with mcp_session(f"{b.base_url}/episodes/{episode_id}/mcp", "2026-07-28") as session:
+            return await session.call_tool("get_patient_appointments", {"patient_id": "P0001"})
+
+    appointments = run(read_over_mcp()).structured_content["result"]
+    assert [x["slot_id"] for x in appointments if x["status"] == "booked"].count("S021") == 1
+
+    scores = []
+    for srv in (a, b):
+        with srv.http() as c:
+            status = c.get(f"/episodes/{episode_id}").json()
+            assert status["calls"] == len(gold) + 2 and [r["seq"] for r in status["log"]] == list(
+                range(1, len(gold) + 3)
+            )
+            answer = {"answer": "Booked A1001 at 10:30; your copay is 20."}
+            scores.append(c.post(f"/episodes/{episode_id}/score", json=answer).json())
+    assert scores[0] == scores[1] and scores[0]["reward"] == 1.0
+
+
+def test_racing_replicas_book_a_slot_once(replicas: tuple[LiveServer, LiveServer]) -> None:
+    a, b = replicas
+    with a.http() as c:
+        episode_id = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+    for srv in (a, b):  # both hold a live copy before the race
+        assert not _call(srv, episode_id, "find_patient_by_email", {"email": "maria.lopez@example.com"})["is_error"]
+
+    attempts = 16
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(
+            pool.map(lambda i: _call((a, b)[i % 2], episode_id, "book_appointment", BOOKING), range(attempts))
+        )
+
+    assert sum(not r["is_error"] for r in results) == 1, results  # two copies forking would book it twice
+    assert sorted(r["seq"] for r in results) == list(range(3, attempts + 3))
+    with b.http() as c:
+        log = c.get(f"/episodes/{episode_id}").json()["log"]
+    assert [r["seq"] for r in log] == list(range(1, attempts + 3))
+    assert sum(r["tool"] == "book_appointment" and not r["is_error"] for r in log) == 1
+    # Both replicas now agree on the state, whichever one answers.
+    rewards = set()
+    for srv in (a, b):
+        with srv.http() as c:
+            rewards.add(c.post(f"/episodes/{episode_id}/score", json={"answer": ""}).json()["reward"])
+    assert len(rewards) == 1
+
+
+def test_an_episode_closed_on_one_replica_is_closed_on_the_other(replicas: tuple[LiveServer, LiveServer]) -> None:
+    a, b = replicas
+    with a.http() as c:
+        episode_id = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+    _call(b, episode_id, "list_insurance_plans", {})  # B holds a live copy
+    with a.http() as c:
+        assert c.delete(f"/episodes/{episode_id}").json()["status"] == "closed"
+    with b.http() as c:
+        response = c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_insurance_plans", "arguments": {}})
+        assert response.status_code == 410 and response.json()["error"]["code"] == "episode_ended", response.text
+        assert c.get(f"/episodes/{episode_id}").json()["status"] == "closed"
+
+
+# -- the store itself, on both databases ------------------------------------------------------------------
+
+
+def _row(seq: int, **changes: Any) -> CallRow:
+    values: dict[str, Any] = {
+        "seq": seq,
+        "tool": "t",
+        "arguments": {"k": "ünï", "n": seq},
+        "kind": "write",
+        "is_error": False,
+        "result": {"ok": True, "items": [1, 2]},
+        "error_type": None,
+        "started_at": 1000.0 + seq,
+        "duration_ms": 0.5,
+        "transport": "rest",
+    }
+    values.update(changes)
+    return CallRow(**values)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Any) -> Any:
+    url = f"sqlite:///{tmp_path / 'store.db'}" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    s = Store(url)
+    yield s
+    s.close()
+
+
+def test_store_logs_and_commits_calls_in_order(store: Store) -> None:
+    now = time.time()
+    store.create_episode(EpisodeRow("ep_1", "t", "clinic", None, "open", now, now, 0))
+    store.append_calls([("ep_1", _row(1)), ("ep_1", _row(2, kind="read", is_error=True, error_type="StateError"))])
+    assert store.commit_call("ep_1", _row(3)) == "committed"
+    assert store.commit_call("ep_1", _row(3, tool="other")) == "stale"  # number 3 is taken
+    assert store.commit_call("ep_1", _row(5)) == "stale"  # and 4 is next, not 5
+    logged = store.calls("ep_1")
+    assert [c.seq for c in logged] == [1, 2, 3] and logged[0].arguments == {"k": "ünï", "n": 1}
+    assert logged[0].result == {"ok": True, "items": [1, 2]} and logged[1].is_error is True
+    assert [c.seq for c in store.calls("ep_1", writes_only=True, upto=2)] == [1]
+    row = store.get_episode("ep_1")
+    assert row is not None and row.calls == 3 and row.last_active_at == 1003.0
+
+    store.touch("ep_1", 500.0)  # never back in time
+    assert store.get_episode("ep_1").last_active_at == 1003.0  # type: ignore[union-attr]
+    store.set_status("ep_1", "closed")
+    assert store.commit_call("ep_1", _row(4)) == "ended"
+    assert [c.seq for c in store.calls("ep_1")] == [1, 2, 3]
