@@ -92,7 +92,7 @@ _ADVANCE = (
     episodes.update()
     .where(
         episodes.c.id == sa.bindparam("eid"),
-        episodes.c.status == "open",
+        episodes.c.status == sa.literal_column("'open'"),  # not a parameter: callers bind only the four below
         episodes.c.calls == sa.bindparam("prev_calls"),
     )
     .values(calls=sa.bindparam("new_calls"), last_active_at=sa.bindparam("at"))
@@ -124,7 +124,8 @@ class _DriverStatement:
         self._pass_through = position == keys
         self._position = position
 
-    def run(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+    def run(self, conn: Connection, rows: list[tuple[Any, ...]]) -> int:
+        """Execute for every row; returns the rows affected (as the driver counts them)."""
         params: Any
         if self._pass_through:
             params = rows
@@ -133,11 +134,24 @@ class _DriverStatement:
         else:
             index = [self.keys.index(k) for k in self._position]
             params = [tuple(r[i] for i in index) for r in rows]
-        conn.exec_driver_sql(self.sql, params)
+        if len(params) == 1:  # one row: execute, not executemany, so the driver reports its rowcount
+            params = params[0]
+        return int(conn.exec_driver_sql(self.sql, params).rowcount)
 
 
 _CALL_KEYS = tuple(c.name for c in calls.columns)
 _TOUCH_KEYS = ("eid", "new_calls", "at")
+_ADVANCE_KEYS = ("eid", "prev_calls", "new_calls", "at")
+
+
+def _advance_and_insert() -> sa.sql.ClauseElement:
+    """``_ADVANCE`` and the call's insert as one statement (a data-modifying CTE, PostgreSQL only):
+    one round trip in autocommit instead of four (BEGIN, UPDATE, INSERT, COMMIT)."""
+    advanced = _ADVANCE.returning(episodes.c.id).cte("advanced")
+    values = sa.select(*(sa.bindparam(c.name, type_=c.type) for c in calls.columns)).select_from(advanced)
+    return calls.insert().from_select(list(_CALL_KEYS), values)
+
+
 _ARGUMENTS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 #: A tool result as JSON text: the logged ``result`` column and the MCP text content are this same string.
 result_text = json.JSONEncoder(ensure_ascii=False, default=str).encode
@@ -186,6 +200,10 @@ class Store:
         metadata.create_all(self.engine)
         self._insert_call = _DriverStatement(calls.insert(), self.engine.dialect, _CALL_KEYS)
         self._touch = _DriverStatement(_TOUCH, self.engine.dialect, _TOUCH_KEYS)
+        self._commit_one: _DriverStatement | None = None
+        if self.engine.dialect.name == "postgresql":
+            self._commit_one = _DriverStatement(_advance_and_insert(), self.engine.dialect, _ADVANCE_KEYS + _CALL_KEYS)
+            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -222,13 +240,17 @@ class Store:
         one transaction. Replicas racing for the same number serialize on the episode row (the
         database's row lock); the loser sees the counter moved and gets "stale".
         """
-        with self._tx() as c:
-            advanced = c.execute(
-                _ADVANCE, {"eid": episode_id, "prev_calls": call.seq - 1, "new_calls": call.seq, "at": call.started_at}
-            ).rowcount
-            if advanced == 1:
-                self._insert_call.run(c, [_call_values(episode_id, call)])
-                return "committed"
+        advance = (episode_id, call.seq - 1, call.seq, call.started_at)
+        if self._commit_one is not None:
+            with self._autocommit.connect() as c:
+                if self._commit_one.run(c, [advance + _call_values(episode_id, call)]) == 1:
+                    return "committed"
+        else:
+            with self._tx() as c:
+                if c.execute(_ADVANCE, dict(zip(_ADVANCE_KEYS, advance, strict=True))).rowcount == 1:
+                    self._insert_call.run(c, [_call_values(episode_id, call)])
+                    return "committed"
+        with self.engine.connect() as c:
             status = c.execute(sa.select(episodes.c.status).where(episodes.c.id == episode_id)).scalar()
         return "stale" if status == "open" else "ended"
 
