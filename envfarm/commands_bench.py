@@ -63,9 +63,22 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
     show_default=True,
     help="Live-episode counts to measure memory for (repeatable).",
 )
-def bench_serve_cmd(out: Path, calls: int, clients: int, per_client: int, memory_counts: tuple[int, ...]) -> None:
+@click.option(
+    "--shared-store-url",
+    metavar="URL",
+    default=None,
+    help="Also measure a farm on this shared store (e.g. postgresql+psycopg://...) beside the embedded one.",
+)
+def bench_serve_cmd(
+    out: Path,
+    calls: int,
+    clients: int,
+    per_client: int,
+    memory_counts: tuple[int, ...],
+    shared_store_url: str | None,
+) -> None:
     """Tool calls/s through the farm beside a bare MCP server, and memory of many live episodes."""
-    from server.bench import bench_serve
+    from server.bench import bench_serve, bench_shared_store
 
     con = Console(stderr=True)
     with con.status("benchmarking") as status:
@@ -76,6 +89,14 @@ def bench_serve_cmd(out: Path, calls: int, clients: int, per_client: int, memory
             memory_counts=memory_counts,
             progress=lambda s: status.update(f"benchmarking: {s}"),
         )
+        if shared_store_url:
+            result["shared_store"] = bench_shared_store(
+                shared_store_url,
+                calls=calls,
+                clients=clients,
+                per_client=per_client,
+                progress=lambda s: status.update(f"benchmarking: {s}"),
+            )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     Console().print_json(json.dumps(result))

@@ -40,6 +40,7 @@ from .threaded import free_port
 
 BENCH_TASK = "clinic-001"
 READ_CALL = ("find_patient_by_email", {"email": "maria.lopez@example.com"})
+WRITE_CALL = ("update_patient_contact", {"patient_id": "P0001", "phone": "+15550199"})
 
 
 class BenchError(EnvFarmError):
@@ -190,6 +191,79 @@ def live_episode_memory(counts: tuple[int, ...] = (1000, 10000), env_id: str = "
     return out
 
 
+def _bench_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "ENVFARM_MAX_CALLS_PER_EPISODE": str(10**9),
+        "ENVFARM_LOG_LEVEL": "WARNING",
+        "ENVFARM_NO_GENERATE": "1",
+    }
+
+
+def _farm_command(port: int, data_dir: str) -> list[str]:
+    return [sys.executable, "-m", "envfarm", "serve", "--port", str(port), "--data-dir", data_dir]
+
+
+def _new_episode(base: str, call: tuple[str, dict[str, Any]]) -> tuple[str, _Target]:
+    r = httpx.post(base + "/episodes", json={"task_id": BENCH_TASK}, timeout=30)
+    r.raise_for_status()
+    return str(r.json()["episode_id"]), _Target(str(r.json()["mcp_url"]), *call)
+
+
+def _ratio(name: str, value: float, baseline_name: str, baseline: float) -> dict[str, float]:
+    return {name: round(value, 1), baseline_name: round(baseline, 1), "ratio": round(value / baseline, 3)}
+
+
+def bench_shared_store(
+    database_url: str,
+    *,
+    calls: int = 1000,
+    clients: int = 32,
+    per_client: int = 100,
+    rounds: int = 4,
+    block: int = 25,
+    progress: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
+    """A farm on a shared store (``database_url``, e.g. PostgreSQL) beside one on the embedded SQLite
+    store, driven alternately: what committing every call to a shared database costs."""
+    env = _bench_env()
+    shared_port, embedded_port = free_port(), free_port()
+    result: dict[str, Any] = {"database": database_url.split(":", 1)[0].split("+")[0]}
+    with (
+        tempfile.TemporaryDirectory() as data,
+        _server(
+            _farm_command(shared_port, data + "/shared"), shared_port, {**env, "ENVFARM_DATABASE_URL": database_url}
+        ) as shared_base,
+        _server(_farm_command(embedded_port, data + "/embedded"), embedded_port, env) as embedded_base,
+    ):
+        shared_ids: list[str] = []
+        for label, call in (("read", READ_CALL), ("write", WRITE_CALL)):
+            progress(f"shared store: sequential {label} calls")
+            shared_id, shared = _new_episode(shared_base, call)
+            shared_ids.append(shared_id)
+            on_shared, on_embedded = asyncio.run(
+                _paired_sequential(shared, _new_episode(embedded_base, call)[1], calls, block)
+            )
+            result[f"sequential_{label}_calls_per_s"] = _ratio("shared", on_shared, "embedded", on_embedded)
+        progress(f"shared store: {clients} concurrent clients")
+        many = [_new_episode(shared_base, READ_CALL) for _ in range(clients)]
+        shared_ids += [episode_id for episode_id, _ in many]
+        on_shared, on_embedded = asyncio.run(
+            _paired_concurrent(
+                [target for _, target in many],
+                [_new_episode(embedded_base, READ_CALL)[1] for _ in range(clients)],
+                rounds,
+                max(1, per_client // rounds),
+            )
+        )
+        result[f"concurrent_{clients}_calls_per_s"] = _ratio("shared", on_shared, "embedded", on_embedded)
+        result["shared_calls_logged"] = sum(
+            httpx.get(f"{shared_base}/episodes/{e}", params={"log": "false"}, timeout=30).json()["calls"]
+            for e in shared_ids
+        )
+    return result
+
+
 def bench_serve(
     *,
     calls: int = 2000,
@@ -205,12 +279,7 @@ def bench_serve(
     Both servers run at the same time and are driven alternately, ``block`` sequential calls or one
     concurrent burst at a time, so load from other processes hits both sides alike.
     """
-    env = {
-        **os.environ,
-        "ENVFARM_MAX_CALLS_PER_EPISODE": str(10**9),
-        "ENVFARM_LOG_LEVEL": "WARNING",
-        "ENVFARM_NO_GENERATE": "1",
-    }
+    env = _bench_env()
     result: dict[str, Any] = {
         "benchmark": "serve",
         "cpus": os.cpu_count(),
@@ -223,19 +292,16 @@ def bench_serve(
     with (
         tempfile.TemporaryDirectory() as data,
         _server([sys.executable, "-m", "server.bench_bare", "--port", str(bare_port)], bare_port, env) as bare_base,
-        _server(
-            [sys.executable, "-m", "envfarm", "serve", "--port", str(farm_port), "--data-dir", data], farm_port, env
-        ) as farm_base,
+        _server(_farm_command(farm_port, data), farm_port, env) as farm_base,
     ):
         bare = _Target(bare_base + "/mcp", "echo", {"v": "x"})
 
         episode_ids: list[str] = []
 
         def episode() -> _Target:
-            r = httpx.post(farm_base + "/episodes", json={"task_id": BENCH_TASK}, timeout=30)
-            r.raise_for_status()
-            episode_ids.append(r.json()["episode_id"])
-            return _Target(str(r.json()["mcp_url"]), *READ_CALL)
+            episode_id, target = _new_episode(farm_base, READ_CALL)
+            episode_ids.append(episode_id)
+            return target
 
         farm = episode()
         progress("sequential calls")
@@ -259,21 +325,9 @@ def bench_serve(
         result["farm_calls_logged"] = sum(
             httpx.get(f"{farm_base}/episodes/{e}", timeout=30).json()["calls"] for e in episode_ids
         )
-    result["sequential_calls_per_s"] = {
-        "envfarm": round(farm_seq, 1),
-        "bare_mcp": round(bare_seq, 1),
-        "ratio": round(farm_seq / bare_seq, 3),
-    }
-    result["sequential_same_payload_calls_per_s"] = {
-        "envfarm": round(farm_same, 1),
-        "bare_mcp_echo": round(bare_same, 1),
-        "ratio": round(farm_same / bare_same, 3),
-    }
-    result[f"concurrent_{clients}_calls_per_s"] = {
-        "envfarm": round(farm_conc, 1),
-        "bare_mcp": round(bare_conc, 1),
-        "ratio": round(farm_conc / bare_conc, 3),
-    }
+    result["sequential_calls_per_s"] = _ratio("envfarm", farm_seq, "bare_mcp", bare_seq)
+    result["sequential_same_payload_calls_per_s"] = _ratio("envfarm", farm_same, "bare_mcp_echo", bare_same)
+    result[f"concurrent_{clients}_calls_per_s"] = _ratio("envfarm", farm_conc, "bare_mcp", bare_conc)
     result["target_ratio"] = 0.9
     progress("live episode memory")
     result["live_episode_memory"] = live_episode_memory(memory_counts)

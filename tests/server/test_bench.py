@@ -8,6 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from envfarm.cli import cli
+from server.bench import bench_shared_store
 
 
 def test_bench_serve_measures_calls_that_went_through_the_farm(tmp_path: Path) -> None:
@@ -31,3 +32,14 @@ def test_bench_serve_measures_calls_that_went_through_the_farm(tmp_path: Path) -
         assert abs(figures["ratio"] - figures["envfarm"] / baseline) < 0.002
     memory = data["live_episode_memory"]["20"]
     assert memory["create_per_s"] > 0 and memory["image_kb"] > 10
+
+
+def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> None:
+    calls, clients, per_client = 50, 2, 8
+    data = bench_shared_store(postgres_url, calls=calls, clients=clients, per_client=per_client, rounds=2, block=25)
+    assert data["database"] == "postgresql"
+    for key in ("sequential_read_calls_per_s", "sequential_write_calls_per_s", f"concurrent_{clients}_calls_per_s"):
+        figures = data[key]
+        assert figures["shared"] > 0 and abs(figures["ratio"] - figures["shared"] / figures["embedded"]) < 0.002
+    # per sequential episode: warm-up + measured calls; per concurrent one: a warm-up burst and two measured
+    assert data["shared_calls_logged"] == 2 * (min(50, calls) + calls) + clients * (per_client // 2) * 3
