@@ -203,10 +203,14 @@ class Store:
         self._commit_one: _DriverStatement | None = None
         if self.engine.dialect.name == "postgresql":
             self._commit_one = _DriverStatement(_advance_and_insert(), self.engine.dialect, _ADVANCE_KEYS + _CALL_KEYS)
-            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            # A pool of its own, always in autocommit: switching a pooled connection's isolation level on
+            # every checkout and back on return costs round trips of its own.
+            self._autocommit = sa.create_engine(url, isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._commit_one is not None:
+            self._autocommit.dispose()
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
