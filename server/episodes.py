@@ -38,7 +38,16 @@ from envs import Catalog, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError
 
 from .auth import Principal
-from .errors import EpisodeEnded, EpisodeNotFound, LimitExceeded, NoTask, ReplayFailed, ServiceError, StoreUnavailable
+from .errors import (
+    Conflict,
+    EpisodeEnded,
+    EpisodeNotFound,
+    LimitExceeded,
+    NoTask,
+    ReplayFailed,
+    ServiceError,
+    StoreUnavailable,
+)
 from .metrics import Metrics
 from .settings import Settings
 from .store import CallRow, EpisodeRow, Store, result_text
@@ -108,7 +117,7 @@ class EpisodeService:
         if task_id is not None:
             entry, task = self.catalog.task(task_id)
             if env_id is not None and env_id != entry.spec.id:
-                raise ServiceError(f"Task '{task_id}' belongs to env '{entry.spec.id}', not '{env_id}'", field="env_id")
+                raise Conflict(f"Task '{task_id}' belongs to env '{entry.spec.id}', not '{env_id}'", field="env_id")
             env_id = entry.spec.id
         elif env_id is None:
             raise ServiceError("Give a task_id, or an env_id for free play", field="task_id")

@@ -37,6 +37,12 @@ class EpisodeEnded(ServiceError):
     status, code = 410, "episode_ended"
 
 
+class Conflict(ServiceError):
+    """Well-formed, but contradicts the catalog or the episode (a task of another environment)."""
+
+    status, code = 409, "conflict"
+
+
 class NoTask(ServiceError):
     status, code = 409, "episode_has_no_task"
 

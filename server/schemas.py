@@ -80,8 +80,19 @@ class TaskList(Page):
 
 
 class EpisodeCreate(ApiModel):
-    task_id: str | None = Field(None, description="Start an episode of this task")
-    env_id: str | None = Field(None, description="Free play in this environment (when no task_id)")
+    model_config = ConfigDict(
+        extra="forbid",
+        # One of the two must be given, as a string (the other may be absent or null).
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["task_id"], "properties": {"task_id": {"type": "string"}}},
+                {"required": ["env_id"], "properties": {"env_id": {"type": "string"}}},
+            ]
+        },
+    )
+
+    task_id: str | None = Field(None, description="Start an episode of this task", examples=["clinic-001"])
+    env_id: str | None = Field(None, description="Free play in this environment (when no task_id)", examples=["clinic"])
 
 
 class EpisodeCreated(ApiModel):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -169,6 +170,27 @@ def _security(settings: Settings) -> TransportSecuritySettings:
     )
 
 
+def _declare_security(app: FastAPI, keys: KeyRing) -> None:
+    """With API keys configured, the OpenAPI document says every route but ``/healthz`` needs a bearer
+    key (the docs page gets "Authorize"). In local mode nothing needs one, and it says nothing."""
+    if keys.local_mode:
+        return
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            schema.setdefault("components", {})["securitySchemes"] = {
+                "apiKey": {"type": "http", "scheme": "bearer", "description": "An API key of this farm"}
+            }
+            schema["security"] = [{"apiKey": []}]
+            for operation in schema["paths"].get("/healthz", {}).values():
+                operation["security"] = []
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the farm's ASGI app. Nothing global: tests build isolated apps on temporary databases."""
     settings = settings or Settings()
@@ -231,6 +253,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.farm = farm
+    _declare_security(app, keys)
     install_error_handlers(app)
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)

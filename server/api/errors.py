@@ -3,28 +3,65 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from envs.errors import EnvFarmError, UnknownEnvironment, UnknownTask
 
 from ..errors import ServiceError
+from ..schemas import ErrorResponse
 
 log = logging.getLogger("envfarm.server")
 
 
-def error_response(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status)
+_MEANING = {
+    400: "Inconsistent request (the message names the field)",
+    401: "Missing or invalid API key",
+    403: "Not allowed for this key, or a non-loopback client with no API keys configured",
+    404: "No such environment, task or episode (other tenants' episodes included)",
+    409: "Contradicts the catalog or the episode: a task of another environment, scoring free play, "
+    "a log that no longer replays",
+    410: "The episode is closed or expired",
+    413: "Request body over the limit",
+    422: "Invalid request: the message names the field and the value",
+    429: "A limit was reached: open episodes per tenant, calls per episode",
+    503: "The episode store is unavailable; nothing was recorded",
+}
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each with the JSON error body."""
+    return {status: {"model": ErrorResponse, "description": _MEANING[status]} for status in statuses}
+
+
+def error_response(
+    status: int, code: str, message: str, field: str | None = None, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "field": field}}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def http_error_response(exc: StarletteHTTPException) -> JSONResponse:
-    """An HTTP-level error (unknown route, wrong method, body over the limit) as the JSON error body."""
+    """An HTTP-level error (unknown route, wrong method, body over the limit) as the JSON error body.
+    Its headers are kept: a 405 names the allowed methods in ``Allow``."""
     code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail), "body" if exc.status_code == 413 else None)
+    field = "body" if exc.status_code == 413 else None
+    return error_response(exc.status_code, code, str(exc.detail), field, exc.headers)
+
+
+def _allowed_methods(app: FastAPI, path: str) -> str:
+    """Every method the API documents for ``path``, as an ``Allow`` header value."""
+    paths = app.state.__dict__.setdefault(
+        "allowed_methods", [(compile_path(p)[0], set(ops)) for p, ops in app.openapi()["paths"].items()]
+    )
+    methods = {m.upper() for regex, ops in paths if regex.match(path) for m in ops}
+    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
 
 
 def _field(loc: tuple[Any, ...]) -> str:
@@ -64,6 +101,14 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:
+            # Starlette's Allow names the methods of the first route matching the path only; a path
+            # served by several routes (GET and DELETE /episodes/{id}) allows all of theirs.
+            allowed = _allowed_methods(app, request.url.path)
+            if allowed:
+                exc = StarletteHTTPException(405, exc.detail, {**(exc.headers or {}), "Allow": allowed})
+        elif exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+            return error_response(422, "invalid_json", "body: not valid UTF-8 JSON", "body")
         return http_error_response(exc)
 
     @app.exception_handler(Exception)

@@ -234,8 +234,8 @@ def test_bad_input_gets_json_errors_never_500(client):
     assert err["field"] == "task" and "Extra inputs" in err["message"]
     err = error_of(client.post("/episodes", json={}), 400)
     assert err["field"] == "task_id"
-    err = error_of(client.post("/episodes", json={"task_id": "clinic-001", "env_id": "retail"}), 400)
-    assert err["field"] == "env_id" and "belongs to env 'clinic'" in err["message"]
+    err = error_of(client.post("/episodes", json={"task_id": "clinic-001", "env_id": "retail"}), 409)
+    assert err["field"] == "env_id" and "belongs to env 'clinic'" in err["message"] and err["code"] == "conflict"
     bad_json = client.post("/episodes", content=b"{not json", headers={"content-type": "application/json"})
     err = error_of(bad_json, 422)
     assert err["code"] == "invalid_json" and err["field"] == "body" and "invalid JSON" in err["message"]
@@ -406,3 +406,23 @@ def test_metrics_need_an_admin_key_once_keys_are_configured(keyed_server, make_s
     public = make_server(api_keys=API_KEYS, metrics_public=True)
     with public.http() as anonymous:
         assert "envfarm_episodes_live" in anonymous.get("/metrics").text
+
+
+def test_openapi_documents_errors_keys_and_allowed_methods(server, keyed_server):
+    with server.http() as local, keyed_server.http(KEY_A) as keyed:
+        spec = local.get("/openapi.json").json()
+        assert "securitySchemes" not in spec.get("components", {}) and "security" not in spec
+        get_episode = spec["paths"]["/episodes/{episode_id}"]["get"]["responses"]
+        assert get_episode["404"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
+        assert get_episode["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
+        assert "text/plain" in spec["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
+
+        with_keys = keyed.get("/openapi.json").json()
+        assert with_keys["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
+        assert with_keys["security"] == [{"apiKey": []}] and with_keys["paths"]["/healthz"]["get"]["security"] == []
+
+        wrong_method = local.request("OPTIONS", "/episodes/ep_x")
+        assert error_of(wrong_method, 405)["code"] == "method_not_allowed"
+        assert wrong_method.headers["allow"] == "DELETE, GET, HEAD"
+        not_utf8 = local.post("/episodes", content=b'{"task_id": "\xff"}', headers={"content-type": "application/json"})
+        assert error_of(not_utf8, 422)["code"] == "invalid_json"

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from envs import CatalogEntry, Task
 
 from ...auth import Principal
 from ...schemas import EnvDetail, EnvList, EnvSummary, TaskAdmin, TaskList, TaskPublic, ToolInfo
 from ..deps import FarmDep, PrincipalDep
+from ..errors import documented
 
-router = APIRouter(tags=["catalog"])
+router = APIRouter(tags=["catalog"], responses=documented(401, 403, 422))
 Limit = Annotated[int, Query(ge=1, le=500, description="Page size")]
 Offset = Annotated[int, Query(ge=0, description="Items to skip")]
 Difficulty = Literal["easy", "medium", "hard"]
+# Path parameters, with examples from the reference environments (every catalog has them).
+EnvId = Annotated[str, Path(description="Environment id", examples=["clinic"])]
+TaskId = Annotated[str, Path(description="Task id", examples=["clinic-001"])]
 
 
 def env_summary(entry: CatalogEntry) -> EnvSummary:
@@ -72,8 +76,8 @@ def list_envs(
     return EnvList(total=len(entries), limit=limit, offset=offset, items=[env_summary(e) for e in page])
 
 
-@router.get("/envs/{env_id}", response_model=EnvDetail)
-def get_env(env_id: str, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
+@router.get("/envs/{env_id}", response_model=EnvDetail, responses=documented(404))
+def get_env(env_id: EnvId, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
     """One environment: policy, tables and tools."""
     entry = farm.catalog.get(env_id)
     return EnvDetail(
@@ -91,9 +95,9 @@ def _task_page(tasks: list[Task], principal: Principal, difficulty: str | None, 
     return TaskList(total=len(tasks), limit=limit, offset=offset, items=[task_view(t, principal) for t in page])
 
 
-@router.get("/envs/{env_id}/tasks", response_model=TaskList)
+@router.get("/envs/{env_id}/tasks", response_model=TaskList, responses=documented(404))
 def list_env_tasks(
-    env_id: str,
+    env_id: EnvId,
     farm: FarmDep,
     principal: PrincipalDep,
     difficulty: Difficulty | None = None,
@@ -123,7 +127,7 @@ def list_tasks(
     return _task_page(tasks, principal, difficulty, limit, offset)
 
 
-@router.get("/tasks/{task_id}", response_model=TaskAdmin | TaskPublic)
-def get_task(task_id: str, farm: FarmDep, principal: PrincipalDep) -> TaskPublic | TaskAdmin:
+@router.get("/tasks/{task_id}", response_model=TaskAdmin | TaskPublic, responses=documented(404))
+def get_task(task_id: TaskId, farm: FarmDep, principal: PrincipalDep) -> TaskPublic | TaskAdmin:
     """One task (gold actions only for admin keys)."""
     return task_view(farm.catalog.task(task_id)[1], principal)

@@ -10,9 +10,11 @@ from ...errors import Forbidden
 from ...schemas import CallRecord, CallRequest, CallResponse, EpisodeCreate, EpisodeCreated, EpisodeStatus, ScoreRequest
 from ...store import EpisodeRow
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
+from ..errors import documented
 from .catalog import tool_infos
 
-router = APIRouter(tags=["episodes"])
+router = APIRouter(tags=["episodes"], responses=documented(401, 403, 413, 422))
+_METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
 
 
 async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
@@ -38,7 +40,7 @@ def mcp_url(farm: FarmState, request: Request, episode_id: str) -> str:
     return base.rstrip("/") + f"/episodes/{episode_id}/mcp"
 
 
-@router.post("/episodes", status_code=201, response_model=EpisodeCreated)
+@router.post("/episodes", status_code=201, response_model=EpisodeCreated, responses=documented(400, 404, 409, 429))
 async def create_episode(
     body: EpisodeCreate, request: Request, farm: FarmDep, principal: PrincipalDep
 ) -> EpisodeCreated:
@@ -57,13 +59,13 @@ async def create_episode(
     )
 
 
-@router.get("/episodes/{episode_id}", response_model=EpisodeStatus)
+@router.get("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))
 async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> EpisodeStatus:
     """Status and (unless log=false) the full call log with timing."""
     return await _status(farm, farm.service.row(principal, episode_id), with_log=log)
 
 
-@router.post("/episodes/{episode_id}/calls", response_model=CallResponse)
+@router.post("/episodes/{episode_id}/calls", response_model=CallResponse, responses=documented(400, 404, 410, 429, 503))
 async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal: PrincipalDep) -> CallResponse:
     """Call a tool without MCP (for trainers). A failed tool call is a 200 with is_error=true."""
     out = await farm.service.call(principal, episode_id, body.tool, body.arguments, transport="rest")
@@ -77,7 +79,7 @@ async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal
     )
 
 
-@router.post("/episodes/{episode_id}/score", response_model=Score)
+@router.post("/episodes/{episode_id}/score", response_model=Score, responses=documented(404, 409, 410, 503))
 async def score_episode(
     episode_id: str, farm: FarmDep, principal: PrincipalDep, body: ScoreRequest | None = None
 ) -> Score:
@@ -85,7 +87,7 @@ async def score_episode(
     return await farm.service.score(principal, episode_id, body.answer if body else "")
 
 
-@router.delete("/episodes/{episode_id}", response_model=EpisodeStatus)
+@router.delete("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))
 async def close_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
     """End the episode. Its log is kept until retention ends."""
     return await _status(farm, await farm.service.close(principal, episode_id), with_log=False)
@@ -101,7 +103,12 @@ def healthz(farm: FarmDep) -> dict[str, object]:
     }
 
 
-@router.get("/metrics", tags=["ops"])
+@router.get(
+    "/metrics",
+    tags=["ops"],
+    response_class=Response,
+    responses={200: {"content": _METRICS_TEXT, "description": "Prometheus text format"}},
+)
 def metrics(farm: FarmDep, request: Request) -> Response:
     """Prometheus metrics. They cover every tenant, so with API keys configured only an admin key reads
     them, unless ``ENVFARM_METRICS_PUBLIC=true``."""
