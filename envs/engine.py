@@ -116,6 +116,11 @@ class _Scope:
         return _PLACEHOLDER.sub(repl, message)
 
 
+def _sql_text(value: str) -> str:
+    """A string literal for SQL the engine writes itself (ids it generated, never agent input)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
 def _rows(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
     names = [d[0] for d in cursor.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -247,6 +252,58 @@ class Episode:
             rows = _rows(self._conn.execute(sql, key))
             out[key] = rows[0] if rows else None
         return out
+
+    def generated_ids(self) -> dict[str, set[str]]:
+        """Ids ``new_id()`` made that name a row now (as a text primary key), by prefix."""
+        made = {f"{p}{n}": p for p, last in self._counters.items() for n in range(_FIRST_ID, last + 1)}
+        out: dict[str, set[str]] = {}
+        if not made:
+            return out
+        marks = ", ".join("?" * len(made))
+        for table in self.env.spec.tables:
+            key = table.column(table.primary_key[0]) if len(table.primary_key) == 1 else None
+            if key is not None and key.type == "text":
+                pk = quote_ident(key.name)
+                sql = f"SELECT {pk} FROM {quote_ident(table.name)} WHERE {pk} IN ({marks})"
+                for (value,) in self._conn.execute(sql, list(made)):
+                    out.setdefault(made[value], set()).add(value)
+        return out
+
+    def rename_ids(self, renaming: Mapping[str, str]) -> None:
+        """Rename generated ids wherever they are a whole text value or a JSON string (scoring only:
+        ids are names, and two runs may hand out the same names in another order)."""
+        if not renaming:
+            return
+        # Through a unique stand-in first, so swaps and cycles never collide on a primary key.
+        stand_in = {old: f"envfarm:renaming:{i}" for i, old in enumerate(renaming)}
+        phases = [stand_in, {stand_in[old]: new for old, new in renaming.items()}]
+        self._conn.execute("BEGIN")
+        try:
+            self._conn.execute("PRAGMA defer_foreign_keys = ON")
+            self._conn.execute("PRAGMA ignore_check_constraints = ON")
+            for table in self.env.spec.tables:
+                for column in table.columns:
+                    if column.type in ("text", "json"):
+                        for phase in phases:
+                            self._rename_column(table.name, column.name, column.type == "json", phase)
+            self._conn.execute("PRAGMA ignore_check_constraints = OFF")
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            self._conn.execute("PRAGMA ignore_check_constraints = OFF")
+            raise
+
+    def _rename_column(self, table: str, column: str, is_json: bool, renaming: Mapping[str, str]) -> None:
+        col = quote_ident(column)
+        if is_json:  # an id inside JSON is a string: "A1001", quotes included, never part of a longer one
+            expr = col
+            for old, new in renaming.items():
+                expr = f"replace({expr}, {_sql_text(json.dumps(old))}, {_sql_text(json.dumps(new))})"
+            self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = {expr} WHERE {col} <> {expr}")
+            return
+        cases = " ".join(f"WHEN {_sql_text(old)} THEN {_sql_text(new)}" for old, new in renaming.items())
+        marks = ", ".join(_sql_text(old) for old in renaming)
+        self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = CASE {col} {cases} END WHERE {col} IN ({marks})")
 
     def state_hash(self) -> str:
         """SHA-256 over every table's rows in primary-key order and the id counters."""

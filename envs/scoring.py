@@ -8,8 +8,10 @@ ignored columns dropped. See docs/formats.md, "Scoring", for the reward and part
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,6 +76,8 @@ class Score(BaseModel):
             unexpected row changes, in [0, 1].
         components: each reward component's value (state, outputs, assertions).
         diff: per changed table, rows missing / extra / changed column by column.
+        renamed_ids: the agent's generated ids read as the gold run's (see ``score_episode``); the
+            diff, checklist and answer are judged under this renaming. Empty when none was needed.
     """
 
     task_id: str
@@ -85,6 +89,7 @@ class Score(BaseModel):
     achieved_changes: int
     unexpected_changes: int
     diff: list[TableDiff]
+    renamed_ids: dict[str, str] = {}
 
     def explain(self) -> str:
         """A few readable lines: what failed and how."""
@@ -113,6 +118,7 @@ class Expected:
     image: bytes
     results: list[Any]
     rows: dict[tuple[str, Key], tuple[Row | None, Row | None]]
+    generated: dict[str, set[str]]
 
     @property
     def written_tables(self) -> set[str]:
@@ -145,7 +151,7 @@ def expected_outcome(env: Environment, task: Task) -> Expected:
         for table, keys in ep.changed_keys().items():
             after, before = ep.rows_by_key(table, keys), initial.rows_by_key(table, keys)
             rows.update({(table, k): (after[k], before[k]) for k in keys})
-        out = Expected(image=ep.serialize(), results=results, rows=rows)
+        out = Expected(image=ep.serialize(), results=results, rows=rows, generated=ep.generated_ids())
     finally:
         ep.close()
         initial.close()
@@ -195,8 +201,18 @@ def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
     return checklist
 
 
+#: Most renamings of generated ids tried for one score (k ids of one prefix give k! of them).
+MAX_RENAMINGS = 24
+
+
 def score_episode(env: Environment, task: Task, episode: Episode, answer: str = "") -> Score:
     """Score ``episode`` (its current state) against ``task``; ``answer`` is the agent's final text.
+
+    Ids made by ``new_id()`` are names handed out in call order: an agent that books two slots in
+    the other order, or adds a row it then deletes, ends with the right rows under other names.
+    When the state differs, each one-to-one renaming of the agent's generated ids (those naming a
+    row) to the gold run's, prefix by prefix, is tried on a copy — state, assertions and the answer
+    alike — and the best score stands, with its renaming in ``renamed_ids``.
 
     >>> from envs.catalog import load_env
     >>> entry = load_env("clinic"); env = entry.environment; task = entry.tasks[0]
@@ -205,6 +221,49 @@ def score_episode(env: Environment, task: Task, episode: Episode, answer: str = 
     1.0
     """
     expected = expected_outcome(env, task)
+    best = _score(env, task, episode, answer, expected)
+    if best.components["state"] == 1.0:
+        return best
+    for renaming in _renamings(episode.generated_ids(), expected.generated):
+        copy = env.restore(episode.serialize())
+        try:
+            copy.rename_ids(renaming)
+            candidate = _score(env, task, copy, _rename_in_text(answer, renaming), expected)
+        finally:
+            copy.close()
+        if (candidate.reward, candidate.partial_credit) > (best.reward, best.partial_credit):
+            best = candidate.model_copy(update={"renamed_ids": renaming})
+    return best
+
+
+def _renamings(actual: Mapping[str, set[str]], expected: Mapping[str, set[str]]) -> list[dict[str, str]]:
+    """Every one-to-one renaming of the agent's ids to the gold run's that changes something, where
+    each prefix has as many of one as of the other; none if there would be more than MAX_RENAMINGS."""
+    per_prefix: list[list[dict[str, str]]] = []
+    for prefix in sorted(set(actual) | set(expected)):
+        mine, theirs = sorted(actual.get(prefix, ())), sorted(expected.get(prefix, ()))
+        if len(mine) != len(theirs) or not mine:
+            continue
+        per_prefix.append([dict(zip(mine, p, strict=True)) for p in itertools.permutations(theirs)])
+    if math.prod(len(options) for options in per_prefix) > MAX_RENAMINGS:
+        return []
+    out = []
+    for combination in itertools.product(*per_prefix):
+        renaming = {old: new for part in combination for old, new in part.items() if old != new}
+        if renaming:
+            out.append(renaming)
+    return out
+
+
+def _rename_in_text(text: str, renaming: Mapping[str, str]) -> str:
+    """The answer as the agent would have written it under the renaming (whole ids only)."""
+    pattern = re.compile(
+        r"(?<![\w])(" + "|".join(map(re.escape, sorted(renaming, key=len, reverse=True))) + r")(?![\w])"
+    )
+    return pattern.sub(lambda m: renaming[m.group(1)], text)
+
+
+def _score(env: Environment, task: Task, episode: Episode, answer: str, expected: Expected) -> Score:
     ignore = set(task.ignore)
     actual_keys = episode.changed_keys()
     by_table: dict[str, set[Key]] = {}
