@@ -23,9 +23,20 @@ from .catalogs import ensure_generated, open_catalog
     default=None,
     help="Where the embedded episode database lives [default ./data].",
 )
+@click.option(
+    "--database-url",
+    default=None,
+    help="SQLAlchemy URL of the episode store, e.g. postgresql+psycopg://... for replicas sharing it "
+    "[env ENVFARM_DATABASE_URL, default: SQLite under the data dir].",
+)
 @click.option("--log-level", default=None, help="DEBUG, INFO, WARNING ...")
 def serve(
-    host: str | None, port: int | None, catalog: Path | None, data_dir: Path | None, log_level: str | None
+    host: str | None,
+    port: int | None,
+    catalog: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
+    log_level: str | None,
 ) -> None:
     """Serve the task service (REST, OpenAPI at /docs) and every episode's MCP endpoint."""
     import uvicorn
@@ -33,6 +44,7 @@ def serve(
     from server.api import create_app
     from server.logs import configure_logging
     from server.settings import LOOPBACK_HOSTS, Settings
+    from server.store import safe_url
 
     overrides = {
         k: v
@@ -41,6 +53,7 @@ def serve(
             "port": port,
             "catalog": catalog,
             "data_dir": data_dir,
+            "database_url": database_url,
             "log_level": log_level,
         }.items()
         if v is not None
@@ -62,7 +75,7 @@ def serve(
     gc.freeze()
     click.echo(
         f"envfarm serving {len(app.state.farm.catalog.ids())} environments on http://{settings.host}:{settings.port}"
-        f" (store: {settings.store_url()})",
+        f" (store: {safe_url(settings.store_url())}{', shared by replicas' if settings.store_is_shared() else ''})",
         err=True,
     )
     uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)

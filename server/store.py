@@ -21,6 +21,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from .errors import StoreUnavailable
+
 metadata = sa.MetaData()
 
 episodes = sa.Table(
@@ -188,16 +190,38 @@ def _sqlite_pragmas(fsync: bool) -> Any:
     return on_connect
 
 
+def safe_url(url: str) -> str:
+    """``url`` with its password hidden, for messages and logs."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return repr(url)
+
+
 class Store:
     """Episode records and call logs in one SQL database."""
 
     def __init__(self, url: str, *, fsync: bool = False) -> None:
+        """Open (and create, if new) the store at SQLAlchemy ``url``.
+
+        Raises:
+            StoreUnavailable: the URL is malformed, its driver is not installed, or the database
+                cannot be reached; the message shows the URL without its password.
+        """
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = sa.create_engine(url, future=True)
-        if self.engine.dialect.name == "sqlite":
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
-        metadata.create_all(self.engine)
+        try:
+            self.engine: Engine = sa.create_engine(url, future=True)
+            if self.engine.dialect.name == "sqlite":
+                sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
+            metadata.create_all(self.engine)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
+            raise StoreUnavailable(f"Cannot use database URL {safe_url(url)}: {exc}", field="database_url") from None
+        except sa.exc.OperationalError as exc:
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise StoreUnavailable(
+                f"Cannot reach the episode store {safe_url(url)}: {reason}", field="database_url"
+            ) from None
         self._insert_call = _DriverStatement(calls.insert(), self.engine.dialect, _CALL_KEYS)
         self._touch = _DriverStatement(_TOUCH, self.engine.dialect, _TOUCH_KEYS)
         self._commit_one: _DriverStatement | None = None

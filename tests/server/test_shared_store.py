@@ -12,8 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from envfarm.cli import cli
 from envs import Catalog
+from server.errors import StoreUnavailable
 from server.store import CallRow, EpisodeRow, Store
 
 from .conftest import LiveServer, mcp_session, run
@@ -165,3 +168,21 @@ def test_store_logs_and_commits_calls_in_order(store: Store) -> None:
     store.set_status("ep_1", "closed")
     assert store.commit_call("ep_1", _row(4)) == "ended"
     assert [c.seq for c in store.calls("ep_1")] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("nonsense", "Could not parse"),
+        ("mysql://envfarm:s3cret@127.0.0.1:1/farm", "MySQLdb"),  # no such driver installed
+        ("postgresql+psycopg://envfarm:s3cret@127.0.0.1:1/farm", "Connection refused"),
+    ],
+)
+def test_a_bad_store_url_is_one_line_naming_it_without_its_password(url: str, says: str) -> None:
+    with pytest.raises(StoreUnavailable) as info:
+        Store(url)
+    assert info.value.field == "database_url" and says in str(info.value) and "s3cret" not in str(info.value)
+
+    result = CliRunner().invoke(cli, ["serve", "--database-url", url, "--catalog", str(CATALOG.root)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().startswith("error: Cannot") and "s3cret" not in result.output
