@@ -94,6 +94,9 @@ class Score(BaseModel):
     def explain(self) -> str:
         """A few readable lines: what failed and how."""
         lines = [f"task {self.task_id}: reward {self.reward:.2f}, partial credit {self.partial_credit:.2f}"]
+        if self.renamed_ids:
+            pairs = ", ".join(f"{old} as {new}" for old, new in sorted(self.renamed_ids.items()))
+            lines.append(f"  generated ids read as the gold run's: {pairs}")
         lines += [f"  [{c.kind}] not satisfied: {c.description}" for c in self.checklist if not c.passed]
         for d in self.diff:
             lines += [f"  {d.table}: missing row {json.dumps(r, default=str)}" for r in d.missing]

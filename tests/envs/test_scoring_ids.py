@@ -105,6 +105,7 @@ def test_orders_placed_in_the_other_order_score_as_gold(env: Environment) -> Non
     assert score.reward == 1.0, score.explain()
     assert score.renamed_ids == {"N1001": "N1002", "N1002": "N1001"}
     assert all(c.passed for c in score.checklist)
+    assert "generated ids read as the gold run's: N1001 as N1002, N1002 as N1001" in score.explain()
 
 
 def test_a_row_made_and_deleted_does_not_shift_the_rest(env: Environment) -> None:
