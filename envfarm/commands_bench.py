@@ -64,6 +64,13 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
     help="Live-episode counts to measure memory for (repeatable).",
 )
 @click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Sequential measurements to take the median of.",
+)
+@click.option(
     "--shared-store-url",
     metavar="URL",
     default=None,
@@ -75,6 +82,7 @@ def bench_serve_cmd(
     clients: int,
     per_client: int,
     memory_counts: tuple[int, ...],
+    repeats: int,
     shared_store_url: str | None,
 ) -> None:
     """Tool calls/s through the farm beside a bare MCP server, and memory of many live episodes."""
@@ -86,6 +94,7 @@ def bench_serve_cmd(
             calls=calls,
             clients=clients,
             per_client=per_client,
+            repeats=repeats,
             memory_counts=memory_counts,
             progress=lambda s: status.update(f"benchmarking: {s}"),
         )

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -210,8 +211,21 @@ def _new_episode(base: str, call: tuple[str, dict[str, Any]]) -> tuple[str, _Tar
     return str(r.json()["episode_id"]), _Target(str(r.json()["mcp_url"]), *call)
 
 
-def _ratio(name: str, value: float, baseline_name: str, baseline: float) -> dict[str, float]:
+def _ratio(name: str, value: float, baseline_name: str, baseline: float) -> dict[str, Any]:
     return {name: round(value, 1), baseline_name: round(baseline, 1), "ratio": round(value / baseline, 3)}
+
+
+def _repeated_sequential(
+    name: str, a: _Target, baseline_name: str, b: _Target, *, calls: int, block: int, repeats: int
+) -> dict[str, Any]:
+    """``_paired_sequential`` ``repeats`` times: medians, and every run's ratio (this machine's speed
+    drifts between runs, so one figure alone says little about the next)."""
+    runs = [asyncio.run(_paired_sequential(a, b, calls, block)) for _ in range(repeats)]
+    out = _ratio(name, statistics.median(r[0] for r in runs), baseline_name, statistics.median(r[1] for r in runs))
+    ratios = [r[0] / r[1] for r in runs]
+    out["ratio"] = round(statistics.median(ratios), 3)
+    out["ratio_runs"] = [round(x, 3) for x in ratios]
+    return out
 
 
 def bench_shared_store(
@@ -271,6 +285,7 @@ def bench_serve(
     per_client: int = 100,
     rounds: int = 10,
     block: int = 25,
+    repeats: int = 3,
     memory_counts: tuple[int, ...] = (1000, 10000),
     progress: Callable[[str], None] = lambda s: None,
 ) -> dict[str, Any]:
@@ -285,6 +300,7 @@ def bench_serve(
         "cpus": os.cpu_count(),
         "tool": READ_CALL[0],
         "sequential_block": block,
+        "sequential_repeats": repeats,
         "concurrent_rounds": rounds,
     }
     bare_port, farm_port = free_port(), free_port()
@@ -305,15 +321,23 @@ def bench_serve(
 
         farm = episode()
         progress("sequential calls")
-        farm_seq, bare_seq = asyncio.run(_paired_sequential(farm, bare, calls, block))
+        result["sequential_calls_per_s"] = _repeated_sequential(
+            "envfarm", farm, "bare_mcp", bare, calls=calls, block=block, repeats=repeats
+        )
         # The same bare server echoing a result as large as the farm's: separates per-call overhead from the
         # cost of carrying a real record through both SDKs.
         sample = httpx.post(
             farm.url.removesuffix("/mcp") + "/calls", json={"tool": farm.tool, "arguments": farm.arguments}, timeout=30
         ).json()["content"]
         progress("sequential calls, same payload")
-        farm_same, bare_same = asyncio.run(
-            _paired_sequential(farm, _Target(bare.url, "echo", {"v": sample}), calls, block)
+        result["sequential_same_payload_calls_per_s"] = _repeated_sequential(
+            "envfarm",
+            farm,
+            "bare_mcp_echo",
+            _Target(bare.url, "echo", {"v": sample}),
+            calls=calls,
+            block=block,
+            repeats=repeats,
         )
         progress(f"{clients} concurrent clients")
         farm_conc, bare_conc = asyncio.run(
@@ -325,8 +349,6 @@ def bench_serve(
         result["farm_calls_logged"] = sum(
             httpx.get(f"{farm_base}/episodes/{e}", timeout=30).json()["calls"] for e in episode_ids
         )
-    result["sequential_calls_per_s"] = _ratio("envfarm", farm_seq, "bare_mcp", bare_seq)
-    result["sequential_same_payload_calls_per_s"] = _ratio("envfarm", farm_same, "bare_mcp_echo", bare_same)
     result[f"concurrent_{clients}_calls_per_s"] = _ratio("envfarm", farm_conc, "bare_mcp", bare_conc)
     result["target_ratio"] = 0.9
     progress("live episode memory")
