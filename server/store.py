@@ -236,6 +236,15 @@ class Store:
         if self._commit_one is not None:
             self._autocommit.dispose()
 
+    def reachable(self) -> bool:
+        """Whether the database answers a trivial query right now."""
+        try:
+            with self.engine.connect() as c:
+                c.exec_driver_sql("SELECT 1")
+        except sa.exc.SQLAlchemyError:
+            return False
+        return True
+
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
         with self.engine.begin() as conn:

@@ -356,7 +356,8 @@ def test_metrics(client):
 
 def test_healthz_and_openapi(client):
     health = client.get("/healthz").json()
-    assert health["status"] == "ok" and health["envs"] == 2 and health["episodes_in_memory"] == 0
+    assert health["status"] == "ok" and health["store"] == "ok"
+    assert health["envs"] == 2 and health["episodes_in_memory"] == 0
     paths = client.get("/openapi.json").json()["paths"]
     expected = {
         "/healthz": {"get"},

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import psycopg
 import pytest
 from click.testing import CliRunner
 
@@ -186,3 +187,22 @@ def test_a_bad_store_url_is_one_line_naming_it_without_its_password(url: str, sa
     result = CliRunner().invoke(cli, ["serve", "--database-url", url, "--catalog", str(CATALOG.root)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.strip().startswith("error: Cannot") and "s3cret" not in result.output
+
+
+def test_a_replica_whose_store_is_gone_says_so_and_records_nothing(
+    postgres_server: str, postgres_url: str, make_server: Callable[..., LiveServer]
+) -> None:
+    srv = make_server(database_url=postgres_url)
+    with srv.http() as c:
+        episode_id = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+        assert not _call(srv, episode_id, "book_appointment", BOOKING)["is_error"]
+        assert c.get("/healthz").json()["store"] == "ok"
+
+        with psycopg.connect(postgres_server, autocommit=True) as admin:  # the database disappears
+            admin.execute(f"DROP DATABASE {postgres_url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+        health = c.get("/healthz")
+        assert health.status_code == 503 and health.json()["store"] == "unreachable"
+        failed = c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_insurance_plans", "arguments": {}})
+        assert failed.status_code == 503 and failed.json()["error"]["code"] == "store_unavailable", failed.text
+        assert srv.service.in_memory == 0  # the copy that ran the unrecorded call is gone

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
 from envs import Score
 
@@ -93,14 +94,22 @@ async def close_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep)
     return await _status(farm, await farm.service.close(principal, episode_id), with_log=False)
 
 
-@router.get("/healthz", tags=["ops"])
-def healthz(farm: FarmDep) -> dict[str, object]:
-    """Liveness and a little state; no key needed."""
-    return {
-        "status": "ok",
+@router.get(
+    "/healthz",
+    tags=["ops"],
+    responses={503: {"description": "The episode store does not answer: no call can be recorded"}},
+)
+def healthz(farm: FarmDep) -> JSONResponse:
+    """Liveness, whether the episode store answers, and a little state; no key needed. A 503 tells a
+    load balancer or orchestrator to send calls elsewhere: this replica cannot record them."""
+    store_ok = farm.store.reachable()
+    body = {
+        "status": "ok" if store_ok else "unavailable",
+        "store": "ok" if store_ok else "unreachable",
         "envs": len(farm.catalog.ids()),
         "episodes_in_memory": farm.service.in_memory,
     }
+    return JSONResponse(body, status_code=200 if store_ok else 503)
 
 
 @router.get(
