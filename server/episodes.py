@@ -309,6 +309,7 @@ class EpisodeService:
         if result == "ended":
             raise EpisodeEnded(f"Episode '{episode_id}' was ended on another replica", field="episode_id")
         self.metrics.stale_copies.inc()
+        log.info("stale copy dropped: another replica called the episode", extra={"episode_id": episode_id})
         return False
 
     def flush(self) -> None:
