@@ -86,7 +86,16 @@ def serve(
 @click.option("--env", "env_id", default=None, help="Serve free play in this environment.")
 @click.option("--catalog", type=click.Path(file_okay=False, path_type=Path), default=None, help="Catalog directory.")
 @click.option("--score-on-exit", is_flag=True, help="Print the task's score as JSON on stderr when the client leaves.")
-def mcp_stdio(task_id: str | None, env_id: str | None, catalog: Path | None, score_on_exit: bool) -> None:
+@click.option(
+    "--answer-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Read the agent's final answer from this file when the client leaves (paste it there), for scoring "
+    "the task's required outputs; stdio has no channel for it.",
+)
+def mcp_stdio(
+    task_id: str | None, env_id: str | None, catalog: Path | None, score_on_exit: bool, answer_file: Path | None
+) -> None:
     """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
     from server.stdio import run_stdio
 
@@ -97,7 +106,17 @@ def mcp_stdio(task_id: str | None, env_id: str | None, catalog: Path | None, sco
         entry, task = cat.task(task_id)
     else:
         entry, task = cat.get(env_id or ""), None
-    episode, score = run_stdio(entry, task)
+
+    def final_answer() -> str:
+        if answer_file is None or not answer_file.is_file():
+            return ""
+        return answer_file.read_text(encoding="utf-8", errors="replace")
+
+    episode, score = run_stdio(entry, task, final_answer)
     if score_on_exit:
-        report = {"calls": len(episode.trajectory), "score": score.model_dump(mode="json") if score else None}
+        report = {
+            "calls": len(episode.trajectory),
+            "answer_given": bool(final_answer().strip()),
+            "score": score.model_dump(mode="json") if score else None,
+        }
         click.echo(json.dumps(report), err=True)

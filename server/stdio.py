@@ -7,6 +7,7 @@ protocol, so everything else (the score on exit) goes to stderr.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,9 +59,15 @@ async def serve_stdio(episode: LocalEpisode) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
-def run_stdio(entry: CatalogEntry, task: Task | None) -> tuple[LocalEpisode, Score | None]:
-    """Run the stdio server to completion; return the episode and, for a task, its final score."""
+def run_stdio(
+    entry: CatalogEntry, task: Task | None, answer: Callable[[], str] = lambda: ""
+) -> tuple[LocalEpisode, Score | None]:
+    """Run the stdio server to completion; return the episode and, for a task, its final score.
+
+    ``answer`` gives the agent's final answer once the client has left: stdio carries no such text,
+    so the caller says where to find it (``envfarm mcp --answer-file``).
+    """
     episode = open_local(entry, task)
     anyio.run(serve_stdio, episode)
-    score = score_episode(episode.env, task, episode.state) if task is not None else None
+    score = score_episode(episode.env, task, episode.state, answer()) if task is not None else None
     return episode, score

@@ -65,8 +65,8 @@ def test_stdio_episode_serves_tools_policy_prompt_and_scores_on_exit(tmp_path):
     score = report["score"]
     assert score["task_id"] == task.id
     # The final state is exactly the gold one and every assertion holds. Stdio has no channel for the
-    # agent's final answer, so the task's required outputs ("A1001", "10:30", "20") cannot be met:
-    # with outputs in the reward basis, the exact reward is 0 here.
+    # agent's final answer, and no --answer-file was given, so the task's required outputs ("A1001",
+    # "10:30", "20") are unmet: with outputs in the reward basis, the exact reward is 0 here.
     assert score["components"] == {"state": 1.0, "outputs": 0.0, "assertions": 1.0}
     assert score["diff"] == [] and score["unexpected_changes"] == 0
     assert score["achieved_changes"] == score["expected_changes"] > 0
@@ -93,6 +93,27 @@ def test_stdio_gold_actions_reach_reward_one_in_the_2026_era(tmp_path):
     assert report["score"]["reward"] == 1.0 and report["score"]["partial_credit"] == 1.0
 
 
+def test_stdio_answer_file_lets_required_outputs_count(tmp_path):
+    # clinic-001 requires "A1001", "10:30" and "20" in the final answer; the user pastes it into a file.
+    _, task = CATALOG.task("clinic-001")
+    stderr, answer = tmp_path / "stderr.txt", tmp_path / "answer.txt"
+    argv = ["mcp", "--task", task.id, "--score-on-exit", "--answer-file", str(answer)]
+
+    async def session():
+        with stderr.open("w") as err:
+            async with Client(stdio_client(params(*argv), errlog=err), mode="2026-07-28") as c:
+                results = [await c.call_tool(a.tool, a.arguments) for a in task.gold_actions]
+                # written while the episode runs: it is read only when the client leaves
+                answer.write_text("You're booked: A1001 on Wednesday at 10:30, with your copay of 20.")
+                return results
+
+    assert not any(r.is_error for r in run(session()))
+    report = exit_report(stderr)
+    assert report["answer_given"] is True
+    assert report["score"]["components"] == {"state": 1.0, "outputs": 1.0, "assertions": 1.0}
+    assert report["score"]["reward"] == 1.0
+
+
 def test_stdio_free_play_has_no_score(tmp_path):
     stderr = tmp_path / "stderr.txt"
 
@@ -108,4 +129,4 @@ def test_stdio_free_play_has_no_score(tmp_path):
     prompts, res = run(session())
     assert prompts == []
     assert res.is_error and "nobody@example.com" in res.content[0].text
-    assert exit_report(stderr) == {"calls": 1, "score": None}
+    assert exit_report(stderr) == {"calls": 1, "answer_given": False, "score": None}
