@@ -39,6 +39,7 @@ from .compile import (
     compile_image,
     insert_rows,
     quote_ident,
+    sql_literal,
     to_sql_value,
 )
 from .errors import SandboxError, SpecError, StateError, ToolArgumentError, ToolError, UnknownTool
@@ -114,11 +115,6 @@ class _Scope:
             return "null" if value is None else str(value)
 
         return _PLACEHOLDER.sub(repl, message)
-
-
-def _sql_text(value: str) -> str:
-    """A string literal for SQL the engine writes itself (ids it generated, never agent input)."""
-    return "'" + value.replace("'", "''") + "'"
 
 
 def _rows(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
@@ -298,11 +294,11 @@ class Episode:
         if is_json:  # an id inside JSON is a string: "A1001", quotes included, never part of a longer one
             expr = col
             for old, new in renaming.items():
-                expr = f"replace({expr}, {_sql_text(json.dumps(old))}, {_sql_text(json.dumps(new))})"
+                expr = f"replace({expr}, {sql_literal(json.dumps(old))}, {sql_literal(json.dumps(new))})"
             self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = {expr} WHERE {col} <> {expr}")
             return
-        cases = " ".join(f"WHEN {_sql_text(old)} THEN {_sql_text(new)}" for old, new in renaming.items())
-        marks = ", ".join(_sql_text(old) for old in renaming)
+        cases = " ".join(f"WHEN {sql_literal(old)} THEN {sql_literal(new)}" for old, new in renaming.items())
+        marks = ", ".join(sql_literal(old) for old in renaming)
         self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = CASE {col} {cases} END WHERE {col} IN ({marks})")
 
     def state_hash(self) -> str:
