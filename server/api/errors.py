@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -55,13 +56,18 @@ def http_error_response(exc: StarletteHTTPException) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), field, exc.headers)
 
 
-def _allowed_methods(app: FastAPI, path: str) -> str:
-    """Every method the API documents for ``path``, as an ``Allow`` header value."""
-    paths = app.state.__dict__.setdefault(
-        "allowed_methods", [(compile_path(p)[0], set(ops)) for p, ops in app.openapi()["paths"].items()]
-    )
-    methods = {m.upper() for regex, ops in paths if regex.match(path) for m in ops}
-    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
+def _allowed_methods(app: FastAPI) -> Callable[[str], str]:
+    """``path`` -> every method the API documents for it, as an ``Allow`` header value. The paths are
+    compiled on the first 405, once."""
+    paths: list[tuple[re.Pattern[str], set[str]]] = []
+
+    def allowed(path: str) -> str:
+        if not paths:
+            paths.extend((compile_path(p)[0], set(ops)) for p, ops in app.openapi()["paths"].items())
+        methods = {m.upper() for regex, ops in paths if regex.match(path) for m in ops}
+        return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
+
+    return allowed
 
 
 def _field(loc: tuple[Any, ...]) -> str:
@@ -70,6 +76,8 @@ def _field(loc: tuple[Any, ...]) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    allowed_methods = _allowed_methods(app)
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
         return error_response(exc.status, exc.code, str(exc), exc.field)
@@ -104,7 +112,7 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 405:
             # Starlette's Allow names the methods of the first route matching the path only; a path
             # served by several routes (GET and DELETE /episodes/{id}) allows all of theirs.
-            allowed = _allowed_methods(app, request.url.path)
+            allowed = allowed_methods(request.url.path)
             if allowed:
                 exc = StarletteHTTPException(405, exc.detail, {**(exc.headers or {}), "Allow": allowed})
         elif exc.status_code == 400 and exc.detail == "There was an error parsing the body":
