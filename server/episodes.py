@@ -289,20 +289,22 @@ class EpisodeService:
         try:
             self.store.append_calls(batch)
         except Exception as exc:
-            # The in-memory state holds a write the log lacks: drop it; the log is the truth.
             self._pending = [item for item in batch[:-1] if item[0] != episode_id] + self._pending
-            self._forget(episode_id)
-            log.exception("could not log call", extra={"episode_id": episode_id, "tool": row.tool})
-            raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+            raise self._unrecorded(episode_id, row, exc) from exc
         return True
+
+    def _unrecorded(self, episode_id: str, row: CallRow, exc: Exception) -> StoreUnavailable:
+        """The store refused the call's row: the in-memory state holds a call the log lacks, so it is
+        dropped (the log is the truth); the error for the caller."""
+        self._forget(episode_id)
+        log.error("could not log call", exc_info=exc, extra={"episode_id": episode_id, "tool": row.tool})
+        return StoreUnavailable("The episode store is unavailable; the call was not recorded")
 
     def _commit_shared(self, episode_id: str, row: CallRow) -> bool:
         try:
             result = self.store.commit_call(episode_id, row)
         except Exception as exc:
-            self._forget(episode_id)
-            log.exception("could not log call", extra={"episode_id": episode_id, "tool": row.tool})
-            raise StoreUnavailable("The episode store is unavailable; the call was not recorded") from exc
+            raise self._unrecorded(episode_id, row, exc) from exc
         if result == "committed":
             return True
         self._forget(episode_id)  # the copy holds this call's effects, which the log does not
