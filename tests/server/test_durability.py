@@ -169,3 +169,19 @@ def test_evicted_episode_is_rebuilt_by_replay(make_server):
         answer = "A1001 at 10:30, copay 20"
         assert c.post(f"/episodes/{one}/score", json={"answer": answer}).json()["reward"] == 1.0
         assert "envfarm_episode_replays_total 3.0" in c.get("/metrics").text
+
+
+def test_a_write_the_store_refuses_is_not_kept(make_server):
+    srv = make_server()
+    book = {"patient_id": "P0001", "slot_id": "S021", "reason": "cough"}
+    with srv.http() as c:
+        eid = c.post("/episodes", json={"task_id": "clinic-001"}).json()["episode_id"]
+        with srv.service.store.engine.begin() as conn:  # the log table disappears under the server
+            conn.exec_driver_sql("ALTER TABLE calls RENAME TO calls_gone")
+        refused = c.post(f"/episodes/{eid}/calls", json={"tool": "book_appointment", "arguments": book})
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "store_unavailable"
+        assert srv.service.in_memory == 0  # the copy holding the unlogged booking is gone
+        with srv.service.store.engine.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE calls_gone RENAME TO calls")
+        again = c.post(f"/episodes/{eid}/calls", json={"tool": "book_appointment", "arguments": book}).json()
+        assert not again["is_error"] and again["seq"] == 1  # rebuilt from the log: the slot was never booked
