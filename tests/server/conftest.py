@@ -52,6 +52,15 @@ class LiveServer(ThreadedServer):
     def http(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.base_url, headers=auth(key) if key else {}, timeout=20)
 
+    def metric(self, name: str) -> float:
+        """The sum of every series of Prometheus metric ``name`` on this server's /metrics."""
+        text = httpx.get(self.base_url + "/metrics", timeout=20).text
+        return sum(
+            float(line.split()[-1])
+            for line in text.splitlines()
+            if not line.startswith("#") and line.split("{")[0].split()[0] == name
+        )
+
 
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:

@@ -63,11 +63,6 @@ def balancer(tmp_path: Path) -> Iterator[Callable[[list[int]], str]]:
         p.wait(10)
 
 
-def _metric(srv: LiveServer, name: str) -> float:
-    text = httpx.get(srv.base_url + "/metrics").text
-    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name))
-
-
 def test_each_episode_stays_on_one_replica_behind_the_balancer(
     postgres_url: str, make_server: Callable[..., LiveServer], balancer: Callable[[list[int]], str]
 ) -> None:
@@ -89,12 +84,12 @@ def test_each_episode_stays_on_one_replica_behind_the_balancer(
             assert not run(read_over_mcp()).is_error
             assert c.post(f"/episodes/{episode_id}/score", json=ANSWER).json()["reward"] == 1.0
 
-    calls = sum(_metric(r, "envfarm_tool_calls_total{") for r in replicas)
+    calls = sum(r.metric("envfarm_tool_calls_total") for r in replicas)
     assert calls == episodes * (len(gold) + 1)
     # Every episode was built once where it was created and at most once more where the balancer sends it;
     # no call ever landed on a replica whose copy another one had moved past.
-    assert sum(_metric(r, "envfarm_episode_replays_total") for r in replicas) <= episodes
-    assert sum(_metric(r, "envfarm_stale_copies_total") for r in replicas) == 0
+    assert sum(r.metric("envfarm_episode_replays_total") for r in replicas) <= episodes
+    assert sum(r.metric("envfarm_stale_copies_total") for r in replicas) == 0
 
 
 def test_the_compose_file_wires_replicas_to_one_store_and_the_balancer() -> None:
