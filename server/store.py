@@ -108,7 +108,8 @@ _TOUCH = (
 
 
 class _DriverStatement:
-    """A statement compiled once for the store's dialect, run as plain DBAPI ``executemany``.
+    """A statement compiled once for the store's dialect, run as plain DBAPI ``executemany`` (or
+    ``execute`` for a single row, whose rowcount the caller may need).
 
     Logging calls is the store's hot path (a row per tool call); SQLAlchemy's per-row parameter
     processing cost more than SQLite's insert itself. Rows come as tuples in ``keys`` order and
