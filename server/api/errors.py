@@ -115,7 +115,8 @@ def install_error_handlers(app: FastAPI) -> None:
             allowed = allowed_methods(request.url.path)
             if allowed:
                 exc = StarletteHTTPException(405, exc.detail, {**(exc.headers or {}), "Allow": allowed})
-        elif exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+        elif exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):
+            # FastAPI's 400 for a JSON body it could not decode; the cause tells it apart, not the wording
             return error_response(422, "invalid_json", "body: not valid UTF-8 JSON", "body")
         return http_error_response(exc)
 
