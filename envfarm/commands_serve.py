@@ -58,7 +58,7 @@ def serve(
         }.items()
         if v is not None
     }
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    settings = Settings.load(**overrides)
     if settings.catalog is None:
         ensure_generated()
     app = create_app(settings)

@@ -33,7 +33,7 @@ class EmbeddedServer:
 
         self._tmp = tempfile.TemporaryDirectory(prefix="envfarm-embedded-") if data_dir is None else None
         directory = Path(self._tmp.name) if self._tmp else data_dir
-        self._thread = ThreadedServer(create_app(Settings(catalog=catalog, data_dir=directory)))
+        self._thread = ThreadedServer(create_app(Settings.load(catalog=catalog, data_dir=directory)))
         self.port = self._thread.port
         self.url = self._thread.url
 

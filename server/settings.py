@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from envs.errors import EnvFarmError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class SettingsError(EnvFarmError):
+    """A setting (a CLI flag or an ``ENVFARM_*`` variable) has a value the server cannot use."""
 
 
 class Settings(BaseSettings):
@@ -15,8 +23,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="ENVFARM_", extra="forbid")
 
-    host: str = "127.0.0.1"
-    port: int = Field(8765, ge=0, le=65535)
+    host: str = Field("127.0.0.1", description="Address to bind; anything but loopback needs API keys")
+    port: int = Field(8765, ge=0, le=65535, description="Port to listen on")
     catalog: Path | None = Field(None, description="Catalog directory (default: the built-in catalog)")
     data_dir: Path = Field(Path("data"), description="Where the embedded episode database lives")
     database_url: str | None = Field(
@@ -25,16 +33,20 @@ class Settings(BaseSettings):
     api_keys: str | None = Field(None, description="Keys as 'KEY TENANT [admin]' entries separated by ';'")
     api_keys_file: Path | None = Field(None, description="File with one 'KEY TENANT [admin]' entry per line")
     public_url: str | None = Field(None, description="Base URL clients reach this server at (for mcp_url)")
-    allowed_hosts: list[str] = Field(default_factory=list, description="Extra Host values allowed on MCP endpoints")
-    allowed_origins: list[str] = Field(default_factory=list, description="Extra Origin values allowed")
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra Host values allowed on MCP endpoints (comma-separated or a JSON list)"
+    )
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra Origin values allowed (comma-separated or a JSON list)"
+    )
     episode_ttl_seconds: float = Field(3600, gt=0, description="Idle time after which an episode expires")
     retention_seconds: float = Field(7 * 86400, gt=0, description="How long call logs are kept after expiry")
-    max_live_episodes_per_tenant: int = Field(1000, ge=1)
+    max_live_episodes_per_tenant: int = Field(1000, ge=1, description="Open episodes one tenant may have")
     max_episodes_in_memory: int = Field(20000, ge=1, description="Least recently used episodes beyond this are evicted")
-    max_calls_per_episode: int = Field(500, ge=1)
-    max_body_bytes: int = Field(1_000_000, ge=1024)
+    max_calls_per_episode: int = Field(500, ge=1, description="Tool calls one episode may make")
+    max_body_bytes: int = Field(1_000_000, ge=1024, description="Largest request body accepted")
     step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
-    reap_interval_seconds: float = Field(30, gt=0)
+    reap_interval_seconds: float = Field(30, gt=0, description="How often idle episodes are expired")
     metrics_public: bool = Field(
         False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"
     )
@@ -44,7 +56,40 @@ class Settings(BaseSettings):
         "and checked against calls they made (default: on for any database but SQLite)",
     )
     durable_fsync: bool = Field(False, description="fsync each commit (survive power loss, not only a crash)")
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        "INFO", description="DEBUG logs every tool call; logs are JSON lines on stderr"
+    )
+
+    @field_validator("allowed_hosts", "allowed_origins", mode="before")
+    @classmethod
+    def _split_list(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        if value.lstrip().startswith("["):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not a JSON list: {exc.msg}") from None
+        return [item.strip() for item in value.split(",") if item.strip()]
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @classmethod
+    def load(cls, **overrides: Any) -> Settings:
+        """The settings from the environment and ``overrides``; a bad value raises ``SettingsError``
+        naming the setting, its variable and the value (pydantic's report is a multi-line dump)."""
+        try:
+            return cls(**overrides)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            name = str(err["loc"][0]) if err["loc"] else "settings"
+            problem = err["msg"] if err["type"] != "extra_forbidden" else "not a setting"
+            raise SettingsError(
+                f"setting '{name}' (ENVFARM_{name.upper()}): {problem} (got {err['input']!r})"
+            ) from None
 
     def store_url(self) -> str:
         """The episode store's database URL."""
