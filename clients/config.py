@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,19 +73,40 @@ class EvalConfig(BaseModel):
         """The user simulator's base URL."""
         return self.user_base_url or (self.base_url if self.agent == "openai" else None)
 
+    def agent_api_key(self) -> str:
+        """The agent API's key (see ``resolve_api_key``)."""
+        return resolve_api_key(self.api_key_env, self.agent, self.base_url)
+
+    def user_api_key(self) -> str:
+        """The user simulator's key: its own variable, else the agent's when both speak OpenAI's API."""
+        key_env = self.user_api_key_env or (self.api_key_env if self.agent == "openai" else None)
+        return resolve_api_key(key_env, "openai", self.simulator_base_url(), flag="--user-api-key-env")
+
     def check(self) -> None:
         """Refuse a configuration that cannot run.
 
         Raises:
-            ConfigError: naming what is missing.
+            ConfigError: naming what is missing or malformed (model, base URL, API key).
         """
         if self.agent != "oracle" and not self.model:
             raise ConfigError(f"--model is required with --agent {self.agent}")
         if self.user == "llm" and not self.simulator_model():
             raise ConfigError("--user llm needs --user-model (the simulator's OpenAI-compatible model)")
+        for flag, url in (("--base-url", self.base_url), ("--user-base-url", self.user_base_url)):
+            if url is not None and not _is_http_url(url):
+                raise ConfigError(f"{flag} must be an http(s) URL such as http://127.0.0.1:8000/v1 (got {url!r})")
+        if self.agent != "oracle":
+            self.agent_api_key()
+        if self.user == "llm":
+            self.user_api_key()
 
 
-def resolve_api_key(env_var: str | None, vendor: str, base_url: str | None) -> str:
+def _is_http_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def resolve_api_key(env_var: str | None, vendor: str, base_url: str | None, flag: str = "--api-key-env") -> str:
     """The API key from ``env_var`` (or the vendor's usual variable).
 
     A custom ``base_url`` (a local OpenAI-compatible server) may need no key: ``EMPTY`` is sent then.
@@ -103,4 +125,4 @@ def resolve_api_key(env_var: str | None, vendor: str, base_url: str | None) -> s
         return value
     if base_url:
         return "EMPTY"
-    raise ConfigError(f"no {vendor} API key: set {default} or pass --api-key-env VAR")
+    raise ConfigError(f"no {vendor} API key: set {default} or pass {flag} VAR")

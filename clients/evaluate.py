@@ -20,7 +20,7 @@ from .agents.anthropic_agent import AnthropicAgent
 from .agents.base import Agent, LLMSettings
 from .agents.openai_agent import OpenAIAgent
 from .agents.oracle import OracleAgent
-from .config import EvalConfig, resolve_api_key
+from .config import EvalConfig
 from .errors import ConfigError, RunDirError
 from .farm import FarmClient
 from .models import EnvInfo, TaskView
@@ -43,7 +43,7 @@ def make_agent(config: EvalConfig) -> Agent:
         return OracleAgent()
     settings = LLMSettings(
         model=config.model or "",
-        api_key=resolve_api_key(config.api_key_env, config.agent, config.base_url),
+        api_key=config.agent_api_key(),
         base_url=config.base_url,
         retry=config.retry,
         timeout=config.request_timeout,
@@ -57,12 +57,10 @@ def make_user(config: EvalConfig) -> UserSimulator:
     """The user side a configuration names."""
     if config.user == "solo":
         return SoloUser()
-    base_url = config.simulator_base_url()
-    key_env = config.user_api_key_env or (config.api_key_env if config.agent == "openai" else None)
     settings = LLMSettings(
         model=config.simulator_model() or "",
-        api_key=resolve_api_key(key_env, "openai", base_url),
-        base_url=base_url,
+        api_key=config.user_api_key(),
+        base_url=config.simulator_base_url(),
         retry=config.retry,
         timeout=config.request_timeout,
         max_tokens=min(config.max_tokens, 1024),

@@ -100,31 +100,32 @@ def eval_cmd(
     from clients import EvalConfig, run_eval
     from clients.report import summary_markdown
 
+    config = EvalConfig(
+        agent=agent,
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        user=user,
+        user_model=user_model,
+        user_base_url=user_base_url,
+        user_api_key_env=user_api_key_env,
+        tasks=selector,
+        trials=trials,
+        concurrency=concurrency,
+        out=out,
+        server=server or "http://127.0.0.1",  # the embedded farm's URL is known once it runs
+        server_key=server_key,
+        max_turns=max_turns,
+        max_tool_calls=max_tool_calls,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        retry_attempts=retries + 1,
+        retry_base_delay=retry_delay,
+        show_progress=not no_progress,
+    )
+    config.check()  # before an embedded farm starts: a bad flag should not wait for it
     with farm_url(server, catalog) as url:
-        config = EvalConfig(
-            agent=agent,
-            model=model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            user=user,
-            user_model=user_model,
-            user_base_url=user_base_url,
-            user_api_key_env=user_api_key_env,
-            tasks=selector,
-            trials=trials,
-            concurrency=concurrency,
-            out=out,
-            server=url,
-            server_key=server_key,
-            max_turns=max_turns,
-            max_tool_calls=max_tool_calls,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            retry_attempts=retries + 1,
-            retry_base_delay=retry_delay,
-            show_progress=not no_progress,
-        )
-        report = run_eval(config)
+        report = run_eval(config.model_copy(update={"server": url}))
     click.echo(summary_markdown(report), nl=False)
     click.echo(f"report: {out / 'report.html'}", err=True)
     if report.infra_errors:

@@ -6,7 +6,11 @@ from envfarm.cli import main
 
 
 def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip().splitlines()
+    return one_line_error_in(capsys.readouterr().err)
+
+
+def one_line_error_in(stderr: str) -> str:
+    err = stderr.strip().splitlines()
     err = [line for line in err if not line.startswith("started an embedded farm")]
     assert len(err) == 1, err
     assert err[0].startswith("error: ")
@@ -30,6 +34,26 @@ def test_missing_api_key(tmp_path, capsys, farm_url, monkeypatch):
     args = ["eval", "--agent", "anthropic", "--model", "m", "--api-key-env", "NO_SUCH_KEY_VAR", "--tasks", "clinic-001"]
     assert main([*args, "--out", str(tmp_path), "--server", farm_url]) == 1
     assert one_line_error(capsys) == "error: environment variable NO_SUCH_KEY_VAR (the anthropic API key) is not set"
+
+
+def test_a_bad_base_url_is_refused_before_an_embedded_farm_starts(tmp_path, capsys):
+    args = ["eval", "--agent", "openai", "--model", "m", "--base-url", "localhost:8000/v1", "--tasks", "clinic-001"]
+    assert main([*args, "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr().err
+    assert "started an embedded farm" not in captured
+    assert one_line_error_in(captured) == (
+        "error: --base-url must be an http(s) URL such as http://127.0.0.1:8000/v1 (got 'localhost:8000/v1')"
+    )
+    assert not (tmp_path / "results.jsonl").exists()
+
+
+def test_a_missing_simulator_key_is_refused_before_an_embedded_farm_starts(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    args = ["eval", "--agent", "oracle", "--user", "llm", "--user-model", "sim", "--tasks", "clinic-001"]
+    assert main([*args, "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr().err
+    assert "started an embedded farm" not in captured
+    assert one_line_error_in(captured) == "error: no openai API key: set OPENAI_API_KEY or pass --user-api-key-env VAR"
 
 
 def test_help_lists_the_new_commands(capsys):
