@@ -46,6 +46,9 @@ def farm_url(server: str | None, catalog: Path | None) -> Iterator[str]:
         yield url
 
 
+EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script should run it again
+
+
 @click.command("eval")
 @click.option("--agent", type=click.Choice(["oracle", "openai", "anthropic"]), required=True, help="The agent.")
 @click.option("--model", default=None, help="The agent's model (openai, anthropic).")
@@ -95,7 +98,8 @@ def eval_cmd(
 ) -> None:
     """Evaluate an agent on tasks; write results.jsonl and a report (pass^k) to --out.
 
-    Running the same command again resumes: finished trials are kept, the rest are run.
+    Running the same command again resumes: finished trials are kept, the rest are run. Exit code 3:
+    the run finished, but some trials hit infrastructure errors and were not counted.
     """
     from clients import EvalConfig, run_eval
     from clients.report import summary_markdown
@@ -134,6 +138,7 @@ def eval_cmd(
             "run the same command again to retry them",
             err=True,
         )
+        click.get_current_context().exit(EXIT_INCOMPLETE)
 
 
 @click.group()

@@ -56,6 +56,16 @@ def test_a_missing_simulator_key_is_refused_before_an_embedded_farm_starts(tmp_p
     assert one_line_error_in(captured) == "error: no openai API key: set OPENAI_API_KEY or pass --user-api-key-env VAR"
 
 
+def test_a_run_with_uncounted_trials_exits_3(tmp_path, capsys, farm_url, llm, monkeypatch):
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test")
+    llm.fail(503, 503)
+    args = ["eval", "--agent", "openai", "--model", "m", "--base-url", llm.base_url, "--api-key-env", "FAKE_LLM_KEY"]
+    args += ["--tasks", "clinic-001", "--retries", "1", "--retry-delay", "0.01", "--no-progress"]
+    assert main([*args, "--out", str(tmp_path), "--server", farm_url]) == 3
+    assert "1 trial(s) hit infrastructure errors" in capsys.readouterr().err
+    assert (tmp_path / "report.html").exists()
+
+
 def test_help_lists_the_new_commands(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
