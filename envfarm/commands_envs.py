@@ -9,7 +9,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from envs.check import CheckReport, check_env
 from envs.schema import format_schema
@@ -24,6 +24,17 @@ catalog_option = click.option(
     "use; $ENVFARM_CATALOG overrides).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _key_column(header: str, values: list[str]) -> Column:
+    """A column of ids that are never wrapped or cut: they are what a user copies into the next command
+    (the other columns wrap to make room)."""
+    return Column(header, no_wrap=True, min_width=max([len(header), *map(len, values)]))
+
+
+def _text_column(header: str) -> Column:
+    """A column of prose: a word too long for it (an email address, a date) folds instead of being cut."""
+    return Column(header, overflow="fold")
 
 
 def _echo_json(data: Any) -> None:
@@ -59,7 +70,15 @@ def envs_list(catalog: Path | None, as_json: bool) -> None:
     if as_json:
         _echo_json(rows)
         return
-    table = Table("id", "name", "sector", "tables", "tools (write)", "tasks", title=f"{len(rows)} environments")
+    table = Table(
+        _key_column("id", [r["id"] for r in rows]),
+        "name",
+        "sector",
+        "tables",
+        "tools (write)",
+        "tasks",
+        title=f"{len(rows)} environments",
+    )
     for r in rows:
         table.add_row(
             r["id"], r["name"], r["sector"], str(r["tables"]), f"{r['tools']} ({r['write_tools']})", str(r["tasks"])
@@ -83,7 +102,13 @@ def envs_show(env_id: str, catalog: Path | None, as_json: bool) -> None:
     for t in e.spec.tables:
         tables.add_row(t.name, ", ".join(c.name for c in t.columns), str(len(e.spec.seed.get(t.name, []))))
     con.print(tables)
-    tools = Table("tool", "kind", "parameters", "description", title="Tools")
+    tools = Table(
+        _key_column("tool", [tool.name for tool in e.spec.tools]),
+        "kind",
+        _text_column("parameters"),
+        _text_column("description"),
+        title="Tools",
+    )
     for tool in e.spec.tools:
         params = ", ".join(tool.parameters.get("properties", {}))
         tools.add_row(tool.name, tool.kind, params, tool.description)
@@ -164,7 +189,13 @@ def tasks_list(env_id: str, catalog: Path | None, as_json: bool) -> None:
             ]
         )
         return
-    table = Table("id", "difficulty", "calls", "instruction", title=f"{len(e.tasks)} tasks in {env_id}")
+    table = Table(
+        _key_column("id", [t.id for t in e.tasks]),
+        "difficulty",
+        "calls",
+        _text_column("instruction"),
+        title=f"{len(e.tasks)} tasks in {env_id}",
+    )
     for t in e.tasks:
         table.add_row(t.id, t.difficulty, str(len(t.gold_actions)), t.instruction)
     Console().print(table)

@@ -73,6 +73,30 @@ def test_envs_list_table(catalog: Path) -> None:
     assert "6 (4)" in result.stdout
 
 
+def test_ids_stay_whole_in_an_80_column_terminal(tmp_path: Path) -> None:
+    env_id = "veterinary_clinic_visits_with_boarding"
+    data = copy.deepcopy(SHOP) | {"id": env_id}
+    directory = tmp_path / env_id
+    directory.mkdir()
+    (directory / "seed.json").write_text(json.dumps(data.pop("seed")))
+    (directory / "policy.md").write_text(data.pop("policy"))
+    (directory / "spec.json").write_text(json.dumps(data))
+    tasks = [{**TASK, "env": env_id, "id": f"{env_id}-{n:03}", "instruction": "word " * 60} for n in (1, 2)]
+    (directory / "tasks.json").write_text(json.dumps(tasks))
+
+    def narrow(*args: str) -> str:
+        result = CliRunner().invoke(cli, [*args, "--catalog", str(tmp_path)], env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        assert max(map(len, result.stdout.splitlines())) <= 80
+        return result.stdout
+
+    assert env_id in narrow("envs", "list")
+    listed = narrow("tasks", "list", env_id)
+    assert all(task["id"] in listed for task in tasks)
+    shown = narrow("envs", "show", env_id)
+    assert all(tool["name"] in shown for tool in SHOP["tools"])
+
+
 def test_envs_show_clinic() -> None:
     spec = json.loads((CLINIC / "spec.json").read_text())
     result = run("envs", "show", "clinic")
