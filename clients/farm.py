@@ -157,6 +157,12 @@ class FarmClient:
             await self.request("POST", f"/episodes/{episode_id}/score", json={"answer": answer})
         )
 
+    async def reset_episode(self, episode_id: str) -> EpisodeStatus:
+        """Put an episode back in its initial state; its id, MCP URL and log stay. (Retried like a read:
+        a second reset leaves the same state.)"""
+        data = await self.request("POST", f"/episodes/{episode_id}/reset")
+        return EpisodeStatus.model_validate(data)
+
     async def close_episode(self, episode_id: str) -> EpisodeStatus:
         """End an episode (``DELETE``); its log is kept by the server."""
         return EpisodeStatus.model_validate(await self.request("DELETE", f"/episodes/{episode_id}"))

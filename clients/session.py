@@ -22,7 +22,7 @@ from envs.scoring import Score
 
 from .errors import ClientError, TransportError
 from .farm import FarmClient
-from .models import EpisodeInfo
+from .models import EpisodeInfo, EpisodeStatus
 from .tools import ToolDef, ToolOutcome
 
 log = logging.getLogger("envfarm.clients")
@@ -66,6 +66,10 @@ class EpisodeSession:
     async def score(self, answer: str = "") -> Score:
         """Score the episode over REST."""
         return await self.farm.score(self.episode_id, answer)
+
+    async def reset(self) -> EpisodeStatus:
+        """Put the episode back in its initial state over REST; this MCP session stays connected."""
+        return await self.farm.reset_episode(self.episode_id)
 
 
 @asynccontextmanager

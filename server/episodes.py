@@ -50,12 +50,13 @@ from .errors import (
 )
 from .metrics import Metrics
 from .settings import Settings
-from .store import CallRow, EpisodeRow, Store, result_text
+from .store import RESET_KIND, CallRow, EpisodeRow, Store, result_text
 
 log = logging.getLogger("envfarm.server")
 FLUSH_INTERVAL = 0.05
 _FLUSH_BATCH = 512
 _STALE_RETRIES = 8  # a call losing the race to other replicas this often in a row gives up
+RESET_TOOL = "(reset)"  # the ``tool`` of a logged reset: no tool name can look like it
 
 
 @dataclass
@@ -182,7 +183,7 @@ class EpisodeService:
         fresh = self.store.get_episode(row.id) or row
         state = env.episode(task)
         try:
-            for call in self.store.calls(row.id, writes_only=True, upto=fresh.calls):
+            for call in self.store.calls(row.id, replay_log=True, upto=fresh.calls):
                 state.call_tool(call.tool, call.arguments)
         except ToolError as exc:
             state.close()
@@ -225,11 +226,7 @@ class EpisodeService:
             async with live.lock:
                 if live.dropped:  # evicted or found stale while this call waited
                     continue
-                if live.seq >= self.settings.max_calls_per_episode:
-                    raise LimitExceeded(
-                        f"Episode '{episode_id}' reached its limit of {self.settings.max_calls_per_episode} calls",
-                        field="calls",
-                    )
+                self._check_call_limit(live)
                 started = time.time()
                 t0 = time.perf_counter()
                 seq = live.seq + 1
@@ -263,6 +260,52 @@ class EpisodeService:
         raise StoreUnavailable(
             f"Episode '{episode_id}' kept receiving calls on other replicas while this one ran; try again"
         )
+
+    def _check_call_limit(self, live: LiveEpisode) -> None:
+        if live.seq >= self.settings.max_calls_per_episode:
+            raise LimitExceeded(
+                f"Episode '{live.row.id}' reached its limit of {self.settings.max_calls_per_episode} calls",
+                field="calls",
+            )
+
+    async def reset(self, principal: Principal, episode_id: str) -> EpisodeRow:
+        """Put the episode back in its initial state (its task's, or the seed for free play), keeping its
+        id, MCP URL and log. The reset is logged like a call: a rebuild replays only what follows it."""
+        for _ in range(_STALE_RETRIES):
+            live = await self.live(principal, episode_id)
+            async with live.lock:
+                if live.dropped:
+                    continue
+                self._check_call_limit(live)
+                started = time.time()
+                t0 = time.perf_counter()
+                initial = live.env.episode(live.task)
+                row = CallRow(
+                    seq=live.seq + 1,
+                    tool=RESET_TOOL,
+                    arguments={},
+                    kind=RESET_KIND,
+                    is_error=False,
+                    result=None,
+                    error_type=None,
+                    started_at=started,
+                    duration_ms=(time.perf_counter() - t0) * 1e3,
+                    transport="rest",
+                )
+                try:
+                    logged = self._log_call(episode_id, row, durable=True)
+                except BaseException:
+                    initial.close()
+                    raise
+                if not logged:  # another replica called the episode first: reset the current copy
+                    initial.close()
+                    continue
+                live.state.close()
+                live.state, live.seq, live.last_active_at = initial, row.seq, started
+            self.metrics.resets.inc()
+            log.info("episode reset", extra={"episode_id": episode_id})
+            return live.current_row()
+        raise StoreUnavailable(f"Episode '{episode_id}' kept receiving calls on other replicas; try again")
 
     @staticmethod
     def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any) -> CallOutcome:

@@ -30,6 +30,9 @@ class Metrics:
             registry=self.registry,
         )
         self.replays = Counter("envfarm_episode_replays", "Episodes rebuilt from their log", registry=self.registry)
+        self.resets = Counter(
+            "envfarm_episode_resets", "Episodes put back in their initial state", registry=self.registry
+        )
         self.stale_copies = Counter(
             "envfarm_stale_copies",
             "In-memory episode copies found stale at commit (another replica called the episode)",

@@ -45,7 +45,7 @@ calls = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("tool", sa.String(128), nullable=False),
     sa.Column("arguments", sa.Text, nullable=False),
-    sa.Column("kind", sa.String(8), nullable=False),  # read | write | unknown
+    sa.Column("kind", sa.String(8), nullable=False),  # read | write | unknown | reset
     sa.Column("is_error", sa.Boolean, nullable=False),
     sa.Column("result", sa.Text, nullable=True),
     sa.Column("error_type", sa.String(64), nullable=True),
@@ -85,6 +85,10 @@ class CallRow:
     transport: str
     result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
 
+
+#: The ``kind`` of a logged reset: the episode went back to its initial state, so a rebuild replays
+#: only the writes after it.
+RESET_KIND = "reset"
 
 #: What ``Store.commit_call`` found: the call is logged; another replica logged this sequence
 #: number first (the caller's state is stale); or the episode is no longer open.
@@ -301,14 +305,21 @@ class Store:
                 .values(last_active_at=at)
             )
 
-    def calls(self, episode_id: str, *, writes_only: bool = False, upto: int | None = None) -> list[CallRow]:
-        """The episode's calls in order; ``writes_only``: the successful writes, i.e. the replay log;
-        ``upto``: only sequence numbers up to that one."""
+    def calls(self, episode_id: str, *, replay_log: bool = False, upto: int | None = None) -> list[CallRow]:
+        """The episode's calls in order. ``replay_log``: only what rebuilds its state, the successful
+        writes since its last reset; ``upto``: only sequence numbers up to that one."""
         q = sa.select(calls).where(calls.c.episode_id == episode_id)
-        if writes_only:
-            q = q.where(calls.c.kind == "write", calls.c.is_error.is_(False))
         if upto is not None:
             q = q.where(calls.c.seq <= upto)
+        if replay_log:
+            last_reset = sa.select(sa.func.coalesce(sa.func.max(calls.c.seq), 0)).where(
+                calls.c.episode_id == episode_id, calls.c.kind == RESET_KIND
+            )
+            if upto is not None:
+                last_reset = last_reset.where(calls.c.seq <= upto)
+            q = q.where(
+                calls.c.kind == "write", calls.c.is_error.is_(False), calls.c.seq > last_reset.scalar_subquery()
+            )
         with self.engine.connect() as c:
             rows = c.execute(q.order_by(calls.c.seq)).mappings().all()
         return [

@@ -88,3 +88,20 @@ def test_open_episode_yields_a_connected_mcp_session_and_closes_it(farm_url):
     ]
     assert kept.status != "closed" and kept.log is None
     assert rest.is_error and rest.message
+
+
+def test_a_reset_episode_keeps_its_mcp_session(farm_url):
+    booking = {"patient_id": "P0001", "slot_id": "S021", "reason": "Persistent cough for three weeks"}
+
+    async def go():
+        async with FarmClient(farm_url) as farm, open_episode(farm, task_id="clinic-001") as ep:
+            first = await ep.call_tool("book_appointment", booking)
+            taken = await ep.call_tool("book_appointment", booking)
+            status = await ep.reset()
+            again = await ep.call_tool("book_appointment", booking)
+            return first, taken, status, again
+
+    first, taken, status, again = run(go())
+    assert not first.is_error and taken.is_error  # the slot is taken, until the reset frees it
+    assert status.status == "open" and status.calls == 3
+    assert not again.is_error and again.structured == first.structured

@@ -52,9 +52,11 @@ class LiveServer(ThreadedServer):
     def http(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.base_url, headers=auth(key) if key else {}, timeout=20)
 
-    def metric(self, name: str) -> float:
+    def metric(self, name: str, key: str | None = None) -> float:
         """The sum of every series of Prometheus metric ``name`` on this server's /metrics."""
-        text = httpx.get(self.base_url + "/metrics", timeout=20).text
+        response = httpx.get(self.base_url + "/metrics", headers=auth(key) if key else {}, timeout=20)
+        assert response.status_code == 200, response.text
+        text = response.text
         return sum(
             float(line.split()[-1])
             for line in text.splitlines()

@@ -104,6 +104,22 @@ def test_racing_replicas_book_a_slot_once(replicas: tuple[LiveServer, LiveServer
     assert a.metric("envfarm_stale_copies_total") >= 1
 
 
+def test_a_reset_on_one_replica_resets_the_episode_on_the_other(replicas: tuple[LiveServer, LiveServer]) -> None:
+    a, b = replicas
+    with a.http() as c:
+        episode_id = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+    assert not _call(b, episode_id, "book_appointment", BOOKING)["is_error"]  # B holds a copy with the booking
+    with a.http() as c:
+        reset = c.post(f"/episodes/{episode_id}/reset")
+        assert reset.status_code == 200 and reset.json()["calls"] == 2
+    again = _call(b, episode_id, "book_appointment", BOOKING)  # B's copy is stale: the slot is free again
+    assert not again["is_error"] and again["content"]["appointment_id"] == "A1001" and again["seq"] == 3
+    with b.http() as c:
+        kinds = [r["kind"] for r in c.get(f"/episodes/{episode_id}").json()["log"]]
+    assert kinds == ["write", "reset", "write"]
+    assert b.metric("envfarm_stale_copies_total") == 1
+
+
 def test_an_episode_closed_on_one_replica_is_closed_on_the_other(replicas: tuple[LiveServer, LiveServer]) -> None:
     a, b = replicas
     with a.http() as c:
@@ -155,15 +171,23 @@ def test_store_logs_and_commits_calls_in_order(store: Store) -> None:
     logged = store.calls("ep_1")
     assert [c.seq for c in logged] == [1, 2, 3] and logged[0].arguments == {"k": "ünï", "n": 1}
     assert logged[0].result == {"ok": True, "items": [1, 2]} and logged[1].is_error is True
-    assert [c.seq for c in store.calls("ep_1", writes_only=True, upto=2)] == [1]
+    assert [c.seq for c in store.calls("ep_1", replay_log=True, upto=2)] == [1]
     row = store.get_episode("ep_1")
     assert row is not None and row.calls == 3 and row.last_active_at == 1003.0
 
+    assert store.commit_call("ep_1", _row(4, tool="(reset)", kind="reset")) == "committed"
+    assert store.commit_call("ep_1", _row(5)) == "committed"
+    assert [c.seq for c in store.calls("ep_1", replay_log=True)] == [5]  # the state since the reset
+    assert [c.seq for c in store.calls("ep_1", replay_log=True, upto=3)] == [1, 3]  # and before it
+    assert store.calls("ep_1")[3].kind == "reset"
+    row = store.get_episode("ep_1")
+    assert row is not None and row.calls == 5 and row.last_active_at == 1005.0
+
     store.touch("ep_1", 500.0)  # never back in time
-    assert store.get_episode("ep_1").last_active_at == 1003.0  # type: ignore[union-attr]
+    assert store.get_episode("ep_1").last_active_at == 1005.0  # type: ignore[union-attr]
     store.set_status("ep_1", "closed")
-    assert store.commit_call("ep_1", _row(4)) == "ended"
-    assert [c.seq for c in store.calls("ep_1")] == [1, 2, 3]
+    assert store.commit_call("ep_1", _row(6)) == "ended"
+    assert [c.seq for c in store.calls("ep_1")] == [1, 2, 3, 4, 5]
 
 
 @pytest.mark.parametrize(

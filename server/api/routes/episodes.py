@@ -80,6 +80,13 @@ async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal
     )
 
 
+@router.post("/episodes/{episode_id}/reset", response_model=EpisodeStatus, responses=documented(404, 410, 429, 503))
+async def reset_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
+    """Put the episode back in its initial state, keeping its id and MCP URL (agents stay connected).
+    The log keeps every call and the reset itself (kind "reset")."""
+    return await _status(farm, await farm.service.reset(principal, episode_id), with_log=False)
+
+
 @router.post("/episodes/{episode_id}/score", response_model=Score, responses=documented(404, 409, 410, 503))
 async def score_episode(
     episode_id: str, farm: FarmDep, principal: PrincipalDep, body: ScoreRequest | None = None
