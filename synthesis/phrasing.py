@@ -42,8 +42,87 @@ _VERBS = {
 }
 
 
+#: Transitions whose name no rule below reads well, as templates around the record's phrase ``{p}``.
+_IDIOMS = {
+    "go_live": "take {p} live",
+    "late_cancel": "late-cancel {p}",
+    "opt_out": "opt out of {p}",
+    "re_enroll": "re-enroll {p}",
+    "extend_one_day": "extend {p} by one day",
+    "start_preparing": "start preparing {p}",
+    "dispose": "dispose of {p}",
+    "accept_counter": "accept the counteroffer on {p}",
+}
+#: Particles of phrasal verbs, which come before the record: "check in my appointment".
+_PARTICLES = {"in", "out", "up", "off", "back", "down"}
+#: Prepositions that start a tail coming after the record: "pay my invoice with credit".
+_TAIL_PREPOSITIONS = {"with", "to", "from", "for", "at", "on", "under", "by", "in"}
+#: Words that alone are a tail after the record: "end my hold early".
+_TAIL_WORDS = {"early", "late", "online", "unclaimed"}
+#: The preposition joining a verb's own object to the record: "apply the credit to my invoice".
+_OBJECT_PREPOSITIONS = {"add": "to", "apply": "to", "remove": "from"}
+_MASS_NOUNS = {"hours", "parking", "credit"}
+_RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "lost", "won": "won", "fixed": "fixed"}
+
+
 def _human(name: str) -> str:
     return name.replace("_", " ").replace(".", "'s ")
+
+
+def _is_tail(words: list[str]) -> bool:
+    return words[0] in _TAIL_PREPOSITIONS or (len(words) == 1 and words[0] in _TAIL_WORDS)
+
+
+def verb_phrase(verb: str, phrase: str) -> str:
+    """What a user asks to do to a record, from a transition name: ``pay_with_credit`` and "my invoice"
+    give "pay my invoice with credit"; ``approve_estimate`` gives "approve the estimate for my invoice"."""
+    if verb in _IDIOMS:
+        return _IDIOMS[verb].format(p=phrase)
+    if verb in _VERBS:
+        return f"{_VERBS[verb]} {phrase}"
+    head, *rest = verb.split("_")
+    if not rest:
+        return f"{head} {phrase}"
+    if head in ("mark", "report", "flag", "set"):
+        return f"{head} {phrase} as {' '.join(rest)}"
+    if len(rest) == 1 and rest[0] in _RESULT_WORDS:  # record_pass, resolve_lost, confirm_fixed
+        return f"{head} {phrase} as {_RESULT_WORDS[rest[0]]}"
+    if rest[0] in _PARTICLES and (len(rest) == 1 or _is_tail(rest[1:])):
+        tail = " ".join(rest[1:])
+        return f"{head} {rest[0]} {phrase}" + (f" {tail}" if tail else "")
+    if _is_tail(rest):
+        return f"{head} {phrase} {' '.join(rest)}"
+    noun = " ".join(rest)
+    if head == "add":
+        article = "" if rest[-1] in _MASS_NOUNS else ("an " if noun[0] in "aeiou" else "a ")
+        return f"add {article}{noun} to {phrase}"
+    return f"{head} the {noun} {_OBJECT_PREPOSITIONS.get(head, 'for')} {phrase}"
+
+
+def record_question(phrase: str, column: str) -> str | None:
+    """A question for a when-column named after an event: ``requested_on`` gives "When was my payout
+    requested?", ``expires_on`` "When does my pass expire?". None for other columns, and for times a
+    record is *for* (``scheduled_at``: "when was it scheduled" would ask for the booking time)."""
+    *verb, last = column.split("_")
+    if last not in ("on", "at") or not verb:
+        return None
+    if verb[0] in ("scheduled", "expected", "planned", "due"):
+        return None
+    past = verb[0].endswith("ed") or verb[0] == "paid"
+    if past and (len(verb) == 1 or (len(verb) == 2 and verb[1] in _PARTICLES)):  # topped_up_on
+        return f"When was {phrase} {' '.join(verb)}?"
+    if len(verb) == 1 and verb[0].endswith("s") and not verb[0].endswith("ss"):  # expires, renews, starts
+        return f"When does {phrase} {verb[0][:-1]}?"
+    return None
+
+
+def _column_noun(column: str) -> str:
+    """A column as a noun: ``lesson_at`` is the "lesson time", ``expected_on`` the "expected date"."""
+    if column.endswith("_at"):
+        return _human(column[:-3]) + " time"
+    if column.endswith("_on"):
+        return _human(column[:-3]) + " date"
+    return _human(column)
 
 
 class Phrasing:
@@ -86,15 +165,7 @@ class Phrasing:
 
     def request(self, verb: str, phrase: str, extra: dict[str, Any], *, first: bool = True) -> str:
         """A request sentence: what to do, to which record, with any details."""
-        action = _VERBS.get(verb)
-        if action is None:
-            words = verb.split("_")
-            if len(words) > 1 and words[0] in ("mark", "report", "flag", "set"):
-                action = f"{words[0]} {phrase} as {' '.join(words[1:])}"
-            else:
-                action = f"{' '.join(words)} {phrase}"
-        else:
-            action = f"{action} {phrase}"
+        action = verb_phrase(verb, phrase)
         details = "".join(f" The {_human(k)} should be {v}." for k, v in extra.items())
         if not first:
             return (
@@ -121,13 +192,15 @@ class Phrasing:
         )
 
     def ask_record_value(self, phrase: str, column: str) -> str:
-        return self.rng.choice(
-            [
-                f"What is the {_human(column)} of {phrase}?",
-                f"Can you tell me the {_human(column)} of {phrase}?",
-                f"I just need to know the {_human(column)} of {phrase}.",
-            ]
-        )
+        what = _column_noun(column)
+        choices = [
+            f"What is the {what} of {phrase}?",
+            f"Can you tell me the {what} of {phrase}?",
+            f"I just need to know the {what} of {phrase}.",
+        ]
+        question = record_question(phrase, column)
+        picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change
+        return question or picked
 
     def param_value(self, name: str, schema: dict[str, Any]) -> Any:
         t = schema.get("type")
@@ -142,5 +215,9 @@ class Phrasing:
         return "As discussed"
 
     def instruction(self, facts: list[str], requests: list[str]) -> str:
-        parts = [self.rng.choice(_OPENINGS), *facts, *requests, self.rng.choice(_CLOSINGS)]
+        opening = self.rng.choice(_OPENINGS)
+        body = [*facts, *requests]
+        if opening and body and not body[0].startswith(("I ", "I'")):  # "Hello, my email is ..."
+            body[0] = body[0][0].lower() + body[0][1:]
+        parts = [opening, *body, self.rng.choice(_CLOSINGS)]
         return " ".join(p for p in parts if p)
