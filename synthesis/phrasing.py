@@ -99,6 +99,12 @@ def verb_phrase(verb: str, phrase: str) -> str:
     return f"{head} the {noun} {_OBJECT_PREPOSITIONS.get(head, 'for')} {phrase}"
 
 
+def _detail(name: str, value: Any) -> str:
+    """A detail of a request: "The reason should be Plans changed.", "The number of extra days should be 2."."""
+    counted = isinstance(value, int) and not isinstance(value, bool) and name.endswith("s")
+    return f"The {'number of ' if counted else ''}{_human(name)} should be {value}."
+
+
 def record_question(phrase: str, column: str) -> str | None:
     """A question for a when-column named after an event: ``requested_on`` gives "When was my payout
     requested?", ``expires_on`` "When does my pass expire?". None for other columns, and for times a
@@ -166,7 +172,7 @@ class Phrasing:
     def request(self, verb: str, phrase: str, extra: dict[str, Any], *, first: bool = True) -> str:
         """A request sentence: what to do, to which record, with any details."""
         action = verb_phrase(verb, phrase)
-        details = "".join(f" The {_human(k)} should be {v}." for k, v in extra.items())
+        details = "".join(f" {_detail(k, v)}" for k, v in extra.items())
         if not first:
             return (
                 self.rng.choice(

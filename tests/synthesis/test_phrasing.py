@@ -71,3 +71,8 @@ def test_a_greeting_runs_into_the_first_sentence_in_lower_case() -> None:
     assert any(t.startswith("My email") for t in texts)  # no greeting: the sentence starts as written
     mine = {Phrasing(random.Random(seed)).instruction(["I'm Ann Lee, zip 12345."], ["Help."]) for seed in range(40)}
     assert all("i'm" not in t for t in mine)  # "I" stays a capital
+
+
+def test_request_details_count_plural_quantities() -> None:
+    said = Phrasing(random.Random(0)).request("extend", RECORD, {"extra_days": 2, "reason": "Plans changed"})
+    assert said.endswith(" The number of extra days should be 2. The reason should be Plans changed.")
