@@ -20,8 +20,11 @@ def load_ontology(root: Path = ONTOLOGY_DIR) -> list[Domain]:
     >>> len(load_ontology()) >= 1
     True
     """
+    files = sorted(root.glob("*.json"))
+    if not files:  # an install without its data files would otherwise "generate" an empty catalog
+        raise SpecError("no domain files (*.json) found: the ontology is missing from this install", source=str(root))
     domains: dict[str, Domain] = {}
-    for path in sorted(root.glob("*.json")):
+    for path in files:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:

@@ -6,9 +6,10 @@ import pytest
 from pydantic import ValidationError
 
 from envs import Environment, check_env
-from envs.errors import StateError
+from envs.errors import SpecError, StateError
 from synthesis.domain import Domain
 from synthesis.envgen import generate_env
+from synthesis.ontology import load_ontology
 from synthesis.seedgen import entity_order, generate_seed
 from synthesis.sqlgen import DomainError
 
@@ -150,3 +151,9 @@ def test_past_guard_with_hours_means_no_more_than_that_far_ahead():
     tool = g.spec.tool("return_loan")
     assert tool is not None and "no more than 24 hours away" in tool.description
     assert any("datetime(:now, '+24 hours')" in s.sql for s in tool.steps)
+
+
+def test_an_ontology_directory_without_domain_files_is_an_error_not_an_empty_catalog(tmp_path):
+    with pytest.raises(SpecError) as info:
+        load_ontology(tmp_path)
+    assert "no domain files" in str(info.value) and str(tmp_path) in str(info.value)
