@@ -7,10 +7,13 @@ import logging
 import sys
 import time
 
-_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
+# Not fields of ours: the record's own attributes, and uvicorn's copy of its message with terminal colours.
+_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime", "color_message"}
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message, and every ``extra`` field."""
+
     def format(self, record: logging.LogRecord) -> str:
         data = {
             "ts": round(record.created, 6),
