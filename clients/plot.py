@@ -43,9 +43,8 @@ def report_png(report: EvalReport) -> bytes:
                 color="black" if name == "all" else None,
                 label=name if labelled else None,
             )
-        curve.set_title(
-            f"pass^k ({len(report.by_env)} environments" + (f"; legend: the {LEGEND_ENVS} lowest)" if many else ")")
-        )
+        envs = f"{len(report.by_env)} environment{'' if len(report.by_env) == 1 else 's'}"
+        curve.set_title(f"pass^k ({envs}" + (f"; legend: the {LEGEND_ENVS} lowest)" if many else ")"))
         curve.set_xlabel("k (trials that must all succeed)")
         curve.set_ylim(-0.02, 1.02)
         curve.set_xticks(sorted(report.overall.pass_hat) or [1])
