@@ -135,9 +135,11 @@ class FarmClient:
         return TaskView.model_validate(await self.request("GET", f"/tasks/{task_id}"))
 
     # -- episodes -------------------------------------------------------------------------------------
-    async def create_episode(self, *, task_id: str | None = None, env_id: str | None = None) -> EpisodeInfo:
-        """Start an episode of a task (or free play in an environment)."""
-        body = {"task_id": task_id} if task_id else {"env_id": env_id}
+    async def create_episode(
+        self, *, task_id: str | None = None, env_id: str | None = None, fork_of: str | None = None
+    ) -> EpisodeInfo:
+        """Start an episode of a task, free play in an environment, or a fork of an episode's current state."""
+        body = {"fork_of": fork_of} if fork_of else {"task_id": task_id} if task_id else {"env_id": env_id}
         return EpisodeInfo.model_validate(await self.request("POST", "/episodes", json=body, idempotent=False))
 
     async def get_episode(self, episode_id: str, *, log: bool = True) -> EpisodeStatus:

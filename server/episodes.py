@@ -112,8 +112,12 @@ class EpisodeService:
         return env
 
     # -- lifecycle -------------------------------------------------------------------------------------
-    async def create(self, principal: Principal, *, task_id: str | None, env_id: str | None) -> LiveEpisode:
-        """Start an episode of a task, or free play in an environment."""
+    async def create(
+        self, principal: Principal, *, task_id: str | None, env_id: str | None, fork_of: str | None = None
+    ) -> LiveEpisode:
+        """Start an episode of a task, free play in an environment, or a fork of another episode."""
+        if fork_of is not None:
+            return self._fork(principal, fork_of, task_id=task_id, env_id=env_id)
         task: Task | None = None
         if task_id is not None:
             entry, task = self.catalog.task(task_id)
@@ -123,6 +127,26 @@ class EpisodeService:
         elif env_id is None:
             raise ServiceError("Give a task_id, or an env_id for free play", field="task_id")
         env = self.environment(env_id)
+        self._check_open_limit(principal)
+        return self._start(principal, env, task, env.episode(task), [])
+
+    def _fork(self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None) -> LiveEpisode:
+        """A new episode in the state ``source_id`` has now: its replay log (the committed writes since
+        its last reset) is copied as the fork's own, so the fork rebuilds like any episode. The source
+        may be open or ended; calls in flight on it are not part of the fork. A task or environment
+        given as well must be the source's."""
+        source = self.row(principal, source_id)
+        for name, given, actual in (("task_id", task_id, source.task_id), ("env_id", env_id, source.env_id)):
+            if given is not None and given != actual:
+                raise Conflict(f"Episode '{source_id}' has {name} {actual!r}, not {given!r}", field=name)
+        self._check_open_limit(principal)
+        env, task, state, _, copied = self._replayed(source)
+        log_rows = [dataclasses.replace(call, seq=i, transport="fork") for i, call in enumerate(copied, 1)]
+        live = self._start(principal, env, task, state, log_rows)
+        log.info("episode forked", extra={"episode_id": live.row.id, "source": source_id, "calls": len(log_rows)})
+        return live
+
+    def _check_open_limit(self, principal: Principal) -> None:
         open_now = self.store.count_open(principal.tenant)
         if open_now >= self.settings.max_live_episodes_per_tenant:
             raise LimitExceeded(
@@ -130,23 +154,30 @@ class EpisodeService:
                 f"(limit {self.settings.max_live_episodes_per_tenant}); close some first",
                 field="episodes",
             )
+
+    def _start(
+        self, principal: Principal, env: Environment, task: Task | None, state: Episode, log_rows: list[CallRow]
+    ) -> LiveEpisode:
         now = time.time()
         row = EpisodeRow(
             id="ep_" + secrets.token_urlsafe(18),
             tenant=principal.tenant,
-            env_id=env_id,
+            env_id=env.spec.id,
             task_id=task.id if task else None,
             status="open",
             created_at=now,
             last_active_at=now,
-            calls=0,
+            calls=len(log_rows),
         )
-        state = env.episode(task)
-        self.store.create_episode(row)
-        live = LiveEpisode(row=row, env=env, task=task, state=state, seq=0, last_active_at=now)
+        try:
+            self.store.create_episode(row, log_rows)
+        except BaseException:
+            state.close()
+            raise
+        live = LiveEpisode(row=row, env=env, task=task, state=state, seq=len(log_rows), last_active_at=now)
         self._remember(live)
-        self.metrics.episodes_created.labels(env=env_id).inc()
-        log.info("episode created", extra={"episode_id": row.id, "env": env_id, "task": row.task_id})
+        self.metrics.episodes_created.labels(env=env.spec.id).inc()
+        log.info("episode created", extra={"episode_id": row.id, "env": env.spec.id, "task": row.task_id})
         return live
 
     def row(self, principal: Principal, episode_id: str) -> EpisodeRow:
@@ -175,19 +206,27 @@ class EpisodeService:
         self._rebuild_locks.pop(episode_id, None)
         return live
 
-    def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
+    def _replayed(self, row: EpisodeRow) -> tuple[Environment, Task | None, Episode, EpisodeRow, list[CallRow]]:
+        """The episode's state rebuilt from its replay log, with the store's current row and that log.
+
+        The count first, then the log up to it: calls other replicas log meanwhile are not replayed,
+        and the next commit finds this copy stale instead of forking from it.
+        """
         env = self.environment(row.env_id)
         task = self.catalog.task(row.task_id)[1] if row.task_id else None
-        # The count first, then the log up to it: calls other replicas log meanwhile are not
-        # replayed, and the next commit finds this copy stale instead of forking from it.
         fresh = self.store.get_episode(row.id) or row
+        replay = self.store.calls(row.id, replay_log=True, upto=fresh.calls)
         state = env.episode(task)
         try:
-            for call in self.store.calls(row.id, replay_log=True, upto=fresh.calls):
+            for call in replay:
                 state.call_tool(call.tool, call.arguments)
         except ToolError as exc:
             state.close()
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt from its log: {exc}") from exc
+        return env, task, state, fresh, replay
+
+    def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
+        env, task, state, fresh, _ = self._replayed(row)
         live = LiveEpisode(
             row=fresh, env=env, task=task, state=state, seq=fresh.calls, last_active_at=fresh.last_active_at
         )

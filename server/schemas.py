@@ -82,17 +82,24 @@ class TaskList(Page):
 class EpisodeCreate(ApiModel):
     model_config = ConfigDict(
         extra="forbid",
-        # One of the two must be given, as a string (the other may be absent or null).
+        # One of the three must be given, as a string (the others may be absent or null).
         json_schema_extra={
             "anyOf": [
                 {"required": ["task_id"], "properties": {"task_id": {"type": "string"}}},
                 {"required": ["env_id"], "properties": {"env_id": {"type": "string"}}},
+                {"required": ["fork_of"], "properties": {"fork_of": {"type": "string"}}},
             ]
         },
     )
 
     task_id: str | None = Field(None, description="Start an episode of this task", examples=["clinic-001"])
     env_id: str | None = Field(None, description="Free play in this environment (when no task_id)", examples=["clinic"])
+    fork_of: str | None = Field(
+        None,
+        description="Start from another of your episodes' current state, with its task (a task_id or env_id "
+        "given too must be its own); its committed writes become the fork's log, and the two then go their own ways",
+        examples=["ep_3sBZlY5kD1vUq7eGkPz0rJXa"],
+    )
 
 
 class EpisodeCreated(ApiModel):

@@ -255,9 +255,13 @@ class Store:
         with self.engine.begin() as conn:
             yield conn
 
-    def create_episode(self, row: EpisodeRow) -> None:
+    def create_episode(self, row: EpisodeRow, log: list[CallRow] | None = None) -> None:
+        """Record a new episode, with the calls it starts from (a fork's copy of its source's), in one
+        transaction."""
         with self._tx() as c:
             c.execute(episodes.insert().values(**row.__dict__))
+            if log:
+                self._insert_call.run(c, [_call_values(row.id, call) for call in log])
 
     def get_episode(self, episode_id: str) -> EpisodeRow | None:
         with self.engine.connect() as c:

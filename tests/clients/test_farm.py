@@ -90,18 +90,22 @@ def test_open_episode_yields_a_connected_mcp_session_and_closes_it(farm_url):
     assert rest.is_error and rest.message
 
 
-def test_a_reset_episode_keeps_its_mcp_session(farm_url):
+def test_a_reset_episode_keeps_its_mcp_session_and_a_fork_keeps_its_state(farm_url):
     booking = {"patient_id": "P0001", "slot_id": "S021", "reason": "Persistent cough for three weeks"}
 
     async def go():
         async with FarmClient(farm_url) as farm, open_episode(farm, task_id="clinic-001") as ep:
             first = await ep.call_tool("book_appointment", booking)
             taken = await ep.call_tool("book_appointment", booking)
+            fork = await farm.create_episode(fork_of=ep.episode_id)  # holds the booking
             status = await ep.reset()
             again = await ep.call_tool("book_appointment", booking)
-            return first, taken, status, again
+            in_fork = await farm.call_tool(fork.episode_id, "book_appointment", booking)
+            await farm.close_episode(fork.episode_id)
+            return first, taken, status, again, in_fork
 
-    first, taken, status, again = run(go())
+    first, taken, status, again, in_fork = run(go())
+    assert in_fork.is_error  # the fork kept the state the reset left behind
     assert not first.is_error and taken.is_error  # the slot is taken, until the reset frees it
     assert status.status == "open" and status.calls == 3
     assert not again.is_error and again.structured == first.structured

@@ -120,6 +120,19 @@ def test_a_reset_on_one_replica_resets_the_episode_on_the_other(replicas: tuple[
     assert b.metric("envfarm_stale_copies_total") == 1
 
 
+def test_a_fork_on_one_replica_starts_from_what_the_other_committed(replicas: tuple[LiveServer, LiveServer]) -> None:
+    a, b = replicas
+    with a.http() as c:
+        source = c.post("/episodes", json={"task_id": TASK}).json()["episode_id"]
+    booked = _call(a, source, "book_appointment", BOOKING)["content"]["appointment_id"]
+    with b.http() as c:
+        fork = c.post("/episodes", json={"fork_of": source}).json()["episode_id"]
+    taken = _call(b, fork, "book_appointment", BOOKING)  # the fork holds A's booking: the slot is taken
+    assert taken["is_error"] and taken["seq"] == 2
+    cancelled = _call(a, fork, "cancel_appointment", {"appointment_id": booked})  # and any replica serves it
+    assert not cancelled["is_error"] and cancelled["seq"] == 3
+
+
 def test_an_episode_closed_on_one_replica_is_closed_on_the_other(replicas: tuple[LiveServer, LiveServer]) -> None:
     a, b = replicas
     with a.http() as c:

@@ -45,8 +45,8 @@ def mcp_url(farm: FarmState, request: Request, episode_id: str) -> str:
 async def create_episode(
     body: EpisodeCreate, request: Request, farm: FarmDep, principal: PrincipalDep
 ) -> EpisodeCreated:
-    """Start an episode of a task (or free play in an environment) and get its MCP URL."""
-    live = await farm.service.create(principal, task_id=body.task_id, env_id=body.env_id)
+    """Start an episode of a task, free play in an environment, or a fork of an episode; get its MCP URL."""
+    live = await farm.service.create(principal, task_id=body.task_id, env_id=body.env_id, fork_of=body.fork_of)
     entry = farm.catalog.get(live.row.env_id)
     return EpisodeCreated(
         episode_id=live.row.id,
