@@ -117,3 +117,23 @@ async def mcp_session(url: str, mode: str, key: str | None = None) -> AsyncItera
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
+
+
+#: A booking that clinic-001's gold actions make, and the answer that completes that task.
+CLINIC_TASK = "clinic-001"
+CLINIC_BOOKING = {"patient_id": "P0001", "slot_id": "S021", "reason": "Persistent cough for three weeks"}
+CLINIC_ANSWER = {"answer": "Booked A1001 at 10:30; your copay is 20."}
+
+
+def call_rest(c: httpx.Client, episode_id: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tool call over REST that must be answered (a refused call is a 200 with ``is_error``)."""
+    response = c.post(f"/episodes/{episode_id}/calls", json={"tool": tool, "arguments": arguments})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def appointments(c: httpx.Client, episode_id: str) -> list[str]:
+    """Patient P0001's appointments in a clinic episode, as sorted "id:status" strings."""
+    found = call_rest(c, episode_id, "get_patient_appointments", {"patient_id": "P0001"})["content"]
+    return sorted(f"{a['appointment_id']}:{a['status']}" for a in found)
