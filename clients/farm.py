@@ -142,6 +142,11 @@ class FarmClient:
         body = {"fork_of": fork_of} if fork_of else {"task_id": task_id} if task_id else {"env_id": env_id}
         return EpisodeInfo.model_validate(await self.request("POST", "/episodes", json=body, idempotent=False))
 
+    async def list_episodes(self, *, status: str | None = None) -> list[EpisodeStatus]:
+        """This key's episodes (all pages), newest first, optionally of one status (open, closed, expired)."""
+        params = {"status": status} if status else {}
+        return [EpisodeStatus.model_validate(e) for e in await self._pages("/episodes", params)]
+
     async def get_episode(self, episode_id: str, *, log: bool = True) -> EpisodeStatus:
         """Status and (with ``log``) the call log of an episode."""
         data = await self.request("GET", f"/episodes/{episode_id}", params={"log": str(log).lower()})

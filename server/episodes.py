@@ -151,7 +151,8 @@ class EpisodeService:
         if open_now >= self.settings.max_live_episodes_per_tenant:
             raise LimitExceeded(
                 f"Tenant '{principal.tenant}' already has {open_now} open episodes "
-                f"(limit {self.settings.max_live_episodes_per_tenant}); close some first",
+                f"(limit {self.settings.max_live_episodes_per_tenant}); close some first "
+                "(GET /episodes?status=open lists them)",
                 field="episodes",
             )
 
@@ -187,6 +188,15 @@ class EpisodeService:
         if row is None or row.tenant != principal.tenant:
             raise EpisodeNotFound(episode_id)
         return row
+
+    def rows(
+        self, principal: Principal, *, status: str | None, limit: int, offset: int
+    ) -> tuple[int, list[EpisodeRow]]:
+        """The principal's episodes, newest first: (how many in all, this page), with live call counts."""
+        total, rows = self.store.list_episodes(principal.tenant, status=status, limit=limit, offset=offset)
+        if not self.shared:  # live copies know of calls whose rows are still buffered
+            rows = [live.current_row() if (live := self._live.get(r.id)) else r for r in rows]
+        return total, rows
 
     async def live(self, principal: Principal, episode_id: str) -> LiveEpisode:
         """The episode's live state, rebuilt from its log if it is not in memory."""

@@ -138,6 +138,10 @@ class EpisodeStatus(ApiModel):
     log: list[CallRecord] | None = None
 
 
+class EpisodeList(Page):
+    items: list[EpisodeStatus]
+
+
 class CallRequest(ApiModel):
     tool: str = Field(min_length=1)
     arguments: dict[str, Any] = Field(default_factory=dict)

@@ -346,6 +346,17 @@ class Store:
         with self._tx() as c:
             c.execute(episodes.update().where(episodes.c.id == episode_id).values(status=status))
 
+    def list_episodes(
+        self, tenant: str, *, status: str | None = None, limit: int = 50, offset: int = 0
+    ) -> tuple[int, list[EpisodeRow]]:
+        """A tenant's episodes, newest first, optionally of one status: (how many in all, this page)."""
+        where = [episodes.c.tenant == tenant, *([episodes.c.status == status] if status else [])]
+        with self.engine.connect() as c:
+            total = int(c.execute(sa.select(sa.func.count()).where(*where)).scalar_one())
+            q = sa.select(episodes).where(*where).order_by(episodes.c.created_at.desc(), episodes.c.id)
+            rows = c.execute(q.limit(limit).offset(offset)).mappings().all()
+        return total, [EpisodeRow(**r) for r in rows]
+
     def count_open(self, tenant: str) -> int:
         with self.engine.connect() as c:
             q = sa.select(sa.func.count()).where(episodes.c.tenant == tenant, episodes.c.status == "open")

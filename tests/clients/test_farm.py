@@ -102,9 +102,11 @@ def test_a_reset_episode_keeps_its_mcp_session_and_a_fork_keeps_its_state(farm_u
             again = await ep.call_tool("book_appointment", booking)
             in_fork = await farm.call_tool(fork.episode_id, "book_appointment", booking)
             await farm.close_episode(fork.episode_id)
-            return first, taken, status, again, in_fork
+            mine = {e.episode_id: e.status for e in await farm.list_episodes()}
+            return first, taken, status, again, in_fork, mine, ep.episode_id, fork.episode_id
 
-    first, taken, status, again, in_fork = run(go())
+    first, taken, status, again, in_fork, mine, episode_id, fork_id = run(go())
+    assert mine[episode_id] == "open" and mine[fork_id] == "closed"
     assert in_fork.is_error  # the fork kept the state the reset left behind
     assert not first.is_error and taken.is_error  # the slot is taken, until the reset frees it
     assert status.status == "open" and status.calls == 3

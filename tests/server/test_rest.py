@@ -6,7 +6,7 @@ import time
 
 from envs import Catalog
 
-from .conftest import API_KEYS, KEY_A, KEY_ADMIN, mcp_session, run
+from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, mcp_session, run
 
 CATALOG = Catalog()
 SECRET_FIELDS = {"gold_actions", "outputs", "assertions", "reward_basis"}
@@ -285,7 +285,11 @@ def test_open_episodes_per_tenant_are_limited(make_server):
         first = client.post("/episodes", json={"env_id": "clinic"}).json()["episode_id"]
         assert client.post("/episodes", json={"env_id": "retail"}).status_code == 201
         err = error_of(client.post("/episodes", json={"task_id": "clinic-001"}), 429)
-        assert err["code"] == "limit_exceeded" and "limit 2" in err["message"]
+        assert (
+            err["code"] == "limit_exceeded"
+            and "limit 2" in err["message"]
+            and "GET /episodes?status=open" in err["message"]
+        )
         client.delete(f"/episodes/{first}")
         assert client.post("/episodes", json={"task_id": "clinic-001"}).status_code == 201
 
@@ -427,3 +431,25 @@ def test_openapi_documents_errors_keys_and_allowed_methods(server, keyed_server)
         assert wrong_method.headers["allow"] == "DELETE, GET, HEAD"
         not_utf8 = local.post("/episodes", content=b'{"task_id": "\xff"}', headers={"content-type": "application/json"})
         assert error_of(not_utf8, 422)["code"] == "invalid_json"
+
+
+def test_episodes_are_listed_per_tenant_newest_first(keyed_server):
+    with keyed_server.http(KEY_A) as a, keyed_server.http(KEY_B) as b:
+        ids = [a.post("/episodes", json={"task_id": t}).json()["episode_id"] for t in ("clinic-001", "clinic-002")]
+        ids.append(a.post("/episodes", json={"env_id": "retail"}).json()["episode_id"])
+        a.post(f"/episodes/{ids[0]}/calls", json={"tool": "list_providers"})  # a read, still buffered
+        a.delete(f"/episodes/{ids[1]}")
+        b.post("/episodes", json={"task_id": "clinic-001"})
+
+        listed = a.get("/episodes").json()
+        assert listed["total"] == 3 and [e["episode_id"] for e in listed["items"]] == ids[::-1]
+        assert listed["items"][-1]["calls"] == 1 and listed["items"][-1]["log"] is None
+        assert [e["status"] for e in listed["items"]] == ["open", "closed", "open"]
+
+        open_only = a.get("/episodes", params={"status": "open"}).json()
+        assert open_only["total"] == 2 and [e["episode_id"] for e in open_only["items"]] == [ids[2], ids[0]]
+        page = a.get("/episodes", params={"limit": 1, "offset": 1}).json()
+        assert page["total"] == 3 and [e["episode_id"] for e in page["items"]] == [ids[1]]
+        assert b.get("/episodes").json()["total"] == 1  # another tenant's episodes are not listed
+        err = error_of(a.get("/episodes", params={"status": "gone"}), 422)
+        assert err["field"] == "status" and "gone" in err["message"]

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from envs import Score
 
 from ...errors import Forbidden
-from ...schemas import CallRecord, CallRequest, CallResponse, EpisodeCreate, EpisodeCreated, EpisodeStatus, ScoreRequest
+from ...schemas import (
+    CallRecord,
+    CallRequest,
+    CallResponse,
+    EpisodeCreate,
+    EpisodeCreated,
+    EpisodeList,
+    EpisodeStatus,
+    ScoreRequest,
+)
 from ...store import EpisodeRow
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
-from .catalog import tool_infos
+from .catalog import Limit, Offset, tool_infos
 
 router = APIRouter(tags=["episodes"], responses=documented(401, 403, 413, 422))
 _METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
@@ -58,6 +69,20 @@ async def create_episode(
         tools=tool_infos(entry),
         expires_at=farm.service.expires_at(live.row),
     )
+
+
+@router.get("/episodes", response_model=EpisodeList)
+async def list_episodes(
+    farm: FarmDep,
+    principal: PrincipalDep,
+    status: Literal["open", "closed", "expired"] | None = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> EpisodeList:
+    """Your episodes, newest first (e.g. ``status=open`` to find and close those a crashed trainer left)."""
+    total, rows = farm.service.rows(principal, status=status, limit=limit, offset=offset)
+    items = [await _status(farm, row, with_log=False) for row in rows]
+    return EpisodeList(total=total, limit=limit, offset=offset, items=items)
 
 
 @router.get("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))
