@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
-from envs.errors import EnvFarmError, ToolError
+from envs.errors import EnvFarmError, ToolError, UnknownEnvironment, UnknownTask
 
 from .auth import Principal
 from .errors import (
@@ -222,8 +222,11 @@ class EpisodeService:
         The count first, then the log up to it: calls other replicas log meanwhile are not replayed,
         and the next commit finds this copy stale instead of forking from it.
         """
-        env = self.environment(row.env_id)
-        task = self.catalog.task(row.task_id)[1] if row.task_id else None
+        try:
+            env = self.environment(row.env_id)
+            task = self.catalog.task(row.task_id)[1] if row.task_id else None
+        except (UnknownEnvironment, UnknownTask) as exc:  # the catalog changed since the episode began
+            raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt: {exc}", field="episode_id") from exc
         fresh = self.store.get_episode(row.id) or row
         replay = self.store.calls(row.id, replay_log=True, upto=fresh.calls)
         state = env.episode(task)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from envs import paths
 from server.threaded import free_port
 
 from .conftest import mcp_session, run
@@ -185,3 +187,27 @@ def test_a_write_the_store_refuses_is_not_kept(make_server):
             conn.exec_driver_sql("ALTER TABLE calls_gone RENAME TO calls")
         again = c.post(f"/episodes/{eid}/calls", json={"tool": "book_appointment", "arguments": book}).json()
         assert not again["is_error"] and again["seq"] == 1  # rebuilt from the log: the slot was never booked
+
+
+def test_an_episode_whose_environment_left_the_catalog_is_a_clear_error(make_server, tmp_path):
+    catalog = tmp_path / "catalog"
+    shutil.copytree(paths.BUILTIN_CATALOG / "clinic", catalog / "clinic")
+    shutil.copytree(paths.BUILTIN_CATALOG / "retail", catalog / "retail")
+    first = make_server(data_dir=tmp_path / "farm", catalog=catalog)
+    with first.http() as c:
+        created = c.post("/episodes", json={"task_id": "clinic-001"}).json()
+    first.stop()
+    shutil.rmtree(catalog / "clinic")  # the catalog changes while the server is down
+
+    second = make_server(data_dir=tmp_path / "farm", catalog=catalog)
+    episode_id = created["episode_id"]
+    mcp_url = f"{second.base_url}/episodes/{episode_id}/mcp"
+    with second.http() as c:
+        assert c.get(f"/episodes/{episode_id}").json()["status"] == "open"  # its record and log are still there
+        for response in (
+            c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_providers"}),
+            c.post(mcp_url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        ):
+            assert response.status_code == 409, response.text
+            err = response.json()["error"]
+            assert err["code"] == "replay_failed" and "'clinic'" in err["message"] and err["field"] == "episode_id"
