@@ -86,6 +86,10 @@ class CallRow:
     result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
 
 
+#: What the database driver raises when the store cannot be reached (down, dropped, out of connections),
+#: as opposed to a mistake in a statement: the API answers these with 503, not 500.
+STORE_UNREACHABLE: tuple[type[Exception], ...] = (sa.exc.OperationalError, sa.exc.InterfaceError)
+
 #: The ``kind`` of a logged reset: the episode went back to its initial state, so a rebuild replays
 #: only the writes after it.
 RESET_KIND = "reset"

@@ -29,11 +29,11 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import Forbidden, ServiceError, Unauthorized
+from ..errors import Forbidden, ServiceError, StoreUnavailable, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
-from ..store import Store
+from ..store import STORE_UNREACHABLE, Store
 from .deps import FarmState
 from .errors import error_response, http_error_response, install_error_handlers
 from .routes import catalog as catalog_routes
@@ -114,6 +114,10 @@ class McpEndpoint:
             live = await self.service.live(principal, scope["path_params"]["episode_id"])
         except ServiceError as exc:
             await _send_error(send, scope, exc)
+            return
+        except STORE_UNREACHABLE as exc:
+            log.warning("episode store unreachable", extra={"path": scope["path"], "error": str(exc)[:300]})
+            await _send_error(send, scope, StoreUnavailable("The episode store is unavailable; try again"))
             return
         scope[_PRINCIPAL_KEY] = principal
         scope[_LIVE_KEY] = live  # the handlers' resolver reuses it instead of looking it up again

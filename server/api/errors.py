@@ -15,8 +15,9 @@ from starlette.routing import compile_path
 
 from envs.errors import EnvFarmError, UnknownEnvironment, UnknownTask
 
-from ..errors import ServiceError
+from ..errors import ServiceError, StoreUnavailable
 from ..schemas import ErrorResponse
+from ..store import STORE_UNREACHABLE
 
 log = logging.getLogger("envfarm.server")
 
@@ -119,6 +120,14 @@ def install_error_handlers(app: FastAPI) -> None:
             # FastAPI's 400 for a JSON body it could not decode; the cause tells it apart, not the wording
             return error_response(422, "invalid_json", "body: not valid UTF-8 JSON", "body")
         return http_error_response(exc)
+
+    async def store_unreachable(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("episode store unreachable", extra={"path": request.url.path, "error": str(exc)[:300]})
+        unavailable = StoreUnavailable("The episode store is unavailable; try again")
+        return error_response(unavailable.status, unavailable.code, str(unavailable), unavailable.field)
+
+    for kind in STORE_UNREACHABLE:
+        app.add_exception_handler(kind, store_unreachable)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:

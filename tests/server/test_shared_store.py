@@ -238,3 +238,11 @@ def test_a_replica_whose_store_is_gone_says_so_and_records_nothing(
         failed = c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_insurance_plans", "arguments": {}})
         assert failed.status_code == 503 and failed.json()["error"]["code"] == "store_unavailable", failed.text
         assert srv.service.in_memory == 0  # the copy that ran the unrecorded call is gone
+        # Whatever else needs the store says so too: 503 with the JSON error, over REST and MCP.
+        for response in (
+            c.get(f"/episodes/{episode_id}"),
+            c.post("/episodes", json={"task_id": TASK}),
+            c.post(f"/episodes/{episode_id}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        ):
+            assert response.status_code == 503, response.text
+            assert response.json()["error"]["code"] == "store_unavailable"
