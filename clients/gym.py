@@ -5,6 +5,7 @@
 ``{"message": ...}`` and returns ``(observation, reward, terminated, truncated, info)``. Reward
 comes only at termination (the final message), from ``POST /episodes/{id}/score``; reaching
 ``max_steps`` tool calls truncates the episode (reward 0, the score is still in ``info``).
+``branch()`` gives a second environment in the same state (a fork of the episode).
 
 >>> env = FarmEnv("http://127.0.0.1:8765")  # doctest: +SKIP
 >>> obs = env.reset("clinic-001")  # doctest: +SKIP
@@ -53,6 +54,7 @@ class FarmEnv:
     ) -> None:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, timeout=timeout)
+        self._base_url, self._api_key, self._timeout = base_url, api_key, timeout
         self.max_steps = max_steps
         self.reward_mode = reward
         self.episode: EpisodeInfo | None = None
@@ -118,6 +120,21 @@ class FarmEnv:
             self._close_episode()
             return observation, 0.0, False, True, info
         return observation, 0.0, False, False, info
+
+    def branch(self) -> FarmEnv:
+        """A second environment whose episode is a fork of this one's current state, with the same step
+        count: for search or several continuations from one point. Close it like any ``FarmEnv``.
+
+        Raises:
+            EpisodeNotActive: no open episode to branch from.
+        """
+        if self.episode is None:
+            raise EpisodeNotActive("no open episode to branch: call reset(task_id) first")
+        other = FarmEnv(self._base_url, api_key=self._api_key, max_steps=self.max_steps, timeout=self._timeout)
+        other.reward_mode = self.reward_mode
+        created = self._request("POST", "/episodes", {"fork_of": self.episode.episode_id})
+        other.episode, other.steps = EpisodeInfo.model_validate(created), self.steps
+        return other
 
     def _score(self, answer: str) -> Score:
         assert self.episode is not None

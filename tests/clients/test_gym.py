@@ -46,3 +46,24 @@ def test_errors_truncation_and_partial_reward(farm_url):
     with pytest.raises(ValueError, match="an action is"):
         env.step({"say": "x"})
     env.close()
+
+
+def test_a_branch_continues_from_the_same_state_on_its_own(farm_url):
+    env = FarmEnv(farm_url, max_steps=10)
+    with pytest.raises(EpisodeNotActive):
+        env.branch()
+    env.reset("clinic-001")
+    first = TASK.gold_actions[0]
+    env.step({"tool": first.tool, "arguments": first.arguments})
+    branch = env.branch()
+    assert branch.steps == 1 and branch.max_steps == 10
+    assert branch.episode.episode_id != env.episode.episode_id
+    for action in TASK.gold_actions[1:]:  # the branch finishes the task ...
+        obs, *_ = branch.step({"tool": action.tool, "arguments": action.arguments})
+        assert not obs["is_error"]
+    _, reward, terminated, _, _ = branch.step({"message": " ".join(TASK.outputs)})
+    assert terminated and reward == 1.0
+    _, reward, terminated, _, _ = env.step({"message": " ".join(TASK.outputs)})  # ... the original did not
+    assert terminated and reward == 0.0
+    branch.close()
+    env.close()
