@@ -62,6 +62,16 @@ _TAIL_WORDS = {"early", "late", "online", "unclaimed"}
 #: The preposition joining a verb's own object to the record: "apply the credit to my invoice".
 _OBJECT_PREPOSITIONS = {"add": "to", "apply": "to", "remove": "from"}
 _MASS_NOUNS = {"hours", "parking", "credit"}
+#: Past forms of verbs that take no object, with their base form: they are asked with "did", not "was".
+_INTRANSITIVE = {
+    "arrived": "arrive",
+    "departed": "depart",
+    "expired": "expire",
+    "ended": "end",
+    "landed": "land",
+    "occurred": "occur",
+    "happened": "happen",
+}
 _RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "lost", "won": "won", "fixed": "fixed"}
 
 
@@ -114,6 +124,8 @@ def record_question(phrase: str, column: str) -> str | None:
         return None
     if verb[0] in ("scheduled", "expected", "planned", "due"):
         return None
+    if len(verb) == 1 and verb[0] in _INTRANSITIVE:  # "When did my trip arrive?", not "was ... arrived"
+        return f"When did {phrase} {_INTRANSITIVE[verb[0]]}?"
     past = verb[0].endswith("ed") or verb[0] == "paid"
     if past and (len(verb) == 1 or (len(verb) == 2 and verb[1] in _PARTICLES)):  # topped_up_on
         return f"When was {phrase} {' '.join(verb)}?"

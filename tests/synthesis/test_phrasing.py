@@ -43,6 +43,7 @@ def test_a_transition_name_becomes_an_english_request(verb: str, said: str) -> N
     [
         ("requested_on", "When was my order O1 requested?"),
         ("paid_on", "When was my order O1 paid?"),
+        ("arrived_at", "When did my order O1 arrive?"),
         ("topped_up_on", "When was my order O1 topped up?"),
         ("expires_on", "When does my order O1 expire?"),
         ("starts_at", "When does my order O1 start?"),
