@@ -25,7 +25,7 @@ from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
 from .catalog import Limit, Offset, tool_infos
 
-router = APIRouter(tags=["episodes"], responses=documented(401, 403, 413, 422))
+router = APIRouter(tags=["episodes"], responses=documented(401, 403, 413, 422, 503))  # 503: the store is down
 _METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
 
 
