@@ -130,9 +130,9 @@ class FarmEnv:
         """
         if self.episode is None:
             raise EpisodeNotActive("no open episode to branch: call reset(task_id) first")
+        created = self._request("POST", "/episodes", {"fork_of": self.episode.episode_id})
         other = FarmEnv(self._base_url, api_key=self._api_key, max_steps=self.max_steps, timeout=self._timeout)
         other.reward_mode = self.reward_mode
-        created = self._request("POST", "/episodes", {"fork_of": self.episode.episode_id})
         other.episode, other.steps = EpisodeInfo.model_validate(created), self.steps
         return other
 
