@@ -29,13 +29,19 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import Forbidden, ServiceError, StoreUnavailable, Unauthorized
+from ..errors import Forbidden, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import STORE_UNREACHABLE, Store
 from .deps import FarmState
-from .errors import error_response, http_error_response, install_error_handlers
+from .errors import (
+    error_response,
+    http_error_response,
+    install_error_handlers,
+    service_error_response,
+    store_unavailable,
+)
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
@@ -90,7 +96,7 @@ class _HttpEpisode:
 
 
 async def _send_error(send: Send, scope: Scope, exc: ServiceError) -> None:
-    await error_response(exc.status, exc.code, str(exc), exc.field)(scope, _no_body, send)
+    await service_error_response(exc)(scope, _no_body, send)
 
 
 async def _no_body() -> dict[str, Any]:
@@ -116,8 +122,7 @@ class McpEndpoint:
             await _send_error(send, scope, exc)
             return
         except STORE_UNREACHABLE as exc:
-            log.warning("episode store unreachable", extra={"path": scope["path"], "error": str(exc)[:300]})
-            await _send_error(send, scope, StoreUnavailable("The episode store is unavailable; try again"))
+            await _send_error(send, scope, store_unavailable(exc, scope["path"]))
             return
         scope[_PRINCIPAL_KEY] = principal
         scope[_LIVE_KEY] = live  # the handlers' resolver reuses it instead of looking it up again

@@ -49,6 +49,17 @@ def error_response(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def service_error_response(exc: ServiceError) -> JSONResponse:
+    """The JSON error response for a serving error: its status, code, message and field."""
+    return error_response(exc.status, exc.code, str(exc), exc.field)
+
+
+def store_unavailable(exc: Exception, path: str) -> StoreUnavailable:
+    """The error for a request that found the episode store unreachable (``STORE_UNREACHABLE``), logged."""
+    log.warning("episode store unreachable", extra={"path": path, "error": str(exc)[:300]})
+    return StoreUnavailable("The episode store is unavailable; try again")
+
+
 def http_error_response(exc: StarletteHTTPException) -> JSONResponse:
     """An HTTP-level error (unknown route, wrong method, body over the limit) as the JSON error body.
     Its headers are kept: a 405 names the allowed methods in ``Allow``."""
@@ -81,7 +92,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return error_response(exc.status, exc.code, str(exc), exc.field)
+        return service_error_response(exc)
 
     @app.exception_handler(UnknownEnvironment)
     async def unknown_env(request: Request, exc: UnknownEnvironment) -> JSONResponse:
@@ -122,9 +133,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return http_error_response(exc)
 
     async def store_unreachable(request: Request, exc: Exception) -> JSONResponse:
-        log.warning("episode store unreachable", extra={"path": request.url.path, "error": str(exc)[:300]})
-        unavailable = StoreUnavailable("The episode store is unavailable; try again")
-        return error_response(unavailable.status, unavailable.code, str(unavailable), unavailable.field)
+        return service_error_response(store_unavailable(exc, request.url.path))
 
     for kind in STORE_UNREACHABLE:
         app.add_exception_handler(kind, store_unreachable)
