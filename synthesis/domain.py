@@ -140,11 +140,21 @@ class Effect(Model):
     values: dict[str, Any] = {}
 
 
+Actor = Literal["customer", "staff", "system"]
+
+
 class Transition(Model):
-    """An action on a record: a status change from ``from_states`` to ``to`` with guards and effects."""
+    """An action on a record: a status change from ``from_states`` to ``to`` with guards and effects.
+
+    ``actor`` says who performs it. Only ``customer`` transitions (what a customer-facing agent does
+    on the customer's behalf) become agent tools; ``staff`` (back-office work such as marking a
+    no-show or approving a claim) and ``system`` events (a flight departing, an order delivered)
+    shape the seed data's states and dates instead.
+    """
 
     name: Identifier
     description: str
+    actor: Actor = "customer"
     from_states: list[str] = Field(min_length=1)
     to: str
     params: list[Param] = []
@@ -254,6 +264,17 @@ class Domain(Model):
                                 f"transition '{e.name}.{t.name}' inserts into unknown entity '{eff.entity}'"
                             )
         return self
+
+    def owner_checked(self, entity: Entity, transition: Transition) -> Reference | None:
+        """The owner reference a transition's tool checks, if any.
+
+        A customer transition on a record that belongs to someone always checks ownership, declared
+        or not: the agent acts for one customer and must never touch another's record.
+        """
+        owner = next((r for r in entity.references if r.role == "owner"), None)
+        if any(g.kind == "owner" for g in transition.guards) or transition.actor == "customer":
+            return owner
+        return None
 
     def entity(self, name: str) -> Entity:
         for e in self.entities:

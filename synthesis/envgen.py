@@ -165,7 +165,8 @@ def generate_env(
     for e in domain.entities:
         if e.lifecycle:
             for t in e.lifecycle.transitions:
-                b.transition(e, t)
+                if t.actor == "customer":  # staff and system transitions are not the agent's to call
+                    b.transition(e, t)
         if e.create:
             b.create(e, e.create)
         for a in e.attributes:

@@ -165,11 +165,7 @@ class Prober:
         tool = self.spec.tool(m.tool)
         assert tool is not None
         requires = [s for s in tool.steps if isinstance(s, RequireStep)]
-        owner = (
-            next((r for r in e.references if r.role == "owner"), None)
-            if any(g.kind == "owner" for g in t.guards)
-            else None
-        )
+        owner = self.domain.owner_checked(e, t)
         checks: list[tuple[str, Any, re.Pattern[str]]] = []  # (label, predicate, error)
         expected_requires = (owner is not None) + 1 + sum(g.kind != "owner" for g in t.guards)
         if len(requires) != expected_requires:

@@ -147,9 +147,6 @@ class WriteTools(ToolBuilderBase):
         props = {p.name: param_schema(p.kind, p.values, p.description) for p in params}
         return props, [p.name for p in params if p.required]
 
-    def _owner(self, e: Entity) -> Any:
-        return next((r for r in e.references if r.role == "owner"), None)
-
     def transition(self, e: Entity, t: Transition) -> None:
         assert e.lifecycle is not None
         name = t.name if t.name.endswith(e.name) else f"{t.name}_{e.name}"
@@ -158,10 +155,10 @@ class WriteTools(ToolBuilderBase):
         required = [pk(e)]
         steps: list[dict[str, Any]] = [record_query(e)]
         inputs = {pk(e): f"{e.name}.{pk(e)}"}
-        owner = self._owner(e) if any(g.kind == "owner" for g in t.guards) else None
-        if any(g.kind == "owner" for g in t.guards):
-            if owner is None:
-                raise DomainError(f"{where}: an owner guard needs a reference with role 'owner'")
+        owner = self.domain.owner_checked(e, t)
+        if owner is None and any(g.kind == "owner" for g in t.guards):
+            raise DomainError(f"{where}: an owner guard needs a reference with role 'owner'")
+        if owner is not None:
             props[owner.column] = id_schema(self.domain.entity(owner.entity))
             required.append(owner.column)
             inputs[owner.column] = f"{owner.entity}.{owner.entity}_id"
