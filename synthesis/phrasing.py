@@ -21,6 +21,19 @@ _PERSONAS = [
     "A frustrated customer who wants this fixed today.",
     "A friendly person who chats a bit before getting to the point.",
 ]
+#: Free-text arguments by words in their name, as a user would fill them in.
+_FREE_TEXT: list[tuple[tuple[str, ...], list[str]]] = [
+    (("address", "street", "location", "point"), ["14 Elm Street", "220 Harbor Road", "5 Station Square"]),
+    (("tracking", "reference", "number", "code"), ["TRK4471902", "REF-20931", "1Z884A0312"]),
+    (("name", "person", "contact"), ["Jordan Lee", "Sam Rivera", "Alex Morgan"]),
+    (("relationship",), ["neighbour", "grandparent", "aunt"]),
+    (
+        ("description", "details", "issue", "problem", "symptom"),
+        ["It stopped working after two days", "The screen is cracked"],
+    ),
+    (("instruction", "request", "message"), ["Leave it at the front desk", "Ring the bell twice"]),
+    (("title", "subject", "event"), ["Spring Gathering", "Team Offsite"]),
+]
 _OPENINGS = ["Hi,", "Hello,", "Hi there,", "Good morning,", "Hey,", ""]
 _CLOSINGS = ["Thanks!", "Thank you.", "Thanks a lot.", "", "Appreciate it.", "Cheers."]
 _VERBS = {
@@ -204,6 +217,34 @@ class Phrasing:
             + details
         )
 
+    def create_request(self, description: str, about: list[str], details: dict[str, Any], *, first: bool) -> str:
+        """A request for a new record, from the create's description: "I'd like to book a seat on a
+        flight. It is for flight AW1234. The cabin should be economy."."""
+        action = description.split(";")[0].split(", ")[0].rstrip(".")
+        action = action[:1].lower() + action[1:]
+        lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
+        text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}"
+        text += "".join(f" It is for {p}." for p in about)
+        return text + "".join(f" {_detail(k, v)}" for k, v in details.items())
+
+    def update_request(self, column: str, phrase: str, value: Any, *, first: bool) -> str:
+        what = _human(column)
+        if first:
+            return self.rng.choice(
+                [
+                    f"Please change the {what} of {phrase} to {value}.",
+                    f"I need the {what} of {phrase} changed to {value}.",
+                ]
+            )
+        return f"Also, please change the {what} of {phrase} to {value}."
+
+    def ask_reason(self, several: bool) -> str:
+        if several:
+            return self.rng.choice(
+                ["If any of this can't be done, tell me why.", "If something is not possible, please explain why."]
+            )
+        return self.rng.choice(["If that's not possible, tell me why.", "If you can't, please tell me the reason."])
+
     def ask_value(self, column: str) -> str:
         return self.rng.choice(
             [f"Afterwards, tell me my new {_human(column)}.", f"Also, what is my {_human(column)} after that?"]
@@ -230,7 +271,10 @@ class Phrasing:
             return True
         if "reason" in name or "note" in name or "comment" in name:
             return self.rng.choice(["Plans changed", "No longer needed", "Found a better option", "Moving away"])
-        return "As discussed"
+        for words, values in _FREE_TEXT:
+            if any(w in name for w in words):
+                return self.rng.choice(values)
+        return self.rng.choice(["Please handle this with care", "Nothing special", "Call me first"])
 
     def instruction(self, facts: list[str], requests: list[str]) -> str:
         opening = self.rng.choice(_OPENINGS)

@@ -1,52 +1,47 @@
-"""Task instantiation by expanding the tool dependency graph backwards from goals (ScaleEnv-style).
+"""Task instantiation by expanding the tool dependency graph from goals (ScaleEnv-style).
 
-A task starts from 1–3 goals: write actions on records of one user, bound to seed records the
-oracle predicts will pass every guard. Each goal is expanded backwards to what a user would know:
-the user is identified by email (or full name + date), the record by a distinguishing attribute
-(its own, or of a record it references — e.g. "the loan of 'Tidy Windows'") or, failing that, by
-its id. Every fact is checked with a query to identify its target uniquely. The chain is then
-*executed* on a fresh episode: every call must succeed and the state must change. The checklist
-(EnvScaler-style, for partial credit) is derived from the rows the chain actually changed.
-Information tasks ask for a value; their required outputs are computed by execution.
+A task is a user with 1–3 goals on their own records. Goals are of four kinds:
+
+* a **write** the oracle predicts every rule allows (a transition, a create, an update);
+* a **dependent write** that the previous goal made possible: a transition on the record a create
+  just made, or on the record a transition just moved into its from-state (a state edge of the
+  tool graph, followed on the live episode);
+* a **refused** request: the oracle predicts exactly one rule blocks it (the record's status, a
+  balance below an amount, a date too close or already past, a value that must be another) — the
+  expected state is unchanged, the agent must read the record and state the reason, and a call of
+  the tool on a copy of the episode must fail;
+* an **information** question about a record.
+
+Each goal is expanded backwards to what the user knows (``task_knowledge``); some of it the user
+only reveals when asked. Every gold call runs as it joins the chain. The checklist is written from
+the goals (``checklist``), and a task whose gold run touches another user's rows is rejected.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from envs import Environment, Episode, Task
-from envs.errors import ToolError
+from envs import Environment, Task
+from envs.errors import StateError, ToolError
 from envs.spec import EnvSpec
 
-from .domain import Domain, Entity, Transition
+from .checklist import Checklist
+from .domain import Domain, Entity, Guard, Transition
 from .oracle import Oracle
-from .phrasing import Phrasing
-from .sqlgen import literal, pk
+from .phrasing import Phrasing, verb_phrase
+from .sqlgen import pk
+from .task_chain import Chain, ChainBroken, Goal
+from .task_knowledge import UserKnowledge
+from .task_writes import WriteGoals
 from .toolkit import ToolMeta, sample_argument
 
-_DESCRIPTIVE = ("title", "person_name", "company", "date", "datetime", "code", "city", "enum")
+#: Target shares of the task kinds (the rest are writes, many with dependent steps).
+SHARES = {"information": 0.15, "refusal": 0.2, "partial-refusal": 0.12}
 
 
-@dataclass
-class Chain:
-    """Gold calls under construction, with the facts the user states and the goals' targets."""
-
-    user_id: str
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    facts: list[str] = field(default_factory=list)
-    hidden: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    targets: list[tuple[str, str]] = field(default_factory=list)  # (table, id)
-    outputs: list[tuple[str, str, str]] = field(default_factory=list)  # (table, id, column) to report
-
-    def call(self, tool: str, **arguments: Any) -> None:
-        self.calls.append({"tool": tool, "arguments": arguments})
-
-
-class TaskGenerator:
+class TaskGenerator(WriteGoals, UserKnowledge):
     """Generates verified tasks for one environment."""
 
     def __init__(self, domain: Domain, spec: EnvSpec, meta: list[ToolMeta], env: Environment, *, seed: int) -> None:
@@ -59,180 +54,166 @@ class TaskGenerator:
         self.say = Phrasing(self.rng)
         self.user = domain.entity(domain.user_entity)
         self.rejections: Counter[str] = Counter()
+        self.used: Counter[str] = Counter()  # write tools by the number of tasks that call them
         self.base = env.episode()
         self.base_hash = self.base.state_hash()
 
-    # -- facts and lookups ---------------------------------------------------------------------------
-    def _tool(self, role: str, entity: str, **where: Any) -> ToolMeta | None:
-        for m in self.meta.values():
-            if m.role == role and m.entity == entity and all(getattr(m, k) == v for k, v in where.items()):
-                return m
-        return None
-
-    def identify_user(self, chain: Chain) -> bool:
-        row = self.oracle.rows[self.user.name][chain.user_id]
-        email = next((a for a in self.user.attributes if a.kind == "email" and a.lookup), None)
-        by_email = self._tool("lookup", self.user.name, attribute=email.name) if email else None
-        combo = next(
-            (
-                m
-                for m in self.meta.values()
-                if m.entity == self.user.name and m.role == "lookup" and m.attribute and "+" in m.attribute
-            ),
-            None,
-        )
-        if combo is not None and (by_email is None or self.rng.random() < 0.3):
-            name_attr, date_attr = combo.attribute.split("+")  # type: ignore[union-attr]
-            n = self.base.query(
-                f"SELECT count(*) AS n FROM {self.user.table} WHERE lower({name_attr}) = lower(:a) "
-                f"AND {date_attr} = :b",
-                {"a": row[name_attr], "b": row[date_attr]},
-            )[0]["n"]
-            if n == 1:
-                chain.call(combo.tool, **{name_attr: row[name_attr], date_attr: row[date_attr]})
-                chain.facts.append(self.say.name_fact(row[name_attr], date_attr, row[date_attr]))
-                return True
-        if by_email is None or email is None:
-            self.rejections["no_user_lookup"] += 1
-            return False
-        chain.call(by_email.tool, **{email.name: row[email.name]})
-        chain.facts.append(self.say.email_fact(row[email.name]))
-        return True
-
-    def _owned(self, entity: Entity, user_id: str) -> list[dict[str, Any]]:
-        return [r for r in self.oracle.rows[entity.name].values() if self.oracle.owner_of(entity, r) == user_id]
-
-    def locate(self, chain: Chain, entity: Entity, row: dict[str, Any], *, avoid: str | None = None) -> str | None:
-        """Add the calls that let an agent find ``row`` from the user's id; return how the user names it."""
-        if entity.name == self.user.name:
-            return "my account"
-        owner = next((r for r in entity.references if r.role == "owner"), None)
-        if owner is None:
-            self.rejections["no_owner_path"] += 1
-            return None
-        if owner.entity != self.user.name:  # one level of indirection: user -> parent -> record
-            parent = self.domain.entity(owner.entity)
-            parent_row = self.oracle.rows[parent.name].get(row[owner.column])
-            if parent_row is None or self.locate(chain, parent, parent_row) is None:
-                return None
-        listing = self._tool("list", entity.name)
-        listing = next(
-            (
-                m
-                for m in self.meta.values()
-                if m.role == "list" and m.entity == entity.name and owner.column in m.inputs
-            ),
-            listing,
-        )
-        if listing is None:
-            self.rejections["no_listing"] += 1
-            return None
-        chain.call(listing.tool, **{owner.column: row[owner.column]})
-        siblings = [r for r in self.oracle.rows[entity.name].values() if r.get(owner.column) == row[owner.column]]
-        phrase = self.describe(chain, entity, row, siblings, avoid=avoid)
-        details = self._tool("details", entity.name)
-        if details is not None and self.rng.random() < 0.45:  # a careful agent checks the record first
-            chain.call(details.tool, **{pk(entity): row[pk(entity)]})
-        return phrase
-
-    def describe(
-        self,
-        chain: Chain,
-        entity: Entity,
-        row: dict[str, Any],
-        siblings: list[dict[str, Any]],
-        *,
-        avoid: str | None = None,
-    ) -> str:
-        """A fact that singles ``row`` out among ``siblings`` (checked), else its id."""
-        options: list[tuple[str, Any, str | None]] = []
-        kinds: dict[str, str] = {}
-        for a in entity.attributes:
-            if a.kind in _DESCRIPTIVE and row.get(a.name) is not None and a.name != avoid:
-                options.append((a.name, row[a.name], None))
-                kinds[a.name] = a.kind
-        for ref in entity.references:
-            if ref.role == "owner" or row.get(ref.column) is None:
-                continue
-            parent = self.domain.entity(ref.entity)
-            prow = self.oracle.rows[parent.name].get(row[ref.column], {})
-            label = next((a.name for a in parent.attributes if a.kind in ("title", "person_name", "company")), None)
-            if label and prow.get(label):
-                options.append((f"{ref.ref_name}.{label}", prow[label], ref.column))
-        self.rng.shuffle(options)
-        for key, value, via in options:
-            if via is None:
-                same = [s for s in siblings if s.get(key) == value]
-            else:
-                ref_entity = self.domain.entity(next(r.entity for r in entity.references if r.column == via))
-                col = key.split(".", 1)[1]
-                same = [s for s in siblings if self.oracle.rows[ref_entity.name].get(s.get(via), {}).get(col) == value]
-            if len(same) == 1:
-                if via is not None:
-                    details = self._tool("details", ref_entity.name)
-                    if details is not None:
-                        chain.call(details.tool, **{pk(ref_entity): row[via]})
-                return self.say.record_phrase(entity.human, key, value, kinds.get(key, "title"))
-        return self.say.id_phrase(entity.human, row[pk(entity)])
-
-    # -- goals ---------------------------------------------------------------------------------------
+    # -- rules -------------------------------------------------------------------------------------
     def _transition(self, m: ToolMeta) -> tuple[Entity, Transition]:
         e = self.domain.entity(m.entity)
         assert e.lifecycle is not None
         return e, next(t for t in e.lifecycle.transitions if t.name == m.transition)
 
-    def candidates(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """(row, extra arguments) pairs for which the oracle predicts that ``m`` succeeds."""
-        e, t = self._transition(m)
-        assert e.lifecycle is not None
+    def extra_arguments(self, m: ToolMeta) -> dict[str, Any]:
+        """Values for a transition's own parameters, as a user would give them."""
+        _, t = self._transition(m)
         tool = self.spec.tool(m.tool)
         assert tool is not None
+        args: dict[str, Any] = {}
+        for p in t.params:
+            schema = tool.parameters["properties"][p.name]
+            if "enum" in schema:
+                args[p.name] = self.rng.choice(schema["enum"])
+            elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
+                args[p.name] = self.say.param_value(p.name, schema)  # free text in the user's words
+            else:
+                args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
+        return args
+
+    def failing_rules(self, m: ToolMeta, row: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Guard | None]]:
+        """The rules (``status`` or a guard) the oracle predicts block ``m`` on ``row``."""
+        e, t = self._transition(m)
+        assert e.lifecycle is not None
+        failing: list[tuple[str, Guard | None]] = []
+        if row.get(e.lifecycle.field) not in t.from_states:
+            failing.append(("status", None))
+        failing += [(g.kind, g) for g in t.guards if g.kind != "owner" and not self.oracle.holds(g, e, row, args)]
+        return failing
+
+    def consistent(self, e: Entity, row: dict[str, Any], owner: Any) -> bool:
+        """Whether every record ``row`` references belongs to ``owner`` too (or to nobody): acting on
+        it must not reach into another user's records."""
+        for ref in e.references:
+            parent = self.oracle.rows[ref.entity].get(row.get(ref.column)) if row.get(ref.column) else None
+            if parent is not None and self.oracle.owner_of(self.domain.entity(ref.entity), parent) not in (None, owner):
+                return False
+        return True
+
+    def candidates(self, m: ToolMeta, user_id: str | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(row, extra arguments) pairs for which the oracle predicts that ``m`` succeeds."""
+        e, _ = self._transition(m)
         out = []
         for row in self.oracle.rows[e.name].values():
-            if row.get(e.lifecycle.field) not in t.from_states or self.oracle.owner_of(e, row) is None:
+            owner = self.oracle.owner_of(e, row)
+            if owner is None or (user_id is not None and owner != user_id) or not self.consistent(e, row, owner):
                 continue
-            args: dict[str, Any] = {}
-            for p in t.params:
-                schema = tool.parameters["properties"][p.name]
-                if "enum" in schema:
-                    args[p.name] = self.rng.choice(schema["enum"])
-                elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
-                    args[p.name] = self.say.param_value(p.name, schema)  # free text in the user's words
-                else:
-                    args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
-            if all(self.oracle.holds(g, e, row, args) for g in t.guards if g.kind != "owner"):
+            args = self.extra_arguments(m)
+            if not self.failing_rules(m, row, args):
                 out.append((row, args))
         return out
 
-    def add_goal(self, chain: Chain, m: ToolMeta, row: dict[str, Any], extra: dict[str, Any]) -> bool:
+    def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:
+        """(row, arguments, rule, guard): the user's records on which exactly one rule refuses ``m``."""
+        e, _ = self._transition(m)
+        out = []
+        for row in self.oracle.rows[e.name].values():
+            owner = self.oracle.owner_of(e, row)
+            if owner is None or not self.consistent(e, row, owner):
+                continue
+            args = self.extra_arguments(m)
+            failing = self.failing_rules(m, row, args)
+            if len(failing) == 1:
+                out.append((row, args, *failing[0]))
+        return out
+
+    def reason(
+        self, e: Entity, row: dict[str, Any], rule: str, guard: Guard | None, args: dict[str, Any]
+    ) -> str | None:
+        """The fact an agent states when refusing: the status, the value short of the amount, the date."""
+        assert e.lifecycle is not None
+        if rule == "status":
+            return str(row[e.lifecycle.field]).replace("_", " ")
+        assert guard is not None
+        value = self.oracle.value(guard.field, e, row, args)
+        if value is None or isinstance(value, bool):
+            return None
+        if rule in ("future", "past"):
+            return str(value)[:10]
+        return str(value).replace("_", " ") if isinstance(value, str) else str(value)
+
+    # -- refused requests ----------------------------------------------------------------------------
+    def add_refusal(
+        self,
+        chain: Chain,
+        m: ToolMeta,
+        row: dict[str, Any],
+        args: dict[str, Any],
+        rule: str,
+        guard: Guard | None,
+        checks: Checklist,
+    ) -> bool:
         e, t = self._transition(m)
-        if (e.table, row[pk(e)]) in chain.targets:
+        assert e.lifecycle is not None and chain.episode is not None
+        if (e.name, row[pk(e)]) in chain.targets:
             return False
-        phrase = self.locate(chain, e, row)
+        reason = self.reason(e, row, rule, guard, args)
+        if reason is None:
+            self.rejections["no_stated_reason"] += 1
+            return False
+        about = guard.field[6:] if guard is not None and guard.field and guard.field.startswith("field:") else None
+        phrase = self.locate(chain, e, row, details=True, avoid=about)  # the user does not give the reason away
         if phrase is None:
             return False
-        args = {pk(e): row[pk(e)], **extra}
-        owner = next((r for r in e.references if r.role == "owner"), None)
-        if owner is not None and m.tool and owner.column in m.inputs:
-            args[owner.column] = row[owner.column]
-        chain.call(m.tool, **args)
-        chain.requests.append(self.say.request(t.name, phrase, extra, first=not chain.targets))
-        chain.facts.append(self.say.record_fact(phrase))
-        chain.targets.append((e.table, row[pk(e)]))
-        money = next(
-            (
-                eff
-                for eff in t.effects
-                if eff.kind in ("add", "subtract") and eff.target and eff.target.startswith("via:")
-            ),
-            None,
+        if guard is not None and guard.field and guard.field.startswith("via:"):  # the rule is about a parent
+            ref = e.reference(guard.field[4:].partition(".")[0])
+            reader = self._tool("details", ref.entity) if ref else None
+            if ref is None or reader is None or row.get(ref.column) is None:
+                self.rejections["reason_not_readable"] += 1
+                return False
+            chain.call(reader.tool, **{pk(self.domain.entity(ref.entity)): row[ref.column]})
+        call = {pk(e): row[pk(e)], **args}
+        owner = self.domain.owner_checked(e, t)
+        if owner is not None:
+            call[owner.column] = row[owner.column]
+        trial = self.env.restore(chain.episode.serialize())  # the tool itself must refuse it
+        try:
+            trial.call_tool(m.tool, call)
+            self.rejections["refusal_not_enforced"] += 1
+            return False
+        except StateError:
+            pass
+        except ToolError:
+            self.rejections["refusal_not_enforced"] += 1
+            return False
+        finally:
+            trial.close()
+        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason))
+        self.request(chain, e, t.name, phrase, args)
+        checks.keep(
+            e,
+            row,
+            e.lifecycle.field,
+            f"{e.human} {row[pk(e)]} is still {str(row[e.lifecycle.field]).replace('_', ' ')}",
         )
-        if money is not None and money.target is not None and self.rng.random() < 0.5:
-            ref_name, _, col = money.target[4:].partition(".")
-            ref = e.reference(ref_name)
-            if ref is not None and ref.entity == self.user.name:
-                chain.outputs.append((self.user.table, chain.user_id, col))
+        if guard is not None and guard.field and guard.field.startswith("field:"):
+            col = guard.field[6:]
+            checks.keep(e, row, col, f"the {col.replace('_', ' ')} of {e.human} {row[pk(e)]} is unchanged")
         return True
+
+    # -- phrasing of goals ---------------------------------------------------------------------------
+    def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
+        """The user's request; half the time the record is named only when the agent asks which one."""
+        shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
+        first = len(chain.requests) == 0
+        named_before = phrase.startswith(("the new ", "the same "))
+        if phrase != "my account" and not named_before and self.rng.random() < 0.5:
+            vague = f"one of my {e.table.replace('_', ' ')}"
+            chain.requests.append(self.say.request(verb, vague, shown, first=first))
+            chain.hidden.append(f"The {e.human} for '{verb_phrase(verb, 'it')}' is {phrase}.")
+        else:
+            chain.requests.append(self.say.request(verb, phrase, shown, first=first))
+            if phrase != "my account" and not named_before:
+                chain.facts.append(self.say.record_fact(phrase))
 
     # -- assembly ------------------------------------------------------------------------------------
     def _reread_outputs(self, chain: Chain) -> None:
@@ -243,126 +224,147 @@ class TaskGenerator:
             if details is not None:
                 chain.call(details.tool, **{pk(entity): key})
 
-    def execute(self, chain: Chain) -> Episode | None:
-        ep = self.env.episode()
-        for c in chain.calls:
-            try:
-                ep.call_tool(c["tool"], c["arguments"])
-            except ToolError:
-                self.rejections["chain_failed"] += 1
-                ep.close()
+    def _owner_in_state(self, table: str, row: dict[str, Any], chain: Chain) -> Any:
+        """Who owns a row of the live episode (following owner references through the episode)."""
+        assert chain.episode is not None
+        entity = next(e for e in self.domain.entities if e.table == table)
+        for _ in range(5):
+            if entity.name == self.user.name:
+                return row.get(pk(entity))
+            ref = next((r for r in entity.references if r.role == "owner"), None)
+            if ref is None or row.get(ref.column) is None:
                 return None
-        return ep
+            entity = self.domain.entity(ref.entity)
+            found = chain.episode.rows_by_key(entity.table, [(row[ref.column],)])[(row[ref.column],)]
+            if found is None:
+                return None
+            row = found
+        return None
 
-    def checklist(self, ep: Episode) -> list[dict[str, str]]:
-        items = []
-        for table, keys in sorted(ep.changed_keys().items()):
-            tspec = self.spec.table(table)
-            key_col = tspec.primary_key[0]
+    def touches_others(self, chain: Chain) -> bool:
+        assert chain.episode is not None
+        for table, keys in chain.episode.changed_keys().items():
+            after = chain.episode.rows_by_key(table, keys)
             before = self.base.rows_by_key(table, keys)
-            after = ep.rows_by_key(table, keys)
-            for key in sorted(keys, key=str)[:3]:
-                new, old = after[key], before[key]
-                if new is None:
-                    items.append(
-                        {
-                            "description": f"{table} {key[0]} is removed",
-                            "sql": f"SELECT count(*) = 0 FROM {table} WHERE {key_col} = {literal(key[0])}",
-                        }
-                    )
-                    continue
-                changed = [c for c in new if old is None or new[c] != old[c]]
-                for col in changed[:3]:
-                    if col == key_col:
-                        continue
-                    value = new[col]
-                    cond = (
-                        f"{col} IS NULL"
-                        if value is None
-                        else (
-                            f"abs({col} - {literal(value)}) < 0.005"
-                            if isinstance(value, float)
-                            else f"{col} = {literal(value)}"
-                        )
-                    )
-                    verb = "is created with" if old is None else "has"
-                    items.append(
-                        {
-                            "description": f"{table} {key[0]} {verb} {col} = {value}",
-                            "sql": f"SELECT count(*) = 1 FROM {table} WHERE {key_col} = {literal(key[0])} AND {cond}",
-                        }
-                    )
-        return items[:8]
+            for key in keys:
+                row = after[key] or before[key]
+                owner = self._owner_in_state(table, row, chain) if row else None
+                if owner is not None and owner != chain.user_id:
+                    return True
+        return False
 
-    def finish(self, chain: Chain, task_id: str, *, info: list[str] | None = None) -> Task | None:
+    def finish(self, chain: Chain, task_id: str, checks: Checklist, *, info: list[str] | None = None) -> Task | None:
         self._reread_outputs(chain)
-        ep = self.execute(chain)
-        if ep is None:
+        ep = chain.episode
+        assert ep is not None
+        writes = [g for g in chain.goals if g.blocked is None]
+        refused = [g for g in chain.goals if g.blocked is not None]
+        changed = bool(ep.changed_keys()) and ep.state_hash() != self.base_hash
+        if writes and not changed:
+            self.rejections["no_state_change"] += 1
             return None
-        try:
-            changed = bool(ep.changed_keys()) and ep.state_hash() != self.base_hash
-            if info is None and not changed:
-                self.rejections["no_state_change"] += 1
-                return None
-            outputs = list(info or [])
-            for table, key, col in chain.outputs:
-                value = ep.rows_by_key(table, [(key,)])[(key,)]
-                if value is not None and value.get(col) is not None:
-                    outputs.append(str(value[col]))
-                    chain.requests.append(self.say.ask_value(col))
-            assertions = self.checklist(ep) if info is None else []
-        finally:
-            ep.close()
-        writes = sum(self.spec.tool(c["tool"]).kind == "write" for c in chain.calls)  # type: ignore[union-attr]
+        if not writes and changed:
+            self.rejections["unexpected_change"] += 1
+            return None
+        if self.touches_others(chain):
+            self.rejections["cross_user_write"] += 1
+            return None
+        outputs = list(info or []) + [g.blocked for g in refused if g.blocked]
+        for table, key, col in chain.outputs:
+            value = ep.rows_by_key(table, [(key,)])[(key,)]
+            if value is not None and value.get(col) is not None:
+                outputs.append(str(value[col]))
+                chain.requests.append(self.say.ask_value(col))
+        if refused:
+            chain.requests.append(self.say.ask_reason(len(chain.goals) > 1))
+        assertions = checks.assertions() if chain.goals else []
+        n_writes = len(writes)
         calls = len(chain.calls)
-        difficulty = "easy" if calls <= 3 and writes <= 1 else ("hard" if calls >= 6 or writes >= 3 else "medium")
-        hide = [f for f in chain.facts[1:] if self.rng.random() < 0.5]
+        level = calls + 2 * n_writes + 3 * len(refused)
+        difficulty = "easy" if level <= 5 else ("hard" if level >= 11 else "medium")
+        tags = ["synthesized"]
+        if info is not None:
+            tags.append("information")
+        elif refused:
+            tags.append("refusal" if not writes else "partial-refusal")
+        if writes:
+            tags.append(f"{n_writes}-write")
+        if any(g.depends_on_previous for g in writes):
+            tags.append("dependent-chain")
+        facts = list(chain.facts)
+        hidden = list(chain.hidden)
+        if facts and (info is not None or chain.goals) and self.rng.random() < 0.25:  # the agent must ask who
+            hidden.insert(0, facts.pop(0))
+            opening: list[str] = []
+        else:
+            opening = facts[:1]
+        for g in writes:
+            self.used[g.tool] += 1
         return Task.model_validate(
             {
                 "id": task_id,
                 "env": self.spec.id,
-                "instruction": self.say.instruction(chain.facts[:1], chain.requests),
-                "user": {
-                    "persona": self.say.persona(),
-                    "known_facts": [f for f in chain.facts if f not in hide],
-                    "reveal_if_asked": hide,
-                },
+                "instruction": self.say.instruction(opening, chain.requests),
+                "user": {"persona": self.say.persona(), "known_facts": facts, "reveal_if_asked": hidden},
                 "gold_actions": chain.calls,
-                "outputs": outputs,
+                "outputs": list(dict.fromkeys(outputs)),
                 "assertions": assertions,
                 "difficulty": difficulty,
-                "expects_change": info is None,
-                "reward_basis": ["state", "outputs", "assertions"] if info is None else ["state", "outputs"],
-                "tags": ["synthesized", "information" if info is not None else f"{writes}-write"],
+                "expects_change": bool(writes),
+                "reward_basis": ["state", "outputs", "assertions"] if assertions else ["state", "outputs"],
+                "tags": tags,
             }
         )
 
-    def write_task(self, task_id: str, goals: int) -> Task | None:
-        writes = [m for m in self.meta.values() if m.role == "transition"]
-        if not writes:
-            self.rejections["no_write_tools"] += 1
-            return None
-        first = self.rng.choice(writes)
-        options = self.candidates(first)
+    # -- task kinds ----------------------------------------------------------------------------------
+    def _transitions(self) -> list[ToolMeta]:
+        return [m for m in self.meta.values() if m.role == "transition"]
+
+    def refusal_task(self, task_id: str, *, partial: bool) -> Task | None:
+        options = [(m, b) for m in self._transitions() for b in self.blocked(m)]
         if not options:
-            self.rejections["no_satisfiable_record"] += 1
+            self.rejections["no_refusable_record"] += 1
             return None
-        row, extra = self.rng.choice(options)
-        e = self.domain.entity(first.entity)
-        chain = Chain(user_id=self.oracle.owner_of(e, row))
-        if not self.identify_user(chain) or not self.add_goal(chain, first, row, extra):
+        m, (row, args, rule, guard) = self.rng.choice(options)
+        e, _ = self._transition(m)
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        checks = Checklist(self.domain, self.spec.clock)
+        try:
+            if not self.identify_user(chain):
+                return None
+            if partial and not self.add_some_write(chain, checks, first=True):
+                self.rejections["no_allowed_part"] += 1
+                return None
+            if partial and self.rng.random() < 0.5:
+                self.add_dependent(chain, checks)
+            mark = chain.checkpoint()
+            if not self.add_refusal(chain, m, row, args, rule, guard, checks):
+                chain.rollback(mark)
+                return None
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
             return None
-        for _ in range(goals - 1):
-            m = self.rng.choice(writes)
-            mine = [
-                (r, x)
-                for r, x in self.candidates(m)
-                if self.oracle.owner_of(self.domain.entity(m.entity), r) == chain.user_id
-            ]
-            if mine:
-                r, x = self.rng.choice(mine)
-                self.add_goal(chain, m, r, x)
-        return self.finish(chain, task_id)
+        finally:
+            chain.close()
+
+    def write_task(self, task_id: str, goals: int) -> Task | None:
+        chain: Chain | None = None
+        checks = Checklist(self.domain, self.spec.clock)
+        try:
+            chain = self.start_write_chain(checks)
+            if chain is None:
+                return None
+            for _ in range(goals - 1):
+                if not self.add_dependent(chain, checks) or self.rng.random() < 0.3:
+                    self.add_some_write(chain, checks, first=False)
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            if chain is not None:
+                chain.close()
 
     def info_task(self, task_id: str) -> Task | None:
         owned_entities = [
@@ -386,29 +388,63 @@ class TaskGenerator:
         if col is None or row.get(col) is None:
             self.rejections["nothing_to_ask"] += 1
             return None
-        chain = Chain(user_id=self.oracle.owner_of(e, row))
-        # the record must be described by something other than the value asked for
-        phrase = self.locate(chain, e, row, avoid=col) if self.identify_user(chain) else None
-        if phrase is None:
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        try:
+            # the record must be described by something other than the value asked for
+            phrase = self.locate(chain, e, row, avoid=col, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            chain.requests.append(self.say.ask_record_value(phrase, col))
+            if phrase != "my account":
+                chain.facts.append(self.say.record_fact(phrase))
+            value = row[col]
+            attr = e.attribute(col)
+            is_label = (e.lifecycle is not None and col == e.lifecycle.field) or (
+                attr is not None and attr.kind == "enum"
+            )
+            shown = value.replace("_", " ") if isinstance(value, str) and is_label else value
+            return self.finish(chain, task_id, Checklist(self.domain, self.spec.clock), info=[str(shown)])
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
             return None
-        chain.requests.append(self.say.ask_record_value(phrase, col))
-        return self.finish(chain, task_id, info=[str(row[col])])
+        finally:
+            chain.close()
+
+    def _kind(self, made: Counter[str], failed: Counter[str], count: int) -> str:
+        """The kind furthest below its share so far (writes fill the rest); a kind this environment
+        keeps failing to make is given up, so a domain without, say, refusable records still fills up."""
+        behind = [
+            (made[k] / count - share, k)
+            for k, share in SHARES.items()
+            if made[k] < round(share * count + 0.5) and failed[k] < 12 + 2 * made[k]
+        ]
+        if behind and self.rng.random() < 0.9:
+            return min(behind)[1]
+        return "write"
 
     def generate(self, count: int) -> list[Task]:
         tasks: list[Task] = []
+        made: Counter[str] = Counter()
+        failed: Counter[str] = Counter()
         attempts = 0
-        while len(tasks) < count and attempts < count * 8:
+        while len(tasks) < count and attempts < count * 15:
             attempts += 1
             task_id = f"{self.spec.id}-{len(tasks) + 1:03d}"
-            roll = self.rng.random()
-            if roll < 0.2:
+            kind = self._kind(made, failed, count)
+            if kind == "information":
                 task = self.info_task(task_id)
+            elif kind in ("refusal", "partial-refusal"):
+                task = self.refusal_task(task_id, partial=kind == "partial-refusal")
             else:
-                task = self.write_task(task_id, 1 if roll < 0.5 else self.rng.choice((2, 2, 3)))
-            if task is not None and all(t.gold_actions != task.gold_actions for t in tasks):
-                tasks.append(task)
-            elif task is not None:
+                task = self.write_task(task_id, self.rng.choice((1, 2, 2, 2, 3)))
+            if task is None:
+                failed[kind] += 1
+                continue
+            if any(t.gold_actions == task.gold_actions and t.outputs == task.outputs for t in tasks):
                 self.rejections["duplicate"] += 1
+                continue
+            tasks.append(task)
+            made[kind] += 1
         return tasks
 
 

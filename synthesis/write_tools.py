@@ -342,6 +342,22 @@ class WriteTools(ToolBuilderBase):
     def update(self, e: Entity, a: Attribute) -> None:
         name = f"update_{e.name}_{a.name}"
         steps: list[dict[str, Any]] = [record_query(e)]
+        props: dict[str, Any] = {pk(e): id_schema(e)}
+        inputs = {pk(e): f"{e.name}.{pk(e)}"}
+        owner = next((r for r in e.references if r.role == "owner"), None)
+        if owner is not None:  # the agent changes only the customer's own records
+            parent = self.domain.entity(owner.entity)
+            props[owner.column] = id_schema(parent)
+            inputs[owner.column] = f"{owner.entity}.{owner.entity}_id"
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :rec.{owner.column} IS :{owner.column}",
+                    "message": f"{upper_first(e.human)} {{{pk(e)}}} does not belong to "
+                    f"{parent.human} {{{owner.column}}}",
+                }
+            )
+        props[a.name] = param_schema(a.kind, a.values, "The new value")
         if a.unique:
             steps.append(
                 {
@@ -362,9 +378,7 @@ class WriteTools(ToolBuilderBase):
                 "kind": "write",
                 "description": f"Change the {a.name.replace('_', ' ')} of {a_(e.human)}"
                 f"{' (must not be used by another ' + e.human + ')' if a.unique else ''}.",
-                "parameters": object_schema(
-                    {pk(e): id_schema(e), a.name: param_schema(a.kind, a.values, "The new value")}, [pk(e), a.name]
-                ),
+                "parameters": object_schema(props, list(props)),
                 "steps": steps,
             },
             ToolMeta(
@@ -372,7 +386,7 @@ class WriteTools(ToolBuilderBase):
                 "write",
                 e.name,
                 "update",
-                inputs={pk(e): f"{e.name}.{pk(e)}", a.name: f"param.{a.name}"},
+                inputs={**inputs, a.name: f"param.{a.name}"},
                 outputs=self.outputs(e),
                 attribute=a.name,
             ),

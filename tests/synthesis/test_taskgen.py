@@ -45,9 +45,10 @@ def test_instructions_state_the_facts_the_gold_calls_use():
     _, _, tasks, _ = _tasks()
     for t in tasks:
         first = t.gold_actions[0]
+        said = " ".join([t.instruction, *t.user.known_facts, *t.user.reveal_if_asked])
         for value in first.arguments.values():
-            assert str(value) in t.instruction, (t.id, t.instruction)
-        assert t.user.persona and t.user.known_facts
+            assert str(value) in said, (t.id, said)
+        assert t.user.persona and (t.user.known_facts or t.user.reveal_if_asked)
 
 
 def test_a_wrong_action_scores_zero_with_partial_credit():
@@ -55,7 +56,8 @@ def test_a_wrong_action_scores_zero_with_partial_credit():
     env = Environment(g.spec)
     task = next(t for t in tasks if t.expects_change and len(t.assertions) >= 2)
     ep = env.episode(task)
-    ep.replay(task.gold_actions[:-1])  # everything but the final write
+    last_write = max(i for i, a in enumerate(task.gold_actions) if g.spec.tool(a.tool).kind == "write")  # type: ignore[union-attr]
+    ep.replay(task.gold_actions[:last_write])  # everything before the final write
     score = score_episode(env, task, ep, answer=" ".join(task.outputs))
     assert score.reward == 0.0 and 0.0 <= score.partial_credit < 1.0
     assert score.diff
@@ -102,8 +104,9 @@ def test_information_tasks_do_not_give_away_the_answer():
 
     _, _, tasks, _ = _tasks(count=40, seed=3)
     info = [t for t in tasks if not t.expects_change]
-    assert info
-    for t in info:
+    assert any("information" in t.tags for t in info) and any("refusal" in t.tags for t in info)
+    for t in info:  # neither the value asked for nor (in how the record is named) the reason for a refusal
+        said = t.instruction if "information" in t.tags else " ".join(t.user.known_facts)
         for out in t.outputs:
             if as_number(out) is None:
-                assert out.lower() not in t.instruction.lower(), (t.id, t.instruction, out)
+                assert out.lower() not in said.lower(), (t.id, said, out)
