@@ -8,10 +8,12 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column, Table
 
 from envs.check import CheckReport, check_env
+from envs.quality import ENV_COLUMNS, QualityReport, quality_report, total_lines
 from envs.schema import format_schema
 
 from .catalogs import open_catalog
@@ -155,6 +157,53 @@ def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) ->
                 con.print(f"  [yellow]![/yellow] {w}", highlight=False)
     if not all(r.ok for r in reports):
         raise click.exceptions.Exit(1)
+
+
+@envs.command("quality")
+@click.argument("env_ids", nargs=-1)
+@catalog_option
+@json_option
+def envs_quality(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) -> None:
+    """Measure environments (all if none named): refusals, tool use and variety, seed coherence,
+    user facts, ambiguous and cross-user goals, staff tools, dependent writes (docs/synthesis.md)."""
+    cat = open_catalog(catalog)
+    ids = list(env_ids) or cat.ids()
+    entries = [cat.get(i) for i in ids]  # unknown ids fail before any work starts
+    with Progress(
+        TextColumn("measuring {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=as_json,
+    ) as progress:
+        job = progress.add_task("", total=len(entries))
+        report = quality_report(entries, progress=lambda e: progress.update(job, advance=1, description=e.env_id))
+    if as_json:
+        click.echo(report.to_json(), nl=False)
+        return
+    _print_quality(report)
+
+
+def _print_quality(report: QualityReport) -> None:
+    table = Table(
+        _key_column("environment", [e.env_id for e in report.envs]),
+        *(Column(header, justify="right") for header, _ in ENV_COLUMNS),
+        title=f"Quality of {len(report.envs)} environment(s)",
+    )
+    for e in report.envs:
+        table.add_row(e.env_id, *(show(e.counts) for _, show in ENV_COLUMNS))
+    # Fourteen measures do not fit 80 columns: print the table at its natural width rather than
+    # squeezing every number to an ellipsis (a terminal wraps the long lines; a file keeps them).
+    con = Console()
+    natural = Measurement.get(con, con.options.update_width(1_000), table).maximum
+    if natural > con.width:
+        con = Console(width=natural)
+    con.print(table)
+    totals = Table("measure", _text_column("total"), title="Totals")
+    for name, value in total_lines(report.totals, len(report.envs)):
+        totals.add_row(name, value)
+    con.print(totals)
 
 
 @envs.command("schema")

@@ -3,7 +3,8 @@
 Per domain (in a worker process): generate the spec -> procedural tests (rejected tools are
 dropped and the spec regenerated without them; too thin an environment is rejected) ->
 ``check_env`` -> task instantiation by graph expansion -> ``check_env`` with the tasks (every gold
-replay must score 1.0) -> write ``<out>/<env_id>/{spec,seed,tasks,graph}.json`` and ``policy.md``.
+replay must score 1.0) -> write ``<out>/<env_id>/{spec,seed,tasks,graph}.json`` and ``policy.md``;
+then the quality report of the accepted environments (``quality-report.{json,md}``).
 Every rejection is counted by stage and reason. Same domains and seed -> byte-identical files.
 """
 
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from envs import check_env, paths
+from envs.catalog import load_env_dir
+from envs.quality import quality_report, write_quality_report
 
 from .domain import Domain
 from .envgen import generate_env
@@ -169,6 +172,8 @@ def run_pipeline(
         ),
         encoding="utf-8",
     )
+    accepted = [config.out / o.env_id for o in outcomes if o.status == "accepted"]
+    write_quality_report(quality_report([load_env_dir(path) for path in accepted]), config.out)
     report["seconds"] = elapsed
     return report
 

@@ -115,3 +115,13 @@ def test_a_task_the_checker_refuses_is_dropped_not_the_environment(tmp_path, mon
     assert out.task_rejections["failed_check_env"] == 1
     ids = [t["id"] for t in json.loads((tmp_path / "library_loans" / "tasks.json").read_text())]
     assert "library_loans-001" not in ids and len(ids) == 10
+
+
+def test_the_pipeline_writes_the_quality_report_of_what_it_accepted(tmp_path):
+    run_pipeline([library()], SynthesisConfig(out=tmp_path, seed=1, tasks_per_env=12))
+    report = json.loads((tmp_path / "quality-report.json").read_text())
+    assert [e["env_id"] for e in report["envs"]] == ["library_loans"]
+    totals = report["totals"]
+    assert totals["tasks"] == 12 and totals["refusal_share"] > 0
+    assert totals["cross_user_write_tasks"] == 0 and totals["staff_tools"] == 0
+    assert "# " in (tmp_path / "quality-report.md").read_text()
