@@ -17,10 +17,12 @@ from typing import Any
 from envs.compile import quote_ident
 from envs.spec import EnvSpec
 
+from .coherence_rules import coherence_invariants
 from .domain import Attribute, Domain, Entity
 from .read_tools import ReadTools
 from .seedgen import DEFAULT_ROWS, generate_seed
 from .sqlgen import pk
+from .timing import settle_named_dates
 from .toolkit import ToolMeta, a_, param_schema
 from .write_tools import WriteTools
 
@@ -139,7 +141,7 @@ def _invariants(domain: Domain) -> list[dict[str, Any]]:
                         f"(SELECT {pk(parent)} FROM {quote_ident(parent.table)})",
                     }
                 )
-    return out
+    return out + coherence_invariants(domain)
 
 
 def generate_env(
@@ -186,4 +188,5 @@ def generate_env(
             "tools": b.tools,
         }
     )
+    settle_named_dates(spec)
     return GeneratedEnv(spec=spec, meta=b.meta)

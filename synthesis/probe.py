@@ -18,15 +18,19 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from envs import Environment, Episode
 from envs.errors import SandboxError, StateError, ToolArgumentError, ToolError
 from envs.spec import EnvSpec, RequireStep
+from envs.task import PatchOp
 
-from .domain import Domain, Entity
+from .coherence import agreeing
+from .domain import Domain, Entity, Guard, Reference, Transition
 from .oracle import Oracle
 from .sqlgen import pk
+from .timing import date_source
 from .toolkit import ToolMeta, sample_argument
 
 MAX_CANDIDATES = 40
@@ -219,10 +223,69 @@ class Prober:
                 ep.close()
                 ep = self._fresh()
         ep.close()
+        for label, guard, _ in checks:  # seed dates agree with statuses: some time rules need a moved date
+            if isinstance(guard, Guard) and guard.kind in ("future", "past") and label not in seen_fail:
+                if not self._moved_date_case(m, e, t, owner, checks, label, guard, rows):
+                    if m.tool in self.report.rejected:
+                        return
+                    continue
+                seen_fail.add(label)
         self.report.guards_checked += len(seen_fail)
         self.report.guards_untested += len(checks) - len(seen_fail)
         if not succeeded:
             self.report.guards_untested += 1  # no seed row satisfies every guard; nothing to admit on
+
+    def _moved_date_case(
+        self,
+        m: ToolMeta,
+        e: Entity,
+        t: Transition,
+        owner: Reference | None,
+        checks: list[tuple[str, Any, re.Pattern[str]]],
+        label: str,
+        guard: Guard,
+        rows: list[dict[str, Any]],
+    ) -> bool:
+        """A time guard no seed record violates: move one record's date (or its parent's) across the
+        guard's edge on a fresh episode and expect that guard's error. False if rejected or no case."""
+        assert e.lifecycle is not None
+        src = date_source(self.domain, e, guard.field)
+        if src is None:
+            return False
+        holder, col = src
+        attr = holder.attribute(col)
+        edge = self.spec.clock + timedelta(hours=guard.hours)
+        moved = edge - timedelta(days=1) if guard.kind == "future" else edge + timedelta(days=2)
+        value = moved.strftime("%Y-%m-%d" if attr is not None and attr.kind == "date" else "%Y-%m-%d %H:%M:%S")
+        ref = e.reference(guard.field[4:].split(".", 1)[0]) if guard.field and guard.field.startswith("via:") else None
+        for row in rows[:MAX_CANDIDATES]:
+            if row.get(e.lifecycle.field) not in t.from_states or (owner and row.get(owner.column) is None):
+                continue
+            key = row.get(ref.column) if ref else row[pk(e)]
+            if key is None:
+                continue
+            table = self.oracle.rows[holder.name]
+            saved = table[key]
+            table[key] = {**saved, col: value}
+            try:
+                args = {pk(e): row[pk(e)], **self._extra_args(m.tool, {pk(e)} | ({owner.column} if owner else set()))}
+                if owner is not None:
+                    args[owner.column] = row[owner.column]
+                current = table[key] if ref is None else row
+                broken = [
+                    (lbl, err) for lbl, g, err in checks if g is not None and not self.oracle.holds(g, e, current, args)
+                ]
+                failing = broken[0] if broken else None
+            finally:
+                table[key] = saved
+            if failing is None or failing[0] != label:
+                continue
+            ep = self._fresh()
+            ep.apply_patch([PatchOp(op="update", table=holder.table, where={pk(holder): key}, set={col: value})])
+            ok = self._expect(ep, m.tool, args, failing[1], f"{m.tool}({args}) with {holder.name}.{col} = {value}")
+            ep.close()
+            return ok
+        return False
 
     def _check_post(self, ep: Episode, e: Entity, to: str, row: dict[str, Any], m: ToolMeta) -> None:
         assert e.lifecycle is not None
@@ -249,6 +312,8 @@ class Prober:
                 ent, _, col = key.partition(".")
                 if not key.startswith("param.") and col.endswith("_id") and ent in self.oracle.rows:
                     args[param] = self.rng.choice(list(self.oracle.rows[ent]))
+            if m.role == "create":  # references that must agree (a booking's passenger) are copied
+                args = agreeing(self.domain, self.domain.entity(m.entity), args, self.oracle.rows)
             self.report.cases += 1
             try:
                 ep.call_tool(m.tool, args)

@@ -109,7 +109,12 @@ class UserKnowledge:
             self.rejections["no_listing"] += 1
             return None
         chain.call(listing.tool, **{owner.column: row[owner.column]})
-        phrase = self.describe(chain, entity, row, self.owned(entity, chain.user_id), avoid=avoid)
+        siblings = self.owned(entity, chain.user_id)
+        if chain.episode is not None and owner.entity == self.user.name:  # records this task created count too
+            siblings = chain.episode.query(
+                f"SELECT * FROM {entity.table} WHERE {owner.column} = :owner", {"owner": chain.user_id}
+            )
+        phrase = self.describe(chain, entity, row, siblings, avoid=avoid)
         reader = self._tool("details", entity.name)
         if reader is not None and (details or self.rng.random() < 0.45):  # a careful agent checks the record
             chain.call(reader.tool, **{pk(entity): row[pk(entity)]})
@@ -128,7 +133,8 @@ class UserKnowledge:
         options: list[tuple[str, Any, str | None]] = []
         kinds: dict[str, str] = {}
         for a in entity.attributes:
-            if a.kind in _DESCRIPTIVE and row.get(a.name) is not None and a.name != avoid:
+            # a one-letter value ("grade B") is too slight a handle to name a record by
+            if a.kind in _DESCRIPTIVE and len(str(row.get(a.name) or "")) > 1 and a.name != avoid:
                 options.append((a.name, row[a.name], None))
                 kinds[a.name] = a.kind
         for ref in entity.references:

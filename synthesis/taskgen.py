@@ -134,7 +134,11 @@ class TaskGenerator(WriteGoals, UserKnowledge):
         if rule == "status":
             return str(row[e.lifecycle.field]).replace("_", " ")
         assert guard is not None
-        value = self.oracle.value(guard.field, e, row, args)
+        # the user's own argument is no reason; the record's value it falls short of is
+        source = guard.amount if str(guard.field).startswith("param:") and guard.amount is not None else guard.field
+        if str(source).startswith("param:"):
+            return None
+        value = self.oracle.value(source, e, row, args)
         if value is None or isinstance(value, bool):
             return None
         if rule in ("future", "past"):

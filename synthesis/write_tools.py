@@ -10,6 +10,8 @@ from typing import Any
 
 from envs.compile import quote_ident
 
+from .coherence import agreement_sql, agreements
+from .coherence_rules import creation_guards
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from .sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
@@ -289,8 +291,10 @@ class WriteTools(ToolBuilderBase):
             inputs[a.name] = f"{e.name}.{a.name}"
             if not a.nullable:
                 required.append(a.name)
+        steps += self._agreement_steps(e)
+        guards = creation_guards(self.domain, e, c)
         scope = Scope(self_ref=":new.id", in_create=True, table=e.table, key=pk(e), inputs=frozenset(c.inputs))
-        steps += self._guard_steps(e, c.guards, where, pk(e), scope)
+        steps += self._guard_steps(e, guards, where, pk(e), scope)
         steps.append({"kind": "query", "bind": "new", "sql": f"SELECT new_id('{e.id_prefix}') AS id"})
         cols, vals = [pk(e)], [":new.id"]
         for ref in e.references:
@@ -304,7 +308,11 @@ class WriteTools(ToolBuilderBase):
         steps.append(
             {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :new.id"}
         )
-        rules = self.describe_guards(e, c.guards, None)
+        rules = self.describe_guards(e, guards, None)
+        for ag in agreements(self.domain, e):
+            source, target = self.domain.entity(ag.source.entity), self.domain.entity(ag.target.entity)
+            verb = "belong to" if ag.path[-1].role == "owner" else "be for"
+            rules.append(f"the {source.human} must {verb} the {target.human} given")
         self.add(
             {
                 "name": name,
@@ -323,6 +331,24 @@ class WriteTools(ToolBuilderBase):
                 produces=[f"{e.name}:{e.lifecycle.initial}"] if e.lifecycle else [],
             ),
         )
+
+    def _agreement_steps(self, e: Entity) -> list[dict[str, Any]]:
+        """A new record's references must agree: a credit entry's passenger is its booking's passenger."""
+        steps = []
+        for ag in agreements(self.domain, e):
+            source, target = self.domain.entity(ag.source.entity), self.domain.entity(ag.target.entity)
+            leads = agreement_sql(self.domain, ag, f":{ag.source.column}")
+            verb = "belongs to" if ag.path[-1].role == "owner" else "is for"
+            steps.append(
+                {
+                    "kind": "require",
+                    "mode": "empty",
+                    "sql": f"SELECT {leads} AS expected WHERE :{ag.target.column} != {leads}",
+                    "message": f"{upper_first(source.human)} {{{ag.source.column}}} {verb} {target.human} "
+                    f"{{expected}}, not {target.human} {{{ag.target.column}}}",
+                }
+            )
+        return steps
 
     def default(self, a: Attribute) -> str:
         if a.kind == "date":

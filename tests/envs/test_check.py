@@ -265,7 +265,7 @@ def test_output_absent_from_gold_results_is_only_a_warning() -> None:
     report = report_of(SHOP, shop_task(outputs=["999"]))
     assert report.ok
     assert [str(w) for w in report.warnings] == [
-        "[output] task shop-1: required output '999' appears in no gold result"
+        "[output] task shop-1: required output '999' appears in no gold result nor the policy"
     ]
 
 

@@ -174,3 +174,48 @@ def test_no_task_writes_to_another_users_records(generated):
         user_table = _USER_TABLES[spec.id]
         changed_users = {k[0] for k in ep.changed_keys().get(user_table, set())}
         assert len(changed_users) <= 1, t.id
+
+
+def test_the_quality_report_finds_nothing_to_fault(generated):
+    """The generated environments pass the catalog quality report's data measures."""
+    from types import SimpleNamespace
+
+    from envs.quality import quality_report
+
+    entries = [SimpleNamespace(spec=s, tasks=t, environment=Environment(s), env_id=s.id) for s, t in generated]
+    totals = quality_report(entries).totals
+    assert totals.coherence_rows_checked > 100 and totals.coherence_violations == 0
+    assert totals.after_event_in_future == 0 and totals.before_event_in_past == 0
+    assert totals.ambiguous_goals == 0 and totals.cross_user_write_tasks == 0
+    assert totals.reveal_facts_in_instruction == 0 and totals.staff_tools == 0
+    assert totals.refusal_share >= 0.25 and totals.replay_errors == 0
+
+
+def test_named_statuses_get_dates_on_their_side_of_the_clock():
+    from synthesis.timing import settle_named_dates
+
+    d = library()
+    g = generate_env(d, seed=1)
+    data = g.spec.model_dump(mode="json")
+    data["tables"].append(
+        {
+            "name": "visits",
+            "primary_key": ["visit_id"],
+            "columns": [
+                {"name": "visit_id", "type": "text"},
+                {"name": "visit_at", "type": "datetime"},
+                {"name": "status", "type": "text", "enum": ["scheduled", "completed", "cancelled"]},
+            ],
+        }
+    )
+    data["seed"]["visits"] = [
+        {"visit_id": "V1", "visit_at": "2026-05-01 10:00:00", "status": "completed"},
+        {"visit_id": "V2", "visit_at": "2025-05-01 10:00:00", "status": "scheduled"},
+        {"visit_id": "V3", "visit_at": "2026-05-01 10:00:00", "status": "cancelled"},
+    ]
+    spec = EnvSpec.model_validate(data)
+    assert settle_named_dates(spec) == 2
+    today = spec.clock.strftime("%Y-%m-%d")
+    v1, v2, v3 = spec.seed["visits"]
+    assert v1["visit_at"][:10] < today < v2["visit_at"][:10]
+    assert v3["visit_at"] == "2026-05-01 10:00:00" and v1["visit_at"].endswith("10:00:00")
