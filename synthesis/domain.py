@@ -105,23 +105,72 @@ class Param(Model):
     required: bool = True
 
 
-class Guard(Model):
-    """A precondition of a transition (the current status is always checked).
+GuardKind = Literal[
+    "owner",
+    "min",
+    "max",
+    "future",
+    "past",
+    "within",
+    "equals",
+    "not_equals",
+    "one_of",
+    "differs",
+    "count_max",
+    "sum_max",
+]
 
-    Kinds: ``owner`` (the caller names the owning record, which must match), ``min`` (a value must
-    be at least ``amount``, e.g. a balance covering a price, or free capacity >= 1), ``future`` /
-    ``past`` (a date field relative to now, optionally ``hours`` ahead), ``equals`` (a field has
-    ``value``).
+
+class Guard(Model):
+    """A precondition of a transition or a create (the current status is always checked).
+
+    Kinds:
+
+    * ``owner``: the caller names the owning record, which must match;
+    * ``min`` / ``max``: ``field`` must be at least / at most ``amount`` (a balance covering a
+      price, a partial refund no larger than what was paid, guests within a room's capacity);
+    * ``future`` / ``past``: a date ``field`` more than ``hours`` ahead / no more than ``hours``
+      ahead; ``within``: a date no more than ``hours`` ago (a return window after delivery);
+    * ``equals`` / ``not_equals``: ``field`` is / is not ``value``; ``one_of``: ``field`` is one
+      of ``values``; ``differs``: ``field`` differs from the source ``amount`` (a new date must not be
+      the current one);
+    * ``count_max``: fewer than ``amount`` rows of ``entity`` whose ``match`` column equals
+      ``field`` (in ``states``, if given) — a per-customer or per-record limit ("at most 2 open
+      claims per policy");
+    * ``sum_max``: the sum of ``column`` over rows of ``entity`` whose ``match`` column equals
+      ``field`` (in ``states``), plus ``add`` (a source, e.g. the amount asked for), is at most
+      ``amount`` ("total refunds never exceed the amount paid").
     """
 
-    kind: Literal["owner", "min", "future", "past", "equals"]
-    field: str | None = Field(None, description="For min/future/past/equals: 'field:x' or 'via:ref.x'")
-    amount: str | int | float | None = Field(None, description="For min: the lower bound (a value source)")
+    kind: GuardKind
+    field: str | None = Field(None, description="The value tested: 'field:x', 'via:ref.x' or 'param:x'")
+    amount: str | int | float | None = Field(None, description="The bound (a value source)")
     value: Any = None
+    values: list[Any] | None = Field(None, description="For one_of: the allowed values")
     hours: int = Field(
-        0, ge=0, description="future: more than this many hours ahead; past: no more than this many hours ahead"
+        0,
+        ge=0,
+        description="future: more than this many hours ahead; past: no more than this many hours ahead; "
+        "within: no more than this many hours ago",
     )
+    entity: Identifier | None = Field(None, description="For count_max / sum_max: the entity whose rows count")
+    match: Identifier | None = Field(None, description="For count_max / sum_max: its column compared to 'field'")
+    states: list[str] | None = Field(None, description="For count_max / sum_max: only rows in these states")
+    column: Identifier | None = Field(None, description="For sum_max: the column summed")
+    add: str | int | float | None = Field(None, description="For sum_max: added to the sum (a value source)")
     message: str | None = Field(None, description="Error text; {placeholders} name values")
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> Guard:
+        if self.kind in ("count_max", "sum_max") and not (self.entity and self.match and self.amount is not None):
+            raise ValueError(f"a '{self.kind}' guard needs 'entity', 'match' and 'amount'")
+        if self.kind == "sum_max" and not self.column:
+            raise ValueError("a 'sum_max' guard needs 'column'")
+        if self.kind == "one_of" and not self.values:
+            raise ValueError("a 'one_of' guard needs 'values'")
+        if self.kind in ("min", "max", "differs") and self.amount is None:
+            raise ValueError(f"a '{self.kind}' guard needs 'amount'")
+        return self
 
 
 class Effect(Model):

@@ -58,15 +58,49 @@ class Oracle:
 
     def holds(self, guard: Guard, entity: Entity, row: dict[str, Any], args: dict[str, Any]) -> bool:
         v = self.value(guard.field, entity, row, args)
-        if guard.kind == "min":
+        if guard.kind in ("min", "max"):
             amount = self.value(guard.amount, entity, row, args)
-            return v is not None and amount is not None and v >= amount
-        if guard.kind in ("future", "past"):
+            if v is None or amount is None:
+                return False
+            return bool(v >= amount) if guard.kind == "min" else bool(v <= amount)
+        if guard.kind in ("future", "past", "within"):
             if v is None:
                 return False
-            edge = self.clock + timedelta(hours=guard.hours)
-            when = edge.strftime("%Y-%m-%d %H:%M:%S")
+            now = self.clock.strftime("%Y-%m-%d %H:%M:%S")
+            if guard.kind == "within":
+                start = (self.clock - timedelta(hours=guard.hours)).strftime("%Y-%m-%d %H:%M:%S")
+                return bool(start <= v <= now)
+            when = (self.clock + timedelta(hours=guard.hours)).strftime("%Y-%m-%d %H:%M:%S")
             return bool(v > when) if guard.kind == "future" else bool(v <= when)
         if guard.kind == "equals":
             return bool(v == guard.value)
+        if guard.kind == "not_equals":
+            return bool(v != guard.value)
+        if guard.kind == "one_of":
+            return v in (guard.values or [])
+        if guard.kind == "differs":
+            return bool(v != self.value(guard.amount, entity, row, args))
+        if guard.kind in ("count_max", "sum_max"):
+            return self._aggregate_holds(guard, v, self.value(guard.amount, entity, row, args), entity, row, args)
         return True
+
+    def _aggregate_holds(
+        self, guard: Guard, key: Any, bound: Any, entity: Entity, row: dict[str, Any], args: dict[str, Any]
+    ) -> bool:
+        assert guard.entity is not None and guard.match is not None
+        other = self.domain.entity(guard.entity)
+        status = other.lifecycle.field if other.lifecycle else None
+        rows = [
+            r
+            for r in self.rows[other.name].values()
+            if key is not None
+            and r.get(guard.match) == key
+            and (not guard.states or (status is not None and r.get(status) in guard.states))
+        ]
+        if bound is None:
+            return False
+        if guard.kind == "count_max":
+            return bool(len(rows) < bound)
+        added = self.value(guard.add, entity, row, args) if guard.add is not None else 0
+        total = sum(float(r.get(guard.column or "") or 0) for r in rows) + float(added or 0)
+        return bool(round(total, 2) <= bound)

@@ -134,14 +134,16 @@ class TaskGenerator(WriteGoals, UserKnowledge):
         if rule == "status":
             return str(row[e.lifecycle.field]).replace("_", " ")
         assert guard is not None
-        # the user's own argument is no reason; the record's value it falls short of is
-        source = guard.amount if str(guard.field).startswith("param:") and guard.amount is not None else guard.field
+        # the user's own argument is no reason; the record's value it falls short of is, and for a
+        # limit, the limit
+        bound = rule in ("count_max", "sum_max", "max") or str(guard.field).startswith("param:")
+        source = guard.amount if bound and rule != "differs" and guard.amount is not None else guard.field
         if str(source).startswith("param:"):
             return None
         value = self.oracle.value(source, e, row, args)
         if value is None or isinstance(value, bool):
             return None
-        if rule in ("future", "past"):
+        if rule in ("future", "past", "within"):
             return str(value)[:10]
         return str(value).replace("_", " ") if isinstance(value, str) else str(value)
 

@@ -154,7 +154,9 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
     lc = entity.lifecycle
     if lc is None:
         return None
-    used = Counter(g.field for t in lc.transitions for g in t.guards if g.kind in ("future", "past") and g.field)
+    used = Counter(
+        g.field for t in lc.transitions for g in t.guards if g.kind in ("future", "past", "within") and g.field
+    )
     field = next((f for f, _ in used.most_common() if date_source(domain, entity, f)), None)
     if field is None:
         return None
@@ -171,6 +173,8 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
             due |= before & set(t.from_states)
     before -= due
     base = {t.to for t in moves if guards_on(t, "past", field)}
+    # a window since the event ("within 30 days of delivery") acts on records whose event has happened
+    base |= {s for t in lc.transitions if guards_on(t, "within", field) for s in t.from_states}
     deadline = bool(set(field.rsplit(".", 1)[-1].removeprefix("field:").split("_")) & DEADLINE_WORDS)
     base |= {s for s in lc.states if s in (LAPSED if deadline else HAPPENED | LAPSED)}
     customer_future_from = {

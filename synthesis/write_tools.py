@@ -13,6 +13,7 @@ from envs.compile import quote_ident
 from .coherence import agreement_sql, agreements
 from .coherence_rules import creation_guards
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
+from .guards import describe_guard, guard_step
 from .sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
 
@@ -40,37 +41,11 @@ class WriteTools(ToolBuilderBase):
     def _guard_steps(
         self, e: Entity, guards: list[Guard], where: str, self_id: str, scope: Scope
     ) -> list[dict[str, Any]]:
-        steps = []
-        for i, g in enumerate(guards):
-            at = f"{where} guards[{i}]"
-            if g.kind == "owner":
-                continue  # handled by the caller, which adds the owner parameter
-            if g.field is None:
-                raise DomainError(f"{at}: a '{g.kind}' guard needs 'field'")
-            f = expr(g.field, where=at, scope=scope)
-            label = g.field.split(":", 1)[1].replace(".", " ").replace("_", " ")
-            if g.kind == "min":
-                amount = expr(g.amount, where=at, scope=scope)
-                sql = f"SELECT {f} >= {amount}"
-                msg = (
-                    g.message or f"The {label} of {e.human} {{{self_id}}} is {{{f[1:]}}}, below the required {{AMOUNT}}"
-                )
-                msg = msg.replace("{AMOUNT}", "{" + amount[1:] + "}" if amount.startswith(":") else amount.strip("'"))
-            elif g.kind in ("future", "past"):
-                ref_time = f"datetime(:now, '+{g.hours} hours')" if g.hours else ":now"
-                op = ">" if g.kind == "future" else "<="
-                sql = f"SELECT {f} {op} {ref_time}"
-                span = f"{g.hours} hour{'s' if g.hours != 1 else ''}"
-                if g.kind == "future":
-                    when = f"more than {span} from now" if g.hours else "in the future"
-                else:
-                    when = f"no more than {span} from now" if g.hours else "in the past"
-                msg = g.message or f"The {label} of {e.human} {{{self_id}}} ({{{f[1:]}}}) must be {when}"
-            else:
-                sql = f"SELECT {f} IS {literal(g.value)}"
-                msg = g.message or f"The {label} of {e.human} {{{self_id}}} is {{{f[1:]}}}; it must be {g.value}"
-            steps.append({"kind": "require", "sql": sql, "message": msg})
-        return steps
+        return [
+            guard_step(self.domain, e, g, f"{where} guards[{i}]", self_id, scope)
+            for i, g in enumerate(guards)
+            if g.kind != "owner"  # handled by the caller, which adds the owner parameter
+        ]
 
     def _effect_steps(self, e: Entity, effects: list[Effect], where: str, scope: Scope) -> list[dict[str, Any]]:
         self_expr = scope.self_ref
@@ -236,29 +211,8 @@ class WriteTools(ToolBuilderBase):
         for g in guards:
             if g.kind == "owner" and owner is not None:
                 out.append(f"it must belong to the {self.domain.entity(owner.entity).human} given")
-            elif g.field:
-                label = g.field.split(":", 1)[1].replace(".", "'s ").replace("_", " ")
-                if g.kind == "min":
-                    amt = str(g.amount).split(":", 1)[-1].replace(".", "'s ").replace("_", " ")
-                    out.append(
-                        f"the {label} must be at least the {amt}"
-                        if isinstance(g.amount, str)
-                        else f"the {label} must be at least {g.amount}"
-                    )
-                elif g.kind == "future":
-                    out.append(
-                        f"the {label} must be more than {g.hours} hour{'s' if g.hours != 1 else ''} away"
-                        if g.hours
-                        else f"the {label} must be in the future"
-                    )
-                elif g.kind == "past":
-                    out.append(
-                        f"the {label} must be no more than {g.hours} hour{'s' if g.hours != 1 else ''} away"
-                        if g.hours
-                        else f"the {label} must have passed"
-                    )
-                else:
-                    out.append(f"the {label} must be {g.value}")
+            elif (text := describe_guard(self.domain, g)) is not None:
+                out.append(text)
         return out
 
     def create(self, e: Entity, c: Creation) -> None:
