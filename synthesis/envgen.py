@@ -17,6 +17,7 @@ from typing import Any
 from envs.compile import quote_ident
 from envs.spec import EnvSpec
 
+from .bulk_tools import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
 from .domain import Attribute, Domain, Entity
 from .read_tools import ReadTools
@@ -83,7 +84,7 @@ def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
     }
 
 
-class ToolBuilder(ReadTools, WriteTools):
+class ToolBuilder(ReadTools, WriteTools, BulkTools):
     """Builds every tool of one domain."""
 
 
@@ -169,6 +170,8 @@ def generate_env(
             for t in e.lifecycle.transitions:
                 if t.actor == "customer":  # staff and system transitions are not the agent's to call
                     b.transition(e, t)
+                if bulk_eligible(domain, e, t) is not None:
+                    b.bulk(e, t)
         if e.create:
             b.create(e, e.create)
         for a in e.attributes:

@@ -287,6 +287,54 @@ class Prober:
             return ok
         return False
 
+    def probe_bulk(self, m: ToolMeta) -> None:
+        """A list of items the oracle admits succeeds and moves every one; adding one it refuses
+        fails and changes nothing."""
+        e = self.domain.entity(m.entity)
+        assert e.lifecycle is not None and m.transition is not None
+        t = next(x for x in e.lifecycle.transitions if x.name == m.transition)
+        parent_ref = next(r for r in e.references if r.role == "owner")
+        parent = self.domain.entity(parent_ref.entity)
+        owner = next((r for r in parent.references if r.role == "owner"), None)
+
+        status = e.lifecycle.field
+
+        def admits(row: dict[str, Any]) -> bool:
+            return row.get(status) in t.from_states and all(
+                self.oracle.holds(g, e, row, {}) for g in t.guards if g.kind != "owner"
+            )
+
+        by_parent: dict[Any, list[dict[str, Any]]] = {}
+        for row in self.oracle.rows[e.name].values():
+            by_parent.setdefault(row[parent_ref.column], []).append(row)
+        for parent_id, rows in sorted(by_parent.items(), key=lambda kv: str(kv[0])):
+            good = [r for r in rows if admits(r)]
+            bad = [r for r in rows if not admits(r)]
+            if not good:
+                continue
+            args: dict[str, Any] = {parent_ref.column: parent_id, f"{e.name}_ids": [r[pk(e)] for r in good[:3]]}
+            if owner is not None:
+                args[owner.column] = self.oracle.rows[parent.name][parent_id][owner.column]
+            if bad:
+                ep = self._fresh()
+                wrong = {**args, f"{e.name}_ids": [*args[f"{e.name}_ids"], bad[0][pk(e)]]}
+                ok = self._expect(ep, m.tool, wrong, re.compile(r".* does not allow this"), f"{m.tool}({wrong})")
+                ep.close()
+                if not ok:
+                    return
+                self.report.guards_checked += 1
+            ep = self._fresh()
+            if not self._expect(ep, m.tool, args, None, f"{m.tool}({args})"):
+                ep.close()
+                return
+            for item in args[f"{e.name}_ids"]:
+                after = ep.rows_by_key(e.table, [(item,)])[(item,)]
+                if after is None or after.get(status) != t.to:
+                    self.report.reject(m.tool, "postcondition", f"{item} did not move to '{t.to}'")
+            ep.close()
+            return
+        self.report.guards_untested += 1
+
     def _check_post(self, ep: Episode, e: Entity, to: str, row: dict[str, Any], m: ToolMeta) -> None:
         assert e.lifecycle is not None
         after = ep.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)]
@@ -370,6 +418,8 @@ class Prober:
                 self.probe_read(m)
             elif m.role == "transition":
                 self.probe_transition(m)
+            elif m.role == "bulk":
+                self.probe_bulk(m)
             else:
                 self.probe_other_write(m)
         alive = [t.name for t in self.spec.tools if t.name not in self.report.rejected]

@@ -8,6 +8,7 @@ needs to get there (lookup, listing, details) join the chain.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -110,9 +111,16 @@ class UserKnowledge:
             return None
         chain.call(listing.tool, **{owner.column: row[owner.column]})
         siblings = self.owned(entity, chain.user_id)
-        if chain.episode is not None and owner.entity == self.user.name:  # records this task created count too
+        if chain.episode is not None:  # records this task created count too
+            parent = self.domain.entity(owner.entity)
+            holders = (
+                [chain.user_id]
+                if owner.entity == self.user.name
+                else [r[pk(parent)] for r in self.owned(parent, chain.user_id)]
+            )
             siblings = chain.episode.query(
-                f"SELECT * FROM {entity.table} WHERE {owner.column} = :owner", {"owner": chain.user_id}
+                f"SELECT * FROM {entity.table} WHERE {owner.column} IN (SELECT value FROM json_each(:holders))",
+                {"holders": json.dumps(holders)},
             )
         phrase = self.describe(chain, entity, row, siblings, avoid=avoid)
         reader = self._tool("details", entity.name)

@@ -6,6 +6,7 @@ environment cover its write tools instead of the few with the most satisfiable r
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -52,7 +53,7 @@ class WriteGoals(UserKnowledge):
         return sorted(tools, key=lambda m: (self.used[m.tool], self.rng.random()))
 
     def _writes(self) -> list[ToolMeta]:
-        return [m for m in self.meta.values() if m.role in ("transition", "create", "update")]
+        return [m for m in self.meta.values() if m.role in ("transition", "create", "update", "bulk")]
 
     def start_write_chain(self, checks: Checklist) -> Chain | None:
         """A chain for a user, started with the least-used write tool that can be satisfied."""
@@ -78,6 +79,19 @@ class WriteGoals(UserKnowledge):
                 return None
             e, _ = self._transition(m)
             return str(self.oracle.owner_of(e, self.rng.choice(options)[0]))
+        if m.role == "bulk":  # a user with a record holding two items the rules allow acting on
+            e, t = self._transition(m)
+            assert e.lifecycle is not None
+            parent_col = next(r.column for r in e.references if r.role == "owner")
+            counts: Counter[Any] = Counter(
+                r[parent_col]
+                for r in self.oracle.rows[e.name].values()
+                if r.get(e.lifecycle.field) in t.from_states
+                and all(self.oracle.holds(g, e, r, {}) for g in t.guards if g.kind != "owner")
+            )
+            rows = [r for r in self.oracle.rows[e.name].values() if counts[r[parent_col]] >= 2]
+            owners = sorted({str(self.oracle.owner_of(e, r)) for r in rows if self.oracle.owner_of(e, r) is not None})
+            return self.rng.choice(owners) if owners else None
         if m.role == "update":
             e = self.domain.entity(m.entity)
             if e.name == self.user.name:
@@ -110,6 +124,8 @@ class WriteGoals(UserKnowledge):
             return self.add_transition(chain, m, row, extra, checks)
         if m.role == "create":
             return self.add_create(chain, m, checks)
+        if m.role == "bulk":
+            return self.add_bulk(chain, m, checks)
         return self.add_update(chain, m, checks)
 
     # -- transitions ---------------------------------------------------------------------------------
@@ -207,6 +223,64 @@ class WriteGoals(UserKnowledge):
                 trial.close()
             return self.add_transition(chain, m, row, extra, checks, dependent=True)
         return False
+
+    # -- several items at once -------------------------------------------------------------------------
+    def add_bulk(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
+        """Act on 2–3 items of one of the user's records with one list-argument call."""
+        e, t = self._transition(m)
+        assert e.lifecycle is not None and chain.episode is not None
+        parent_ref = next(r for r in e.references if r.role == "owner")
+        parent = self.domain.entity(parent_ref.entity)
+        status = e.lifecycle.field
+        options = []
+        for prow in self.owned(parent, chain.user_id):
+            items = [
+                r
+                for r in self.oracle.rows[e.name].values()
+                if r[parent_ref.column] == prow[pk(parent)]
+                and r.get(status) in t.from_states
+                and (e.name, r[pk(e)]) not in chain.targets
+                and all(self.oracle.holds(g, e, r, {}) for g in t.guards if g.kind != "owner")
+            ]
+            if len(items) >= 2:
+                options.append((prow, items))
+        if not options:
+            return False
+        prow, items = self.rng.choice(options)
+        chosen = sorted(self.rng.sample(items, min(len(items), self.rng.choice((2, 2, 3)))), key=lambda r: r[pk(e)])
+        phrase = self.locate(chain, parent, prow)
+        listing = next(
+            (
+                x
+                for x in self.meta.values()
+                if x.role == "list" and x.entity == e.name and parent_ref.column in x.inputs
+            ),
+            None,
+        )
+        if phrase is None or listing is None:
+            return False
+        chain.call(listing.tool, **{parent_ref.column: prow[pk(parent)]})
+        siblings = [r for r in self.oracle.rows[e.name].values() if r[parent_ref.column] == prow[pk(parent)]]
+        label = next((a.name for a in e.attributes if a.kind in ("title", "code", "person_name", "company")), None)
+        names = []
+        for r in chosen:
+            unique = label is not None and sum(s.get(label) == r.get(label) for s in siblings) == 1
+            names.append(f"'{r[label]}'" if unique and label else r[pk(e)])
+        args: dict[str, Any] = {parent_ref.column: prow[pk(parent)], f"{e.name}_ids": [r[pk(e)] for r in chosen]}
+        owner = next((r for r in parent.references if r.role == "owner"), None)
+        if owner is not None:
+            args[owner.column] = prow[owner.column]
+        befores = chain.episode.rows_by_key(e.table, [(r[pk(e)],) for r in chosen])
+        chain.call(m.tool, **args)
+        for before in befores.values():
+            if before is not None:
+                checks.transition(e, t, before, {}, self._parents(chain, e, before))
+        what = f"the {e.table.replace('_', ' ')} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
+        chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, {}))
+        chain.requests.append(self.say.request(t.name, what, {}, first=len(chain.requests) == 0))
+        if phrase != "my account":
+            chain.facts.append(self.say.record_fact(phrase))
+        return True
 
     # -- creates and updates ---------------------------------------------------------------------------
     def input_value(self, a: Attribute, schema: dict[str, Any]) -> Any:

@@ -298,7 +298,10 @@ class TaskGenerator(WriteGoals, UserKnowledge):
         if any(g.depends_on_previous for g in writes):
             tags.append("dependent-chain")
         facts = list(chain.facts)
-        hidden = list(chain.hidden)
+        # a record named outright in another request is no longer something to ask about
+        said = " ".join(chain.requests)
+        hidden = [h for h in chain.hidden if h.split(" is ", 1)[-1].rstrip(".") not in said]
+        facts += [h for h in chain.hidden if h not in hidden]
         if facts and (info is not None or chain.goals) and self.rng.random() < 0.25:  # the agent must ask who
             hidden.insert(0, facts.pop(0))
             opening: list[str] = []

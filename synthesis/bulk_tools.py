@@ -1,0 +1,166 @@
+"""Tools that act on several items of one record at once (list arguments), as retail's returns do.
+
+An *item* is a record owned by another record that is not the customer (a ticket of an order, a
+line of a shipment). A customer transition on items whose rules read only the item's own columns
+and whose effects only set its own columns gets a bulk twin: ``<transition>_<items>`` takes the
+parent's id, the customer's id and a list of item ids; every item must belong to that parent, the
+parent to the customer, and every item must pass every rule, or nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.compile import quote_ident
+
+from .domain import Domain, Entity, Guard, Reference, Transition
+from .sqlgen import expr, literal, pk
+from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
+
+_SIMPLE_GUARDS = ("equals", "not_equals", "one_of", "min", "max", "future", "past", "within")
+
+
+def _literal_or_field(source: Any) -> bool:
+    return not isinstance(source, str) or source.startswith("field:")
+
+
+def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
+    """The parent reference of ``e`` if ``t`` can act on several of its items at once."""
+    parent = next((r for r in e.references if r.role == "owner"), None)
+    if parent is None or parent.entity == domain.user_entity or e.lifecycle is None or t.actor != "customer":
+        return None
+    if t.params or any(x.kind != "set" or not (x.target or "").startswith("field:") for x in t.effects):
+        return None
+    if any(isinstance(x.value, str) and x.value.startswith(("via:", "param:")) for x in t.effects):
+        return None
+    for g in t.guards:
+        if g.kind == "owner":
+            continue
+        if g.kind not in _SIMPLE_GUARDS or not (g.field or "").startswith("field:") or not _literal_or_field(g.amount):
+            return None
+    return parent
+
+
+def _predicate(g: Guard) -> str:
+    """The guard as a predicate over an item row's own columns (bound to nothing)."""
+    col = quote_ident((g.field or "")[6:])
+
+    def bound(source: Any) -> str:
+        return quote_ident(source[6:]) if isinstance(source, str) and source.startswith("field:") else literal(source)
+
+    if g.kind == "equals":
+        return f"{col} IS {literal(g.value)}"
+    if g.kind == "not_equals":
+        return f"{col} IS NOT {literal(g.value)}"
+    if g.kind == "one_of":
+        return f"{col} IN ({', '.join(map(literal, g.values or []))})"
+    if g.kind in ("min", "max"):
+        return f"{col} {'>=' if g.kind == 'min' else '<='} {bound(g.amount)}"
+    if g.kind == "future":
+        return f"{col} > datetime(:now, '+{g.hours} hours')"
+    if g.kind == "past":
+        return f"{col} <= datetime(:now, '+{g.hours} hours')"
+    return f"{col} <= :now AND {col} >= datetime(:now, '-{g.hours} hours')"
+
+
+class BulkTools(ToolBuilderBase):
+    """Adds the bulk twin of eligible item transitions."""
+
+    def bulk(self, e: Entity, t: Transition) -> None:
+        parent_ref = bulk_eligible(self.domain, e, t)
+        assert parent_ref is not None and e.lifecycle is not None
+        parent = self.domain.entity(parent_ref.entity)
+        items = f"{e.name}_ids"
+        name = f"{t.name}_{e.table}"
+        in_list = f"{pk(e)} IN (SELECT value FROM json_each(:{items}))"
+        props: dict[str, Any] = {
+            parent_ref.column: id_schema(parent),
+            items: {
+                "type": "array",
+                "items": id_schema(e),
+                "minItems": 1,
+                "uniqueItems": True,
+                "description": f"The {e.table.replace('_', ' ')} of that {parent.human} to act on",
+            },
+        }
+        inputs = {parent_ref.column: f"{parent.name}.{pk(parent)}", items: f"{e.name}.{pk(e)}[]"}
+        steps: list[dict[str, Any]] = [
+            {
+                "kind": "query",
+                "bind": "parent",
+                "sql": f"SELECT * FROM {quote_ident(parent.table)} WHERE {pk(parent)} = :{parent_ref.column}",
+                "message": f"No {parent.human} with id {{{parent_ref.column}}}",
+            }
+        ]
+        owner = next((r for r in parent.references if r.role == "owner"), None)
+        if owner is not None:  # the parent must be the customer's: the whole chain is checked
+            owner_entity = self.domain.entity(owner.entity)
+            props[owner.column] = id_schema(owner_entity)
+            inputs[owner.column] = f"{owner.entity}.{pk(owner_entity)}"
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :parent.{owner.column} IS :{owner.column}",
+                    "message": f"{upper_first(parent.human)} {{{parent_ref.column}}} does not belong to "
+                    f"{owner_entity.human} {{{owner.column}}}",
+                }
+            )
+        table = quote_ident(e.table)
+        steps.append(
+            {
+                "kind": "require",
+                "sql": f"SELECT count(*) = json_array_length(:{items}) FROM {table} "
+                f"WHERE {in_list} AND {parent_ref.column} = :{parent_ref.column}",
+                "message": f"Not every id in {{{items}}} is {a_(e.human)} of {parent.human} {{{parent_ref.column}}}",
+            }
+        )
+        rules = [(f"{e.lifecycle.field} IN ({', '.join(map(literal, t.from_states))})", " or ".join(t.from_states))]
+        rules += [(_predicate(g), g.kind) for g in t.guards if g.kind != "owner"]
+        for i, (predicate, what) in enumerate(rules):
+            bad = f"bad{i}"  # the first item breaking the rule, named in the refusal
+            steps.append(
+                {
+                    "kind": "query",
+                    "bind": bad,
+                    "expect": "optional",
+                    "sql": f"SELECT {pk(e)} FROM {table} WHERE {in_list} AND NOT ({predicate}) LIMIT 1",
+                }
+            )
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :{bad}.{pk(e)} IS NULL",
+                    "message": f"{upper_first(e.human)} {{{bad}.{pk(e)}}} does not allow this ({what}); "
+                    "nothing was changed",
+                }
+            )
+        sets = [f"{quote_ident(x.target[6:])} = {expr(x.value, where=name)}" for x in t.effects if x.target]
+        if t.to not in t.from_states or len(t.from_states) > 1:
+            sets.append(f"{quote_ident(e.lifecycle.field)} = {literal(t.to)}")
+        if sets:
+            steps.append({"kind": "exec", "sql": f"UPDATE {table} SET {', '.join(sets)} WHERE {in_list}"})
+        steps.append({"kind": "return", "sql": f"SELECT * FROM {table} WHERE {in_list} ORDER BY {pk(e)}"})
+        self.add(
+            {
+                "name": name,
+                "kind": "write",
+                "description": f"{t.description.rstrip('.')}, for several {e.table.replace('_', ' ')} of one "
+                f"{parent.human} at once. Each must be {' or '.join(t.from_states)}; if any is not, nothing changes.",
+                "parameters": object_schema(props, list(props)),
+                "steps": steps,
+            },
+            ToolMeta(
+                name,
+                "write",
+                e.name,
+                "bulk",
+                inputs=inputs,
+                outputs=self.outputs(e),
+                requires=[f"{e.name}:{s}" for s in t.from_states],
+                produces=[f"{e.name}:{t.to}"],
+                transition=t.name,
+            ),
+        )
+
+
+__all__ = ["BulkTools", "bulk_eligible", "param_schema"]

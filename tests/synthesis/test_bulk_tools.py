@@ -1,0 +1,80 @@
+"""Tools with a list argument: several items of one record at once, all or nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from envs import Environment, check_env
+from envs.errors import StateError
+from synthesis.envgen import generate_env
+from synthesis.ontology import load_ontology
+from synthesis.probe import probe_env
+from synthesis.taskgen import generate_tasks
+
+
+@pytest.fixture(scope="module")
+def bike() -> Any:
+    domain = next(d for d in load_ontology() if d.id == "bike_shop_repairs")
+    return domain, generate_env(domain, seed=0)
+
+
+def _bulk(spec: Any) -> Any:
+    return next(t for t in spec.tools if any(p.get("type") == "array" for p in t.parameters["properties"].values()))
+
+
+def test_items_of_one_record_move_together_or_not_at_all(bike):
+    _, g = bike
+    tool = _bulk(g.spec)
+    items_param = next(n for n, p in tool.parameters["properties"].items() if p.get("type") == "array")
+    parent_col = tool.parameters["required"][0]
+    item_table = next(t for t in g.spec.tables if t.primary_key[0] == items_param.removesuffix("s"))
+    rows = g.spec.seed[item_table.name]
+    by_parent: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_parent.setdefault(r[parent_col], []).append(r)
+    env = Environment(g.spec)
+    parent_table = next(t for t in g.spec.tables if t.primary_key[0] == parent_col)
+    owner_col = next(c for c in tool.parameters["required"] if c not in (parent_col, items_param))
+    moved = refused = 0
+    for parent_id, items in by_parent.items():
+        parent = next(p for p in g.spec.seed[parent_table.name] if p[parent_col] == parent_id)
+        args = {
+            parent_col: parent_id,
+            owner_col: parent[owner_col],
+            items_param: [i[item_table.primary_key[0]] for i in items],
+        }
+        ep = env.episode()
+        before = ep.serialize()
+        try:
+            result = ep.call_tool(tool.name, args)
+            moved += 1
+            assert len(result.content) == len(items)
+        except StateError as exc:
+            refused += 1
+            assert ep.serialize() == before, exc  # all or nothing
+    assert moved and refused
+    # an item of another record is refused, naming the list
+    a, b = list(by_parent)[:2]
+    parent = next(p for p in g.spec.seed[parent_table.name] if p[parent_col] == a)
+    foreign = by_parent[b][0][item_table.primary_key[0]]
+    with pytest.raises(StateError, match="Not every id"):
+        env.episode().call_tool(tool.name, {parent_col: a, owner_col: parent[owner_col], items_param: [foreign]})
+
+
+def test_bulk_tools_pass_the_gate_and_appear_in_verified_tasks(bike):
+    domain, g = bike
+    report = probe_env(domain, g.spec, g.meta, seed=0)
+    assert report.rejected == {}
+    tool = _bulk(g.spec)
+    tasks, _ = generate_tasks(domain, g.spec, g.meta, count=30, seed=0)
+    using = [t for t in tasks if any(c.tool == tool.name for c in t.gold_actions)]
+    assert using
+    assert check_env(g.spec, using).ok
+    assert all(
+        len(c.arguments[next(iter(k for k, v in c.arguments.items() if isinstance(v, list)))]) >= 2
+        for t in using
+        for c in t.gold_actions
+        if c.tool == tool.name
+    )
