@@ -68,7 +68,7 @@ if ! mcp_url="$("$py" - "$base" "$task" "$server_pid" <<'EOF'
 import json, os, sys, time, urllib.request
 
 base, task, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
-deadline = time.monotonic() + 60
+deadline = time.monotonic() + 240  # a first start generates the default catalog
 while True:
     try:
         with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
@@ -81,7 +81,7 @@ while True:
     except OSError:
         sys.exit("envfarm serve exited before becoming healthy")
     if time.monotonic() > deadline:
-        sys.exit("envfarm serve not healthy after 60 s")
+        sys.exit("envfarm serve not healthy after 240 s")
     time.sleep(0.2)
 req = urllib.request.Request(
     f"{base}/episodes",

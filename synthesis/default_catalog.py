@@ -50,7 +50,7 @@ def ensure_default_catalog(
         shutil.rmtree(staging, ignore_errors=True)
         run_pipeline(
             domains,
-            SynthesisConfig(out=staging, seed=DEFAULT_SEED, workers=workers or os.cpu_count() or 1),
+            SynthesisConfig(out=staging, seed=DEFAULT_SEED, workers=workers or os.cpu_count() or 1, quality=False),
             progress=progress,
         )
         (staging / _COMPLETE).write_text(fingerprint() + "\n", encoding="utf-8")

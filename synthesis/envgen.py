@@ -20,6 +20,7 @@ from envs.spec import EnvSpec
 from .bulk_tools import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
 from .domain import Attribute, Domain, Entity
+from .escalation import EscalationTools, escalation_table_spec, policy_lines, staff_requests
 from .read_tools import ReadTools
 from .seedgen import DEFAULT_ROWS, generate_seed
 from .sqlgen import pk
@@ -84,7 +85,7 @@ def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
     }
 
 
-class ToolBuilder(ReadTools, WriteTools, BulkTools):
+class ToolBuilder(ReadTools, WriteTools, BulkTools, EscalationTools):
     """Builds every tool of one domain."""
 
 
@@ -116,6 +117,7 @@ def _policy(domain: Domain, builder: ToolBuilder) -> str:
         "- If an action is refused, explain the reason the tool gave; do not try to work around a rule.",
     ]
     lines += [f"- {r}" for r in domain.rules]
+    lines += policy_lines(domain)
     return "\n".join(lines) + "\n"
 
 
@@ -177,6 +179,10 @@ def generate_env(
         for a in e.attributes:
             if a.editable:
                 b.update(e, a)
+    tables = [_table(e, domain) for e in domain.entities]
+    if staff_requests(domain):
+        b.escalation()
+        tables.append(escalation_table_spec(domain))
     spec = EnvSpec.model_validate(
         {
             "id": domain.id,
@@ -185,7 +191,7 @@ def generate_env(
             "description": domain.description,
             "policy": _policy(domain, b),
             "clock": clock,
-            "tables": [_table(e, domain) for e in domain.entities],
+            "tables": tables,
             "seed": generate_seed(domain, seed=seed, clock=clock, rows=rows),
             "invariants": _invariants(domain),
             "tools": b.tools,

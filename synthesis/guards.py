@@ -12,7 +12,7 @@ from typing import Any
 from envs.compile import quote_ident
 
 from .domain import Domain, Entity, Guard
-from .sqlgen import DomainError, Scope, expr, literal
+from .sqlgen import DomainError, Scope, expr, literal, pk
 
 
 def _span(hours: int) -> str:
@@ -38,7 +38,7 @@ def _aggregate(domain: Domain, g: Guard, f: str, at: str) -> tuple[str, str]:
         other = domain.entity(g.entity)
     except KeyError:
         raise DomainError(f"{at}: unknown entity '{g.entity}'") from None
-    column_names = {a.name for a in other.attributes} | {r.column for r in other.references}
+    column_names = {pk(other)} | {a.name for a in other.attributes} | {r.column for r in other.references}
     if other.lifecycle:
         column_names.add(other.lifecycle.field)
     if g.match not in column_names or (g.column and g.column not in column_names):
@@ -110,7 +110,11 @@ def describe_guard(domain: Domain, g: Guard) -> str | None:
     """The rule in plain English, for tool descriptions and the policy."""
     if not g.field:
         return None
-    label = _label(g.field).replace(" ", "'s ", 1) if g.field.startswith("via:") else _label(g.field)
+    if g.field.startswith("via:"):  # "the flight's departs at", not "the flight departs's at"
+        ref, _, col = g.field[4:].partition(".")
+        label = f"{ref.replace('_', ' ')}'s {col.replace('_', ' ')}"
+    else:
+        label = _label(g.field)
     amount = _label(g.amount) if isinstance(g.amount, str) else g.amount
     the = "the " if isinstance(g.amount, str) else ""
     if g.kind == "min":

@@ -46,6 +46,7 @@ class SynthesisConfig:
     rows: tuple[int, int] = (20, 200)
     workers: int = 1
     llm: Any = None  # synthesis.llm.ClientConfig: when set, the LLM rewrites task texts (re-verified)
+    quality: bool = True  # write quality-report.{json,md} (the default catalog skips it: first start is faster)
 
 
 @dataclass
@@ -172,8 +173,9 @@ def run_pipeline(
         ),
         encoding="utf-8",
     )
-    accepted = [config.out / o.env_id for o in outcomes if o.status == "accepted"]
-    write_quality_report(quality_report([load_env_dir(path) for path in accepted]), config.out)
+    if config.quality:
+        accepted = [config.out / o.env_id for o in outcomes if o.status == "accepted"]
+        write_quality_report(quality_report([load_env_dir(path) for path in accepted]), config.out)
     report["seconds"] = elapsed
     return report
 

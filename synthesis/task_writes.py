@@ -58,7 +58,7 @@ class WriteGoals(UserKnowledge):
     def start_write_chain(self, checks: Checklist) -> Chain | None:
         """A chain for a user, started with the least-used write tool that can be satisfied."""
         tools = self._by_use(self._writes())
-        if self.rng.random() < 0.6:  # most write tasks start where a dependent step can follow
+        if self.rng.random() < 0.8:  # most write tasks start where a dependent step can follow
             tools = [m for m in tools if self._leads_on(m)] + [m for m in tools if not self._leads_on(m)]
         for m in tools[:4]:
             user_id = self._user_for(m)

@@ -29,6 +29,8 @@ from envs.spec import EnvSpec
 
 from .checklist import Checklist
 from .domain import Domain, Entity, Guard, Transition
+from .escalation import TOOL as ESCALATION_TOOL
+from .escalation import escalation_table, staff_requests
 from .oracle import Oracle
 from .phrasing import Phrasing, verb_phrase
 from .sqlgen import pk
@@ -38,7 +40,7 @@ from .task_writes import WriteGoals
 from .toolkit import ToolMeta, sample_argument
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
-SHARES = {"information": 0.15, "refusal": 0.2, "partial-refusal": 0.12}
+SHARES = {"information": 0.15, "refusal": 0.2, "partial-refusal": 0.12, "escalation": 0.06}
 
 
 class TaskGenerator(WriteGoals, UserKnowledge):
@@ -233,7 +235,9 @@ class TaskGenerator(WriteGoals, UserKnowledge):
     def _owner_in_state(self, table: str, row: dict[str, Any], chain: Chain) -> Any:
         """Who owns a row of the live episode (following owner references through the episode)."""
         assert chain.episode is not None
-        entity = next(e for e in self.domain.entities if e.table == table)
+        entity = next((e for e in self.domain.entities if e.table == table), None)
+        if entity is None:  # the hand-over table: a row names its customer
+            return row.get(pk(self.user))
         for _ in range(5):
             if entity.name == self.user.name:
                 return row.get(pk(entity))
@@ -259,7 +263,56 @@ class TaskGenerator(WriteGoals, UserKnowledge):
                     return True
         return False
 
-    def finish(self, chain: Chain, task_id: str, checks: Checklist, *, info: list[str] | None = None) -> Task | None:
+    def escalation_task(self, task_id: str) -> Task | None:
+        """The user asks for something only staff may do: the agent hands it over, changing nothing else."""
+        options = [
+            (e, t, row)
+            for e, t in staff_requests(self.domain)
+            for row in self.oracle.rows[e.name].values()
+            if e.lifecycle is not None
+            and row.get(e.lifecycle.field) in t.from_states
+            and self.oracle.owner_of(e, row) is not None
+            and self.consistent(e, row, self.oracle.owner_of(e, row))
+        ]
+        if not options or self.spec.tool(ESCALATION_TOOL) is None:
+            return None
+        e, t, row = self.rng.choice(options)
+        assert e.lifecycle is not None
+        chain = Chain.start(self.env, str(self.oracle.owner_of(e, row)))
+        checks = Checklist(self.domain, self.spec.clock)
+        try:
+            phrase = self.locate(chain, e, row, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            user_col = pk(self.user)
+            chain.call(
+                ESCALATION_TOOL,
+                **{user_col: chain.user_id, "record_id": row[pk(e)], "summary": verb_phrase(t.name, phrase)},
+            )
+            chain.goals.append(Goal(ESCALATION_TOOL, e.name, row[pk(e)], t.name, phrase))
+            self.request(chain, e, t.name, phrase, {})
+            table = escalation_table(self.domain)
+            checks.inserted.append(
+                (table, {user_col: chain.user_id, "record_id": row[pk(e)]}, "the request is handed to a human agent")
+            )
+            status = str(row[e.lifecycle.field]).replace("_", " ")
+            checks.keep(e, row, e.lifecycle.field, f"{e.human} {row[pk(e)]} is still {status}")
+            return self.finish(chain, task_id, checks, ignore=[f"{table}.summary"])
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def finish(
+        self,
+        chain: Chain,
+        task_id: str,
+        checks: Checklist,
+        *,
+        info: list[str] | None = None,
+        ignore: list[str] | None = None,
+    ) -> Task | None:
         self._reread_outputs(chain)
         ep = chain.episode
         assert ep is not None
@@ -297,6 +350,8 @@ class TaskGenerator(WriteGoals, UserKnowledge):
             tags.append(f"{n_writes}-write")
         if any(g.depends_on_previous for g in writes):
             tags.append("dependent-chain")
+        if any(g.tool == ESCALATION_TOOL for g in writes):
+            tags.append("escalation")
         facts = list(chain.facts)
         # a record named outright in another request is no longer something to ask about
         said = " ".join(chain.requests)
@@ -322,6 +377,7 @@ class TaskGenerator(WriteGoals, UserKnowledge):
                 "expects_change": bool(writes),
                 "reward_basis": ["state", "outputs", "assertions"] if assertions else ["state", "outputs"],
                 "tags": tags,
+                "ignore": ignore or [],
             }
         )
 
@@ -344,7 +400,7 @@ class TaskGenerator(WriteGoals, UserKnowledge):
             if partial and not self.add_some_write(chain, checks, first=True):
                 self.rejections["no_allowed_part"] += 1
                 return None
-            if partial and self.rng.random() < 0.5:
+            if partial:
                 self.add_dependent(chain, checks)
             mark = chain.checkpoint()
             if not self.add_refusal(chain, m, row, args, rule, guard, checks):
@@ -442,10 +498,12 @@ class TaskGenerator(WriteGoals, UserKnowledge):
             kind = self._kind(made, failed, count)
             if kind == "information":
                 task = self.info_task(task_id)
+            elif kind == "escalation":
+                task = self.escalation_task(task_id)
             elif kind in ("refusal", "partial-refusal"):
                 task = self.refusal_task(task_id, partial=kind == "partial-refusal")
             else:
-                task = self.write_task(task_id, self.rng.choice((1, 2, 2, 2, 3)))
+                task = self.write_task(task_id, self.rng.choice((1, 2, 2, 3, 3)))
             if task is None:
                 failed[kind] += 1
                 continue

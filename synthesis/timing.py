@@ -174,7 +174,8 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
     before -= due
     base = {t.to for t in moves if guards_on(t, "past", field)}
     # a window since the event ("within 30 days of delivery") acts on records whose event has happened
-    base |= {s for t in lc.transitions if guards_on(t, "within", field) for s in t.from_states}
+    within_from = {s for t in lc.transitions if guards_on(t, "within", field) for s in t.from_states}
+    base |= within_from
     deadline = bool(set(field.rsplit(".", 1)[-1].removeprefix("field:").split("_")) & DEADLINE_WORDS)
     base |= {s for s in lc.states if s in (LAPSED if deadline else HAPPENED | LAPSED)}
     customer_future_from = {
@@ -187,7 +188,7 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
         grown = {
             s
             for s in grown
-            if s != lc.initial
+            if (s != lc.initial or s in within_from)
             and s not in before | due
             and s not in customer_future_from
             and not any(guards_on(t, "future", field) for t in incoming[s])

@@ -213,7 +213,7 @@ class WriteTools(ToolBuilderBase):
                 out.append(f"it must belong to the {self.domain.entity(owner.entity).human} given")
             elif (text := describe_guard(self.domain, g)) is not None:
                 out.append(text)
-        return out
+        return list(dict.fromkeys(out))  # a rule the coherence checks add may repeat one the domain has
 
     def create(self, e: Entity, c: Creation) -> None:
         name = f"create_{e.name}"

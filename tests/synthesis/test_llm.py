@@ -153,22 +153,24 @@ def test_pipeline_keeps_llm_rewrites_only_when_every_fact_survives(llm, config, 
 
     from .domains import library
 
-    def rewrite(request) -> str:  # keeps the facts for even-numbered requests, drops the email otherwise
+    def rewrite(request) -> str:  # keeps the facts for even-numbered requests, drops them otherwise
         prompt = request["messages"][-1]["content"]
         original = prompt.split("Request: ", 1)[1].split("\nFacts:", 1)[0]
         facts = facts_of(original)
-        if rewrite.count % 2 == 0:
+        if rewrite.count % 2 == 0 or not facts:  # a text without facts has none to lose
             text = "Hello! " + " ".join(facts) + " — that is everything you need for my request."
+            rewrite.kept += 1
         else:
             text = "Hello, please help me with my account."
         rewrite.count += 1
         return text
 
-    rewrite.count = 0
-    llm.script(*[Reply(content=rewrite) for _ in range(6)])
+    rewrite.count = rewrite.kept = 0
+    llm.script(*[Reply(content=rewrite) for _ in range(8)])
     out = synthesize_one(library(), 0, SynthesisConfig(out=tmp_path, tasks_per_env=6, llm=config))
     assert out.status == "accepted", out.reason
-    assert out.task_rejections["llm_rewrite_kept"] == 3 and out.task_rejections["llm_rewrite_rejected"] == 3
+    kept, rejected = out.task_rejections["llm_rewrite_kept"], out.task_rejections["llm_rewrite_rejected"]
+    assert kept == rewrite.kept and rejected == rewrite.count - rewrite.kept and rejected >= 2
     tasks = json.loads((tmp_path / "library_loans" / "tasks.json").read_text())
-    assert sum(t["instruction"].startswith("Hello! ") for t in tasks) == 3
+    assert sum(t["instruction"].startswith("Hello! ") for t in tasks) >= 3
     assert not any(t["instruction"] == "Hello, please help me with my account." for t in tasks)

@@ -219,3 +219,27 @@ def test_named_statuses_get_dates_on_their_side_of_the_clock():
     v1, v2, v3 = spec.seed["visits"]
     assert v1["visit_at"][:10] < today < v2["visit_at"][:10]
     assert v3["visit_at"] == "2026-05-01 10:00:00" and v1["visit_at"].endswith("10:00:00")
+
+
+def test_a_staff_action_is_handed_over_not_done(generated):
+    """The user asks for a staff action: the gold hands it to a human agent and changes nothing else;
+    the wording of the hand-over is free, leaving it out fails the task."""
+    seen = 0
+    for spec, t in _all(generated):
+        if "escalation" not in t.tags:
+            continue
+        seen += 1
+        env = Environment(spec)
+        transfer = t.gold_actions[-1]
+        assert transfer.tool == "transfer_to_human_agent" and t.ignore == ["escalations.summary"]
+        ep = env.episode(t)
+        ep.replay(t.gold_actions)
+        assert set(ep.changed_keys()) == {"escalations"}
+        reworded = env.episode(t)
+        reworded.replay(t.gold_actions[:-1])
+        reworded.call_tool(transfer.tool, {**transfer.arguments, "summary": "Customer needs staff help with this"})
+        assert score_episode(env, t, reworded, answer="").reward == 1.0
+        skipped = env.episode(t)
+        skipped.replay(t.gold_actions[:-1])
+        assert score_episode(env, t, skipped, answer="").reward == 0.0
+    assert seen >= 3
