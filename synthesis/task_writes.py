@@ -15,17 +15,17 @@ from envs.errors import ToolError
 from envs.spec import EnvSpec
 
 from .checklist import Checklist
-from .domain import Attribute, Domain, Entity, Transition
+from .domain import Attribute, Domain, Entity
 from .oracle import Oracle
 from .sqlgen import pk
 from .task_chain import Chain, Goal
-from .task_knowledge import UserKnowledge
+from .task_rules import RuleGoals
 from .toolkit import ToolMeta, sample_argument
 
 _NAMES = ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Nguyen", "Robin Patel"]
 
 
-class WriteGoals(UserKnowledge):
+class WriteGoals(RuleGoals):
     """Adds write goals to a chain (mixed into the task generator)."""
 
     env: Environment
@@ -33,19 +33,6 @@ class WriteGoals(UserKnowledge):
     domain: Domain
     oracle: Oracle
     used: Any  # Counter[str]
-
-    # provided by the task generator
-    def _transition(self, m: ToolMeta) -> tuple[Entity, Transition]:
-        raise NotImplementedError
-
-    def candidates(self, m: ToolMeta, user_id: str | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        raise NotImplementedError
-
-    def extra_arguments(self, m: ToolMeta) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
-        raise NotImplementedError
 
     # -- choosing tools ------------------------------------------------------------------------------
     def _by_use(self, tools: list[ToolMeta]) -> list[ToolMeta]:
