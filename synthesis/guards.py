@@ -112,7 +112,7 @@ def describe_guard(domain: Domain, g: Guard) -> str | None:
         return None
     if g.field.startswith("via:"):  # "the flight's departs at", not "the flight departs's at"
         ref, _, col = g.field[4:].partition(".")
-        label = f"{ref.replace('_', ' ')}'s {col.replace('_', ' ')}"
+        label = f"{ref.replace('_', ' ')}'s {col.replace('_', ' ')}" if col else ref.replace("_", " ")
     else:
         label = _label(g.field)
     amount = _label(g.amount) if isinstance(g.amount, str) else g.amount
@@ -140,6 +140,8 @@ def describe_guard(domain: Domain, g: Guard) -> str | None:
     noun = domain.entity(g.entity).human if g.entity else "record"
     states = f" {' or '.join(g.states)}" if g.states else ""
     if g.kind == "count_max":
+        if amount == 1:
+            return f"only if no{states} {noun} record exists for the {label}"
         return f"fewer than {the}{amount}{states} {noun} records per {label}"
     if g.kind == "sum_max":
         return f"the total {_label(g.column)} of{states} {noun} records per {label} must stay within {the}{amount}"

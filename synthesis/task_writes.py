@@ -297,8 +297,10 @@ class WriteGoals(RuleGoals):
         about: list[str] = []
         for ref in e.references:
             parent = self.domain.entity(ref.entity)
-            if parent.name == self.user.name:
-                args[ref.column] = chain.user_id
+            if parent.name == self.user.name:  # the user; a second such reference is someone else (a payee)
+                others = [u for u in self.oracle.rows[parent.name] if u != chain.user_id]
+                taken = any(v == chain.user_id for v in args.values())
+                args[ref.column] = self.rng.choice(others) if taken and others else chain.user_id
                 continue
             if ref.nullable:
                 continue

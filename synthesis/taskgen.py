@@ -38,7 +38,7 @@ from .task_writes import WriteGoals
 from .toolkit import ToolMeta
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
-SHARES = {"information": 0.15, "refusal": 0.2, "partial-refusal": 0.12, "escalation": 0.06}
+SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 
 
 class TaskGenerator(WriteGoals):
@@ -256,7 +256,7 @@ class TaskGenerator(WriteGoals):
             if chain is None:
                 return None
             for _ in range(goals - 1):
-                if not self.add_dependent(chain, checks) or self.rng.random() < 0.3:
+                if not self.add_dependent(chain, checks) or self.rng.random() < 0.15:
                     self.add_some_write(chain, checks, first=False)
             return self.finish(chain, task_id, checks)
         except ChainBroken:

@@ -146,6 +146,7 @@ class WriteTools(ToolBuilderBase):
         sources = (
             [g.field for g in t.guards]
             + [g.amount for g in t.guards]
+            + [g.add for g in t.guards]
             + [x.target for x in t.effects]
             + [x.amount for x in t.effects]
             + [x.value for x in t.effects]

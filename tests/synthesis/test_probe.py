@@ -48,8 +48,10 @@ def test_a_guard_whose_predicate_was_weakened_is_caught_by_the_oracle():
                 s["sql"] = "SELECT 1"
 
     report = probe_env(d, _broken(g.spec, "renew_loan", weaken), g.meta, seed=1)
-    assert report.rejected["renew_loan"].startswith("guard_not_enforced")
-    assert "the call succeeded" in report.rejected["renew_loan"]
+    # the call the oracle refuses for its date either succeeds or fails on a later rule: caught either way
+    reason = report.rejected["renew_loan"]
+    assert reason.startswith(("guard_not_enforced", "wrong_guard_error")), reason
+    assert "the call succeeded" in reason or "due_date" in reason
 
 
 def test_a_tool_that_breaks_an_invariant_is_rejected():

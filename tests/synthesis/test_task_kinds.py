@@ -58,8 +58,8 @@ def test_a_refused_request_is_refused_by_the_tool_and_changes_nothing(generated)
         results = ep.replay(t.gold_actions)
         assert not ep.changed_keys()  # the expected state is the initial one
         # the reason is in what the agent read, so an agent can state it
-        shown = str([r.content for r in results]).lower().replace("_", " ")
-        assert all(out.lower() in shown for out in t.outputs), (t.id, t.outputs)
+        shown = str([r.content for r in results]).lower().replace("_", " ") + spec.policy.lower()
+        assert all(out.lower() in shown for out in t.outputs), (t.id, t.outputs)  # or a limit the policy states
         seen += 1
     assert seen >= 10
 
