@@ -25,25 +25,36 @@ def _literal_or_field(source: Any) -> bool:
 
 
 def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
-    """The parent reference of ``e`` if ``t`` can act on several of its items at once."""
+    """The parent reference of ``e`` if ``t`` can act on several of its items at once: its effects set
+    the item's own columns (to literals or the call's arguments), and its rules read the item's own
+    columns or its parent's (the same parent for every item)."""
     parent = next((r for r in e.references if r.role == "owner"), None)
     if parent is None or parent.entity == domain.user_entity or e.lifecycle is None or t.actor != "customer":
         return None
-    if t.params or any(x.kind != "set" or not (x.target or "").startswith("field:") for x in t.effects):
+    if any(x.kind != "set" or not (x.target or "").startswith("field:") for x in t.effects):
         return None
-    if any(isinstance(x.value, str) and x.value.startswith(("via:", "param:")) for x in t.effects):
+    if any(isinstance(x.value, str) and x.value.startswith(("via:", "field:")) for x in t.effects):
         return None
+    set_from = {x.value[6:] for x in t.effects if isinstance(x.value, str) and x.value.startswith("param:")}
+    if any(p.name not in set_from for p in t.params):  # a parameter a rule reads varies per item
+        return None
+    on_parent = f"via:{parent.ref_name}."
     for g in t.guards:
         if g.kind == "owner":
             continue
-        if g.kind not in _SIMPLE_GUARDS or not (g.field or "").startswith("field:") or not _literal_or_field(g.amount):
+        if g.kind not in _SIMPLE_GUARDS or not _literal_or_field(g.amount):
             return None
+        if not (g.field or "").startswith(("field:", on_parent)):
+            return None
+        if (g.field or "").startswith(on_parent) and isinstance(g.amount, str):
+            return None  # a parent's value against an item's: not one check for all
     return parent
 
 
-def _predicate(g: Guard) -> str:
-    """The guard as a predicate over an item row's own columns (bound to nothing)."""
-    col = quote_ident((g.field or "")[6:])
+def _predicate(g: Guard, column: str | None = None) -> str:
+    """The guard as a predicate over an item row's own columns, or over ``column`` (a parent's bound
+    value such as ``:parent.status``)."""
+    col = column or quote_ident((g.field or "")[6:])
 
     def bound(source: Any) -> str:
         return quote_ident(source[6:]) if isinstance(source, str) and source.startswith("field:") else literal(source)
@@ -83,7 +94,10 @@ class BulkTools(ToolBuilderBase):
                 "description": f"The {e.table.replace('_', ' ')} of that {parent.human} to act on",
             },
         }
+        props.update({p.name: param_schema(p.kind, p.values, p.description) for p in t.params})
+        optional = {p.name for p in t.params if not p.required}
         inputs = {parent_ref.column: f"{parent.name}.{pk(parent)}", items: f"{e.name}.{pk(e)}[]"}
+        inputs.update({p.name: f"param.{p.name}" for p in t.params})
         steps: list[dict[str, Any]] = [
             {
                 "kind": "query",
@@ -114,8 +128,20 @@ class BulkTools(ToolBuilderBase):
                 "message": f"Not every id in {{{items}}} is {a_(e.human)} of {parent.human} {{{parent_ref.column}}}",
             }
         )
+        on_parent = f"via:{parent_ref.ref_name}."
+        for g in t.guards:  # rules about the parent hold once for every item
+            if (g.field or "").startswith(on_parent):
+                col = (g.field or "")[len(on_parent) :]
+                steps.append(
+                    {
+                        "kind": "require",
+                        "sql": f"SELECT {_predicate(g, f':parent.{col}')}",
+                        "message": f"The {col.replace('_', ' ')} of {parent.human} {{{parent_ref.column}}} is "
+                        f"{{parent.{col}}}, which does not allow this ({g.kind})",
+                    }
+                )
         rules = [(f"{e.lifecycle.field} IN ({', '.join(map(literal, t.from_states))})", " or ".join(t.from_states))]
-        rules += [(_predicate(g), g.kind) for g in t.guards if g.kind != "owner"]
+        rules += [(_predicate(g), g.kind) for g in t.guards if (g.field or "").startswith("field:")]
         for i, (predicate, what) in enumerate(rules):
             bad = f"bad{i}"  # the first item breaking the rule, named in the refusal
             steps.append(
@@ -146,7 +172,7 @@ class BulkTools(ToolBuilderBase):
                 "kind": "write",
                 "description": f"{t.description.rstrip('.')}, for several {e.table.replace('_', ' ')} of one "
                 f"{parent.human} at once. Each must be {' or '.join(t.from_states)}; if any is not, nothing changes.",
-                "parameters": object_schema(props, list(props)),
+                "parameters": object_schema(props, [k for k in props if k not in optional]),
                 "steps": steps,
             },
             ToolMeta(
@@ -161,6 +187,3 @@ class BulkTools(ToolBuilderBase):
                 transition=t.name,
             ),
         )
-
-
-__all__ = ["BulkTools", "bulk_eligible", "param_schema"]

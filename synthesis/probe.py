@@ -315,6 +315,7 @@ class Prober:
             args: dict[str, Any] = {parent_ref.column: parent_id, f"{e.name}_ids": [r[pk(e)] for r in good[:3]]}
             if owner is not None:
                 args[owner.column] = self.oracle.rows[parent.name][parent_id][owner.column]
+            args.update(self._extra_args(m.tool, set(args)))
             if bad:
                 ep = self._fresh()
                 wrong = {**args, f"{e.name}_ids": [*args[f"{e.name}_ids"], bad[0][pk(e)]]}

@@ -257,14 +257,17 @@ class WriteGoals(RuleGoals):
         owner = next((r for r in parent.references if r.role == "owner"), None)
         if owner is not None:
             args[owner.column] = prow[owner.column]
+        extra = self.extra_arguments(m)
+        args.update(extra)
         befores = chain.episode.rows_by_key(e.table, [(r[pk(e)],) for r in chosen])
         chain.call(m.tool, **args)
         for before in befores.values():
             if before is not None:
-                checks.transition(e, t, before, {}, self._parents(chain, e, before))
+                checks.transition(e, t, before, extra, self._parents(chain, e, before))
         what = f"the {e.table.replace('_', ' ')} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
-        chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, {}))
-        chain.requests.append(self.say.request(t.name, what, {}, first=len(chain.requests) == 0))
+        chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, extra))
+        shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
+        chain.requests.append(self.say.request(t.name, what, shown, first=len(chain.requests) == 0))
         if phrase != "my account":
             chain.facts.append(self.say.record_fact(phrase))
         return True

@@ -85,3 +85,35 @@ def test_bulk_tools_pass_the_gate_and_appear_in_verified_tasks(bike):
         for c in t.gold_actions
         if c.tool == tool.name
     )
+
+
+def test_a_rule_about_the_parent_is_checked_once_for_all_items():
+    """household_moving_jobs: damage to items is reported only for a completed move, within its window."""
+    domain = next(d for d in load_ontology() if d.id == "household_moving_jobs")
+    g = generate_env(domain, seed=0)
+    tool = next(t for t in g.spec.tools if _is_bulk(t))
+    parent_checks = [s for s in tool.steps if s.kind == "require" and ":parent." in s.sql and "IS :" not in s.sql]
+    assert parent_checks
+    items_param = next(n for n, p in tool.parameters["properties"].items() if p.get("type") == "array")
+    parent_col = tool.parameters["required"][0]
+    item_table = next(t for t in g.spec.tables if t.primary_key[0] == items_param.removesuffix("s"))
+    parent_table = next(t for t in g.spec.tables if t.primary_key[0] == parent_col)
+    env = Environment(g.spec)
+    owner_col = next(c for c in tool.parameters["required"] if c not in (parent_col, items_param))
+    refused = 0
+    for parent in g.spec.seed[parent_table.name]:
+        items = [i for i in g.spec.seed[item_table.name] if i[parent_col] == parent[parent_col]]
+        if not items or parent["status"] == "completed":
+            continue
+        ep = env.episode()
+        with pytest.raises(StateError, match="which does not allow this"):
+            ep.call_tool(
+                tool.name,
+                {
+                    parent_col: parent[parent_col],
+                    owner_col: parent[owner_col],
+                    items_param: [items[0][item_table.primary_key[0]]],
+                },
+            )
+        refused += 1
+    assert refused
