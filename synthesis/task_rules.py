@@ -115,6 +115,8 @@ class RuleGoals(UserKnowledge):
             return None
         if rule in ("future", "past", "within"):
             return str(value)[:10]
+        if rule == "count_max" and value == 1:  # "one at a time" has no number an agent would state
+            return None
         return str(value).replace("_", " ") if isinstance(value, str) else str(value)
 
     # -- refused requests ----------------------------------------------------------------------------
