@@ -13,7 +13,7 @@ from typing import Any
 
 from envs.compile import quote_ident
 
-from .domain import Domain, Entity, Guard, Reference, Transition
+from .domain import Domain, Effect, Entity, Guard, Reference, Transition
 from .sqlgen import expr, literal, pk
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
 
@@ -31,10 +31,14 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
     parent = next((r for r in e.references if r.role == "owner"), None)
     if parent is None or parent.entity == domain.user_entity or e.lifecycle is None or t.actor != "customer":
         return None
-    if any(x.kind != "set" or not (x.target or "").startswith("field:") for x in t.effects):
-        return None
-    if any(isinstance(x.value, str) and x.value.startswith(("via:", "field:")) for x in t.effects):
-        return None
+    for x in t.effects:
+        own = (x.target or "").startswith("field:")
+        if x.kind == "set" and isinstance(x.value, str) and x.value.startswith(("via:", "field:")):
+            return None
+        if x.kind not in ("set", "add", "subtract") or not (own or _counts_per_item(e, x)):
+            return None
+        if x.kind in ("add", "subtract") and own:
+            return None
     set_from = {x.value[6:] for x in t.effects if isinstance(x.value, str) and x.value.startswith("param:")}
     if any(p.name not in set_from for p in t.params):  # a parameter a rule reads varies per item
         return None
@@ -49,6 +53,47 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
         if (g.field or "").startswith(on_parent) and isinstance(g.amount, str):
             return None  # a parent's value against an item's: not one check for all
     return parent
+
+
+def _counts_per_item(e: Entity, x: Effect) -> bool:
+    """An effect on a referenced record that adds up over items: ``add``/``subtract`` of a literal or
+    an item's column (a seat released per ticket), or ``set`` of a literal (a cabin freed)."""
+    ref_name, _, col = (x.target or "")[4:].partition(".")
+    if not (x.target or "").startswith("via:") or e.reference(ref_name) is None or not col:
+        return False
+    source = x.value if x.kind == "set" else x.amount
+    return (
+        isinstance(source, int | float)
+        or (x.kind != "set" and isinstance(source, str) and source.startswith("field:"))
+        or (x.kind == "set" and isinstance(source, str) and not source.startswith(("via:", "field:", "param:")))
+    )
+
+
+def _referenced_updates(domain: Domain, e: Entity, t: Transition, in_list: str) -> list[dict[str, Any]]:
+    """One UPDATE per effect on referenced records, summed over the items that reference each one."""
+    steps = []
+    table = quote_ident(e.table)
+    for x in t.effects:
+        if not (x.target or "").startswith("via:"):
+            continue
+        ref_name, _, col = (x.target or "")[4:].partition(".")
+        ref = e.reference(ref_name)
+        assert ref is not None
+        other = domain.entity(ref.entity)
+        mine = f"SELECT {ref.column} FROM {table} WHERE {in_list}"
+        target = f"{quote_ident(other.table)}.{pk(other)}"
+        if x.kind == "set":
+            value = literal(x.value)
+        else:
+            per_item = quote_ident(x.amount[6:]) if isinstance(x.amount, str) else literal(x.amount)
+            total = f"(SELECT coalesce(sum({per_item}), 0) FROM {table} WHERE {in_list} AND {ref.column} = {target})"
+            value = f"{quote_ident(col)} {'+' if x.kind == 'add' else '-'} {total}"
+            attr = other.attribute(col)
+            if attr is not None and attr.kind == "money":
+                value = f"round({value}, 2)"
+        update = f"UPDATE {quote_ident(other.table)} SET {quote_ident(col)} = {value}"
+        steps.append({"kind": "exec", "sql": f"{update} WHERE {pk(other)} IN ({mine})"})
+    return steps
 
 
 def _predicate(g: Guard, column: str | None = None) -> str:
@@ -160,7 +205,12 @@ class BulkTools(ToolBuilderBase):
                     "nothing was changed",
                 }
             )
-        sets = [f"{quote_ident(x.target[6:])} = {expr(x.value, where=name)}" for x in t.effects if x.target]
+        steps += _referenced_updates(self.domain, e, t, in_list)
+        sets = [
+            f"{quote_ident(x.target[6:])} = {expr(x.value, where=name)}"
+            for x in t.effects
+            if x.target and x.target.startswith("field:")
+        ]
         if t.to not in t.from_states or len(t.from_states) > 1:
             sets.append(f"{quote_ident(e.lifecycle.field)} = {literal(t.to)}")
         if sets:

@@ -259,11 +259,11 @@ class WriteGoals(RuleGoals):
             args[owner.column] = prow[owner.column]
         extra = self.extra_arguments(m)
         args.update(extra)
-        befores = chain.episode.rows_by_key(e.table, [(r[pk(e)],) for r in chosen])
+        befores = [r for r in chain.episode.rows_by_key(e.table, [(r[pk(e)],) for r in chosen]).values() if r]
+        parents = [self._parents(chain, e, before) for before in befores]  # as they were before the call
         chain.call(m.tool, **args)
-        for before in befores.values():
-            if before is not None:
-                checks.transition(e, t, before, extra, self._parents(chain, e, before))
+        for before, its_parents in zip(befores, parents, strict=True):
+            checks.transition(e, t, before, extra, its_parents)
         what = f"the {e.table.replace('_', ' ')} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
         chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, extra))
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}

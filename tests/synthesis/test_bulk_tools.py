@@ -117,3 +117,24 @@ def test_a_rule_about_the_parent_is_checked_once_for_all_items():
             )
         refused += 1
     assert refused
+
+
+def test_effects_on_referenced_records_add_up_over_the_items():
+    """physical_therapy_sessions: cancelling sessions gives each one's visit back to the care plan."""
+    domain = next(d for d in load_ontology() if d.id == "physical_therapy_sessions")
+    g = generate_env(domain, seed=0)
+    env = Environment(g.spec)
+    by_plan: dict[str, list[dict[str, Any]]] = {}
+    for s in g.spec.seed["therapy_sessions"]:
+        if s["status"] == "booked" and s["scheduled_at"] > g.spec.clock.strftime("%Y-%m-%d %H:%M:%S"):
+            by_plan.setdefault(s["care_plan_id"], []).append(s)
+    plan_id, sessions = next((p, s) for p, s in by_plan.items() if len(s) >= 2)
+    plan = next(p for p in g.spec.seed["care_plans"] if p["care_plan_id"] == plan_id)
+    ep = env.episode()
+    ids = [s["therapy_session_id"] for s in sessions[:2]]
+    ep.call_tool(
+        "cancel_therapy_sessions",
+        {"care_plan_id": plan_id, "therapy_session_ids": ids, "patient_id": plan["patient_id"]},
+    )
+    after = ep.rows_by_key("care_plans", [(plan_id,)])[(plan_id,)]
+    assert after is not None and after["authorized_visits"] == plan["authorized_visits"] + 2
