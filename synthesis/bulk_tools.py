@@ -42,16 +42,17 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
     set_from = {x.value[6:] for x in t.effects if isinstance(x.value, str) and x.value.startswith("param:")}
     if any(p.name not in set_from for p in t.params):  # a parameter a rule reads varies per item
         return None
-    on_parent = f"via:{parent.ref_name}."
     for g in t.guards:
         if g.kind == "owner":
             continue
         if g.kind not in _SIMPLE_GUARDS or not _literal_or_field(g.amount):
             return None
-        if not (g.field or "").startswith(("field:", on_parent)):
+        field = g.field or ""
+        if not field.startswith(("field:", "via:")):
             return None
-        if (g.field or "").startswith(on_parent) and isinstance(g.amount, str):
-            return None  # a parent's value against an item's: not one check for all
+        ref_name, _, col = field[4:].partition(".")
+        if field.startswith("via:") and (e.reference(ref_name) is None or not col or isinstance(g.amount, str)):
+            return None  # a referenced value against an item's or an argument: not one check per item
     return parent
 
 
@@ -187,6 +188,18 @@ class BulkTools(ToolBuilderBase):
                 )
         rules = [(f"{e.lifecycle.field} IN ({', '.join(map(literal, t.from_states))})", " or ".join(t.from_states))]
         rules += [(_predicate(g), g.kind) for g in t.guards if (g.field or "").startswith("field:")]
+        for g in t.guards:  # rules about another record each item references (its train, its slot)
+            field = g.field or ""
+            if field.startswith("via:") and not field.startswith(on_parent):
+                ref_name, _, col = field[4:].partition(".")
+                ref = e.reference(ref_name)
+                assert ref is not None
+                other = self.domain.entity(ref.entity)
+                value = (
+                    f"(SELECT {quote_ident(col)} FROM {quote_ident(other.table)} "
+                    f"WHERE {pk(other)} = {table}.{ref.column})"
+                )
+                rules.append((_predicate(g, value), f"{g.kind} on its {ref_name.replace('_', ' ')}"))
         for i, (predicate, what) in enumerate(rules):
             bad = f"bad{i}"  # the first item breaking the rule, named in the refusal
             steps.append(

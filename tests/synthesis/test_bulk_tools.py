@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -138,3 +139,34 @@ def test_effects_on_referenced_records_add_up_over_the_items():
     )
     after = ep.rows_by_key("care_plans", [(plan_id,)])[(plan_id,)]
     assert after is not None and after["authorized_visits"] == plan["authorized_visits"] + 2
+
+
+def test_a_rule_about_each_items_own_reference_is_checked_per_item():
+    """rail_pass_reservations: a seat whose train leaves within 2 hours (or left) cannot be cancelled,
+    and one such seat in the list refuses the whole call."""
+    domain = next(d for d in load_ontology() if d.id == "rail_pass_reservations")
+    g = generate_env(domain, seed=0)
+    env = Environment(g.spec)
+    soon = (g.spec.clock + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M:%S")
+    departs = {t["train_id"]: t["departs_at"] for t in g.spec.seed["trains"]}
+    booked = [r for r in g.spec.seed["seat_reservations"] if r["status"] in ("booked", "reserved", "confirmed")]
+    by_pass: dict[str, list[dict[str, Any]]] = {}
+    for r in booked:
+        by_pass.setdefault(r["rail_pass_id"], []).append(r)
+    passes = {p["rail_pass_id"]: p for p in g.spec.seed["rail_passes"]}
+    mixed = next(
+        (rows for rows in by_pass.values() if {departs[r["train_id"]] > soon for r in rows} == {True, False}), None
+    )
+    assert mixed is not None
+    late = next(r for r in mixed if departs[r["train_id"]] <= soon)
+    ep = env.episode()
+    before = ep.serialize()
+    args = {
+        "rail_pass_id": late["rail_pass_id"],
+        "traveller_id": passes[late["rail_pass_id"]]["traveller_id"],
+        "seat_reservation_ids": [r["seat_reservation_id"] for r in mixed],
+    }
+    lates = "|".join(r["seat_reservation_id"] for r in mixed if departs[r["train_id"]] <= soon)
+    with pytest.raises(StateError, match=rf"({lates}) does not allow this \(future on its train\)"):
+        ep.call_tool("cancel_seat_reservations", args)
+    assert ep.serialize() == before
