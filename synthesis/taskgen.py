@@ -1,8 +1,9 @@
 """Task instantiation by expanding the tool dependency graph from goals (ScaleEnv-style).
 
-A task is a user with 1–3 goals on their own records. Goals are of four kinds:
+A task is a user with 1–3 goals on their own records. Goals are of five kinds:
 
-* a **write** the oracle predicts every rule allows (a transition, a create, an update);
+* a **write** the oracle predicts every rule allows (a transition, a create, an update, or one call
+  on several items of a record);
 * a **dependent write** that the previous goal made possible: a transition on the record a create
   just made, or on the record a transition just moved into its from-state (a state edge of the
   tool graph, followed on the live episode);
@@ -10,7 +11,8 @@ A task is a user with 1–3 goals on their own records. Goals are of four kinds:
   balance below an amount, a date too close or already past, a value that must be another) — the
   expected state is unchanged, the agent must read the record and state the reason, and a call of
   the tool on a copy of the episode must fail;
-* an **information** question about a record.
+* an **information** question about a record;
+* a **hand-over**: the user asks for a staff action, which the agent passes to a human agent.
 
 Each goal is expanded backwards to what the user knows (``task_knowledge``); some of it the user
 only reveals when asked. Every gold call runs as it joins the chain. The checklist is written from
