@@ -94,12 +94,18 @@ class Checklist:
         return self.expected.get((entity.table, row[pk(entity)], col), row.get(col))
 
     def transition(
-        self, e: Entity, t: Transition, row: dict[str, Any], args: dict[str, Any], parents: dict[str, Any]
+        self,
+        e: Entity,
+        t: Transition,
+        row: dict[str, Any],
+        args: dict[str, Any],
+        parents: dict[str, Any],
+        children: dict[str, list[dict[str, Any]]] | None = None,
     ) -> None:
         """What a transition on ``row`` (values before the call; ``parents`` by reference name) leaves."""
         assert e.lifecycle is not None
         key = row[pk(e)]
-        self.effects(e, t.effects, row, args, parents)
+        self.effects(e, t.effects, row, args, parents, children=children)
         self._expect(e.table, key, e.lifecycle.field, t.to, f"{e.human} {key} is {_human(t.to)}")
 
     def effects(
@@ -111,10 +117,14 @@ class Checklist:
         parents: dict[str, Any],
         *,
         own_fields: bool = True,
+        children: dict[str, list[dict[str, Any]]] | None = None,
     ) -> None:
         """The values effects leave; ``own_fields`` False skips the acted-on record's own columns (a
         new record's defaults are not the user's to know)."""
         for eff in effects:
+            if eff.kind == "cascade":
+                self._cascade(eff, children.get(eff.entity or "", []) if children else [])
+                continue
             if eff.kind == "insert":
                 self._insert(eff, e, row, args, parents)
                 continue
@@ -136,6 +146,17 @@ class Checklist:
                 if new is None:
                     continue
             self._expect(te.table, trow[pk(te)], col, new, f"the {_human(col)} of {te.human} {trow[pk(te)]}")
+
+    def _cascade(self, eff: Effect, rows: list[dict[str, Any]]) -> None:
+        """Children (as they were before the call) in the cascade's states end in its state."""
+        child = self.domain.entity(eff.entity or "")
+        assert child.lifecycle is not None
+        for row in rows:
+            if row.get(child.lifecycle.field) in (eff.states or []):
+                key = row[pk(child)]
+                self._expect(
+                    child.table, key, child.lifecycle.field, eff.value, f"{child.human} {key} is {_human(eff.value)}"
+                )
 
     def _add_days(self, value: Any, days: Any) -> Any:
         if not isinstance(value, str) or not isinstance(days, (int, float)):

@@ -135,6 +135,8 @@ def _status_set_elsewhere(domain: Domain, entity: Entity, states: tuple[str, ...
     """Whether an effect may set ``entity``'s status to one of ``states`` (outside its own transitions)."""
     assert entity.lifecycle is not None
     for e, x, _ in _tool_effects(domain):
+        if x.kind == "cascade" and x.entity == entity.name and x.value in states:
+            return True
         if x.kind != "set" or _target(domain, e, x.target) != (entity.name, entity.lifecycle.field):
             continue
         if not isinstance(x.value, str) or x.value in states or x.value.split(":", 1)[0] in ("field", "via", "param"):

@@ -178,15 +178,18 @@ class Effect(Model):
 
     Kinds: ``set`` (``target`` = ``value``), ``add`` / ``subtract`` (``target`` +/- ``amount``),
     ``add_days`` (a date ``target`` moved by ``amount`` days), ``insert`` (a new ``entity`` row with
-    ``values``: column -> value source).
+    ``values``: column -> value source), ``cascade`` (every row of ``entity`` that references the
+    acted-on record and is in one of ``states`` moves to the state ``value``: cancelling a booking
+    withdraws its open service requests).
     """
 
-    kind: Literal["set", "add", "subtract", "add_days", "insert"]
+    kind: Literal["set", "add", "subtract", "add_days", "insert", "cascade"]
     target: str | None = Field(None, description="'field:x' or 'via:ref.x'")
     value: Any = None
     amount: str | int | float | None = None
     entity: Identifier | None = None
     values: dict[str, Any] = {}
+    states: list[str] | None = Field(None, description="For cascade: the child states it applies to")
 
 
 Actor = Literal["customer", "staff", "system"]

@@ -15,7 +15,7 @@ from envs.errors import ToolError
 from envs.spec import EnvSpec
 
 from .checklist import Checklist
-from .domain import Attribute, Domain, Entity
+from .domain import Attribute, Domain, Entity, Transition
 from .oracle import Oracle
 from .sqlgen import pk
 from .task_chain import Chain, Goal
@@ -125,6 +125,19 @@ class WriteGoals(RuleGoals):
                 out[ref.ref_name] = chain.episode.rows_by_key(parent.table, [(row[ref.column],)])[(row[ref.column],)]
         return out
 
+    def _children(self, chain: Chain, e: Entity, t: Transition, key: str) -> dict[str, list[dict[str, Any]]]:
+        """Rows a transition's cascades act on, as they are before the call."""
+        assert chain.episode is not None
+        out = {}
+        for eff in t.effects:
+            if eff.kind == "cascade" and eff.entity:
+                child = self.domain.entity(eff.entity)
+                ref = next(r for r in child.references if r.entity == e.name)
+                out[child.name] = chain.episode.query(
+                    f"SELECT * FROM {child.table} WHERE {ref.column} = :key", {"key": key}
+                )
+        return out
+
     def add_transition(
         self,
         chain: Chain,
@@ -150,8 +163,9 @@ class WriteGoals(RuleGoals):
         if owner is not None:
             args[owner.column] = before[owner.column]
         parents = self._parents(chain, e, before)
+        children = self._children(chain, e, t, key)
         chain.call(m.tool, **args)
-        checks.transition(e, t, before, args, parents)
+        checks.transition(e, t, before, args, parents, children)
         chain.goals.append(Goal(m.tool, e.name, key, t.name, phrase, extra, depends_on_previous=dependent))
         self.request(chain, e, t.name, phrase, extra)
         self._keep_siblings(chain, e, key, checks)

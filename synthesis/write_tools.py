@@ -52,6 +52,9 @@ class WriteTools(ToolBuilderBase):
         steps = []
         for i, eff in enumerate(effects):
             at = f"{where} effects[{i}]"
+            if eff.kind == "cascade":
+                steps.append(self._cascade_step(e, eff, at, self_expr))
+                continue
             if eff.kind == "insert":
                 if eff.entity is None:
                     raise DomainError(f"{at}: an insert effect needs 'entity'")
@@ -101,6 +104,22 @@ class WriteTools(ToolBuilderBase):
             }
             steps.append(update)
         return steps
+
+    def _cascade_step(self, e: Entity, eff: Effect, at: str, self_expr: str) -> dict[str, Any]:
+        """Move the acted-on record's children in ``states`` to ``value``, all in one UPDATE."""
+        child = self.domain.entity(eff.entity) if eff.entity else None
+        ref = next((r for r in child.references if r.entity == e.name), None) if child else None
+        if child is None or child.lifecycle is None or ref is None:
+            raise DomainError(f"{at}: a cascade needs 'entity', a child with a lifecycle that references '{e.name}'")
+        known = set(child.lifecycle.states)
+        if eff.value not in known or not eff.states or not set(eff.states) <= known:
+            raise DomainError(f"{at}: 'value' and 'states' must be states of '{child.name}' ({sorted(known)})")
+        status = quote_ident(child.lifecycle.field)
+        return {
+            "kind": "exec",
+            "sql": f"UPDATE {quote_ident(child.table)} SET {status} = {literal(eff.value)} "
+            f"WHERE {ref.column} = {self_expr} AND {status} IN ({', '.join(map(literal, eff.states))})",
+        }
 
     def _via_queries(self, e: Entity, sources: list[Any], from_params: bool) -> list[dict[str, Any]]:
         steps = []
