@@ -32,6 +32,8 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
     if parent is None or parent.entity == domain.user_entity or e.lifecycle is None or t.actor != "customer":
         return None
     for x in t.effects:
+        if x.when is not None:  # a condition per item is not one UPDATE
+            return None
         own = (x.target or "").startswith("field:")
         if x.kind == "set" and isinstance(x.value, str) and x.value.startswith(("via:", "field:")):
             return None

@@ -11,6 +11,7 @@ disagrees with its domain, or a gold chain that breaks a rule, is caught instead
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,9 +45,10 @@ def condition(column: str, value: Any) -> str:
 class Checklist:
     """Assertions of one task, collected goal by goal."""
 
-    def __init__(self, domain: Domain, clock: datetime) -> None:
+    def __init__(self, domain: Domain, clock: datetime, holds: Callable[..., bool] | None = None) -> None:
         self.domain = domain
         self.clock = clock
+        self.holds = holds  # the oracle's guard evaluation, for effects that apply only if a condition holds
         self.expected: dict[tuple[str, str, str], Any] = {}  # (table, id, column) -> value after the task
         self.described: dict[tuple[str, str, str], str] = {}
         self.unchanged: dict[tuple[str, str, str], tuple[Any, str]] = {}
@@ -122,6 +124,8 @@ class Checklist:
         """The values effects leave; ``own_fields`` False skips the acted-on record's own columns (a
         new record's defaults are not the user's to know)."""
         for eff in effects:
+            if eff.when is not None and (self.holds is None or not self.holds(eff.when, e, row, args)):
+                continue  # a condition not met (or not known): the effect does not apply
             if eff.kind == "cascade":
                 self._cascade(eff, children.get(eff.entity or "", []) if children else [])
                 continue

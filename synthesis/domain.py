@@ -180,7 +180,8 @@ class Effect(Model):
     ``add_days`` (a date ``target`` moved by ``amount`` days), ``insert`` (a new ``entity`` row with
     ``values``: column -> value source), ``cascade`` (every row of ``entity`` that references the
     acted-on record and is in one of ``states`` moves to the state ``value``: cancelling a booking
-    withdraws its open service requests).
+    withdraws its open service requests). With ``when``, an effect applies only if that condition
+    holds: a late-cancellation fee is charged only within 24 hours of departure.
     """
 
     kind: Literal["set", "add", "subtract", "add_days", "insert", "cascade"]
@@ -190,6 +191,9 @@ class Effect(Model):
     entity: Identifier | None = None
     values: dict[str, Any] = {}
     states: list[str] | None = Field(None, description="For cascade: the child states it applies to")
+    when: Guard | None = Field(
+        None, description="Only if this condition holds (a fee charged only inside a window); else skipped"
+    )
 
 
 Actor = Literal["customer", "staff", "system"]

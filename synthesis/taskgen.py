@@ -116,7 +116,7 @@ class TaskGenerator(WriteGoals):
         e, t, row = self.rng.choice(options)
         assert e.lifecycle is not None
         chain = Chain.start(self.env, str(self.oracle.owner_of(e, row)))
-        checks = Checklist(self.domain, self.spec.clock)
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
         try:
             phrase = self.locate(chain, e, row, details=True) if self.identify_user(chain) else None
             if phrase is None:
@@ -230,7 +230,7 @@ class TaskGenerator(WriteGoals):
         m, (row, args, rule, guard) = self.rng.choice(options)
         e, _ = self._transition(m)
         chain = Chain.start(self.env, self.oracle.owner_of(e, row))
-        checks = Checklist(self.domain, self.spec.clock)
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
         try:
             if not self.identify_user(chain):
                 return None
@@ -252,7 +252,7 @@ class TaskGenerator(WriteGoals):
 
     def write_task(self, task_id: str, goals: int) -> Task | None:
         chain: Chain | None = None
-        checks = Checklist(self.domain, self.spec.clock)
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
         try:
             chain = self.start_write_chain(checks)
             if chain is None:
@@ -305,7 +305,9 @@ class TaskGenerator(WriteGoals):
                 attr is not None and attr.kind == "enum"
             )
             shown = value.replace("_", " ") if isinstance(value, str) and is_label else value
-            return self.finish(chain, task_id, Checklist(self.domain, self.spec.clock), info=[str(shown)])
+            return self.finish(
+                chain, task_id, Checklist(self.domain, self.spec.clock, self.oracle.holds), info=[str(shown)]
+            )
         except ChainBroken:
             self.rejections["chain_failed"] += 1
             return None

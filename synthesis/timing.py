@@ -205,6 +205,7 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
         default=0,
     )
     guards = [g for t in lc.transitions for g in t.guards] + (entity.create.guards if entity.create else [])
+    guards += [x.when for t in lc.transitions for x in t.effects if x.when is not None]  # fee windows too
     windows = sorted({g.hours for g in guards if g.kind in ("future", "past") and g.field == field and g.hours > 0})
     return Timing(
         entity.name,

@@ -35,6 +35,17 @@ def record_query(e: Entity) -> dict[str, Any]:
     return {"kind": "query", "bind": "rec", "sql": record_select(e), "message": f"No {e.human} with id {{{pk(e)}}}"}
 
 
+def _conditional(step: dict[str, Any], only_if: str) -> dict[str, Any]:
+    """An effect's step that changes nothing unless ``only_if`` holds."""
+    sql = step["sql"]
+    if sql.startswith("INSERT"):
+        head, _, values = sql.partition(" VALUES (")
+        sql = f"{head} SELECT {values[:-1]} WHERE {only_if}"
+    else:
+        sql = f"{sql} AND ({only_if})"
+    return {**{k: v for k, v in step.items() if k != "min_changes"}, "sql": sql}
+
+
 class WriteTools(ToolBuilderBase):
     """Adds the write tools of each entity."""
 
@@ -52,6 +63,13 @@ class WriteTools(ToolBuilderBase):
         steps = []
         for i, eff in enumerate(effects):
             at = f"{where} effects[{i}]"
+            if eff.when is not None:  # the condition, as a predicate over the call's bound values
+                if eff.when.kind in ("owner", "count_max", "sum_max"):
+                    raise DomainError(f"{at}: a '{eff.when.kind}' condition cannot decide an effect")
+                only_if = guard_step(self.domain, e, eff.when, at, pk(e), scope)["sql"].removeprefix("SELECT ")
+                for step in self._effect_steps(e, [eff.model_copy(update={"when": None})], where, scope):
+                    steps.append(_conditional(step, only_if))
+                continue
             if eff.kind == "cascade":
                 steps.append(self._cascade_step(e, eff, at, self_expr))
                 continue
@@ -166,6 +184,8 @@ class WriteTools(ToolBuilderBase):
             [g.field for g in t.guards]
             + [g.amount for g in t.guards]
             + [g.add for g in t.guards]
+            + [x.when.field for x in t.effects if x.when]
+            + [x.when.amount for x in t.effects if x.when]
             + [x.target for x in t.effects]
             + [x.amount for x in t.effects]
             + [x.value for x in t.effects]

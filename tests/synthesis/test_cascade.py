@@ -45,3 +45,27 @@ def test_tasks_check_the_cascade_in_their_checklist():
     assert check_env(g.spec, tasks).ok
     cascading = [t for t in tasks if any(a.description.startswith("Special service request") for a in t.assertions)]
     assert cascading, "no task cancels a booking that has open service requests"
+
+
+def test_a_fee_applies_only_inside_its_window():
+    """airline_rebooking: a cancellation credits the fare, less a 50.00 fee within 24 hours of departure."""
+    from datetime import timedelta
+
+    from envs.spec import EnvSpec
+
+    _, g = _airline()
+    clock = g.spec.clock
+    data = g.spec.model_dump(mode="json")
+    flight = data["seed"]["flights"][0]
+    booking = next(b for b in data["seed"]["bookings"] if b["status"] == "confirmed")
+    booking["flight_id"] = flight["flight_id"]
+    passenger = next(p for p in data["seed"]["passengers"] if p["passenger_id"] == booking["passenger_id"])
+    credits = {}
+    for hours in (12, 48):  # inside and outside the fee window, both cancellable (more than 3 hours ahead)
+        flight["departs_at"] = (clock + timedelta(hours=hours)).strftime("%Y-%m-%d %H:%M:%S")
+        ep = Environment(EnvSpec.model_validate(data)).episode()
+        ep.call_tool("cancel_booking", {"booking_id": booking["booking_id"], "passenger_id": booking["passenger_id"]})
+        after = ep.rows_by_key("passengers", [(passenger["passenger_id"],)])[(passenger["passenger_id"],)]
+        assert after is not None
+        credits[hours] = round(after["travel_credit"] - passenger["travel_credit"], 2)
+    assert credits[48] == booking["fare_paid"] and credits[12] == round(booking["fare_paid"] - 50, 2)
