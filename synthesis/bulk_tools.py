@@ -53,9 +53,31 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
         if not field.startswith(("field:", "via:")):
             return None
         ref_name, _, col = field[4:].partition(".")
+        if (g.kind, ref_name) == ("min", parent.ref_name) and str(g.amount).startswith("field:") and col:
+            continue  # the parent's balance must cover the items' amounts together (see shared_minimums)
         if field.startswith("via:") and (e.reference(ref_name) is None or not col or isinstance(g.amount, str)):
             return None  # a referenced value against an item's or an argument: not one check per item
     return parent
+
+
+def shared_minimums(e: Entity, t: Transition) -> list[tuple[str, str]]:
+    """(parent column, item column) pairs of rules 'the parent's value covers the item's amount',
+    which for several items means it covers their sum (a deposit covering the accepted deductions)."""
+    parent = next(r for r in e.references if r.role == "owner")
+    out = []
+    for g in t.guards:
+        ref_name, _, col = (g.field or "")[4:].partition(".")
+        on_parent = g.kind == "min" and (g.field or "").startswith("via:") and ref_name == parent.ref_name
+        if on_parent and isinstance(g.amount, str) and g.amount.startswith("field:"):
+            out.append((col, g.amount[6:]))
+    return out
+
+
+def covered(e: Entity, t: Transition, parent_row: dict[str, Any], items: list[dict[str, Any]]) -> bool:
+    """Whether ``parent_row`` covers the sum of ``items`` under every shared minimum of ``t``."""
+    return all(
+        (parent_row.get(p) or 0) >= round(sum(float(i.get(c) or 0) for i in items), 2) for p, c in shared_minimums(e, t)
+    )
 
 
 def _counts_per_item(e: Entity, x: Effect) -> bool:
@@ -177,8 +199,9 @@ class BulkTools(ToolBuilderBase):
             }
         )
         on_parent = f"via:{parent_ref.ref_name}."
+        shared = {f"{on_parent}{p}" for p, _ in shared_minimums(e, t)}
         for g in t.guards:  # rules about the parent hold once for every item
-            if (g.field or "").startswith(on_parent):
+            if (g.field or "").startswith(on_parent) and g.field not in shared:
                 col = (g.field or "")[len(on_parent) :]
                 steps.append(
                     {
@@ -218,6 +241,18 @@ class BulkTools(ToolBuilderBase):
                     "sql": f"SELECT :{bad}.{pk(e)} IS NULL",
                     "message": f"{upper_first(e.human)} {{{bad}.{pk(e)}}} does not allow this ({what}); "
                     "nothing was changed",
+                }
+            )
+        for parent_col, item_col in shared_minimums(e, t):  # after the per-item rules, which name an item
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :parent.{parent_col} >= "
+                    f"(SELECT round(coalesce(sum({quote_ident(item_col)}), 0), 2) FROM {quote_ident(e.table)} "
+                    f"WHERE {in_list})",
+                    "message": f"The {parent_col.replace('_', ' ')} of {parent.human} {{{parent_ref.column}}} "
+                    f"({{parent.{parent_col}}}) does not cover the {item_col.replace('_', ' ')} of these "
+                    f"{e.table.replace('_', ' ')} together",
                 }
             )
         steps += _referenced_updates(self.domain, e, t, in_list)

@@ -26,6 +26,7 @@ from envs.errors import SandboxError, StateError, ToolArgumentError, ToolError
 from envs.spec import EnvSpec, RequireStep
 from envs.task import PatchOp
 
+from .bulk_tools import covered
 from .coherence import agreeing
 from .domain import Domain, Entity, Guard, Reference, Transition
 from .oracle import Oracle
@@ -310,6 +311,9 @@ class Prober:
         for parent_id, rows in sorted(by_parent.items(), key=lambda kv: str(kv[0])):
             good = [r for r in rows if admits(r)]
             bad = [r for r in rows if not admits(r)]
+            parent_row = self.oracle.rows[parent.name][parent_id]
+            while good and not covered(e, t, parent_row, good[:3]):  # a shared balance must cover them all
+                good = good[1:]
             if not good:
                 continue
             args: dict[str, Any] = {parent_ref.column: parent_id, f"{e.name}_ids": [r[pk(e)] for r in good[:3]]}

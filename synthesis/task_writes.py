@@ -14,6 +14,7 @@ from envs import Environment
 from envs.errors import ToolError
 from envs.spec import EnvSpec
 
+from .bulk_tools import covered
 from .checklist import Checklist
 from .domain import Attribute, Domain, Entity, Transition
 from .oracle import Oracle
@@ -249,6 +250,10 @@ class WriteGoals(RuleGoals):
             return False
         prow, items = self.rng.choice(options)
         chosen = sorted(self.rng.sample(items, min(len(items), self.rng.choice((2, 2, 3)))), key=lambda r: r[pk(e)])
+        while len(chosen) > 1 and not covered(e, t, prow, chosen):  # the record's balance must cover them all
+            chosen = chosen[:-1]
+        if len(chosen) < 2:
+            return False
         phrase = self.locate(chain, parent, prow)
         listing = next(
             (

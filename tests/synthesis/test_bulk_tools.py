@@ -170,3 +170,44 @@ def test_a_rule_about_each_items_own_reference_is_checked_per_item():
     with pytest.raises(StateError, match=rf"({lates}) does not allow this \(future on its train\)"):
         ep.call_tool("cancel_seat_reservations", args)
     assert ep.serialize() == before
+
+
+def test_a_balance_the_items_share_must_cover_their_sum():
+    """security_deposit_settlement: accepting several deductions at once needs the deposit held to
+    cover them together, and takes their sum from it."""
+    domain = next(d for d in load_ontology() if d.id == "security_deposit_settlement")
+    g = generate_env(domain, seed=0)
+    deduction = domain.entity("deduction")
+    assert deduction.lifecycle is not None
+    accept = next(t for t in deduction.lifecycle.transitions if t.name == "accept")
+    tool = g.spec.tool("accept_deductions")
+    assert tool is not None
+    env = Environment(g.spec)
+    outcomes = set()
+    for lease in g.spec.seed["leases"]:
+        allowed = [
+            i
+            for i in g.spec.seed["deductions"]
+            if i["lease_id"] == lease["lease_id"] and i["status"] in accept.from_states
+        ]
+        if len(allowed) < 2:
+            continue
+        total = round(sum(i["amount"] for i in allowed), 2)
+        args = {
+            "lease_id": lease["lease_id"],
+            "tenant_id": lease["tenant_id"],
+            "deduction_ids": [i["deduction_id"] for i in allowed],
+        }
+        ep = env.episode()
+        if lease["deposit_held"] >= total:
+            ep.call_tool(tool.name, args)
+            after = ep.rows_by_key("leases", [(lease["lease_id"],)])[(lease["lease_id"],)]
+            assert after is not None and abs(after["deposit_held"] - round(lease["deposit_held"] - total, 2)) < 0.005
+            outcomes.add("covered")
+        else:
+            before = ep.serialize()
+            with pytest.raises(StateError, match="does not cover"):
+                ep.call_tool(tool.name, args)
+            assert ep.serialize() == before
+            outcomes.add("refused")
+    assert outcomes
