@@ -12,6 +12,7 @@ from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column, Table
 
+from envs.catalog import CatalogEntry
 from envs.check import CheckReport, check_env
 from envs.quality import ENV_COLUMNS, QualityReport, quality_report, total_lines
 from envs.schema import format_schema
@@ -41,6 +42,24 @@ def _text_column(header: str) -> Column:
 
 def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def _named_entries(catalog: Path | None, env_ids: tuple[str, ...]) -> list[CatalogEntry]:
+    """The named environments (all if none), every id looked up before any work starts."""
+    cat = open_catalog(catalog)
+    return [cat.get(i) for i in (list(env_ids) or cat.ids())]
+
+
+def _progress(verb: str, *, quiet: bool) -> Progress:
+    """A transient bar over environments ("checking retail 3/126"), off when the output is JSON."""
+    return Progress(
+        TextColumn(f"{verb} {{task.description}}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=quiet,
+    )
 
 
 @click.group()
@@ -127,18 +146,9 @@ def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) ->
 
     Exits 1 if any environment has a problem.
     """
-    cat = open_catalog(catalog)
-    ids = list(env_ids) or cat.ids()
-    entries = [cat.get(i) for i in ids]  # unknown ids fail before any work starts
+    entries = _named_entries(catalog, env_ids)
     reports: list[CheckReport] = []
-    with Progress(
-        TextColumn("checking {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    with _progress("checking", quiet=as_json) as progress:
         job = progress.add_task("", total=len(entries))
         for e in entries:
             progress.update(job, description=e.spec.id)
@@ -166,17 +176,8 @@ def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) ->
 def envs_quality(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) -> None:
     """Measure environments (all if none named): refusals, tool use and variety, seed coherence,
     user facts, ambiguous and cross-user goals, staff tools, dependent writes (docs/synthesis.md)."""
-    cat = open_catalog(catalog)
-    ids = list(env_ids) or cat.ids()
-    entries = [cat.get(i) for i in ids]  # unknown ids fail before any work starts
-    with Progress(
-        TextColumn("measuring {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        transient=True,
-        disable=as_json,
-    ) as progress:
+    entries = _named_entries(catalog, env_ids)
+    with _progress("measuring", quiet=as_json) as progress:
         job = progress.add_task("", total=len(entries))
         report = quality_report(entries, progress=lambda e: progress.update(job, advance=1, description=e.env_id))
     if as_json:

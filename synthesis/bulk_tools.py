@@ -14,6 +14,7 @@ from typing import Any
 from envs.compile import quote_ident
 
 from .domain import Domain, Effect, Entity, Guard, Reference, Transition
+from .guards import comparison
 from .sqlgen import expr, literal, pk
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
 
@@ -123,25 +124,10 @@ def _referenced_updates(domain: Domain, e: Entity, t: Transition, in_list: str) 
 
 def _predicate(g: Guard, column: str | None = None) -> str:
     """The guard as a predicate over an item row's own columns, or over ``column`` (a parent's bound
-    value such as ``:parent.status``)."""
-    col = column or quote_ident((g.field or "")[6:])
-
-    def bound(source: Any) -> str:
-        return quote_ident(source[6:]) if isinstance(source, str) and source.startswith("field:") else literal(source)
-
-    if g.kind == "equals":
-        return f"{col} IS {literal(g.value)}"
-    if g.kind == "not_equals":
-        return f"{col} IS NOT {literal(g.value)}"
-    if g.kind == "one_of":
-        return f"{col} IN ({', '.join(map(literal, g.values or []))})"
-    if g.kind in ("min", "max"):
-        return f"{col} {'>=' if g.kind == 'min' else '<='} {bound(g.amount)}"
-    if g.kind == "future":
-        return f"{col} > datetime(:now, '+{g.hours} hours')"
-    if g.kind == "past":
-        return f"{col} <= datetime(:now, '+{g.hours} hours')"
-    return f"{col} <= :now AND {col} >= datetime(:now, '-{g.hours} hours')"
+    value such as ``:parent.status``, or a referenced record's value)."""
+    field_or_literal = g.amount if isinstance(g.amount, str) and g.amount.startswith("field:") else None
+    bound = quote_ident(field_or_literal[6:]) if field_or_literal else literal(g.amount)
+    return comparison(g, column or quote_ident((g.field or "")[6:]), bound)
 
 
 class BulkTools(ToolBuilderBase):

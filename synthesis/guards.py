@@ -51,6 +51,27 @@ def _aggregate(domain: Domain, g: Guard, f: str, at: str) -> tuple[str, str]:
     return where, other.human
 
 
+def comparison(g: Guard, value: str, bound: str | None = None) -> str:
+    """A value-level guard as a SQL predicate over ``value`` (a bound parameter, a column or a
+    subquery), against ``bound`` (the SQL of ``amount``) for min / max / differs. Shared by the
+    one-record tools and the bulk tools, which test the same rules row by row."""
+    if g.kind in ("min", "max", "differs"):
+        op = {"min": ">=", "max": "<=", "differs": "IS NOT"}[g.kind]
+        return f"{value} {op} {bound}"
+    if g.kind in ("future", "past"):
+        ref_time = f"datetime(:now, '+{g.hours} hours')" if g.hours else ":now"
+        return f"{value} {'>' if g.kind == 'future' else '<='} {ref_time}"
+    if g.kind == "within":
+        return f"{value} <= :now AND {value} >= datetime(:now, '-{g.hours} hours')"
+    if g.kind == "equals":
+        return f"{value} IS {literal(g.value)}"
+    if g.kind == "not_equals":
+        return f"{value} IS NOT {literal(g.value)}"
+    if g.kind == "one_of":
+        return f"{value} IN ({', '.join(map(literal, g.values or []))})"
+    raise ValueError(f"'{g.kind}' is not a comparison of one value")
+
+
 def guard_step(domain: Domain, e: Entity, g: Guard, at: str, self_id: str, scope: Scope) -> dict[str, Any]:
     """The ``require`` step of one (non-owner) guard."""
     if g.field is None:
@@ -61,32 +82,31 @@ def guard_step(domain: Domain, e: Entity, g: Guard, at: str, self_id: str, scope
     value = _shown(f)
     if g.kind in ("min", "max"):
         amount = expr(g.amount, where=at, scope=scope)
-        op, word = (">=", "below the required") if g.kind == "min" else ("<=", "above the allowed")
-        sql = f"SELECT {f} {op} {amount}"
+        sql = f"SELECT {comparison(g, f, amount)}"
+        word = "below the required" if g.kind == "min" else "above the allowed"
         msg = f"The {label} of {who} is {value}, {word} {_shown(amount)}"
     elif g.kind in ("future", "past"):
-        ref_time = f"datetime(:now, '+{g.hours} hours')" if g.hours else ":now"
-        sql = f"SELECT {f} {'>' if g.kind == 'future' else '<='} {ref_time}"
+        sql = f"SELECT {comparison(g, f)}"
         if g.kind == "future":
             when = f"more than {_span(g.hours)} from now" if g.hours else "in the future"
         else:
             when = f"no more than {_span(g.hours)} from now" if g.hours else "in the past"
         msg = f"The {label} of {who} ({value}) must be {when}"
     elif g.kind == "within":
-        sql = f"SELECT {f} <= :now AND {f} >= datetime(:now, '-{g.hours} hours')"
+        sql = f"SELECT {comparison(g, f)}"
         msg = f"The {label} of {who} ({value}) must be within the last {_span(g.hours)}"
     elif g.kind == "equals":
-        sql = f"SELECT {f} IS {literal(g.value)}"
+        sql = f"SELECT {comparison(g, f)}"
         msg = f"The {label} of {who} is {value}; it must be {g.value}"
     elif g.kind == "not_equals":
-        sql = f"SELECT {f} IS NOT {literal(g.value)}"
+        sql = f"SELECT {comparison(g, f)}"
         msg = f"The {label} of {who} is {g.value}, which does not allow this"
     elif g.kind == "one_of":
-        sql = f"SELECT {f} IN ({', '.join(map(literal, g.values or []))})"
+        sql = f"SELECT {comparison(g, f)}"
         msg = f"The {label} of {who} is {value}; it must be one of {', '.join(map(str, g.values or []))}"
     elif g.kind == "differs":
         other = expr(g.amount, where=at, scope=scope)
-        sql = f"SELECT {f} IS NOT {other}"
+        sql = f"SELECT {comparison(g, f, other)}"
         msg = f"The {label} is already {_shown(other)}; choose a different one"
     elif g.kind == "count_max":
         rows, noun = _aggregate(domain, g, f, at)

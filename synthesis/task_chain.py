@@ -82,6 +82,19 @@ class Chain:
         del self.calls[calls:], self.results[results:], self.facts[facts:], self.hidden[hidden:]
         del self.requests[requests:], self.outputs[outputs:]
 
+    def on_copy(self, env: Environment, tool: str, arguments: dict[str, Any]) -> ToolError | None:
+        """What ``tool`` says to ``arguments`` on a copy of the live episode: its error, or None when it
+        would succeed. The chain itself is untouched."""
+        assert self.episode is not None
+        trial = env.restore(self.episode.serialize())
+        try:
+            trial.call_tool(tool, arguments)
+            return None
+        except ToolError as exc:
+            return exc
+        finally:
+            trial.close()
+
     @property
     def targets(self) -> list[tuple[str, str]]:
         return [(g.entity, g.key) for g in self.goals]

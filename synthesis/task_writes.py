@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 from envs import Environment
-from envs.errors import ToolError
 from envs.spec import EnvSpec
 
 from .bulk_tools import covered
@@ -216,14 +215,8 @@ class WriteGoals(RuleGoals):
             owner = self.domain.owner_checked(e, t)
             if owner is not None:
                 args[owner.column] = row[owner.column]
-            trial = self.env.restore(chain.episode.serialize())
-            try:
-                trial.call_tool(m.tool, args)
-            except ToolError:
-                continue
-            finally:
-                trial.close()
-            return self.add_transition(chain, m, row, extra, checks, dependent=True)
+            if chain.on_copy(self.env, m.tool, args) is None:
+                return self.add_transition(chain, m, row, extra, checks, dependent=True)
         return False
 
     # -- several items at once -------------------------------------------------------------------------
@@ -340,19 +333,10 @@ class WriteGoals(RuleGoals):
                 return False
             args[ref.column] = row[pk(parent)]
             about.append(phrase)
-        given: dict[str, Any] = {}
-        for name in e.create.inputs:
-            a = e.attribute(name)
-            if a is not None and name in tool.parameters["properties"]:
-                given[name] = self.input_value(a, tool.parameters["properties"][name])
-        trial = self.env.restore(chain.episode.serialize())
-        try:
-            trial.call_tool(m.tool, {**args, **given})
-        except ToolError:
+        given = self._create_inputs(e, m)
+        if chain.on_copy(self.env, m.tool, {**args, **given}) is not None:
             self.rejections["create_refused"] += 1
             return False
-        finally:
-            trial.close()
         parents = self._parents(chain, e, args)
         result = chain.call(m.tool, **args, **given)
         key = result[pk(e)] if isinstance(result, dict) else None
@@ -379,20 +363,20 @@ class WriteGoals(RuleGoals):
         column = next(r.column for r in e.references if r.entity == parent.name)
         sample = self.rng.sample(rows, min(5, len(rows)))
         for row in sample:
-            trial_args = {**args, column: row[pk(parent)]}
-            for name in e.create.inputs:
-                a = e.attribute(name)
-                if a is not None and name in tool.parameters["properties"]:
-                    trial_args[name] = self.input_value(a, tool.parameters["properties"][name])
-            trial = self.env.restore(chain.episode.serialize())
-            try:
-                trial.call_tool(m.tool, trial_args)
+            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **self._create_inputs(e, m)}) is None:
                 return row
-            except ToolError:
-                continue
-            finally:
-                trial.close()
         return sample[0]
+
+    def _create_inputs(self, e: Entity, m: ToolMeta) -> dict[str, Any]:
+        """Values a user would give for the attributes a create asks for."""
+        tool = self.spec.tool(m.tool)
+        assert tool is not None and e.create is not None
+        props = tool.parameters["properties"]
+        return {
+            name: self.input_value(a, props[name])
+            for name in e.create.inputs
+            if (a := e.attribute(name)) is not None and name in props
+        }
 
     def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         e = self.domain.entity(m.entity)
