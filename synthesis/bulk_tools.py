@@ -16,7 +16,7 @@ from envs.compile import quote_ident
 from .domain import Domain, Effect, Entity, Guard, Reference, Transition
 from .guards import comparison
 from .sqlgen import expr, literal, pk
-from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
+from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, owner_step, param_schema, upper_first
 
 _SIMPLE_GUARDS = ("equals", "not_equals", "one_of", "min", "max", "future", "past", "within")
 
@@ -167,14 +167,7 @@ class BulkTools(ToolBuilderBase):
             owner_entity = self.domain.entity(owner.entity)
             props[owner.column] = id_schema(owner_entity)
             inputs[owner.column] = f"{owner.entity}.{pk(owner_entity)}"
-            steps.append(
-                {
-                    "kind": "require",
-                    "sql": f"SELECT :parent.{owner.column} IS :{owner.column}",
-                    "message": f"{upper_first(parent.human)} {{{parent_ref.column}}} does not belong to "
-                    f"{owner_entity.human} {{{owner.column}}}",
-                }
-            )
+            steps.append(owner_step(parent, parent_ref.column, "parent", owner.column, owner_entity))
         table = quote_ident(e.table)
         steps.append(
             {

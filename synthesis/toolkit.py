@@ -77,6 +77,16 @@ def id_schema(entity: Entity) -> dict[str, Any]:
     }
 
 
+def owner_step(record: Entity, key_param: str, bound_as: str, owner_column: str, owner: Entity) -> dict[str, Any]:
+    """The step refusing a call on a record (bound as ``bound_as``) that is not the given owner's:
+    the agent acts for one customer and never touches another's record."""
+    return {
+        "kind": "require",
+        "sql": f"SELECT :{bound_as}.{owner_column} IS :{owner_column}",
+        "message": f"{upper_first(record.human)} {{{key_param}}} does not belong to {owner.human} {{{owner_column}}}",
+    }
+
+
 def object_schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 

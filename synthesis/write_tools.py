@@ -15,7 +15,7 @@ from .coherence_rules import creation_guards
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from .guards import describe_guard, guard_step
 from .sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
-from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, param_schema, upper_first
+from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, owner_step, param_schema, upper_first
 
 
 def record_select(e: Entity, key: str | None = None) -> str:
@@ -195,14 +195,7 @@ class WriteTools(ToolBuilderBase):
         fs = t.from_states
         if owner is not None:  # ownership first: never reveal the state of someone else's record
             parent = self.domain.entity(owner.entity)
-            steps.append(
-                {
-                    "kind": "require",
-                    "sql": f"SELECT :rec.{owner.column} IS :{owner.column}",
-                    "message": f"{upper_first(e.human)} {{{pk(e)}}} does not belong to "
-                    f"{parent.human} {{{owner.column}}}",
-                }
-            )
+            steps.append(owner_step(e, pk(e), "rec", owner.column, parent))
         steps.append(
             {
                 "kind": "require",
@@ -369,14 +362,7 @@ class WriteTools(ToolBuilderBase):
             parent = self.domain.entity(owner.entity)
             props[owner.column] = id_schema(parent)
             inputs[owner.column] = f"{owner.entity}.{owner.entity}_id"
-            steps.append(
-                {
-                    "kind": "require",
-                    "sql": f"SELECT :rec.{owner.column} IS :{owner.column}",
-                    "message": f"{upper_first(e.human)} {{{pk(e)}}} does not belong to "
-                    f"{parent.human} {{{owner.column}}}",
-                }
-            )
+            steps.append(owner_step(e, pk(e), "rec", owner.column, parent))
         props[a.name] = param_schema(a.kind, a.values, "The new value")
         if a.unique:
             steps.append(
