@@ -30,11 +30,21 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
     the item's own columns (to literals or the call's arguments), and its rules read the item's own
     columns or its parent's (the same parent for every item)."""
     parent = next((r for r in e.references if r.role == "owner"), None)
-    if parent is None or parent.entity == domain.user_entity or e.lifecycle is None or t.actor != "customer":
+    if (
+        parent is None
+        or parent.entity == domain.user_entity
+        or e.lifecycle is None
+        or t.actor != "customer"
+        or t.confirm
+    ):
         return None
     for x in t.effects:
         if x.when is not None:  # a condition per item is not one UPDATE
             return None
+        if x.kind == "insert":
+            if not all(_per_item_source(e, parent, v) for v in x.values.values()):
+                return None
+            continue
         own = (x.target or "").startswith("field:")
         if x.kind == "set" and isinstance(x.value, str) and x.value.startswith(("via:", "field:")):
             return None
@@ -46,7 +56,7 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
     if any(p.name not in set_from for p in t.params):  # a parameter a rule reads varies per item
         return None
     for g in t.guards:
-        if g.kind == "owner":
+        if g.kind == "owner" or _item_limit(e, parent, g):
             continue
         if g.kind not in _SIMPLE_GUARDS or not _literal_or_field(g.amount):
             return None
@@ -59,6 +69,43 @@ def bulk_eligible(domain: Domain, e: Entity, t: Transition) -> Reference | None:
         if field.startswith("via:") and (e.reference(ref_name) is None or not col or isinstance(g.amount, str)):
             return None  # a referenced value against an item's or an argument: not one check per item
     return parent
+
+
+def _item_limit(e: Entity, parent: Reference, g: Guard) -> bool:
+    """Whether ``g`` limits how many items of one parent may be in some states (counted per parent)."""
+    return (
+        g.kind == "count_max"
+        and g.entity == e.name
+        and g.match == parent.column
+        and g.field == f"field:{parent.column}"
+        and isinstance(g.amount, int)
+        and g.amount >= 2
+    )
+
+
+def _per_item_source(e: Entity, parent: Reference, source: Any) -> bool:
+    """Whether an inserted value can be read from each item's row (or the shared parent)."""
+    if not isinstance(source, str) or not source.startswith("via:"):
+        return True
+    ref_name, _, col = source[4:].partition(".")
+    return e.reference(ref_name) is not None and (not col or ref_name == parent.ref_name)
+
+
+def item_limits(e: Entity, t: Transition) -> list[tuple[list[str], int]]:
+    """(states, limit) of each rule 'at most N items of one parent in these states'."""
+    parent = next(r for r in e.references if r.role == "owner")
+    return [(list(g.states or []), int(g.amount or 0)) for g in t.guards if _item_limit(e, parent, g)]
+
+
+def within_limits(e: Entity, t: Transition, siblings: list[dict[str, Any]], chosen: list[dict[str, Any]]) -> bool:
+    """Whether acting on ``chosen`` keeps every item limit of ``t`` among the parent's ``siblings``."""
+    assert e.lifecycle is not None
+    keys = {r[pk(e)] for r in chosen}
+    status = e.lifecycle.field
+    return all(
+        sum(1 for r in siblings if r[pk(e)] not in keys and r.get(status) in states) + len(chosen) <= limit
+        for states, limit in item_limits(e, t)
+    )
 
 
 def shared_minimums(e: Entity, t: Transition) -> list[tuple[str, str]]:
@@ -120,6 +167,48 @@ def _referenced_updates(domain: Domain, e: Entity, t: Transition, in_list: str) 
         update = f"UPDATE {quote_ident(other.table)} SET {quote_ident(col)} = {value}"
         steps.append({"kind": "exec", "sql": f"{update} WHERE {pk(other)} IN ({mine})"})
     return steps
+
+
+def _per_item_inserts(
+    domain: Domain, e: Entity, t: Transition, parent: Reference, in_list: str
+) -> list[dict[str, Any]]:
+    """One INSERT per insert effect, adding a row for every item (in id order)."""
+    steps = []
+    for x in t.effects:
+        if x.kind != "insert" or x.entity is None:
+            continue
+        other = domain.entity(x.entity)
+        cols, vals = [pk(other)], [f"new_id({literal(other.id_prefix)})"]
+        for key, source in x.values.items():
+            ref = other.reference(key)
+            cols.append(ref.column if ref else key)
+            vals.append(_item_value(e, parent, source))
+        if other.lifecycle:
+            cols.append(other.lifecycle.field)
+            vals.append(literal(other.lifecycle.initial))
+        steps.append(
+            {
+                "kind": "exec",
+                "sql": f"INSERT INTO {quote_ident(other.table)} ({', '.join(cols)}) "
+                f"SELECT {', '.join(vals)} FROM {quote_ident(e.table)} WHERE {in_list} ORDER BY {pk(e)}",
+            }
+        )
+    return steps
+
+
+def _item_value(e: Entity, parent: Reference, source: Any) -> str:
+    """SQL for a value source read from each item's row (``self`` is the item, ``via:`` its parent)."""
+    if isinstance(source, str):
+        if source == "self":
+            return pk(e)
+        if source.startswith("field:"):
+            return quote_ident(source[6:])
+        if source.startswith("via:"):
+            ref_name, _, col = source[4:].partition(".")
+            ref = e.reference(ref_name)
+            assert ref is not None
+            return f":parent.{col}" if col else ref.column
+    return expr(source, where=f"{e.name} bulk insert")
 
 
 def _predicate(g: Guard, column: str | None = None) -> str:
@@ -191,7 +280,11 @@ class BulkTools(ToolBuilderBase):
                     }
                 )
         rules = [(f"{e.lifecycle.field} IN ({', '.join(map(literal, t.from_states))})", " or ".join(t.from_states))]
-        rules += [(_predicate(g), g.kind) for g in t.guards if (g.field or "").startswith("field:")]
+        rules += [
+            (_predicate(g), g.kind)
+            for g in t.guards
+            if (g.field or "").startswith("field:") and not _item_limit(e, parent_ref, g)
+        ]
         for g in t.guards:  # rules about another record each item references (its train, its slot)
             field = g.field or ""
             if field.startswith("via:") and not field.startswith(on_parent):
@@ -234,7 +327,21 @@ class BulkTools(ToolBuilderBase):
                     f"{e.table.replace('_', ' ')} together",
                 }
             )
+        status = quote_ident(e.lifecycle.field)
+        for states, limit in item_limits(e, t):  # the listed items count toward the parent's limit
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT (SELECT count(*) FROM {table} WHERE {parent_ref.column} = :{parent_ref.column} "
+                    f"AND {status} IN ({', '.join(map(literal, states))}) AND NOT ({in_list})) "
+                    f"+ json_array_length(:{items}) <= {limit}",
+                    "message": f"{upper_first(parent.human)} {{{parent_ref.column}}} may have at most {limit} "
+                    f"{e.table.replace('_', ' ')} {' or '.join(s.replace('_', ' ') for s in states)}, counting "
+                    "these; nothing was changed",
+                }
+            )
         steps += _referenced_updates(self.domain, e, t, in_list)
+        steps += _per_item_inserts(self.domain, e, t, parent_ref, in_list)
         sets = [
             f"{quote_ident(x.target[6:])} = {expr(x.value, where=name)}"
             for x in t.effects

@@ -216,6 +216,11 @@ class Transition(Model):
     params: list[Param] = []
     guards: list[Guard] = []
     effects: list[Effect] = []
+    confirm: bool = Field(
+        False,
+        description="The customer must agree to what it does first (a fee kept, a refund to a card): the tool "
+        "takes confirm=true; with false it changes nothing and says what it would do",
+    )
 
 
 class Creation(Model):

@@ -21,6 +21,7 @@ from .bulk_tools import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
 from .domain import Attribute, Domain, Entity
 from .escalation import EscalationTools, escalation_table_spec, policy_lines, staff_requests
+from .limits import allows_in_seed, limit_invariants
 from .read_tools import ReadTools
 from .seedgen import DEFAULT_ROWS, generate_seed
 from .sqlgen import pk
@@ -144,7 +145,7 @@ def _invariants(domain: Domain) -> list[dict[str, Any]]:
                         f"(SELECT {pk(parent)} FROM {quote_ident(parent.table)})",
                     }
                 )
-    return out + coherence_invariants(domain)
+    return out + coherence_invariants(domain) + limit_invariants(domain)
 
 
 def generate_env(
@@ -197,5 +198,5 @@ def generate_env(
             "tools": b.tools,
         }
     )
-    settle_named_dates(spec)
+    settle_named_dates(spec, allows_in_seed(domain, spec.seed))
     return GeneratedEnv(spec=spec, meta=b.meta)

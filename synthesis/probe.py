@@ -26,8 +26,9 @@ from envs.errors import SandboxError, StateError, ToolArgumentError, ToolError
 from envs.spec import EnvSpec, RequireStep
 from envs.task import PatchOp
 
-from .bulk_tools import covered
+from .bulk_tools import covered, within_limits
 from .coherence import agreeing
+from .confirm import CONFIRM, NOT_YET, confirmed
 from .domain import Domain, Entity, Guard, Reference, Transition
 from .oracle import Oracle
 from .sqlgen import pk
@@ -36,6 +37,9 @@ from .toolkit import ToolMeta, sample_argument
 
 MAX_CANDIDATES = 40
 SEQUENCE_STEPS = 300
+_UNCONFIRMED = re.compile(re.escape(NOT_YET))
+# a bulk call with one refused item: a per-item rule, the parent's shared balance or its item limit
+_BULK_REFUSAL = re.compile(r".*(does not allow this|does not cover|may have at most)")
 
 
 @dataclass
@@ -80,11 +84,14 @@ class Prober:
         t = self.spec.tool(tool)
         assert t is not None
         props = t.parameters.get("properties", {})
-        return {
-            n: sample_argument(s, self.rng, self.spec.clock)
-            for n, s in props.items()
-            if n in t.required_params and n not in skip
-        }
+        return confirmed(
+            t.parameters,
+            {
+                n: sample_argument(s, self.rng, self.spec.clock)
+                for n, s in props.items()
+                if n in t.required_params and n not in skip and n != CONFIRM
+            },
+        )
 
     def _expect(self, ep: Episode, tool: str, args: dict[str, Any], error: re.Pattern[str] | None, what: str) -> bool:
         """Call and compare with the prediction (success if ``error`` is None). False = rejected."""
@@ -172,7 +179,7 @@ class Prober:
         requires = [s for s in tool.steps if isinstance(s, RequireStep)]
         owner = self.domain.owner_checked(e, t)
         checks: list[tuple[str, Any, re.Pattern[str]]] = []  # (label, predicate, error)
-        expected_requires = (owner is not None) + 1 + sum(g.kind != "owner" for g in t.guards)
+        expected_requires = (owner is not None) + 1 + sum(g.kind != "owner" for g in t.guards) + t.confirm
         if len(requires) != expected_requires:
             self.report.reject(
                 m.tool,
@@ -215,6 +222,11 @@ class Prober:
                     expected = err
                     seen_fail.add(label)
                     break
+            if expected is None and t.confirm and not succeeded:  # unconfirmed: nothing changes, it says why
+                unconfirmed = {**args, CONFIRM: False}
+                if not self._expect(ep, m.tool, unconfirmed, _UNCONFIRMED, f"{m.tool}({unconfirmed})"):
+                    ep.close()
+                    return
             if not self._expect(ep, m.tool, args, expected, f"{m.tool}({args})"):
                 ep.close()
                 return
@@ -314,6 +326,10 @@ class Prober:
             parent_row = self.oracle.rows[parent.name][parent_id]
             while good and not covered(e, t, parent_row, good[:3]):  # a shared balance must cover them all
                 good = good[1:]
+            while len(good) > 1 and not within_limits(e, t, rows, good[:3]):  # and the parent's item limits
+                good = good[:-1]
+            if good and not within_limits(e, t, rows, good[:1]):
+                good = []
             if not good:
                 continue
             args: dict[str, Any] = {parent_ref.column: parent_id, f"{e.name}_ids": [r[pk(e)] for r in good[:3]]}
@@ -323,7 +339,7 @@ class Prober:
             if bad:
                 ep = self._fresh()
                 wrong = {**args, f"{e.name}_ids": [*args[f"{e.name}_ids"], bad[0][pk(e)]]}
-                ok = self._expect(ep, m.tool, wrong, re.compile(r".* does not allow this"), f"{m.tool}({wrong})")
+                ok = self._expect(ep, m.tool, wrong, _BULK_REFUSAL, f"{m.tool}({wrong})")
                 ep.close()
                 if not ok:
                     return

@@ -11,7 +11,8 @@ procedural tests and the task generator both need. The rows are coherent (see ``
   row or by picking a parent whose date fits (else the row takes a state that fits); about a
   fifth of before-state dates fall inside the guards' hour windows (cancellable only until 3
   hours before, ...), so the time rules refuse some requests;
-* a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``).
+* a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``);
+* no value has more rows in some states than a per-record limit allows (``limits``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from faker import Faker
 
 from .coherence import Agreement, agreements, price_links, resolve_agreement
 from .domain import Attribute, Domain, Entity, Reference
+from .limits import SeedLimits
 from .sqlgen import DomainError, pk
 from .timing import Timing, timing
 
@@ -305,6 +307,7 @@ def generate_seed(
         if refs.driver is not None:
             driver_dates = {p: refs.event_date(p, by_id) for p in ids.get(refs.driver.entity, [])}
         prices = price_links(domain, entity)
+        limiter = SeedLimits(domain, entity)
         table_rows = []
         for i in range(1, n + 1):
             row: dict[str, Any] = {pk(entity): f"{entity.id_prefix}{i:04d}"}
@@ -357,6 +360,14 @@ def generate_seed(
                 fit = [(s, w) for s, w in zip(lc.states, weights, strict=True) if dates.fits(tm.state_class(s), date)]
                 if not dates.fits(side, date) and fit:  # no parent fits: take a state that fits the parent
                     status = rng.choices([s for s, _ in fit], [w for _, w in fit])[0]
+            if lc is not None:
+                alike = [
+                    s for s in lc.states if s != status and (tm is None or tm.state_class(s) == tm.state_class(status))
+                ]
+                status = limiter.settle(row, status, alike)
+            if (status is None) if lc is not None else limiter.passes(row, None):
+                continue  # every state that fits would break a per-record limit: the row is left out
+            limiter.keep(row, status)
             if lc is not None:
                 row[lc.field] = status
             table_rows.append(row)

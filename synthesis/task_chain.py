@@ -13,6 +13,8 @@ from typing import Any
 from envs import Environment, Episode
 from envs.errors import ToolError
 
+from .confirm import confirmed
+
 
 class ChainBroken(Exception):
     """A gold call of the chain was refused: the chain cannot become a task."""
@@ -58,6 +60,8 @@ class Chain:
     def call(self, tool: str, **arguments: Any) -> Any:
         """Run one gold call on the live episode and keep it; ChainBroken when the tool refuses it."""
         if self.episode is not None:
+            spec = self.episode.env.spec.tool(tool)
+            arguments = confirmed(spec.parameters, arguments) if spec is not None else arguments
             try:
                 result = self.episode.call_tool(tool, arguments).content
             except ToolError as exc:
@@ -87,8 +91,9 @@ class Chain:
         would succeed. The chain itself is untouched."""
         assert self.episode is not None
         trial = env.restore(self.episode.serialize())
+        spec = env.spec.tool(tool)
         try:
-            trial.call_tool(tool, arguments)
+            trial.call_tool(tool, confirmed(spec.parameters, arguments) if spec is not None else arguments)
             return None
         except ToolError as exc:
             return exc

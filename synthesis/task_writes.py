@@ -13,19 +13,19 @@ from typing import Any
 from envs import Environment
 from envs.spec import EnvSpec
 
-from .bulk_tools import covered
+from .bulk_tools import covered, within_limits
 from .checklist import Checklist
 from .domain import Attribute, Domain, Entity, Transition
 from .oracle import Oracle
 from .sqlgen import pk
 from .task_chain import Chain, Goal
-from .task_rules import RuleGoals
+from .task_consent import CONSENT_SHARE, ConsentGoals
 from .toolkit import ToolMeta, sample_argument
 
 _NAMES = ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Nguyen", "Robin Patel"]
 
 
-class WriteGoals(RuleGoals):
+class WriteGoals(ConsentGoals):
     """Adds write goals to a chain (mixed into the task generator)."""
 
     env: Environment
@@ -162,12 +162,18 @@ class WriteGoals(RuleGoals):
         owner = self.domain.owner_checked(e, t)
         if owner is not None:
             args[owner.column] = before[owner.column]
+        fee = None if dependent else self.fee_now(e, t, before, args)
+        on_condition = fee is not None and self.rng.random() < CONSENT_SHARE
+        if on_condition and fee:  # the user agrees only if no fee applies, and one does
+            return self.add_declined(chain, m, before, args, extra, phrase, fee, checks)
         parents = self._parents(chain, e, before)
         children = self._children(chain, e, t, key)
         chain.call(m.tool, **args)
         checks.transition(e, t, before, args, parents, children)
         chain.goals.append(Goal(m.tool, e.name, key, t.name, phrase, extra, depends_on_previous=dependent))
         self.request(chain, e, t.name, phrase, extra)
+        if on_condition:
+            chain.requests.append(self.consent_condition())
         self._keep_siblings(chain, e, key, checks)
         money = next(
             (eff for eff in t.effects if eff.kind in ("add", "subtract") and (eff.target or "").startswith("via:")),
@@ -243,8 +249,9 @@ class WriteGoals(RuleGoals):
             return False
         prow, items = self.rng.choice(options)
         chosen = sorted(self.rng.sample(items, min(len(items), self.rng.choice((2, 2, 3)))), key=lambda r: r[pk(e)])
-        while len(chosen) > 1 and not covered(e, t, prow, chosen):  # the record's balance must cover them all
-            chosen = chosen[:-1]
+        siblings = [r for r in self.oracle.rows[e.name].values() if r[parent_ref.column] == prow[pk(parent)]]
+        while len(chosen) > 1 and not (covered(e, t, prow, chosen) and within_limits(e, t, siblings, chosen)):
+            chosen = chosen[:-1]  # the record's balance must cover them all, its item limits hold them all
         if len(chosen) < 2:
             return False
         phrase = self.locate(chain, parent, prow)
@@ -259,7 +266,6 @@ class WriteGoals(RuleGoals):
         if phrase is None or listing is None:
             return False
         chain.call(listing.tool, **{parent_ref.column: prow[pk(parent)]})
-        siblings = [r for r in self.oracle.rows[e.name].values() if r[parent_ref.column] == prow[pk(parent)]]
         label = next((a.name for a in e.attributes if a.kind in ("title", "code", "person_name", "company")), None)
         names = []
         for r in chosen:

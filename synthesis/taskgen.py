@@ -41,6 +41,8 @@ from .toolkit import ToolMeta
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
+Row = dict[str, Any]
+DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
 
 
 class TaskGenerator(WriteGoals):
@@ -223,6 +225,9 @@ class TaskGenerator(WriteGoals):
         return [m for m in self.meta.values() if m.role == "transition"]
 
     def refusal_task(self, task_id: str, *, partial: bool) -> Task | None:
+        declinable = self.declinable()
+        if declinable and self.rng.random() < DECLINED_SHARE:
+            return self.declined_task(task_id, declinable)
         options = [(m, b) for m in self._transitions() for b in self.blocked(m)]
         if not options:
             self.rejections["no_refusable_record"] += 1
@@ -242,6 +247,32 @@ class TaskGenerator(WriteGoals):
             mark = chain.checkpoint()
             if not self.add_refusal(chain, m, row, args, rule, guard, checks):
                 chain.rollback(mark)
+                return None
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def declined_task(
+        self, task_id: str, options: list[tuple[ToolMeta, dict[str, Any], dict[str, Any]]]
+    ) -> Task | None:
+        """The user agrees to an action only if it costs no fee, and a fee applies: nothing changes."""
+        m, row, extra = self.rng.choice(options)
+        e, t = self._transition(m)
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
+        try:
+            phrase = self.locate(chain, e, row, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            args = {pk(e): row[pk(e)], **extra}
+            owner = self.domain.owner_checked(e, t)
+            if owner is not None:
+                args[owner.column] = row[owner.column]
+            fee = self.fee_now(e, t, row, args)
+            if not fee or not self.add_declined(chain, m, row, args, extra, phrase, fee, checks):
                 return None
             return self.finish(chain, task_id, checks)
         except ChainBroken:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from envs.quality_seed import event_column, status_columns, status_phase
@@ -218,11 +220,12 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
     )
 
 
-def settle_named_dates(spec: EnvSpec) -> int:
+def settle_named_dates(spec: EnvSpec, allows: Callable[[str, dict[str, Any], Any], bool] | None = None) -> int:
     """Give rows whose status *names* its event as past or ahead (``completed``, ``scheduled`` — the
     vocabulary of the quality report) an own event date on that side of the clock, for lifecycles
     the guards say nothing about. Returns the number of dates moved (deterministic per env)."""
     rng = random.Random(f"dates:{spec.id}")
+    allows = allows or (lambda *_: True)
     today = spec.clock.strftime("%Y-%m-%d")
     moved = 0
     for table in spec.tables:
@@ -246,7 +249,7 @@ def settle_named_dates(spec: EnvSpec) -> int:
             early = phases == {"before"} and value[:10] < today
             if (late or early) and via is not None:
                 # a parent's date is shared by its other children: the child's status gives way
-                moved += _restate(row, statuses, "before" if late else "after")
+                moved += _restate(row, statuses, "before" if late else "after", partial(allows, table.name, row))
             elif late or early:
                 shift = timedelta(days=rng.randint(1, 45) * (-1 if late else 1))
                 day = (spec.clock + shift).strftime("%Y-%m-%d")
@@ -255,10 +258,10 @@ def settle_named_dates(spec: EnvSpec) -> int:
     return moved
 
 
-def _restate(row: dict[str, Any], statuses: list[Any], phase: str) -> int:
-    """Move a row to a state of ``phase`` (else one that names no phase); 1 if it moved."""
+def _restate(row: dict[str, Any], statuses: list[Any], phase: str, allowed: Callable[[Any], bool]) -> int:
+    """Move a row to an allowed state of ``phase`` (else one that names no phase); 1 if it moved."""
     for column in statuses:
-        states = column.enum or []
+        states = [v for v in column.enum or [] if allowed(v)]
         pick = next((v for v in states if status_phase(v) == phase), None)
         pick = pick or next((v for v in states if status_phase(v) is None), None)
         if pick is not None and row.get(column.name) != pick:

@@ -12,6 +12,7 @@ from envs.compile import quote_ident
 
 from .coherence import agreement_sql, agreements
 from .coherence_rules import creation_guards
+from .confirm import CONFIRM, confirm_schema, confirm_steps
 from .domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from .guards import describe_guard, guard_step
 from .sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
@@ -206,6 +207,10 @@ class WriteTools(ToolBuilderBase):
         )
         scope = Scope(self_ref=f":{pk(e)}")
         steps += self._guard_steps(e, t.guards, where, pk(e), scope)
+        if t.confirm:  # after every rule: a refusal says why, a confirmation what would happen
+            props[CONFIRM] = confirm_schema()
+            required.append(CONFIRM)
+            steps += confirm_steps(self.domain, e, t, scope)
         steps += self._effect_steps(e, t.effects, where, scope)
         if t.to not in fs or len(fs) > 1:
             steps.append(
@@ -222,7 +227,8 @@ class WriteTools(ToolBuilderBase):
                 "name": name,
                 "kind": "write",
                 "description": f"{t.description.rstrip('.')}. Allowed only when the {e.human} is {' or '.join(fs)}"
-                f"{'; ' + '; '.join(rules) if rules else ''}.",
+                f"{'; ' + '; '.join(rules) if rules else ''}."
+                + (" Tell the customer what it does and get their explicit confirmation first." if t.confirm else ""),
                 "parameters": object_schema(props, required),
                 "steps": steps,
             },

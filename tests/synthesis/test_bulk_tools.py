@@ -211,3 +211,87 @@ def test_a_balance_the_items_share_must_cover_their_sum():
             assert ep.serialize() == before
             outcomes.add("refused")
     assert outcomes
+
+
+def test_an_item_limit_per_record_counts_the_listed_items():
+    """phone_bill_disputes: at most 2 charges of one bill in dispute at a time, the listed ones
+    included; a third is refused with nothing changed."""
+    domain = next(d for d in load_ontology() if d.id == "phone_bill_disputes")
+    g = generate_env(domain, seed=0)
+    env = Environment(g.spec)
+    bills = {b["monthly_bill_id"]: b for b in g.spec.seed["monthly_bills"]}
+    by_bill: dict[str, list[dict[str, Any]]] = {}
+    for c in g.spec.seed["bill_charges"]:
+        if c["status"] == "billed" and c["charge_type"] != "equipment":
+            by_bill.setdefault(c["monthly_bill_id"], []).append(c)
+    disputed = {
+        b: sum(1 for c in g.spec.seed["bill_charges"] if c["monthly_bill_id"] == b and c["status"] == "disputed")
+        for b in bills
+    }
+    outcomes = set()
+    for bill_id, charges in by_bill.items():
+        if len(charges) < 2:
+            continue
+        ids = [c["bill_charge_id"] for c in charges[:3]]
+        args = {
+            "monthly_bill_id": bill_id,
+            "account_holder_id": bills[bill_id]["account_holder_id"],
+            "bill_charge_ids": ids,
+            "reason": "Never used roaming",
+        }
+        ep = env.episode()
+        if disputed[bill_id] + len(ids) <= 2:
+            ep.call_tool("dispute_bill_charges", args)
+            statuses = [ep.rows_by_key("bill_charges", [(i,)])[(i,)]["status"] for i in ids]  # type: ignore[index]
+            assert statuses == ["disputed"] * len(ids)
+            outcomes.add("within")
+        else:
+            before = ep.serialize()
+            with pytest.raises(StateError, match="may have at most 2 bill charges disputed"):
+                ep.call_tool("dispute_bill_charges", args)
+            assert ep.serialize() == before
+            outcomes.add("over")
+    assert outcomes == {"within", "over"}
+
+
+def test_each_item_gets_its_own_refund_to_the_card_the_order_was_paid_with():
+    """click_and_collect_pickups: reporting two missing lines inserts two refunds, each of its line's
+    price, to the order's card even when the customer has other cards."""
+    domain = next(d for d in load_ontology() if d.id == "click_and_collect_pickups")
+    found = (_collected_order_with_two_lines(generate_env(domain, seed=seed)) for seed in range(10))
+    g, order, lines = next(f for f in found if f is not None)
+    env = Environment(g.spec)
+    chosen = [line for line in lines if line["status"] == "packed"][:2]
+    ep = env.episode()
+    before = {r["store_refund_id"] for r in ep.dump("store_refunds")}
+    ep.call_tool(
+        "report_missing_order_lines",
+        {
+            "pickup_order_id": order["pickup_order_id"],
+            "customer_id": order["customer_id"],
+            "order_line_ids": [line["order_line_id"] for line in chosen],
+        },
+    )
+    new = [r for r in ep.dump("store_refunds") if r["store_refund_id"] not in before]
+    assert sorted(r["amount"] for r in new) == sorted(line["line_price"] for line in chosen)
+    assert {r["payment_card_id"] for r in new} == {order["payment_card_id"]}
+    assert {r["customer_id"] for r in new} == {order["customer_id"]}
+
+
+def _collected_order_with_two_lines(g: Any) -> tuple[Any, dict[str, Any], list[dict[str, Any]]] | None:
+    """A collected order of a customer with several cards, two packed lines its total covers."""
+    cards_of: dict[str, set[str]] = {}
+    for card in g.spec.seed["payment_cards"]:
+        cards_of.setdefault(card["customer_id"], set()).add(card["payment_card_id"])
+    for o in g.spec.seed["pickup_orders"]:
+        lines = [line for line in g.spec.seed["order_lines"] if line["pickup_order_id"] == o["pickup_order_id"]]
+        packed = [line for line in lines if line["status"] == "packed"]
+        if (
+            o["status"] == "collected"
+            and len(cards_of[o["customer_id"]]) > 1
+            and len(packed) >= 2
+            and not any(line["status"] == "reported_missing" for line in lines)
+            and o["order_total"] >= sum(line["line_price"] for line in packed[:2])
+        ):
+            return g, o, lines
+    return None

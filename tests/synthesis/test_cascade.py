@@ -25,7 +25,9 @@ def test_cancelling_a_booking_withdraws_its_open_requests_only():
         booking = bookings[booking_id]
         ep = env.episode()
         try:
-            ep.call_tool("cancel_booking", {"booking_id": booking_id, "passenger_id": booking["passenger_id"]})
+            ep.call_tool(
+                "cancel_booking", {"booking_id": booking_id, "passenger_id": booking["passenger_id"], "confirm": True}
+            )
         except StateError:  # a rule refuses this booking: try another
             continue
         after = {r["special_service_request_id"]: r for r in ep.dump("special_service_requests")}
@@ -64,7 +66,10 @@ def test_a_fee_applies_only_inside_its_window():
     for hours in (12, 48):  # inside and outside the fee window, both cancellable (more than 3 hours ahead)
         flight["departs_at"] = (clock + timedelta(hours=hours)).strftime("%Y-%m-%d %H:%M:%S")
         ep = Environment(EnvSpec.model_validate(data)).episode()
-        ep.call_tool("cancel_booking", {"booking_id": booking["booking_id"], "passenger_id": booking["passenger_id"]})
+        ep.call_tool(
+            "cancel_booking",
+            {"booking_id": booking["booking_id"], "passenger_id": booking["passenger_id"], "confirm": True},
+        )
         after = ep.rows_by_key("passengers", [(passenger["passenger_id"],)])[(passenger["passenger_id"],)]
         assert after is not None
         credits[hours] = round(after["travel_credit"] - passenger["travel_credit"], 2)

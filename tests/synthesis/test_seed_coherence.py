@@ -3,6 +3,7 @@ spec's invariants catch a broken seed, and create tools refuse references that d
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
@@ -15,6 +16,7 @@ from envs.spec import EnvSpec
 from synthesis.coherence import price_links
 from synthesis.domain import Domain, Entity
 from synthesis.envgen import generate_env
+from synthesis.limits import limits
 from synthesis.ontology import load_ontology
 from synthesis.seedgen import generate_seed
 from synthesis.sqlgen import pk
@@ -273,3 +275,26 @@ def test_a_create_whose_records_start_before_their_date_needs_the_date_ahead() -
     tool = spec.tool("create_parking_reservation")
     assert tool is not None and "entry at must be in the future" in tool.description
     assert "parking_reservations_before_entry_at" in {i.name for i in spec.invariants}
+
+
+def test_no_seed_starts_beyond_a_per_record_limit() -> None:
+    """Every count_max rule with a literal bound holds in the seed of every built-in domain, and
+    check_env reports a seed that breaks one the tools keep (a third disputed charge on a bill)."""
+    over = []
+    for d in load_ontology():
+        seed = generate_seed(d, seed=0, clock=CLOCK)
+        for limit in limits(d):
+            e = d.entity(limit.entity)
+            field = e.lifecycle.field if e.lifecycle else ""
+            counts = Counter(r[limit.match] for r in seed[e.table] if limit.counts(r.get(field)))
+            over += [(d.id, e.name, key) for key, n in counts.items() if n > limit.amount]
+    assert over == []
+    spec = generate_env(_domain("phone_bill_disputes"), seed=0).spec
+    assert "bill_charges_disputed_per_monthly_bill_id" in {i.name for i in spec.invariants}
+
+    def third_dispute(seed: dict[str, Any]) -> None:
+        bill = Counter(c["monthly_bill_id"] for c in seed["bill_charges"]).most_common(1)[0][0]
+        for charge in [c for c in seed["bill_charges"] if c["monthly_bill_id"] == bill][:3]:
+            charge["status"] = "disputed"
+
+    assert "bill_charges_disputed_per_monthly_bill_id" in _invariant_failures(_broken(spec, third_dispute))
