@@ -137,3 +137,37 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     Console().print_json(json.dumps(result))
+
+
+@bench.command("isolation")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("bench-results/isolation.json"),
+    show_default=True,
+    help="Where to write the JSON results.",
+)
+@click.option(
+    "--calls", type=click.IntRange(min=10), default=400, show_default=True, help="Tenant B's calls per phase."
+)
+@click.option(
+    "--attackers", type=click.IntRange(min=1), default=4, show_default=True, help="Tenant A's hostile clients."
+)
+def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
+    """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
+    from server.bench_isolation import bench_isolation
+
+    with Console(stderr=True).status("benchmarking isolation") as status:
+        result = bench_isolation(
+            calls=calls, attackers=attackers, progress=lambda s: status.update(f"benchmarking isolation: {s}")
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    con = Console()
+    alone = result["bystander_alone"]
+    for kind, beside in result["bystander_beside"].items():
+        con.print(
+            f"tenant B p99 {alone['p99_ms']:.2f} ms alone, {beside['p99_ms']:.2f} ms beside {kind} calls "
+            f"(ratio {result['p99_ratio'][kind]:.2f})"
+        )
+    con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")

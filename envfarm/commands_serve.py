@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -11,6 +12,8 @@ import click
 from envs.errors import EnvFarmError
 
 from .catalogs import ensure_generated, open_catalog
+
+SWITCH_INTERVAL = 0.0005  # seconds
 
 
 @click.command()
@@ -67,12 +70,22 @@ def serve(
             f"refusing to bind {settings.host} without API keys: set ENVFARM_API_KEYS or ENVFARM_API_KEYS_FILE, "
             "or bind 127.0.0.1"
         )
+    if settings.host not in LOOPBACK_HOSTS and not settings.public_url and not settings.allowed_hosts:
+        # Otherwise the first remote client learns it from a 421 (DNS-rebinding protection, server/api/hosts.py)
+        click.echo(
+            "warning: only requests naming a loopback address or the bind address in their Host header are "
+            "answered; set ENVFARM_PUBLIC_URL or ENVFARM_ALLOWED_HOSTS to serve under a host name",
+            err=True,
+        )
     configure_logging(settings.log_level)
     # What is alive now (catalog, compiled environments, modules) lives as long as the server: freezing
     # it keeps full garbage collections from scanning it; one such scan took ~70 ms, stalling every
     # request in flight.
     gc.collect()
     gc.freeze()
+    # Tool calls run in worker threads; a thread busy in Python holds the GIL for a whole switch
+    # interval (5 ms by default) each time the event loop wants it back, which every other request waits for.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     click.echo(
         f"envfarm serving {len(app.state.farm.catalog.ids())} environments on http://{settings.host}:{settings.port}"
         f" (store: {safe_url(settings.store_url())}{', shared by replicas' if settings.store_is_shared() else ''})",

@@ -25,6 +25,7 @@ import hashlib
 import json
 import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -161,7 +162,8 @@ class Episode:
             self._conn.execute("BEGIN")
         try:
             self._sandbox.mode = Mode.WRITE if writes else Mode.READ
-            self._budget.start()
+            limit = self.env.time_limit
+            self._budget.start(time.monotonic() + limit if limit is not None else None)
             content, changes = self._run(tool, dict(args))
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
@@ -255,13 +257,13 @@ class Episode:
         out: dict[str, set[str]] = {}
         if not made:
             return out
-        marks = ", ".join("?" * len(made))
+        names = json.dumps(list(made))  # one parameter however many ids were made (SQLite caps parameters)
         for table in self.env.spec.tables:
             key = table.column(table.primary_key[0]) if len(table.primary_key) == 1 else None
             if key is not None and key.type == "text":
                 pk = quote_ident(key.name)
-                sql = f"SELECT {pk} FROM {quote_ident(table.name)} WHERE {pk} IN ({marks})"
-                for (value,) in self._conn.execute(sql, list(made)):
+                sql = f"SELECT {pk} FROM {quote_ident(table.name)} WHERE {pk} IN (SELECT value FROM json_each(?))"
+                for (value,) in self._conn.execute(sql, (names,)):
                     out.setdefault(made[value], set()).add(value)
         return out
 
@@ -420,6 +422,8 @@ class Episode:
         text = str(exc)
         if self._sandbox.denial:
             return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
+        if text == "interrupted" and self._budget.timed_out:
+            return SandboxError(f"{where} exceeded its time limit of {self.env.time_limit:g} s")
         if text == "interrupted":
             return SandboxError(f"{where} exceeded its step budget of {self.env.step_budget:,} SQLite steps")
         if isinstance(exc, sqlite3.IntegrityError):
@@ -441,9 +445,12 @@ class Environment:
     True
     """
 
-    def __init__(self, spec: EnvSpec, *, step_budget: int = DEFAULT_STEP_BUDGET) -> None:
+    def __init__(
+        self, spec: EnvSpec, *, step_budget: int = DEFAULT_STEP_BUDGET, time_limit: float | None = None
+    ) -> None:
         self.spec = spec
         self.step_budget = step_budget
+        self.time_limit = time_limit  # seconds of SQL per tool call (None: the step budget alone)
         self.table_names = frozenset(t.name for t in spec.tables)
         self.tools = {t.name: t for t in spec.tools}
         self.validators = {t.name: ArgumentValidator(t.parameters) for t in spec.tools}

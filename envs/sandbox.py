@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import sqlite3
+import time
 
 _SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"})
 #: Functions that read the outside world, are impure, or load code.
@@ -132,7 +133,9 @@ class Sandbox:
 
 
 class StepBudget:
-    """A progress handler that stops a statement after ``limit`` virtual-machine steps."""
+    """A progress handler that stops a statement after ``limit`` virtual-machine steps, or once the
+    clock passes ``deadline`` (a wall-clock limit per call: a slow call ends in an error instead of
+    holding its episode, and its worker, for as long as it likes)."""
 
     #: SQLite VM instructions between two calls of the handler.
     GRANULARITY = 1000
@@ -141,11 +144,15 @@ class StepBudget:
         self.limit = limit
         self.used = 0
         self.active = False  # the engine's own statements (dumps, hashing) are not budgeted
+        self.deadline: float | None = None
+        self.timed_out = False
 
-    def start(self) -> None:
-        """Start counting a new tool call or query."""
+    def start(self, deadline: float | None = None) -> None:
+        """Start counting a new tool call or query (until ``deadline`` on ``time.monotonic()``)."""
         self.used = 0
         self.active = True
+        self.deadline = deadline
+        self.timed_out = False
 
     def stop(self) -> None:
         """Stop counting (back to engine work)."""
@@ -155,4 +162,7 @@ class StepBudget:
         if not self.active:
             return 0
         self.used += self.GRANULARITY
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.timed_out = True
+            return 1
         return 1 if self.used > self.limit else 0

@@ -20,13 +20,16 @@ call runs again on the current state. Scores are taken on a copy checked against
 
 Batches are written on the event loop, not from a worker thread: a thread running SQLAlchemy
 competes with the loop for the GIL at every system call the loop makes, which cost each request
-more than writing its row inline does.
+more than writing its row inline does (``call_log``: a row the store refuses is isolated there).
+Tool calls, scoring and rebuilds run in worker threads (``workers``) under the engine's per-call
+time limit: one slow call must not hold every other tenant's calls.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import secrets
 import time
@@ -38,6 +41,7 @@ from envs import Catalog, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError, UnknownEnvironment, UnknownTask
 
 from .auth import Principal
+from .call_log import CallLog, loggable_arguments, loggable_result
 from .errors import (
     Conflict,
     EpisodeEnded,
@@ -50,11 +54,11 @@ from .errors import (
 )
 from .metrics import Metrics
 from .settings import Settings
-from .store import RESET_KIND, CallRow, EpisodeRow, Store, result_text
+from .store import RESET_KIND, CallRow, EpisodeRow, Store, served
+from .workers import Workers
 
 log = logging.getLogger("envfarm.server")
 FLUSH_INTERVAL = 0.05
-_FLUSH_BATCH = 512
 _STALE_RETRIES = 8  # a call losing the race to other replicas this often in a row gives up
 RESET_TOOL = "(reset)"  # the ``tool`` of a logged reset: no tool name can look like it
 
@@ -100,15 +104,20 @@ class EpisodeService:
         self._envs: dict[str, Environment] = {}
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
-        self._pending: list[tuple[str, CallRow]] = []
+        self.call_log = CallLog(store, metrics)
         self.shared = settings.store_is_shared()
+        self.workers = Workers(settings.call_threads)
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
         """The compiled environment (with the server's step budget), compiled once."""
         env = self._envs.get(env_id)
         if env is None:
-            env = self._envs[env_id] = Environment(self.catalog.get(env_id).spec, step_budget=self.settings.step_budget)
+            env = self._envs[env_id] = Environment(
+                self.catalog.get(env_id).spec,
+                step_budget=self.settings.step_budget,
+                time_limit=self.settings.call_time_limit_seconds,
+            )
         return env
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -212,7 +221,7 @@ class EpisodeService:
             live = self._live.get(episode_id)
             if live is None:
                 self.flush()  # buffered rows carry sequence numbers the rebuild must continue from
-                live = self._rebuild(row)
+                live = await self.workers.run(principal.tenant, functools.partial(self._rebuild, row))
         self._rebuild_locks.pop(episode_id, None)
         return live
 
@@ -260,7 +269,7 @@ class EpisodeService:
         self.metrics.episodes_live.set(len(self._live))
 
     def _forget(self, episode_id: str) -> None:
-        if any(item[0] == episode_id for item in self._pending):
+        if self.call_log.has_pending(episode_id):
             self.flush()
         live = self._live.pop(episode_id, None)
         if live is not None:
@@ -275,43 +284,53 @@ class EpisodeService:
         """Run one tool call, log it durably, and return what the agent should see."""
         for _ in range(_STALE_RETRIES):
             live = await self.live(principal, episode_id)
-            async with live.lock:
-                if live.dropped:  # evicted or found stale while this call waited
-                    continue
-                self._check_call_limit(live)
-                started = time.time()
-                t0 = time.perf_counter()
-                seq = live.seq + 1
-                outcome = self._run(live, seq, tool, arguments)
-                duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
-                spec = live.env.tools.get(tool)
-                row = CallRow(
-                    seq=seq,
-                    tool=tool,
-                    arguments=arguments if isinstance(arguments, dict) else {"_invalid": repr(arguments)},
-                    kind=spec.kind if spec else "unknown",
-                    is_error=outcome.is_error,
-                    result=outcome.message if outcome.is_error else outcome.content,
-                    error_type=outcome.error_type,
-                    started_at=started,
-                    duration_ms=duration_ms,
-                    transport=transport,
-                    result_json=outcome.text,
-                )
-                if not self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error):
-                    continue  # another replica logged a call first: run this one again on the current state
-                live.seq = seq
-                live.last_active_at = started
-            label = "error" if row.is_error else "ok"
-            self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug(
-                    "tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms}
-                )
-            return outcome
+            # Shielded: once a call runs it is logged, even if its client goes away meanwhile (the
+            # thread cannot be stopped, and the log must hold every write the state holds).
+            outcome = await asyncio.shield(self._call_once(principal, live, tool, arguments, transport))
+            if outcome is not None:
+                return outcome
         raise StoreUnavailable(
             f"Episode '{episode_id}' kept receiving calls on other replicas while this one ran; try again"
         )
+
+    async def _call_once(
+        self, principal: Principal, live: LiveEpisode, tool: str, arguments: Any, transport: str
+    ) -> CallOutcome | None:
+        """Run and log one call under the episode's lock; None when the copy turned out stale."""
+        episode_id = live.row.id
+        async with live.lock:
+            if live.dropped:  # evicted or found stale while this call waited
+                return None
+            self._check_call_limit(live)
+            started = time.time()
+            t0 = time.perf_counter()
+            seq = live.seq + 1
+            outcome = await self.workers.run(principal.tenant, functools.partial(self._run, live, seq, tool, arguments))
+            duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
+            spec = live.env.tools.get(tool)
+            row = CallRow(
+                seq=seq,
+                tool=tool,
+                # only a failed call can hold arguments validation refused; a success's are as given
+                arguments=loggable_arguments(arguments) if outcome.is_error else arguments,
+                kind=spec.kind if spec else "unknown",
+                is_error=outcome.is_error,
+                result=outcome.message if outcome.is_error else outcome.content,
+                error_type=outcome.error_type,
+                started_at=started,
+                duration_ms=duration_ms,
+                transport=transport,
+                result_json=loggable_result(outcome.text) if outcome.text is not None else None,
+            )
+            if not self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error):
+                return None  # another replica logged a call first: run this one again on the current state
+            live.seq = seq
+            live.last_active_at = started
+        label = "error" if row.is_error else "ok"
+        self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms})
+        return outcome
 
     def _check_call_limit(self, live: LiveEpisode) -> None:
         if live.seq >= self.settings.max_calls_per_episode:
@@ -369,22 +388,19 @@ class EpisodeService:
             log.exception("tool call failed", extra={"episode_id": live.row.id, "tool": tool})
             return CallOutcome(seq=seq, is_error=True, error_type="InternalError", message=f"Internal error: {exc}")
         # Serialized once: the same text is the MCP result and the logged row.
-        return CallOutcome(seq=seq, content=content, text=result_text(content))
+        content, text = served(content)
+        return CallOutcome(seq=seq, content=content, text=text)
 
     def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> bool:
         """Log the call; False when the in-memory copy turned out stale (shared store only)."""
         if self.shared:
             return self._commit_shared(episode_id, row)
         if not durable:
-            self._pending.append((episode_id, row))
-            if len(self._pending) >= _FLUSH_BATCH:
-                self.flush()
+            self.call_log.buffer(episode_id, row)
             return True
-        batch, self._pending = [*self._pending, (episode_id, row)], []
         try:
-            self.store.append_calls(batch)
+            self.call_log.write_now(episode_id, row)
         except Exception as exc:
-            self._pending = [item for item in batch[:-1] if item[0] != episode_id] + self._pending
             raise self._unrecorded(episode_id, row, exc) from exc
         return True
 
@@ -411,14 +427,7 @@ class EpisodeService:
 
     def flush(self) -> None:
         """Write buffered trajectory rows (reads and failed calls) to the store."""
-        if not self._pending:
-            return
-        batch, self._pending = self._pending, []
-        try:
-            self.store.append_calls(batch)
-        except Exception:
-            self._pending = batch + self._pending
-            raise
+        self.call_log.flush()
 
     async def score(self, principal: Principal, episode_id: str, answer: str) -> Score:
         """Score the episode's current state against its task."""
@@ -426,16 +435,24 @@ class EpisodeService:
             live = await self.live(principal, episode_id)
             if live.task is None:
                 raise NoTask(f"Episode '{episode_id}' is free play in '{live.env.spec.id}'; it has no task to score")
-            async with live.lock:
-                if live.dropped:
-                    continue
-                if self.shared:
-                    stored = self.store.get_episode(episode_id)
-                    if stored is None or stored.calls != live.seq:  # other replicas logged calls since
-                        self._forget(episode_id)
-                        continue
-                return score_episode(live.env, live.task, live.state, answer)
+            # Shielded like a call: the episode stays locked until the scoring thread is done with it.
+            score = await asyncio.shield(self._score_once(principal, live, live.task, answer))
+            if score is not None:
+                return score
         raise StoreUnavailable(f"Episode '{episode_id}' kept receiving calls on other replicas; try again")
+
+    async def _score_once(self, principal: Principal, live: LiveEpisode, task: Task, answer: str) -> Score | None:
+        async with live.lock:
+            if live.dropped:
+                return None
+            if self.shared:
+                stored = self.store.get_episode(live.row.id)
+                if stored is None or stored.calls != live.seq:  # other replicas logged calls since
+                    self._forget(live.row.id)
+                    return None
+            return await self.workers.run(
+                principal.tenant, functools.partial(score_episode, live.env, task, live.state, answer)
+            )
 
     async def close(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """End the episode: its state leaves memory; its log stays until retention ends."""
@@ -474,3 +491,4 @@ class EpisodeService:
         self.flush()
         for episode_id in list(self._live):
             self._forget(episode_id)
+        self.workers.close()

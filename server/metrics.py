@@ -38,6 +38,11 @@ class Metrics:
             "In-memory episode copies found stale at commit (another replica called the episode)",
             registry=self.registry,
         )
+        self.unstorable_rows = Counter(
+            "envfarm_unstorable_call_rows",
+            "Call rows the store refused, stored as an error record instead (or dropped)",
+            registry=self.registry,
+        )
         self._call_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def call_done(self, env: str, tool: str, outcome: str, seconds: float) -> None:

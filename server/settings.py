@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -32,20 +33,40 @@ class Settings(BaseSettings):
     )
     api_keys: str | None = Field(None, description="Keys as 'KEY TENANT [admin]' entries separated by ';'")
     api_keys_file: Path | None = Field(None, description="File with one 'KEY TENANT [admin]' entry per line")
-    public_url: str | None = Field(None, description="Base URL clients reach this server at (for mcp_url)")
+    public_url: str | None = Field(
+        None,
+        description="Base URL clients reach this server at, e.g. https://farm.example.org: the base of mcp_url "
+        "(default: the address the server is bound to), and its host and origin are allowed automatically",
+    )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Extra Host values allowed on MCP endpoints (comma-separated or a JSON list)"
+        default_factory=list,
+        description="Extra Host values allowed on every route but /healthz, 'name' or 'name:port' or 'name:*' "
+        "(comma-separated or a JSON list); loopback names, the bind address and public_url's host always are. "
+        "Others are refused (421) against DNS rebinding",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Extra Origin values allowed (comma-separated or a JSON list)"
+        default_factory=list,
+        description="Extra Origin values allowed for browser requests, e.g. https://app.example.org "
+        "(comma-separated or a JSON list); loopback and public_url's origin always are. Others are refused (403)",
     )
     episode_ttl_seconds: float = Field(3600, gt=0, description="Idle time after which an episode expires")
     retention_seconds: float = Field(7 * 86400, gt=0, description="How long call logs are kept after expiry")
     max_live_episodes_per_tenant: int = Field(1000, ge=1, description="Open episodes one tenant may have")
     max_episodes_in_memory: int = Field(20000, ge=1, description="Least recently used episodes beyond this are evicted")
     max_calls_per_episode: int = Field(500, ge=1, description="Tool calls one episode may make")
+    max_streams_per_tenant: int = Field(
+        16,
+        ge=1,
+        description="Event streams (GET on an MCP endpoint) one tenant may hold open at once; more get 429",
+    )
     max_body_bytes: int = Field(1_000_000, ge=1024, description="Largest request body accepted")
     step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
+    call_time_limit_seconds: float = Field(
+        10.0, gt=0, description="Seconds of SQL one tool call may take; a slower call ends with a tool error"
+    )
+    call_threads: int = Field(
+        8, ge=2, description="Threads running tool calls, scoring and rebuilds; one tenant may use half of them"
+    )
     reap_interval_seconds: float = Field(30, gt=0, description="How often idle episodes are expired")
     metrics_public: bool = Field(
         False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"
@@ -71,6 +92,17 @@ class Settings(BaseSettings):
             except json.JSONDecodeError as exc:
                 raise ValueError(f"not a JSON list: {exc.msg}") from None
         return [item.strip() for item in value.split(",") if item.strip()]
+
+    @field_validator("public_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("expected an http:// or https:// URL with a host name")
+        _ = parts.port  # a port that is not a number raises ValueError here, not on the first request
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

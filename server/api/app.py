@@ -3,7 +3,17 @@
 MCP lives at ``/episodes/{episode_id}/mcp``: one SDK ``StreamableHTTPSessionManager`` (JSON responses,
 stateless, so no per-session memory) behind a guard that authenticates the caller and checks the
 episode before the SDK sees the request. Handlers find their episode from the URL, never from the
-MCP session. Host/Origin checks (DNS-rebinding protection) are on, with a configurable allow-list.
+MCP session. Host/Origin checks (DNS-rebinding protection) guard every route, REST and MCP, with one
+allow-list (``hosts.py``).
+
+Open event streams are capped per tenant (``max_streams_per_tenant``, 429 beyond it). Although the
+manager is stateless with JSON responses, a GET on the MCP endpoint from a legacy-era client (no
+``MCP-Protocol-Version`` header, or a handshake-era one) still gets the SDK's standalone SSE stream: it
+stays open, pinged, until the client goes away, and nothing is ever sent on it here. Unbounded, one
+client could hold any number of connections and server tasks. A GET with a 2026-era header is answered
+405 at once, and POSTs are answered as plain JSON, so GETs are what is capped: each one holds a slot of
+its tenant from after authentication and the episode check until the response ends, client disconnect
+included (the SSE response notices the disconnect and ends, and the slot is freed in a ``finally``).
 """
 
 from __future__ import annotations
@@ -20,7 +30,6 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -29,7 +38,7 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import Forbidden, ServiceError, Unauthorized
+from ..errors import Forbidden, LimitExceeded, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
@@ -42,6 +51,7 @@ from .errors import (
     service_error_response,
     store_unavailable,
 )
+from .hosts import HostOriginMiddleware, HostPolicy
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
@@ -103,13 +113,38 @@ async def _no_body() -> dict[str, Any]:
     return {"type": "http.request", "body": b"", "more_body": False}
 
 
+class StreamSlots:
+    """Open event streams per tenant, at most ``limit`` each (see the module docstring)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def acquire(self, tenant: str) -> bool:
+        held = self.open.get(tenant, 0)
+        if held >= self.limit:
+            return False
+        self.open[tenant] = held + 1
+        return True
+
+    def release(self, tenant: str) -> None:
+        held = self.open[tenant] - 1
+        if held:
+            self.open[tenant] = held
+        else:
+            del self.open[tenant]  # tenants come and go; keep no entry per tenant ever seen
+
+
 class McpEndpoint:
     """Authenticates, checks the episode, then hands the request to the MCP session manager."""
 
-    def __init__(self, manager: StreamableHTTPSessionManager, service: EpisodeService, keys: KeyRing) -> None:
+    def __init__(
+        self, manager: StreamableHTTPSessionManager, service: EpisodeService, keys: KeyRing, streams: StreamSlots
+    ) -> None:
         self.manager = manager
         self.service = service
         self.keys = keys
+        self.streams = streams
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         principal = self.keys.resolve(Headers(scope=scope).get("authorization"))
@@ -126,7 +161,25 @@ class McpEndpoint:
             return
         scope[_PRINCIPAL_KEY] = principal
         scope[_LIVE_KEY] = live  # the handlers' resolver reuses it instead of looking it up again
-        await self.manager.handle_request(scope, receive, send)
+        if scope["method"] != "GET":
+            await self.manager.handle_request(scope, receive, send)
+            return
+        if not self.streams.acquire(principal.tenant):
+            limit = self.streams.limit
+            await _send_error(
+                send,
+                scope,
+                LimitExceeded(
+                    f"Tenant '{principal.tenant}' already holds {limit} open event streams (GET on an MCP "
+                    f"endpoint), the limit (ENVFARM_MAX_STREAMS_PER_TENANT={limit}); close one first",
+                    field="streams",
+                ),
+            )
+            return
+        try:
+            await self.manager.handle_request(scope, receive, send)
+        finally:
+            self.streams.release(principal.tenant)
 
 
 class GuardMiddleware:
@@ -169,16 +222,6 @@ class GuardMiddleware:
         await self.app(scope, limited, send)
 
 
-def _security(settings: Settings) -> TransportSecuritySettings:
-    hosts = [f"{h}:*" for h in ("127.0.0.1", "localhost", "[::1]")] + ["127.0.0.1", "localhost", "[::1]"]
-    origins = [f"http://{h}:*" for h in ("127.0.0.1", "localhost", "[::1]")]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=hosts + settings.allowed_hosts,
-        allowed_origins=origins + settings.allowed_origins,
-    )
-
-
 def _declare_security(app: FastAPI, keys: KeyRing) -> None:
     """With API keys configured, the OpenAPI document says every route but ``/healthz`` needs a bearer
     key (the docs page gets "Authorize"). In local mode nothing needs one, and it says nothing."""
@@ -209,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     keys = KeyRing.load(settings.api_keys, settings.api_keys_file)
     service = EpisodeService(settings, catalog, store, metrics)
     farm = FarmState(settings=settings, catalog=catalog, store=store, service=service, keys=keys, metrics=metrics)
+    hosts = HostPolicy.from_settings(settings)
 
     async def resolve(ctx: ServerRequestContext[Any]) -> _HttpEpisode:
         request = ctx.request
@@ -222,7 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app=build_server(resolve),
         json_response=True,
         stateless=True,
-        security_settings=_security(settings),
+        security_settings=hosts.transport_security(),
         max_request_body_size=settings.max_body_bytes,
     )
 
@@ -266,8 +310,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
-    app.mcp_app = GuardMiddleware(
-        McpEndpoint(manager, service, keys), max_body=settings.max_body_bytes, local_only=keys.local_mode
+    endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
+    app.mcp_app = HostOriginMiddleware(
+        GuardMiddleware(endpoint, max_body=settings.max_body_bytes, local_only=keys.local_mode), policy=hosts
     )
+    # Added last, so outermost: a misdirected request is refused before anything else looks at it.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
+    app.add_middleware(HostOriginMiddleware, policy=hosts)
     return app

@@ -25,7 +25,8 @@ log = logging.getLogger("envfarm.server")
 _MEANING = {
     400: "Inconsistent request (the message names the field)",
     401: "Missing or invalid API key",
-    403: "Not allowed for this key, or a non-loopback client with no API keys configured",
+    403: "Not allowed for this key, a non-loopback client with no API keys configured, or a browser Origin "
+    "that is not allowed",
     404: "No such environment, task or episode (other tenants' episodes included)",
     409: "Contradicts the catalog or the episode: a task of another environment, scoring free play, "
     "a log that no longer replays",

@@ -48,3 +48,18 @@ def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> No
         assert figures["shared"] > 0 and abs(figures["ratio"] - figures["shared"] / figures["embedded"]) < 0.002
     # per sequential episode: warm-up + measured calls; per concurrent one: a warm-up burst and two measured
     assert data["shared_calls_logged"] == 2 * (min(50, calls) + calls) + clients * (per_client // 2) * 3
+
+
+def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Path) -> None:
+    out = tmp_path / "isolation.json"
+    result = CliRunner().invoke(cli, ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["bystander_alone"]["calls"] == 30
+    assert {kind: p["calls"] for kind, p in data["bystander_beside"].items()} == {"spin": 30, "unique_items": 30}
+    assert data["server_errors"] == []
+    for kind, phase in data["bystander_beside"].items():
+        assert data["p99_ratio"][kind] == round(phase["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
+    # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
+    assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
+    assert data["attack_calls"]["unique_items"]["calls"] >= 1

@@ -47,9 +47,20 @@ async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> Episod
     )
 
 
+def base_url(farm: FarmState, request: Request) -> str:
+    """Where clients reach this server: ``public_url``, else the address of the socket the request came
+    in on. Never the Host header, which the caller chooses (a DNS-rebinding page would get its own name)."""
+    if farm.settings.public_url:
+        return farm.settings.public_url.rstrip("/")
+    scheme = request.scope.get("scheme", "http")
+    host, port = request.scope.get("server") or (None, None)
+    if host is None or port is None:  # a Unix socket: only the settings say where TCP clients would go
+        host, port = farm.settings.host, farm.settings.port
+    return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
+
+
 def mcp_url(farm: FarmState, request: Request, episode_id: str) -> str:
-    base = farm.settings.public_url or str(request.base_url)
-    return base.rstrip("/") + f"/episodes/{episode_id}/mcp"
+    return base_url(farm, request) + f"/episodes/{episode_id}/mcp"
 
 
 @router.post("/episodes", status_code=201, response_model=EpisodeCreated, responses=documented(400, 404, 409, 429))

@@ -1,0 +1,222 @@
+"""``envfarm bench isolation``: one tenant's hostile calls must not slow other tenants down.
+
+A farm (a real ``envfarm serve`` subprocess, with two tenants) serves tenant B's read calls alone,
+then while tenant A's clients keep sending calls that once stalled the event loop, one kind per
+phase: a query that never ends (stopped by the per-call time limit) and a list of 6,000 distinct
+objects (77 KB) for a ``uniqueItems`` parameter. Reported: B's latency percentiles per phase and
+their ratio to B alone (measured in the same run, so the machine's noise cancels), A's call
+durations, and every 5xx seen (there must be none).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from envs import paths
+
+from .bench import BenchError, _bench_env, _farm_command, _server
+from .threaded import free_port
+
+TENANT_KEYS = "bench-key-aaaaaaaa attacker;bench-key-bbbbbbbb bystander"
+ATTACKER, BYSTANDER = "bench-key-aaaaaaaa", "bench-key-bbbbbbbb"
+
+#: An environment whose tools misbehave on purpose (also used by the server's stall tests).
+LAB_SPEC: dict[str, Any] = {
+    "format_version": 1,
+    "id": "lab",
+    "name": "Lab",
+    "sector": "testing",
+    "description": "Tools that misbehave on purpose.",
+    "clock": "2026-03-02T09:00:00",
+    "tables": [
+        {
+            "name": "things",
+            "description": "Things.",
+            "primary_key": ["thing_id"],
+            "columns": [{"name": "thing_id", "type": "text"}, {"name": "label", "type": "text"}],
+        }
+    ],
+    "invariants": [],
+    "tools": [
+        {
+            "name": "spin",
+            "kind": "read",
+            "description": "Counts for ever.",
+            "steps": [
+                {
+                    "kind": "return",
+                    "shape": "value",
+                    "sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+                }
+            ],
+        },
+        {
+            "name": "broken_text",
+            "kind": "read",
+            "description": "Returns text that is not valid Unicode.",
+            "steps": [{"kind": "return", "shape": "value", "sql": "SELECT 'a' || char(55296) || 'b'"}],
+        },
+        {
+            "name": "broken_json",
+            "kind": "read",
+            "description": "Returns JSON whose string holds a lone surrogate.",
+            "steps": [{"kind": "return", "shape": "one", "json_columns": ["j"], "sql": "SELECT '\"a\\ud800b\"' AS j"}],
+        },
+        {
+            "name": "list_things",
+            "kind": "read",
+            "description": "Lists things.",
+            "steps": [{"kind": "return", "sql": "SELECT * FROM things ORDER BY thing_id"}],
+        },
+        {
+            "name": "mint",
+            "kind": "write",
+            "description": "Makes n things.",
+            "parameters": {
+                "type": "object",
+                "properties": {"n": {"type": "integer", "minimum": 1}},
+                "required": ["n"],
+                "additionalProperties": False,
+            },
+            "steps": [
+                {
+                    "kind": "exec",
+                    "sql": "INSERT INTO things (thing_id, label) SELECT new_id('T'), 'made' FROM "
+                    "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < :n) SELECT x FROM c)",
+                },
+                {"kind": "return", "shape": "value", "sql": "SELECT count(*) FROM things"},
+            ],
+        },
+    ],
+}
+LAB_TASK = {
+    "id": "lab-001",
+    "env": "lab",
+    "instruction": "Make 40,000 things.",
+    "gold_actions": [{"tool": "mint", "arguments": {"n": 40000}}],
+    "reward_basis": ["state"],
+}
+UNIQUE_ITEMS_CALL = {
+    "tool": "return_delivered_order_items",
+    "arguments": {
+        "order_id": "#W0000000",
+        "item_ids": [{"item": i} for i in range(6000)],
+        "payment_method_id": "gift_card_0000000",
+    },
+}
+
+
+def write_lab_catalog(catalog: Path) -> None:
+    """A catalog of retail plus the lab environment."""
+    shutil.copytree(paths.BUILTIN_CATALOG / "retail", catalog / "retail")
+    lab = catalog / "lab"
+    lab.mkdir(parents=True)
+    (lab / "spec.json").write_text(json.dumps(LAB_SPEC), encoding="utf-8")
+    (lab / "seed.json").write_text(json.dumps({"things": [{"thing_id": "T0001", "label": "first"}]}), encoding="utf-8")
+    (lab / "policy.md").write_text("# Lab\n", encoding="utf-8")
+    (lab / "tasks.json").write_text(json.dumps([LAB_TASK]), encoding="utf-8")
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "calls": len(ordered),
+        "p50_ms": round(statistics.median(ordered), 3),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 3),
+        "max_ms": round(ordered[-1], 3),
+    }
+
+
+def _episode(client: httpx.Client, **body: Any) -> str:
+    r = client.post("/episodes", json=body)
+    if r.status_code != 201:
+        raise BenchError(f"could not create an episode: {r.status_code} {r.text[:200]}")
+    return str(r.json()["episode_id"])
+
+
+def _bystander_calls(client: httpx.Client, episode: str, n: int, server_errors: list[int]) -> list[float]:
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        r = client.post(f"/episodes/{episode}/calls", json={"tool": "list_things"})
+        samples.append((time.perf_counter() - t0) * 1e3)
+        if r.status_code >= 500 or r.json().get("is_error"):
+            server_errors.append(r.status_code)
+    return samples
+
+
+def bench_isolation(
+    *, calls: int = 400, attackers: int = 4, time_limit: float = 2.0, progress: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
+    """Tenant B's latency alone and beside ``attackers`` threads of tenant A's hostile calls."""
+    port = free_port()
+    env = {
+        **_bench_env(),
+        "ENVFARM_API_KEYS": TENANT_KEYS,
+        "ENVFARM_STEP_BUDGET": str(10**12),  # the spin is stopped by the clock
+        "ENVFARM_CALL_TIME_LIMIT_SECONDS": str(time_limit),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        write_lab_catalog(Path(tmp) / "catalog")
+        env["ENVFARM_CATALOG"] = str(Path(tmp) / "catalog")
+        with _server(_farm_command(port, tmp + "/data"), port, env) as base:
+            bystander = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {BYSTANDER}"}, timeout=120)
+            attacker = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {ATTACKER}"}, timeout=120)
+            with bystander, attacker:
+                mine = _episode(bystander, env_id="lab")
+                errors: list[int] = []
+                _bystander_calls(bystander, mine, 50, errors)  # warm-up
+                progress("tenant B alone")
+                alone = _bystander_calls(bystander, mine, calls, errors)
+                attack_ms: dict[str, list[float]] = {}
+                attack_errors: list[int] = []
+                beside: dict[str, list[float]] = {}
+                for kind in ("spin", "unique_items"):
+                    stop = threading.Event()
+                    attack_ms[kind] = []
+
+                    def attack(kind: str = kind, stop: threading.Event = stop) -> None:
+                        headers = {"Authorization": f"Bearer {ATTACKER}", "content-type": "application/json"}
+                        with httpx.Client(base_url=base, headers=headers, timeout=120) as c:
+                            episode = _episode(c, env_id="lab") if kind == "spin" else _episode(c, task_id="retail-001")
+                            # encoded once: this process measures tenant B too, and must not spend its time here
+                            body = json.dumps({"tool": "spin"} if kind == "spin" else UNIQUE_ITEMS_CALL).encode()
+                            while not stop.is_set():
+                                t0 = time.perf_counter()
+                                r = c.post(f"/episodes/{episode}/calls", content=body)
+                                attack_ms[kind].append((time.perf_counter() - t0) * 1e3)
+                                if r.status_code >= 500:
+                                    attack_errors.append(r.status_code)
+
+                    threads = [threading.Thread(target=attack) for _ in range(attackers)]
+                    for t in threads:
+                        t.start()
+                    time.sleep(0.5)  # the attack is under way
+                    progress(f"tenant B beside {attackers} clients of tenant A sending {kind} calls")
+                    beside[kind] = _bystander_calls(bystander, mine, calls, errors)
+                    stop.set()
+                    for t in threads:
+                        t.join()
+    quiet = _percentiles(alone)
+    phases = {kind: _percentiles(samples) for kind, samples in beside.items()}
+    return {
+        "benchmark": "isolation",
+        "time_limit_s": time_limit,
+        "attackers": attackers,
+        "bystander_alone": quiet,
+        "bystander_beside": phases,
+        "p99_ratio": {kind: round(p["p99_ms"] / quiet["p99_ms"], 3) for kind, p in phases.items()},
+        "p50_ratio": {kind: round(p["p50_ms"] / quiet["p50_ms"], 3) for kind, p in phases.items()},
+        "attack_calls": {k: _percentiles(v) for k, v in attack_ms.items() if v},
+        "server_errors": errors + attack_errors,
+    }
