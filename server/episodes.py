@@ -54,7 +54,7 @@ from .errors import (
 )
 from .metrics import Metrics
 from .settings import Settings
-from .store import RESET_KIND, CallRow, EpisodeRow, Store, served
+from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, served
 from .workers import Workers
 
 log = logging.getLogger("envfarm.server")
@@ -74,6 +74,7 @@ class CallOutcome:
     message: str | None = None
     duration_ms: float = 0.0
     text: str | None = None  # ``content`` as JSON, when already serialized
+    arguments_json: str | None = None  # the arguments as logged
 
 
 @dataclass
@@ -311,8 +312,8 @@ class EpisodeService:
             row = CallRow(
                 seq=seq,
                 tool=tool,
-                # only a failed call can hold arguments validation refused; a success's are as given
-                arguments=loggable_arguments(arguments) if outcome.is_error else arguments,
+                arguments=arguments if isinstance(arguments, dict) else {},
+                arguments_json=outcome.arguments_json,
                 kind=spec.kind if spec else "unknown",
                 is_error=outcome.is_error,
                 result=outcome.message if outcome.is_error else outcome.content,
@@ -383,13 +384,18 @@ class EpisodeService:
         try:
             content = live.state.call_tool(tool, arguments).content
         except ToolError as exc:
-            return CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))
+            outcome = CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))
         except EnvFarmError as exc:  # pragma: no cover - engine invariants; reported, never a traceback
             log.exception("tool call failed", extra={"episode_id": live.row.id, "tool": tool})
-            return CallOutcome(seq=seq, is_error=True, error_type="InternalError", message=f"Internal error: {exc}")
-        # Serialized once: the same text is the MCP result and the logged row.
-        content, text = served(content)
-        return CallOutcome(seq=seq, content=content, text=text)
+            outcome = CallOutcome(seq=seq, is_error=True, error_type="InternalError", message=f"Internal error: {exc}")
+        else:
+            # Serialized once: the same text is the MCP result and the logged row.
+            content, text = served(content)
+            outcome = CallOutcome(seq=seq, content=content, text=text)
+        # The log's form of the arguments is made here, in the worker, not on the event loop: a failed
+        # call's may be anything validation refused (only a failed call can hold such arguments).
+        outcome.arguments_json = arguments_text(loggable_arguments(arguments) if outcome.is_error else arguments)
+        return outcome
 
     def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> bool:
         """Log the call; False when the in-memory copy turned out stale (shared store only)."""

@@ -85,6 +85,7 @@ class CallRow:
     duration_ms: float
     transport: str
     result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
+    arguments_json: str | None = None  # ``arguments`` already serialized, likewise
 
 
 #: What the database driver raises when the store cannot be reached (down, dropped, out of connections),
@@ -165,6 +166,7 @@ def _advance_and_insert() -> sa.sql.ClauseElement:
 
 
 _ARGUMENTS_JSON = json.JSONEncoder(sort_keys=True, default=str)
+arguments_text = _ARGUMENTS_JSON.encode
 _RESULT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -192,7 +194,7 @@ def _call_values(episode_id: str, call: CallRow) -> tuple[Any, ...]:
         episode_id,
         call.seq,
         call.tool,
-        _ARGUMENTS_JSON.encode(call.arguments),
+        call.arguments_json if call.arguments_json is not None else _ARGUMENTS_JSON.encode(call.arguments),
         call.kind,
         call.is_error,
         result,
