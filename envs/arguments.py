@@ -1,13 +1,11 @@
 """Validate tool arguments against a tool's JSON Schema, with errors that name the field.
 
-Two validators per schema: ``fastjsonschema`` compiles the schema to Python code and answers
-"valid?" about six times faster than ``jsonschema``, which matters because every tool call is
-validated. ``jsonschema`` stays the authority: it is asked whenever the fast path rejects, and
-its verdict (and its best-matching error, which names the field) is what the caller sees. So the
-fast path may only ever be stricter, never more lenient; formats are checked by ``jsonschema``'s
-own format checker in both, and a test compares the two on every catalog schema.
+``jsonschema`` validates, interpreting the schema; nothing is generated from it (a compiled
+validator turned property names and numbers from a stranger's spec into Python source). Its
+``pattern`` keyword matches with RE2, whose time is linear in the text, and schemas were checked
+at load (``schema_safety``): local references only, finite numbers, RE2 patterns.
 
-Before either, a linear walk refuses what no schema should have to think about and what would
+Before the schema, a linear walk refuses what no schema should have to think about and what would
 crash or stall what comes after: nesting deeper than ``MAX_DEPTH``, strings that are not valid
 Unicode (a lone surrogate cannot be stored or sent), integers SQLite cannot hold (beyond 64 bits)
 and non-finite numbers. ``uniqueItems`` is checked in linear time (jsonschema's own check compares
@@ -16,18 +14,16 @@ unhashable items pairwise: 6,000 objects took 30 s).
 
 from __future__ import annotations
 
-import functools
 import itertools
-import json
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
-import fastjsonschema
 import jsonschema
+import referencing
 
 from .errors import ToolArgumentError
+from .schema_safety import compiled_pattern
 
 _UNEXPECTED = re.compile(r"\('([^']+)' (?:was|were) unexpected\)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -63,9 +59,15 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> An
             seen.add(key)
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if validator.is_type(instance, "string") and compiled_pattern(pattern).search(instance) is None:
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 _VALIDATOR: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
+    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items, "pattern": _pattern}
 )
+_NO_RETRIEVAL: referencing.Registry[Any] = referencing.Registry()  # a reference outside the schema is never fetched
 
 
 def structure_problem(arguments: Any) -> tuple[str, str] | None:
@@ -93,28 +95,8 @@ def structure_problem(arguments: Any) -> tuple[str, str] | None:
     return None
 
 
-def _format_check(name: str) -> Callable[[Any], bool]:
-    return lambda value: _VALIDATOR.FORMAT_CHECKER.conforms(value, name)
-
-
-_FORMATS = {name: _format_check(name) for name in _VALIDATOR.FORMAT_CHECKER.checkers}
-
-
-@functools.lru_cache(maxsize=2048)
-def _compile_fast(schema_json: str) -> Callable[[Any], Any] | None:
-    """The compiled check for a schema, shared by every environment instance with the same schema
-    (synthesis builds the same spec many times; compiling costs ~1 ms a schema)."""
-    try:
-        # use_default=False: the fast path must never write defaults into the caller's arguments.
-        return fastjsonschema.compile(
-            json.loads(schema_json), formats=_FORMATS, use_default=False, detailed_exceptions=False
-        )
-    except fastjsonschema.JsonSchemaDefinitionException:  # a keyword it lacks: jsonschema alone decides
-        return None
-
-
 class ArgumentValidator:
-    """A tool's argument schema; the fast check is compiled on first use.
+    """A tool's argument schema.
 
     >>> v = ArgumentValidator({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
     >>> v.validate("t", {"n": 1})
@@ -126,16 +108,7 @@ class ArgumentValidator:
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
-        self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER)
-        self._fast: Callable[[Any], Any] | None = None
-        self._compiled = False
-
-    @property
-    def fast(self) -> Callable[[Any], Any] | None:
-        if not self._compiled:
-            self._fast = _compile_fast(json.dumps(self.schema, sort_keys=True))
-            self._compiled = True
-        return self._fast
+        self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
 
     def validate(self, tool: str, arguments: Any) -> None:
         """Raise ToolArgumentError for the most relevant schema violation, naming field and value."""
@@ -146,16 +119,12 @@ class ArgumentValidator:
         if (problem := structure_problem(arguments)) is not None:
             field, what = problem
             raise ToolArgumentError(f"Invalid argument '{field}' for tool '{tool}': {what}", field=field)
-        fast = self.fast
-        if fast is not None:
-            try:
-                fast(arguments)
-                return
-            except fastjsonschema.JsonSchemaValueException:
-                pass
-        # The most relevant of the first errors: a list of 6,000 wrong items has 6,000 errors, and
-        # building every one would cost more than the call itself.
-        error = jsonschema.exceptions.best_match(itertools.islice(self.full.iter_errors(arguments), _MAX_ERRORS))
+        try:
+            # The most relevant of the first errors: a list of 6,000 wrong items has 6,000 errors, and
+            # building every one would cost more than the call itself.
+            error = jsonschema.exceptions.best_match(itertools.islice(self.full.iter_errors(arguments), _MAX_ERRORS))
+        except referencing.exceptions.Unresolvable as exc:  # a spec not checked at load (schema_safety)
+            raise ToolArgumentError(f"Tool '{tool}' has a schema reference that cannot be resolved: {exc}") from None
         if error is None:
             return
         field = _field_of(error)

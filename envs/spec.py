@@ -15,6 +15,7 @@ import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from .metaschema import check_schema
+from .schema_safety import schema_problem
 from .sqltext import nondeterminism, prepare
 
 Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
@@ -163,6 +164,8 @@ class ToolSpec(Model):
     def _parameters_are_object_schema(cls, schema: dict[str, Any]) -> dict[str, Any]:
         if schema.get("type") != "object":
             raise ValueError('parameters must be a JSON Schema with "type": "object" at the root')
+        if (problem := schema_problem(schema)) is not None:  # first: check_schema would follow a bad $ref
+            raise ValueError(f"parameters is not a safe schema {problem}")
         try:
             check_schema(schema)
         except jsonschema.SchemaError as exc:
