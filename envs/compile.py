@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from .errors import SpecError
+from .sandbox import StepBudget, limit
 from .spec import ColumnSpec, EnvSpec, TableSpec
 
 #: Internal table holding per-prefix id counters, so ids are part of the state and replay exactly.
@@ -137,6 +139,10 @@ def check_foreign_keys(conn: sqlite3.Connection, *, where: str) -> None:
         raise SpecError(f"a row of '{table}' references a missing '{parent}' row: {key}", location=where)
 
 
+BUILD_STEPS = 200_000_000  # SQLite steps to build one environment's seed database
+BUILD_SECONDS = 60.0
+
+
 def compile_image(spec: EnvSpec) -> bytes:
     """Build the template database for ``spec`` and return it serialized.
 
@@ -144,26 +150,42 @@ def compile_image(spec: EnvSpec) -> bytes:
         SpecError: a DDL statement or seed row is rejected by SQLite; the message names which.
     """
     conn = sqlite3.connect(":memory:", isolation_level=None)
+    limit(conn)
+    # A spec's CHECKs, DEFAULTs and triggers run on every seed row: bounded like a tool call.
+    budget = StepBudget(BUILD_STEPS)
+    budget.start(time.monotonic() + BUILD_SECONDS)
+    conn.set_progress_handler(budget, StepBudget.GRANULARITY)
     try:
-        conn.execute("PRAGMA foreign_keys = OFF")  # seed rows may arrive in any table order
-        conn.execute("BEGIN")
-        for i, table in enumerate(spec.tables):
-            try:
-                conn.execute(table_ddl(table))
-            except sqlite3.Error as exc:
-                raise SpecError(f"table '{table.name}' cannot be created: {exc}", location=f"tables[{i}]") from exc
-        conn.execute(f"CREATE TABLE {COUNTERS_TABLE} (prefix TEXT PRIMARY KEY, last INTEGER NOT NULL) STRICT")
-        for name, rows in spec.seed.items():
-            insert_rows(conn, spec.table(name), rows, where=f"seed.{name}")
-        check_foreign_keys(conn, where="seed")
-        conn.execute(
-            f"CREATE TABLE {CHANGES_TABLE} (tbl TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (tbl, key)) "
-            "WITHOUT ROWID, STRICT"
-        )
-        for table in spec.tables:
-            for trigger in tracking_triggers(table):
-                conn.execute(trigger)
-        conn.execute("COMMIT")
-        return conn.serialize()
+        return _build(conn, spec)
+    except SpecError as exc:
+        if budget.tripped:
+            raise SpecError(
+                f"building the seed database took more than {BUILD_STEPS:,} SQLite steps or {BUILD_SECONDS:g} s "
+                f"(a CHECK, DEFAULT or seed row too costly): {exc}"
+            ) from None
+        raise
     finally:
         conn.close()
+
+
+def _build(conn: sqlite3.Connection, spec: EnvSpec) -> bytes:
+    conn.execute("PRAGMA foreign_keys = OFF")  # seed rows may arrive in any table order
+    conn.execute("BEGIN")
+    for i, table in enumerate(spec.tables):
+        try:
+            conn.execute(table_ddl(table))
+        except sqlite3.Error as exc:
+            raise SpecError(f"table '{table.name}' cannot be created: {exc}", location=f"tables[{i}]") from exc
+    conn.execute(f"CREATE TABLE {COUNTERS_TABLE} (prefix TEXT PRIMARY KEY, last INTEGER NOT NULL) STRICT")
+    for name, rows in spec.seed.items():
+        insert_rows(conn, spec.table(name), rows, where=f"seed.{name}")
+    check_foreign_keys(conn, where="seed")
+    conn.execute(
+        f"CREATE TABLE {CHANGES_TABLE} (tbl TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (tbl, key)) "
+        "WITHOUT ROWID, STRICT"
+    )
+    for table in spec.tables:
+        for trigger in tracking_triggers(table):
+            conn.execute(trigger)
+    conn.execute("COMMIT")
+    return conn.serialize()

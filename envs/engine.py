@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import ArgumentValidator
+from .clock import install_clock
 from .compile import (
     CHANGES_TABLE,
     COUNTERS_TABLE,
@@ -44,7 +45,7 @@ from .compile import (
     to_sql_value,
 )
 from .errors import SandboxError, SpecError, StateError, ToolArgumentError, ToolError, UnknownTool
-from .sandbox import Mode, Sandbox, StepBudget
+from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
 from .sqltext import PreparedSQL, prepare
 from .task import PatchOp, Task, ToolCall
@@ -129,10 +130,12 @@ class Episode:
     def __init__(self, env: Environment, image: bytes) -> None:
         self.env = env
         self._conn = conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        limit(conn)
         conn.deserialize(image)
         conn.execute("PRAGMA foreign_keys = ON")
         self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
         conn.create_function("now", 0, env._now_fn, deterministic=True)
+        install_clock(conn, env.now)
         conn.create_function("new_id", 1, self._new_id)
         self._sandbox = Sandbox(
             env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX, stored=env.stored_names(conn)

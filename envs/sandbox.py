@@ -132,6 +132,30 @@ class Sandbox:
         return self._deny(f"{what} is not allowed")
 
 
+#: SQLite's limits on every connection that runs a spec's SQL, so that no single value, statement
+#: or expression can grow without bound however the SQL is written: printf('%.*c', 999999999, 'x'),
+#: zeroblob(), replace() and group_concat() stop at ``LENGTH`` ("string or blob too big") instead of
+#: allocating gigabytes; a LIKE/GLOB pattern is short; nothing can be attached.
+LIMITS = {
+    sqlite3.SQLITE_LIMIT_LENGTH: 2_000_000,  # bytes of one string or blob (a request body is at most 1 MB)
+    sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000,  # bytes of one statement
+    sqlite3.SQLITE_LIMIT_COLUMN: 200,
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 200,
+    sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 50,
+    sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 100,
+    sqlite3.SQLITE_LIMIT_ATTACHED: 0,
+    sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 1_000,
+    sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH: 50,
+    sqlite3.SQLITE_LIMIT_WORKER_THREADS: 0,
+}
+
+
+def limit(conn: sqlite3.Connection) -> None:
+    """Apply ``LIMITS`` to a connection."""
+    for category, value in LIMITS.items():
+        conn.setlimit(category, value)
+
+
 class StepBudget:
     """A progress handler that stops a statement after ``limit`` virtual-machine steps, or once the
     clock passes ``deadline`` (a wall-clock limit per call: a slow call ends in an error instead of
@@ -153,6 +177,11 @@ class StepBudget:
         self.active = True
         self.deadline = deadline
         self.timed_out = False
+
+    @property
+    def tripped(self) -> bool:
+        """Whether the last statement was stopped by the budget or the clock."""
+        return self.timed_out or self.used > self.limit
 
     def stop(self) -> None:
         """Stop counting (back to engine work)."""

@@ -1,0 +1,99 @@
+"""Spec SQL that tries to allocate without bound, read the wall clock or build a huge statement is
+stopped with a typed error, and the process stays within 512 MB of where it was (peak RSS)."""
+
+from __future__ import annotations
+
+import re
+import resource
+import sqlite3
+from typing import Any
+
+import pytest
+
+from envs import Environment
+from envs.errors import SpecError, ToolError
+from envs.sandbox import LIMITS
+from envs.spec import EnvSpec
+
+PEAK_GROWTH_KB = 512 * 1024  # ru_maxrss is in KB on Linux
+
+
+def _spec(tools: list[dict[str, Any]], *, table_extra: dict[str, Any] | None = None, rows: int = 3) -> EnvSpec:
+    return EnvSpec.model_validate(
+        {
+            "id": "hostile",
+            "name": "Hostile",
+            "sector": "testing",
+            "description": "Hostile SQL.",
+            "policy": "",
+            "clock": "2026-03-02T09:00:00",
+            "tables": [
+                {
+                    "name": "things",
+                    "description": "Things.",
+                    "primary_key": ["thing_id"],
+                    "columns": [{"name": "thing_id", "type": "text"}, {"name": "label", "type": "text"}],
+                    **(table_extra or {}),
+                }
+            ],
+            "seed": {"things": [{"thing_id": f"T{i:04d}", "label": "x"} for i in range(rows)]},
+            "tools": tools,
+        }
+    )
+
+
+def _read(name: str, sql: str) -> dict[str, Any]:
+    return {"name": name, "kind": "read", "description": "A tool.", "steps": [{"kind": "return", "sql": sql}]}
+
+
+BOMBS = {
+    "printf": "SELECT printf('%.*c', 999999999, 'x') AS v",
+    "zeroblob": "SELECT zeroblob(999999999) AS v",
+    "replace": "SELECT replace(printf('%.*c', 1000000, 'x'), 'x', printf('%.*c', 1000, 'y')) AS v",
+    "group_concat": "SELECT group_concat(printf('%.*c', 1000000, 'x')) AS v FROM "
+    "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 900) SELECT x FROM c)",
+    "four_columns": "SELECT printf('%.*c', 999999999, 'a') AS a, printf('%.*c', 999999999, 'b') AS b, "
+    "printf('%.*c', 999999999, 'c') AS c, printf('%.*c', 999999999, 'd') AS d",
+    "like": "SELECT printf('%.*c', 100000, 'a') LIKE printf('%.*c', 20000, '%') || 'b' AS v",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_a_memory_bomb_in_one_step_stops_at_the_length_limit(name):
+    """Either SQLite refuses ("string or blob too big", a typed tool error) or the function gives NULL
+    (printf does): no value past ``LIMITS[LENGTH]`` is ever made, and peak memory stays put."""
+    env = Environment(_spec([_read(name, BOMBS[name])]))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        rows = env.episode().call_tool(name, {}).content
+    except ToolError as exc:
+        assert re.search("too big|too complex|pattern", str(exc)), exc
+    else:
+        assert all(v is None or len(v) <= LIMITS[sqlite3.SQLITE_LIMIT_LENGTH] for r in rows for v in r.values())
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < PEAK_GROWTH_KB
+    assert env.episode().query("SELECT count(*) AS n FROM things") == [{"n": 3}]  # the env stays usable
+
+
+def test_a_costly_seed_is_stopped_by_the_build_budget(monkeypatch):
+    import envs.compile
+
+    monkeypatch.setattr(envs.compile, "BUILD_STEPS", 10_000)
+    with pytest.raises(SpecError, match="building the seed database took more than 10,000 SQLite steps"):
+        Environment(_spec([_read("list", "SELECT * FROM things")], rows=5000))
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [  # 'now' spelled out is refused at load; these build it
+        ("SELECT date('no' || 'w') AS v", "2026-03-02"),
+        ("SELECT datetime() AS v", "2026-03-02 09:00:00"),
+        ("SELECT unixepoch() AS v", 1772442000),
+        ("SELECT strftime('%Y-%m-%d %H', upper('no' || 'w')) AS v", "2026-03-02 09"),
+        ("SELECT datetime('no' || 'w', 'local' || 'time', '+1 day') AS v", "2026-03-03 09:00:00"),
+        ("SELECT julianday(' NOW ' || '') AS v", 2461101.875),
+        ("SELECT date('2025-01-31', '+1 month') AS v", "2025-03-03"),  # dates that are not now: SQLite's own rules
+    ],
+)
+def test_the_wall_clock_is_out_of_reach(sql, expected):
+    env = Environment(_spec([_read("clock", sql)]))
+    assert env.episode().call_tool("clock", {}).content == [{"v": expected}]
