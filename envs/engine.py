@@ -526,7 +526,7 @@ class Environment:
                 if isinstance(row[col], str):
                     try:
                         row[col] = json.loads(row[col])
-                    except ValueError:
+                    except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
                         pass
         if shape == "many":
             return rows

@@ -172,7 +172,7 @@ def _normalize(row: Row | None, types: Mapping[str, str]) -> Row | None:
         if typ == "json" and isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):  # nested too deep to read: compared as text
                 pass
         out[col] = value
     return out

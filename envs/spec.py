@@ -26,6 +26,19 @@ Scalar = str | int | float | bool | None
 BUILTIN_PARAMS = frozenset({"now", "today"})
 
 
+# Size limits of a spec, checked at load (a stranger's spec must not be able to take the loader,
+# the checker or the server down by sheer size: 10,000 tools took 6 s to check, 2,000,000 seed rows
+# gigabytes). Each is far above what a hand-written or synthesized environment needs.
+MAX_TABLES = 100
+MAX_TOOLS = 500
+MAX_STEPS = 50  # per tool
+MAX_SQL_CHARS = 20_000  # per step
+MAX_INVARIANTS = 200
+MAX_SEED_ROWS = 200_000
+MAX_SEED_VALUE_CHARS = 100_000
+MAX_POLICY_CHARS = 200_000
+
+
 class Model(BaseModel):
     """Base for every format model: unknown keys are errors."""
 
@@ -99,7 +112,7 @@ class Invariant(Model):
 
 
 class _StepBase(Model):
-    sql: str = Field(min_length=1)
+    sql: str = Field(min_length=1, max_length=MAX_SQL_CHARS)
     for_each: str | None = Field(
         None,
         description="Name of an array argument: run this step once per element, "
@@ -157,7 +170,7 @@ class ToolSpec(Model):
     parameters: dict[str, Any] = Field(
         default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
     )
-    steps: list[Step] = Field(min_length=1)
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
 
     @field_validator("parameters")
     @classmethod
@@ -227,10 +240,27 @@ class EnvSpec(Model):
         datetime(2026, 1, 15, 9, 0, 0),
         description="The fixed 'now' of every episode (ISO 8601, no timezone = UTC)",
     )
-    tables: list[TableSpec] = Field(min_length=1)
+    tables: list[TableSpec] = Field(min_length=1, max_length=MAX_TABLES)
     seed: dict[str, list[dict[str, Any]]] = {}
-    invariants: list[Invariant] = []
-    tools: list[ToolSpec] = Field(min_length=1)
+    invariants: list[Invariant] = Field([], max_length=MAX_INVARIANTS)
+    tools: list[ToolSpec] = Field(min_length=1, max_length=MAX_TOOLS)
+
+    @model_validator(mode="after")
+    def _within_size_limits(self) -> EnvSpec:
+        if len(self.policy) > MAX_POLICY_CHARS:
+            raise ValueError(f"policy has {len(self.policy):,} characters; the limit is {MAX_POLICY_CHARS:,}")
+        rows = sum(len(r) for r in self.seed.values())
+        if rows > MAX_SEED_ROWS:
+            raise ValueError(f"seed has {rows:,} rows; the limit is {MAX_SEED_ROWS:,}")
+        for name, table_rows in self.seed.items():
+            for j, row in enumerate(table_rows):
+                for column, value in row.items():
+                    if isinstance(value, str) and len(value) > MAX_SEED_VALUE_CHARS:
+                        raise ValueError(
+                            f"seed.{name}[{j}].{column} has {len(value):,} characters; "
+                            f"the limit is {MAX_SEED_VALUE_CHARS:,}"
+                        )
+        return self
 
     @model_validator(mode="after")
     def _references_resolve(self) -> EnvSpec:

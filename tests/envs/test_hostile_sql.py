@@ -8,6 +8,7 @@ import resource
 import sqlite3
 from typing import Any
 
+import pydantic
 import pytest
 
 from envs import Environment
@@ -97,3 +98,29 @@ def test_a_costly_seed_is_stopped_by_the_build_budget(monkeypatch):
 def test_the_wall_clock_is_out_of_reach(sql, expected):
     env = Environment(_spec([_read("clock", sql)]))
     assert env.episode().call_tool("clock", {}).content == [{"v": expected}]
+
+
+def test_json_nested_too_deep_to_read_stays_text():
+    deep = "SELECT printf('%.*c', 100000, '[') || printf('%.*c', 100000, ']') AS v"
+    env = Environment(
+        _spec([{**_read("deep", deep), "steps": [{"kind": "return", "sql": deep, "json_columns": ["v"]}]}])
+    )
+    (row,) = env.episode().call_tool("deep", {}).content
+    assert isinstance(row["v"], str) and len(row["v"]) == 200_000
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d.update(tools=[d["tools"][0] | {"name": f"t{i}"} for i in range(501)]), "at most 500 items"),
+        (lambda d: d["seed"].update(things=[{"thing_id": f"T{i}", "label": "x"} for i in range(200_001)]), "200,000"),
+        (lambda d: d["seed"]["things"][0].update(label="x" * 100_001), r"seed\.things\[0\]\.label has 100,001"),
+        (lambda d: d["tools"][0]["steps"][0].update(sql="SELECT " + "1 + " * 6000 + "1 AS v"), "at most 20000"),
+    ],
+    ids=["tools", "seed-rows", "seed-value", "sql-length"],
+)
+def test_a_spec_past_a_size_limit_is_refused_naming_the_limit(change, says):
+    data = _spec([_read("list", "SELECT * FROM things")]).model_dump(mode="json")
+    change(data)
+    with pytest.raises(pydantic.ValidationError, match=says):
+        EnvSpec.model_validate(data)
