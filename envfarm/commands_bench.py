@@ -171,3 +171,37 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
             f"(ratio {result['p99_ratio'][kind]:.2f})"
         )
     con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")
+
+
+@bench.command("load")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("bench-results/load.json"),
+    show_default=True,
+    help="Where to write the JSON results.",
+)
+@click.option("--clients", type=click.IntRange(min=1, max=256), default=16, show_default=True, help="MCP clients.")
+@click.option(
+    "--seconds", type=click.FloatRange(min=1, max=3600), default=20.0, show_default=True, help="How long to run."
+)
+@click.option("--calls-per-episode", type=click.IntRange(min=1, max=500), default=20, show_default=True)
+def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: int) -> None:
+    """A soak: concurrent MCP clients creating episodes and calling tools; calls/s, latency, errors, memory."""
+    from server.bench_load import bench_load
+
+    with Console(stderr=True).status("load") as status:
+        result = bench_load(
+            clients=clients,
+            seconds=seconds,
+            calls_per_episode=calls_per_episode,
+            progress=lambda s: status.update(f"load: {s}"),
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    rss = result["rss_mb"]
+    Console().print(
+        f"{result['calls_per_s']:.0f} calls/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
+        f"{result['errors']} errors; server RSS {rss['before']:.0f} MB before, {rss['peak']:.0f} peak, "
+        f"{rss['after']:.0f} after closing every episode; results in {out}"
+    )

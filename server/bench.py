@@ -49,10 +49,12 @@ class BenchError(EnvFarmError):
 
 
 @contextmanager
-def _server(cmd: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
+def _server(cmd: list[str], port: int, env: dict[str, str], pids: list[int] | None = None) -> Iterator[str]:
     # stderr goes to a file, not a pipe: nobody reads a pipe while the server runs, and a full one would block it
     with tempfile.TemporaryFile() as errors:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        if pids is not None:
+            pids.append(proc.pid)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.time() + 30

@@ -63,3 +63,15 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
+
+
+def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    argv = ["bench", "load", "--out", str(out), "--clients", "3", "--seconds", "3", "--calls-per-episode", "5"]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["errors"] == 0 and data["episodes_left_open"] == 0, data["error_samples"]
+    assert data["episodes"] >= 3 and data["calls"] == 5 * data["episodes"]  # every episode made all its calls
+    rss = data["rss_mb"]
+    assert rss["peak"] >= rss["before"] > 0 and data["rss_after_over_before"] == round(rss["after"] / rss["before"], 3)
