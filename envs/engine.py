@@ -52,6 +52,7 @@ from .task import PatchOp, Task, ToolCall
 
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
+MAX_STEP_RESULT_BYTES = 20_000_000  # text and blobs one step (or one query) may return
 _FIRST_ID = 1001
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\}")
 # Put before statements run read-only, so a cached statement prepared in write mode is never reused.
@@ -122,6 +123,22 @@ class _Scope:
 def _rows(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
     names = [d[0] for d in cursor.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _step_rows(cursor: sqlite3.Cursor, where: str) -> list[dict[str, Any]]:
+    """A step's rows, read in batches and refused past ``MAX_STEP_RESULT_BYTES`` of text and blobs:
+    each value is bounded by SQLite's length limit, but a query can return many of them, and the
+    rows are held in memory here."""
+    names = [d[0] for d in cursor.description or ()]
+    out: list[dict[str, Any]] = []
+    size = 0
+    while batch := cursor.fetchmany(256):
+        for row in batch:
+            size += sum(len(v) for v in row if isinstance(v, str | bytes))
+            out.append(dict(zip(names, row, strict=True)))
+        if size > MAX_STEP_RESULT_BYTES:
+            raise SandboxError(f"{where} returned more than {MAX_STEP_RESULT_BYTES:,} bytes of text")
+    return out
 
 
 class Episode:
@@ -200,7 +217,7 @@ class Episode:
         self._sandbox.begin_statement()
         self._budget.start()
         try:
-            return _rows(self._conn.execute(_READ_ONLY_TAG + sql, dict(params or {})))
+            return _step_rows(self._conn.execute(_READ_ONLY_TAG + sql, dict(params or {})), "Query")
         except sqlite3.Error as exc:
             raise self._translate(exc, None) from None
         finally:
@@ -407,7 +424,7 @@ class Episode:
             if count < step.min_changes:
                 raise StateError(scope.format(step.message or f"Expected at least {step.min_changes} change(s)"))
             return None
-        rows = _rows(cursor)
+        rows = _step_rows(cursor, "A step")
         if step.kind == "query":
             if step.expect == "one" and not rows:
                 raise StateError(scope.format(step.message or "No matching record found"))
