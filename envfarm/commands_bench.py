@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -11,19 +12,24 @@ from rich.console import Console
 from envs.bench import bench_engine
 
 
+def out_option(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--out``: where a benchmark writes its JSON (``bench-results/<name>.json`` by default)."""
+    return click.option(
+        "--out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=Path(f"bench-results/{name}.json"),
+        show_default=True,
+        help="Where to write the JSON results.",
+    )
+
+
 @click.group()
 def bench() -> None:
     """Run benchmarks; results are written as JSON."""
 
 
 @bench.command("engine")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("bench-results/engine.json"),
-    show_default=True,
-    help="Where to write the JSON results.",
-)
+@out_option("engine")
 @click.option(
     "--repeat", type=click.IntRange(min=5), default=200, show_default=True, help="Timed runs per measurement."
 )
@@ -44,13 +50,7 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
 
 
 @bench.command("serve")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("bench-results/serve.json"),
-    show_default=True,
-    help="Where to write the JSON results.",
-)
+@out_option("serve")
 @click.option("--calls", type=click.IntRange(min=10), default=2000, show_default=True, help="Sequential calls.")
 @click.option("--clients", type=click.IntRange(min=1), default=32, show_default=True, help="Concurrent clients.")
 @click.option("--per-client", type=click.IntRange(min=1), default=100, show_default=True, help="Calls per client.")
@@ -112,13 +112,7 @@ def bench_serve_cmd(
 
 
 @bench.command("synthesis")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("bench-results/synthesis.json"),
-    show_default=True,
-    help="Where to write the JSON results.",
-)
+@out_option("synthesis")
 @click.option(
     "--envs",
     type=click.IntRange(min=1),
@@ -140,13 +134,7 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 
 
 @bench.command("isolation")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("bench-results/isolation.json"),
-    show_default=True,
-    help="Where to write the JSON results.",
-)
+@out_option("isolation")
 @click.option(
     "--calls", type=click.IntRange(min=10), default=400, show_default=True, help="Tenant B's calls per phase."
 )
@@ -174,13 +162,7 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
 
 
 @bench.command("load")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("bench-results/load.json"),
-    show_default=True,
-    help="Where to write the JSON results.",
-)
+@out_option("load")
 @click.option("--clients", type=click.IntRange(min=1, max=256), default=16, show_default=True, help="MCP clients.")
 @click.option(
     "--seconds", type=click.FloatRange(min=1, max=3600), default=20.0, show_default=True, help="How long to run."

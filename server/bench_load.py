@@ -125,5 +125,5 @@ def bench_load(
         "error_samples": errors[:5],
         "episodes_left_open": open_left,
         "rss_mb": {"before": round(before, 1), "peak": round(max(peak), 1), "after": round(after, 1)},
-        "rss_after_over_before": round(after / before, 3),
+        "rss_after_over_before": round(round(after, 1) / round(before, 1), 3),  # of the figures shown
     }
