@@ -52,6 +52,7 @@ from .errors import (
     store_unavailable,
 )
 from .hosts import HostOriginMiddleware, HostPolicy
+from .mcp_errors import JsonRpcErrors
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
@@ -74,15 +75,19 @@ class FarmApp(FastAPI):
         if scope["type"] == "http" and self.mcp_app is not None and (m := MCP_PATH.match(scope["path"])):
             scope["app"] = self
             scope["path_params"] = m.groupdict()
-            try:
-                await self.mcp_app(scope, receive, send)
-            except StarletteHTTPException as exc:  # the streamed-body limit of GuardMiddleware
-                await http_error_response(exc)(scope, _no_body, send)
-            except Exception:
-                log.exception("unhandled error on the MCP endpoint", extra={"path": scope["path"]})
-                await error_response(500, "internal", "Internal server error")(scope, _no_body, send)
+            await JsonRpcErrors(self._mcp)(scope, receive, send)  # refusals in the shape MCP clients read
             return
         await super().__call__(scope, receive, send)
+
+    async def _mcp(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.mcp_app is not None
+        try:
+            await self.mcp_app(scope, receive, send)
+        except StarletteHTTPException as exc:  # the streamed-body limit of GuardMiddleware
+            await http_error_response(exc)(scope, _no_body, send)
+        except Exception:
+            log.exception("unhandled error on the MCP endpoint", extra={"path": scope["path"]})
+            await error_response(500, "internal", "Internal server error")(scope, _no_body, send)
 
 
 @dataclass

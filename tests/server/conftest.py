@@ -33,6 +33,19 @@ API_KEYS = f"{KEY_A} tenantA;{KEY_B} tenantB;{KEY_ADMIN} ops admin"
 MODES = ("legacy", "2026-07-28")
 
 
+def farm_error(r: Any) -> dict[str, Any]:
+    """A farm error as ``{"code", "message", "field"}``: REST's body as is, or, from an MCP endpoint,
+    the JSON-RPC error whose ``data`` carries the REST code and field (checked to be well formed)."""
+    body = r.json()
+    if "jsonrpc" not in body:
+        return dict(body["error"])
+    assert body["jsonrpc"] == "2.0" and body["id"] is None, body
+    error = body["error"]
+    assert (isinstance(error["code"], int) and -32099 <= error["code"] <= -32000) or error["code"] == -32603, body
+    assert error["data"]["status"] == r.status_code, body
+    return {"code": error["data"]["code"], "message": error["message"], "field": error["data"]["field"]}
+
+
 def auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 

@@ -17,7 +17,7 @@ import pytest
 from envs import paths
 from server.threaded import free_port
 
-from .conftest import mcp_session, run
+from .conftest import farm_error, mcp_session, run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -209,5 +209,5 @@ def test_an_episode_whose_environment_left_the_catalog_is_a_clear_error(make_ser
             c.post(mcp_url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
         ):
             assert response.status_code == 409, response.text
-            err = response.json()["error"]
+            err = farm_error(response)
             assert err["code"] == "replay_failed" and "'clinic'" in err["message"] and err["field"] == "episode_id"

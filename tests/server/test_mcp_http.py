@@ -10,7 +10,7 @@ from mcp.shared.exceptions import MCPError
 
 from envs import Catalog, score_episode
 
-from .conftest import KEY_A, KEY_B, MODES, auth, mcp_session, run
+from .conftest import KEY_A, KEY_B, MODES, auth, farm_error, mcp_session, run
 
 pytestmark = pytest.mark.parametrize("mode", MODES)
 
@@ -203,10 +203,10 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
         r = httpx.post(url, json=body, headers={**headers, **auth(KEY_B)})
         assert r.status_code == 404, r.text
         assert r.headers["content-type"].startswith("application/json")
-        assert r.json()["error"]["code"] == "episode_not_found"
+        assert farm_error(r)["code"] == "episode_not_found"
         r = httpx.post(url, json=body, headers=headers)  # no key at all
         assert r.status_code == 401
-        assert r.json()["error"] == {
+        assert farm_error(r) == {
             "code": "unauthorized",
             "message": "Missing or invalid API key",
             "field": "authorization",
@@ -218,10 +218,10 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
         async with mcp_session(url, mode, KEY_B) as c:
             await c.call_tool("book_appointment", call_req["params"]["arguments"])
 
-    # The SDK client surfaces the HTTP 404 as an MCPError "Not Found" (inside its task groups).
+    # The SDK client surfaces the farm's own message (a JSON-RPC error body), not just "Not Found".
     with pytest.raises(ExceptionGroup) as info:
         run(intruder())
-    assert info.group_contains(MCPError, match="^Not Found$")
+    assert info.group_contains(MCPError, match=r"^Episode 'ep_[\w-]+' not found$")
 
     with keyed_server.http(KEY_B) as b:
         assert b.get(f"/episodes/{eid}").status_code == 404
@@ -239,3 +239,18 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
     # Only the owner's call reached the episode; the intruder's never ran.
     assert [c["tool"] for c in state["log"]] == ["list_providers"]
     assert state["status"] == "open"
+
+
+def test_the_client_shows_why_an_ended_episode_refuses_it(keyed_server, mode):
+    """A closed episode answers its MCP endpoint with the farm's message, which the real client raises."""
+    with keyed_server.http(KEY_A) as a:
+        ep = new_episode(a, task_id="clinic-001")
+        assert a.delete(f"/episodes/{ep['episode_id']}").status_code == 200
+
+    async def late_agent() -> None:
+        async with mcp_session(ep["mcp_url"], mode, KEY_A) as c:
+            await c.list_tools()
+
+    with pytest.raises(ExceptionGroup) as info:
+        run(late_agent())
+    assert info.group_contains(MCPError, match=rf"^Episode '{ep['episode_id']}' is closed$")

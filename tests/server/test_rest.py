@@ -6,7 +6,7 @@ import time
 
 from envs import Catalog
 
-from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, mcp_session, run
+from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, farm_error, mcp_session, run
 
 CATALOG = Catalog()
 SECRET_FIELDS = {"gold_actions", "outputs", "assertions", "reward_basis"}
@@ -17,8 +17,9 @@ def error_of(r, status: int) -> dict:
     assert r.status_code == status, (r.status_code, r.text)
     assert r.headers["content-type"].startswith("application/json")
     body = r.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "field"}
-    return body["error"]
+    if "jsonrpc" not in body:
+        assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "field"}
+    return farm_error(r)
 
 
 # -- catalog -------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from envs import Catalog
 from server.errors import StoreUnavailable
 from server.store import CallRow, EpisodeRow, Store
 
-from .conftest import LiveServer, mcp_session, run
+from .conftest import LiveServer, farm_error, mcp_session, run
 
 CATALOG = Catalog()
 TASK = "clinic-001"
@@ -245,4 +245,4 @@ def test_a_replica_whose_store_is_gone_says_so_and_records_nothing(
             c.post(f"/episodes/{episode_id}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
         ):
             assert response.status_code == 503, response.text
-            assert response.json()["error"]["code"] == "store_unavailable"
+            assert farm_error(response)["code"] == "store_unavailable"
