@@ -46,6 +46,35 @@ def farm_url(server: str | None, catalog: Path | None) -> Iterator[str]:
         yield url
 
 
+def check_selector(selector: str, server: str | None, catalog: Path | None) -> None:
+    """Without ``--server``, refuse a selector that names nothing in the local catalog before an
+    embedded farm starts for it (the farm would only refuse it after seconds of start-up)."""
+    if server:
+        return
+    from clients.selection import select
+    from envs.errors import UnknownTask
+
+    from .catalogs import open_catalog
+
+    text = selector.strip()
+    cat = open_catalog(catalog)
+    env_ids = cat.ids()
+    if not text:
+        select(text, env_ids, [])  # raises: an empty selector, in the farm's words
+    if text == "all":
+        return
+    for item in (i.strip() for i in text.removeprefix("env:").split(",") if i.strip()):
+        if item in env_ids:
+            continue
+        if not text.startswith("env:"):
+            try:
+                cat.task(item)
+                continue
+            except UnknownTask:
+                pass
+        select(("env:" if text.startswith("env:") else "") + item, env_ids, [])  # raises, with suggestions
+
+
 EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script should run it again
 
 
@@ -128,6 +157,7 @@ def eval_cmd(
         show_progress=not no_progress,
     )
     config.check()  # before an embedded farm starts: a bad flag should not wait for it
+    check_selector(selector, server, catalog)
     with farm_url(server, catalog) as url:
         report = run_eval(config.model_copy(update={"server": url}))
     click.echo(summary_markdown(report), nl=False)
@@ -178,6 +208,7 @@ def export_tasks_cmd(
     """Tasks without gold (id, env, instruction, user profile, difficulty) for RL trainers."""
     from clients import export_tasks
 
+    check_selector(selector, server, catalog)
     with farm_url(server, catalog) as url:
         n = export_tasks(url, selector, out, api_key=server_key)
     click.echo(f"wrote {n} tasks to {out}", err=True)

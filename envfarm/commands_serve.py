@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -62,6 +63,7 @@ def serve(
         if v is not None
     }
     settings = Settings.load(**overrides)
+    _check_port_free(settings.host, settings.port)  # before anything is built or announced
     if settings.catalog is None:
         ensure_generated()
     app = create_app(settings)
@@ -92,6 +94,23 @@ def serve(
         err=True,
     )
     uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Refuse, in one line, a port something already listens on (uvicorn would say so only after
+    this command had announced that it serves)."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no obstacle
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise EnvFarmError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc} (another envfarm serve?); "
+                "choose another port with --port"
+            ) from None
 
 
 @click.command("mcp")

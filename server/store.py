@@ -244,7 +244,16 @@ class Store:
                 sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
             metadata.create_all(self.engine)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
-            raise StoreUnavailable(f"Cannot use database URL {safe_url(url)}: {exc}", field="database_url") from None
+            hint = ""
+            if url.split(":", 1)[0] in ("postgres", "postgresql", "postgresql+psycopg2"):
+                hint = " (for PostgreSQL use postgresql+psycopg://USER:PASSWORD@HOST:PORT/DATABASE)"
+            raise StoreUnavailable(
+                f"Cannot use database URL {safe_url(url)}: {exc}{hint}", field="database_url"
+            ) from None
+        except UnicodeError:  # the host is not a host name at all, e.g. a placeholder such as '...'
+            raise StoreUnavailable(
+                f"Cannot use database URL {safe_url(url)}: its host is not a valid host name", field="database_url"
+            ) from None
         except sa.exc.OperationalError as exc:
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             raise StoreUnavailable(

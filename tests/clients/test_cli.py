@@ -70,3 +70,19 @@ def test_help_lists_the_new_commands(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "eval" in out and "export" in out
+
+
+def test_an_unknown_selector_is_refused_before_an_embedded_farm_starts(tmp_path, capsys):
+    from envs import paths
+
+    catalog = ["--catalog", str(paths.BUILTIN_CATALOG)]
+    for command, says in (
+        (["eval", "--agent", "oracle", "--tasks", "nosuchtask", "--out", str(tmp_path)], "neither an environment"),
+        (["eval", "--agent", "oracle", "--tasks", "env:retial", "--out", str(tmp_path)], "Did you mean 'retail'"),
+        (["export", "tasks", "--tasks", "clinc", "--out", str(tmp_path / "t.jsonl")], "'clinc' is neither"),
+    ):
+        assert main([*command, *catalog]) == 1
+        captured = capsys.readouterr().err
+        assert "started an embedded farm" not in captured
+        assert says in one_line_error_in(captured)
+    assert not (tmp_path / "t.jsonl").exists() and not (tmp_path / "results.jsonl").exists()

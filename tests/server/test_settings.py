@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,14 @@ def test_the_serving_docs_list_every_setting_with_its_default() -> None:
         assert field.description, f"setting {name} has no description"
         default = "[]" if field.default_factory is list else "—" if field.default is None else str(field.default)
         assert rows.get(f"ENVFARM_{name.upper()}") == default, f"docs/serving.md: ENVFARM_{name.upper()}"
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_before_announcing_anything() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--catalog", str(paths.BUILTIN_CATALOG)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: cannot listen on 127.0.0.1:{port}") and "--port" in lines[0]

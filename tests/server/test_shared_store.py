@@ -209,6 +209,8 @@ def test_store_logs_and_commits_calls_in_order(store: Store) -> None:
         ("nonsense", "Could not parse"),
         ("mysql://envfarm:s3cret@127.0.0.1:1/farm", "MySQLdb"),  # no such driver installed
         ("postgresql+psycopg://envfarm:s3cret@127.0.0.1:1/farm", "Connection refused"),
+        ("postgres://envfarm:s3cret@127.0.0.1:1/farm", "use postgresql+psycopg://"),  # the scheme others use
+        ("postgresql+psycopg://...", "its host is not a valid host name"),  # the docs' placeholder pasted as is
     ],
 )
 def test_a_bad_store_url_is_one_line_naming_it_without_its_password(url: str, says: str) -> None:
