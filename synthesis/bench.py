@@ -29,7 +29,8 @@ def _run(count: int, workers: int, tasks: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
         report = run_pipeline(
-            chosen, SynthesisConfig(out=Path(out), tasks_per_env=tasks, variants=variants, workers=workers)
+            chosen,
+            SynthesisConfig(out=Path(out), tasks_per_env=tasks, variants=variants, workers=workers, limit=count),
         )
         seconds = time.perf_counter() - t0
     accepted = report["environments"]["accepted"]

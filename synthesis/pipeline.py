@@ -47,6 +47,7 @@ class SynthesisConfig:
     workers: int = 1
     llm: Any = None  # synthesis.llm.ClientConfig: when set, the LLM rewrites task texts (re-verified)
     quality: bool = True  # write quality-report.{json,md} (the default catalog skips it: first start is faster)
+    limit: int | None = None  # at most this many environments (each domain's first variant comes first)
 
 
 @dataclass
@@ -147,7 +148,7 @@ def run_pipeline(
 ) -> dict[str, Any]:
     """Synthesize every domain (x variants); write the catalog and the report; return the report."""
     config.out.mkdir(parents=True, exist_ok=True)
-    jobs = [(d, k, config) for d in domains for k in range(config.variants)]
+    jobs = [(d, k, config) for k in range(config.variants) for d in domains][: config.limit]
     t0 = time.perf_counter()
     outcomes: list[EnvOutcome] = []
     if config.workers <= 1:

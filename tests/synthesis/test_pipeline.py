@@ -9,6 +9,7 @@ import networkx as nx
 
 from envfarm.cli import main
 from envs import Catalog, check_env
+from synthesis.ontology import load_ontology
 from synthesis.pipeline import SynthesisConfig, run_pipeline
 
 from .domains import library, library_dict
@@ -125,3 +126,11 @@ def test_the_pipeline_writes_the_quality_report_of_what_it_accepted(tmp_path):
     assert totals["tasks"] == 12 and totals["refusal_share"] > 0
     assert totals["cross_user_write_tasks"] == 0 and totals["staff_tools"] == 0
     assert "# " in (tmp_path / "quality-report.md").read_text()
+
+
+def test_a_limit_makes_exactly_that_many_environments_every_domain_first(tmp_path):
+    """``bench synthesis --envs 200`` over 124 domains once made 248: variants round up, the limit cuts."""
+    domains = load_ontology()[:3]
+    config = SynthesisConfig(out=tmp_path, tasks_per_env=2, variants=2, limit=4, quality=False)
+    report = run_pipeline(domains, config)
+    assert report["environments"]["attempted"] == 4 and report["domains"] == 3
