@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,8 @@ async def arun_eval(config: EvalConfig) -> EvalReport:
         _write_envs(config.out, envs)
         finished = store.finished()
         todo = [(t, i) for t in tasks for i in range(config.trials) if (t.id, i) not in finished]
+        if not todo and config.show_progress:  # a resumed run that had finished: say so, not "0/0"
+            print(f"all {len(tasks) * config.trials} trials in {config.out} are already done", file=sys.stderr)
         agent, user = make_agent(config), make_user(config)
         try:
             await _run_all(config, farm, store, envs, todo, agent, user)
@@ -159,6 +162,8 @@ async def _run_all(
         progress.advance(job)
         return record
 
+    if not todo:
+        return
     with progress:
         job = progress.add_task(f"{config.agent} {config.model or ''}".strip(), total=len(todo))
         await asyncio.gather(*(one(t, i, job) for t, i in todo))

@@ -87,3 +87,13 @@ def test_resume_after_infra_error_and_interruption(llm, make_config, capsys):
     err = capsys.readouterr().err
     assert code == 1
     assert "holds another run" in err and "model='fake-model'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_resuming_a_finished_run_says_everything_is_done(make_config, capsys):
+    config = make_config(agent="oracle", tasks=TASK, show_progress=True)
+    run_eval(config)
+    capsys.readouterr()
+    again = run_eval(config)
+    err = capsys.readouterr().err
+    assert f"all 1 trials in {config.out} are already done" in err and "0/0" not in err
+    assert again.trials_counted == again.trials_expected == 1 and not again.infra_errors
