@@ -39,7 +39,7 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
         result = bench_engine(repeat=repeat)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    con = Console()
+    con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     for name in ("episode_creation", "write_tool_call", "score"):
         r = result[name]
         con.print(
@@ -108,7 +108,20 @@ def bench_serve_cmd(
             )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    Console().print_json(json.dumps(result))
+    con = Console(soft_wrap=True)  # a path or figure is never broken across lines
+    for key, figures in result.items():
+        if key.endswith("_calls_per_s") and isinstance(figures, dict):
+            baseline = next(v for k, v in figures.items() if k.startswith("bare_mcp"))
+            con.print(
+                f"{key.removesuffix('_calls_per_s'):22} {figures['envfarm']:8.1f} calls/s  bare MCP server "
+                f"{baseline:8.1f}  ratio {figures['ratio']:.3f}"
+            )
+    for count, memory in result.get("live_episode_memory", {}).items():
+        if isinstance(memory, dict) and "kb_per_episode" in memory:
+            con.print(
+                f"{count} live episodes: {memory['rss_growth_mb']:.0f} MB ({memory['kb_per_episode']:.0f} KB each)"
+            )
+    con.print(f"results in {out}")
 
 
 @bench.command("synthesis")
@@ -130,7 +143,14 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
         result = bench_synthesis(envs=envs, tasks_per_env=tasks_per_env, workers=workers)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    Console().print_json(json.dumps(result))
+    full = result["all_workers"]
+    Console(soft_wrap=True).print(
+        f"{full['environments_accepted']} of {full['environments_attempted']} environments, "
+        f"{full['verified_tasks']} verified tasks in {full['seconds']:.0f} s on {full['workers']} workers "
+        f"({result['parallel_speedup_vs_baseline']:.2f}x one worker); 1,000 environments would take "
+        f"{result['projected_seconds_for_1000_envs']:.0f} s (target {result['target_seconds_for_1000_envs']} s); "
+        f"results in {out}"
+    )
 
 
 @bench.command("isolation")
@@ -151,7 +171,7 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    con = Console()
+    con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     alone = result["bystander_alone"]
     for kind, beside in result["bystander_beside"].items():
         con.print(
@@ -182,7 +202,7 @@ def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: i
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     rss = result["rss_mb"]
-    Console().print(
+    Console(soft_wrap=True).print(
         f"{result['calls_per_s']:.0f} calls/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
         f"{result['errors']} errors; server RSS {rss['before']:.0f} MB before, {rss['peak']:.0f} peak, "
         f"{rss['after']:.0f} after closing every episode; results in {out}"

@@ -17,6 +17,7 @@ def test_bench_serve_measures_calls_that_went_through_the_farm(tmp_path: Path) -
     argv = ["bench", "serve", "--out", str(out), "--calls", str(calls), "--clients", str(clients)]
     result = CliRunner().invoke(cli, [*argv, "--per-client", str(per_client), "--episodes", "20", "--repeats", "2"])
     assert result.exit_code == 0, result.output
+    assert "calls/s" in result.output and f"results in {out}" in result.output  # a summary a person reads
     data = json.loads(out.read_text())
     block, rounds, repeats = data["sequential_block"], data["concurrent_rounds"], data["sequential_repeats"]
     assert repeats == 2
@@ -75,3 +76,13 @@ def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
     assert data["episodes"] >= 3 and data["calls"] == 5 * data["episodes"]  # every episode made all its calls
     rss = data["rss_mb"]
     assert rss["peak"] >= rss["before"] > 0 and data["rss_after_over_before"] == round(rss["after"] / rss["before"], 3)
+
+
+def test_bench_synthesis_makes_exactly_the_environments_asked_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "synthesis.json"
+    argv = ["bench", "synthesis", "--out", str(out), "--envs", "5", "--tasks-per-env", "3", "--workers", "2"]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["all_workers"]["environments_attempted"] == 5
+    assert "of 5 environments" in result.output and "1,000 environments would take" in result.output
