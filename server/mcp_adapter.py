@@ -104,12 +104,15 @@ def mcp_tools(env: Environment) -> list[Tool]:
 
 
 def tool_result(outcome: CallOutcome) -> CallToolResult:
-    """A call outcome as an MCP result: JSON text plus structured content, or an isError message."""
+    """A call outcome as an MCP result: its JSON text (and, for an object, that object as structured
+    content), or an isError message. A list, value or nothing is the text alone: structured content
+    is an object, and a wrapper such as ``{"result": [...]}`` would be data no tool returned (clients
+    such as fastmcp hand it on as the result)."""
     if outcome.is_error:
         return CallToolResult(content=[TextContent(type="text", text=outcome.message or "error")], is_error=True)
     content = outcome.content
-    structured = content if isinstance(content, dict) else {"result": content}
     text = outcome.text if outcome.text is not None else result_text(content)
+    structured = content if isinstance(content, dict) else None
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 

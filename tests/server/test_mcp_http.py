@@ -62,7 +62,8 @@ def test_read_and_write_calls(client, mode):
     assert write.structured_content["appointment_id"] == "A1001"
     assert write.structured_content["status"] == "booked"
     # The write is visible to later calls: the booked slot is no longer open.
-    open_slots = again.structured_content["result"]
+    assert again.structured_content is None  # a list is the text alone, never wrapped into an object
+    open_slots = json.loads(again.content[0].text)
     assert "S021" not in {s["slot_id"] for s in open_slots}
     log = client.get(f"/episodes/{ep['episode_id']}").json()["log"]
     assert [(c["tool"], c["kind"], c["transport"]) for c in log] == [

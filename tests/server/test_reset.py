@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +47,7 @@ def test_reset_restores_the_initial_state_and_keeps_the_mcp_url(client: httpx.Cl
         async with mcp_session(created["mcp_url"], "2026-07-28") as session:
             return await session.call_tool("get_patient_appointments", {"patient_id": "P0001"})
 
-    seen = run(over_the_same_mcp_url()).structured_content["result"]
+    seen = json.loads(run(over_the_same_mcp_url()).content[0].text)
     assert sorted(f"{a['appointment_id']}:{a['status']}" for a in seen) == sorted([*initial, "A1001:booked"])
 
     log = client.get(f"/episodes/{episode_id}").json()["log"]

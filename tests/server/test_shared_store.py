@@ -6,6 +6,7 @@ PostgreSQL database — what two containers behind a load balancer do.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -60,7 +61,7 @@ def test_replicas_take_turns_on_one_episode(replicas: tuple[LiveServer, LiveServ
         async with mcp_session(f"{b.base_url}/episodes/{episode_id}/mcp", "2026-07-28") as session:
             return await session.call_tool("get_patient_appointments", {"patient_id": "P0001"})
 
-    appointments = run(read_over_mcp()).structured_content["result"]
+    appointments = json.loads(run(read_over_mcp()).content[0].text)
     assert [x["slot_id"] for x in appointments if x["status"] == "booked"].count("S021") == 1
 
     scores = []
