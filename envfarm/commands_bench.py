@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -23,6 +24,12 @@ def out_option(name: str) -> Callable[[Callable[..., None]], Callable[..., None]
     )
 
 
+def write_results(out: Path, result: dict[str, Any]) -> None:
+    """A benchmark's results as indented JSON at ``out`` (its folder made if needed)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+
 @click.group()
 def bench() -> None:
     """Run benchmarks; results are written as JSON."""
@@ -37,8 +44,7 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
     """Episode creation, a write call and a score on a ~1 MB database, beside dict baselines."""
     with Console(stderr=True).status("benchmarking the engine"):
         result = bench_engine(repeat=repeat)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     for name in ("episode_creation", "write_tool_call", "score"):
         r = result[name]
@@ -106,8 +112,7 @@ def bench_serve_cmd(
                 per_client=per_client,
                 progress=lambda s: status.update(f"benchmarking: {s}"),
             )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     for key, figures in result.items():
         if key.endswith("_calls_per_s") and isinstance(figures, dict):
@@ -141,8 +146,7 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 
     with Console(stderr=True).status("benchmarking synthesis"):
         result = bench_synthesis(envs=envs, tasks_per_env=tasks_per_env, workers=workers)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(out, result)
     full = result["all_workers"]
     Console(soft_wrap=True).print(
         f"{full['environments_accepted']} of {full['environments_attempted']} environments, "
@@ -169,8 +173,7 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
         result = bench_isolation(
             calls=calls, attackers=attackers, progress=lambda s: status.update(f"benchmarking isolation: {s}")
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     alone = result["bystander_alone"]
     for kind, beside in result["bystander_beside"].items():
@@ -199,8 +202,7 @@ def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: i
             calls_per_episode=calls_per_episode,
             progress=lambda s: status.update(f"load: {s}"),
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_results(out, result)
     rss = result["rss_mb"]
     Console(soft_wrap=True).print(
         f"{result['calls_per_s']:.0f} calls/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
