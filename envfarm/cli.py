@@ -16,6 +16,7 @@ from envs.errors import EnvFarmError
 from .commands_bench import bench
 from .commands_envs import envs, tasks
 from .commands_eval import eval_cmd, export
+from .commands_import import import_group
 from .commands_serve import mcp_stdio, serve
 from .commands_synth import envs_graph, synthesize
 
@@ -43,6 +44,7 @@ cli.add_command(mcp_stdio)
 cli.add_command(eval_cmd)
 cli.add_command(export)
 cli.add_command(synthesize)
+cli.add_command(import_group)
 envs.add_command(envs_graph)
 
 

@@ -54,7 +54,7 @@ def _column_checks(col: ColumnSpec) -> list[str]:
     name = quote_ident(col.name)
     checks = {
         "boolean": [f"{name} IN (0, 1)"],
-        "json": [f"json_valid({name})"],
+        "json": [f"({name} IS NULL OR json_valid({name}))"],  # json_valid(NULL) is 0 before SQLite 3.45
         "date": [f"{name} IS date({name})"],
         "datetime": [f"{name} IS datetime({name})"],
     }.get(col.type, [])

@@ -45,6 +45,7 @@ from .compile import (
     to_sql_value,
 )
 from .errors import SandboxError, SpecError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
 from .sqltext import PreparedSQL, prepare
@@ -153,6 +154,7 @@ class Episode:
         self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
         conn.create_function("now", 0, env._now_fn, deterministic=True)
         install_clock(conn, env.now)
+        install_functions(conn)
         conn.create_function("new_id", 1, self._new_id)
         self._sandbox = Sandbox(
             env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX, stored=env.stored_names(conn)

@@ -1,0 +1,46 @@
+"""``envfarm import tau2``: tau2-bench domains as envfarm environments (docs/tau2.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import Progress
+
+from synthesis.tau2 import domain_folders, import_domain
+
+
+def _advance(progress: Progress, label: str) -> Callable[[int, int], None]:
+    bar = progress.add_task(label, total=None)
+    return lambda done, total: progress.update(bar, completed=done, total=total)
+
+
+@click.group(name="import")
+def import_group() -> None:
+    """Import environments from other benchmarks."""
+
+
+@import_group.command(name="tau2")
+@click.argument("data_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Catalog directory to write."
+)
+def import_tau2(data_dir: Path, out: Path) -> None:
+    """Import tau2-bench's retail and airline domains from DATA_DIR.
+
+    DATA_DIR is one domain folder (db.json, tasks.json, policy.md), a folder holding retail/ and
+    airline/, or a tau2-bench checkout. Every gold action is replayed while importing.
+    """
+    folders = domain_folders(data_dir)  # before anything is written: a wrong path writes nothing
+    console = Console(stderr=True, soft_wrap=True)
+    for folder in folders:
+        with Progress(console=console, transient=True) as progress:
+            result = import_domain(folder, out, progress=_advance(progress, f"importing {folder.name}"))
+        failing = len(result.failing_gold_actions)
+        click.echo(
+            f"{result.env_id}: {result.tasks} tasks, {result.gold_actions} gold actions "
+            f"({failing} fail in tau2 too and are left out of the gold) -> {result.path}"
+        )
+    click.echo(f"serve it with: envfarm serve --catalog {out}")

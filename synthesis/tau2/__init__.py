@@ -1,0 +1,16 @@
+"""tau2-bench's retail and airline domains, imported from a tau2 data folder (see docs/tau2.md)."""
+
+from .common import Tau2Domain, db_diff, export_db
+from .importer import DOMAINS, ImportResult, Tau2ImportError, detect_domain, domain_folders, import_domain
+
+__all__ = [
+    "DOMAINS",
+    "ImportResult",
+    "Tau2Domain",
+    "Tau2ImportError",
+    "db_diff",
+    "detect_domain",
+    "domain_folders",
+    "export_db",
+    "import_domain",
+]

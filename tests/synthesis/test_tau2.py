@@ -1,0 +1,85 @@
+"""tau2-bench's domains imported from tau2's own data and checked against tau2's replay of every task.
+
+The data (../shared/tau2, or $ENVFARM_TAU2_DIR) is tau2-bench's, MIT-licensed, and is not part of this
+repository; without it the fidelity tests are skipped and say so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from envs.catalog import load_env_dir
+from envs.errors import StateError
+from synthesis.tau2 import DOMAINS, Tau2ImportError, domain_folders, import_domain
+from synthesis.tau2.fidelity import compare
+
+TAU2_DIR = Path(os.environ.get("ENVFARM_TAU2_DIR") or Path(__file__).resolve().parents[3] / "shared" / "tau2")
+needs_tau2 = pytest.mark.skipif(
+    not (TAU2_DIR / "data").is_dir(), reason=f"tau2-bench's data is not at {TAU2_DIR} (set ENVFARM_TAU2_DIR)"
+)
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tau2-catalog")
+    for folder in domain_folders(TAU2_DIR / "data"):
+        import_domain(folder, out)
+    return out
+
+
+@needs_tau2
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_gold_action_and_final_state_equals_tau2s(catalog: Path, domain: str) -> None:
+    env = load_env_dir(catalog / DOMAINS[domain].env_id).environment
+    expected = [json.loads(line) for line in (TAU2_DIR / "expected" / f"{domain}.jsonl").read_text().splitlines()]
+    report = compare(env, DOMAINS[domain], expected)
+    print(f"tau2 {domain}: {report.summary()}")
+    assert report.mismatches == []
+    assert report.tasks == len(expected) and report.tasks_equal == report.tasks
+    assert report.actions == sum(len(r["actions"]) for r in expected)
+
+
+@needs_tau2
+def test_imported_tasks_keep_the_scenario_and_drop_only_failing_gold(catalog: Path) -> None:
+    entry = load_env_dir(catalog / "tau2_retail")
+    tasks = {t.id: t for t in entry.tasks}
+    assert len(tasks) == 114
+    first = tasks["tau2_retail-0"]
+    assert "#W2378156" in first.instruction
+    assert first.user.known_facts == ["You are Yusuf Rossi in zip code 19122."]
+    assert [a.tool for a in first.gold_actions][-1] == "exchange_delivered_order_items"
+    assert first.reward_basis == ["state"] and first.expects_change
+    # Task 105's only action fails in tau2 (gift card too low): nothing left to do, nothing changes.
+    assert tasks["tau2_retail-105"].gold_actions == [] and not tasks["tau2_retail-105"].expects_change
+    assert "split:test" in tasks["tau2_retail-0"].tags or "split:train" in tasks["tau2_retail-0"].tags
+    assert (catalog / "tau2_retail" / "policy.md").read_text() == (TAU2_DIR / "data/retail/policy.md").read_text()
+
+
+@needs_tau2
+def test_retail_tools_refuse_as_tau2_does(catalog: Path) -> None:
+    episode = load_env_dir(catalog / "tau2_retail").environment.episode()
+    assert episode.call_tool("calculate", {"expression": "(10 + 2.5) / 3"}).content == "4.17"
+    with pytest.raises(StateError, match=r"^Invalid characters in expression$"):
+        episode.call_tool("calculate", {"expression": "__import__('os')"})
+    with pytest.raises(StateError, match=r"^division by zero$"):
+        episode.call_tool("calculate", {"expression": "1/0"})
+    pending = episode.query("SELECT order_id FROM orders WHERE status = 'pending' LIMIT 1")[0]["order_id"]
+    with pytest.raises(StateError, match=r"^Invalid reason$"):
+        episode.call_tool("cancel_pending_order", {"order_id": pending, "reason": "bored"})
+    with pytest.raises(StateError, match=r"^Non-pending order cannot be cancelled$"):
+        episode.call_tool("cancel_pending_order", {"order_id": "#W2611340", "reason": "no longer needed"})
+    assert episode.call_tool("transfer_to_human_agents", {"summary": "x"}).content == "Transfer successful"
+
+
+def test_a_folder_without_tau2_data_is_refused_with_what_was_expected(tmp_path: Path) -> None:
+    with pytest.raises(Tau2ImportError, match=r"no tau2 domain in .*db.json, tasks.json and policy.md"):
+        domain_folders(tmp_path)
+    (tmp_path / "retail").mkdir()
+    (tmp_path / "retail" / "db.json").write_text('{"products": {}, "users": {}, "orders": {}}')
+    with pytest.raises(Tau2ImportError, match=r"tasks.json is missing"):
+        import_domain(tmp_path / "retail", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
