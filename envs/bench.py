@@ -159,7 +159,8 @@ def _dict_hash(db: dict[str, list[dict[str, Any]]]) -> str:
     return hashlib.sha256(json.dumps(db, sort_keys=True).encode()).hexdigest()
 
 
-def _timeit(fn: Callable[[], Any], repeat: int) -> dict[str, float]:
+def timeit(fn: Callable[[], Any], repeat: int) -> dict[str, float]:
+    """Median and p95 of ``repeat`` timed runs of ``fn`` (after one warm-up run), in ms."""
     fn()  # warm-up: caches, allocator
     samples = []
     for _ in range(repeat):
@@ -192,23 +193,23 @@ def bench_engine(*, repeat: int = 200, accounts: int = 2000) -> dict[str, Any]:
         }
     )
 
-    creation = _timeit(lambda: env.episode().close(), repeat)
-    creation_base = _timeit(lambda: copy.deepcopy(seed), max(5, repeat // 20))
+    creation = timeit(lambda: env.episode().close(), repeat)
+    creation_base = timeit(lambda: copy.deepcopy(seed), max(5, repeat // 20))
 
     ep = env.episode()
     pending = iter([o["order_id"] for o in seed["orders"] if o["status"] == "pending"])
-    call = _timeit(lambda: ep.call_tool("cancel_order", {"order_id": next(pending)}), repeat)
+    call = timeit(lambda: ep.call_tool("cancel_order", {"order_id": next(pending)}), repeat)
     db = copy.deepcopy(seed)
     index = {o["order_id"]: o for o in db["orders"]}
     base_pending = iter([o["order_id"] for o in seed["orders"] if o["status"] == "pending"])
-    call_base = _timeit(lambda: _dict_cancel(db, index, next(base_pending)), repeat)
+    call_base = timeit(lambda: _dict_cancel(db, index, next(base_pending)), repeat)
 
     agent = env.episode(task)
     agent.replay(task.gold_actions)
     cold_start = time.perf_counter()
     score_episode(env, task, agent)
     score_cold_ms = (time.perf_counter() - cold_start) * 1e3
-    score = _timeit(lambda: score_episode(env, task, agent), repeat)
+    score = timeit(lambda: score_episode(env, task, agent), repeat)
 
     def dict_score() -> bool:
         expected = copy.deepcopy(seed)
@@ -217,7 +218,7 @@ def bench_engine(*, repeat: int = 200, accounts: int = 2000) -> dict[str, Any]:
             _dict_cancel(expected, idx, a.arguments["order_id"])
         return _dict_hash(expected) == _dict_hash(db)
 
-    score_base = _timeit(dict_score, max(5, repeat // 20))
+    score_base = timeit(dict_score, max(5, repeat // 20))
 
     def entry(ours: dict[str, float], base: dict[str, float], target_ms: float | None) -> dict[str, Any]:
         out: dict[str, Any] = {

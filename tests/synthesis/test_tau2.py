@@ -83,3 +83,14 @@ def test_a_folder_without_tau2_data_is_refused_with_what_was_expected(tmp_path: 
     with pytest.raises(Tau2ImportError, match=r"tasks.json is missing"):
         import_domain(tmp_path / "retail", tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+@needs_tau2
+def test_bench_row_measures_reset_hash_and_score_on_tau2s_database() -> None:
+    from synthesis.tau2.bench import bench_tau2_retail
+
+    row = bench_tau2_retail(TAU2_DIR / "data", repeat=5)
+    assert row["reward"] == 1.0  # the scored episode really solved the task
+    assert row["db_json_bytes"] > 2_000_000
+    for name in ("reset", "reset_dict_deepcopy", "state_hash", "state_hash_dict_json", "score"):
+        assert row[name]["runs"] >= 5 and row[name]["median_ms"] > 0
