@@ -94,3 +94,17 @@ def test_bench_row_measures_reset_hash_and_score_on_tau2s_database() -> None:
     assert row["db_json_bytes"] > 2_000_000
     for name in ("reset", "reset_dict_deepcopy", "state_hash", "state_hash_dict_json", "score"):
         assert row[name]["runs"] >= 5 and row[name]["median_ms"] > 0
+
+
+@needs_tau2
+def test_oracle_scores_every_imported_task_1_over_mcp(catalog: Path, tmp_path: Path) -> None:
+    from envfarm.cli import main
+
+    out = tmp_path / "oracle"
+    args = ["eval", "--agent", "oracle", "--tasks", "all", "--catalog", str(catalog), "--out", str(out)]
+    assert main([*args, "--concurrency", "8", "--no-progress"]) == 0
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    imported = {DOMAINS[d].env_id for d in DOMAINS}
+    assert {r["env_id"] for r in records} == imported
+    assert [r["task_id"] for r in records if r["reward"] != 1.0] == []
+    print(f"tau2 oracle over MCP: {len(records)} tasks at 1.0 ({', '.join(sorted(imported))})")
