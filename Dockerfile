@@ -10,7 +10,7 @@ RUN pip install --no-cache-dir . && useradd --create-home envfarm && mkdir -p /d
 USER envfarm
 # The default catalog is generated once, into the image (about a minute): containers serve at once,
 # and replicas share the same catalog instead of each generating it at startup.
-RUN envfarm envs list > /dev/null
+RUN envfarm catalog build
 ENV ENVFARM_HOST=0.0.0.0 ENVFARM_PORT=8765 ENVFARM_DATA_DIR=/data
 EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \

@@ -14,6 +14,7 @@ import click
 from envs.errors import EnvFarmError
 
 from .commands_bench import bench
+from .commands_catalog import catalog
 from .commands_envs import envs, tasks
 from .commands_eval import eval_cmd, export
 from .commands_import import import_group
@@ -44,6 +45,7 @@ cli.add_command(mcp_stdio)
 cli.add_command(eval_cmd)
 cli.add_command(export)
 cli.add_command(synthesize)
+cli.add_command(catalog)
 cli.add_command(import_group)
 envs.add_command(envs_graph)
 

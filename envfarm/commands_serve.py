@@ -10,9 +10,10 @@ from pathlib import Path
 
 import click
 
+from envs import CatalogEntry, Task
 from envs.errors import EnvFarmError
 
-from .catalogs import ensure_generated, open_catalog
+from .catalogs import ensure_generated, episode_source
 
 SWITCH_INTERVAL = 0.0005  # seconds
 
@@ -131,20 +132,34 @@ def mcp_stdio(
     """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
     from server.stdio import run_stdio
 
-    cat = open_catalog(catalog)
     if (task_id is None) == (env_id is None):
         raise click.UsageError("give exactly one of --task or --env")
-    if task_id is not None:
-        entry, task = cat.task(task_id)
-    else:
-        entry, task = cat.get(env_id or ""), None
+
+    def notice(text: str) -> None:
+        click.echo(f"envfarm: {text}", err=True)
+
+    source = episode_source(catalog, task_id, env_id, notice=notice)
+    failed: list[EnvFarmError] = []
+
+    def open_episode() -> tuple[CatalogEntry, Task | None]:
+        try:
+            return source()
+        except EnvFarmError as exc:  # said at once: the client may stay connected for a long time
+            click.echo(f"error: {exc}", err=True)
+            failed.append(exc)
+            raise
 
     def final_answer() -> str:
         if answer_file is None or not answer_file.is_file():
             return ""
         return answer_file.read_text(encoding="utf-8", errors="replace")
 
-    episode, score = run_stdio(entry, task, final_answer)
+    try:
+        episode, score = run_stdio(open_episode, final_answer)
+    except EnvFarmError as exc:
+        if failed and exc is failed[0]:
+            raise click.exceptions.Exit(1) from None  # already said
+        raise
     if score_on_exit:
         report = {
             "calls": len(episode.trajectory),

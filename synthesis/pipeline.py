@@ -11,6 +11,8 @@ Every rejection is counted by stage and reason. Same domains and seed -> byte-id
 from __future__ import annotations
 
 import json
+import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -143,6 +145,19 @@ def _job(args: tuple[Domain, int, SynthesisConfig]) -> EnvOutcome:
     return synthesize_one(*args)
 
 
+def _exit_with_parent() -> None:
+    """Pool initializer: a worker whose parent died (killed mid-run) exits instead of waiting for work
+    forever, and so lets go of what it inherited (the default catalog's locks among them)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def run_pipeline(
     domains: Sequence[Domain], config: SynthesisConfig, *, progress: Callable[[EnvOutcome], None] = lambda o: None
 ) -> dict[str, Any]:
@@ -156,7 +171,7 @@ def run_pipeline(
             outcomes.append(_job(job))
             progress(outcomes[-1])
     else:
-        with ProcessPoolExecutor(max_workers=config.workers) as pool:
+        with ProcessPoolExecutor(max_workers=config.workers, initializer=_exit_with_parent) as pool:
             for outcome in pool.map(_job, jobs, chunksize=2):
                 outcomes.append(outcome)
                 progress(outcome)

@@ -1,0 +1,51 @@
+"""``envfarm catalog build``: generate the default catalog ahead of time."""
+
+from __future__ import annotations
+
+import os
+
+import click
+from rich.console import Console
+
+from envs import paths
+from envs.catalog import Catalog
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+@click.group("catalog")
+def catalog() -> None:
+    """The default catalog: the reference environments plus every built-in domain, synthesized."""
+
+
+@catalog.command("build")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None, help="Processes to synthesize with [default: one per CPU]."
+)
+def catalog_build(workers: int | None) -> None:
+    """Generate the default catalog into the cache now, instead of on first use.
+
+    Run it where a first start must be quick: when building an image, in CI before the tests that
+    serve it, or before pointing a desktop MCP client at `envfarm mcp`. It does nothing when the
+    cache holds the catalog already.
+    """
+    from .catalogs import build_default_catalog
+
+    result = build_default_catalog(Console(stderr=True), workers=workers)
+    for path in result.removed:
+        click.echo(f"removed {path.name}, left unfinished by an envfarm process that was stopped", err=True)
+    reference = len(Catalog(paths.BUILTIN_CATALOG).ids())
+    what = (
+        f"{_count(result.environments, 'environment')} with {_count(result.tasks, 'task')}, "
+        f"plus {_count(reference, 'reference environment')}"
+    )
+    if result.built:
+        click.echo(f"built the default catalog in {result.seconds:.0f} s at {result.path}: {what}")
+    else:
+        click.echo(f"the default catalog is already built at {result.path}: {what}")
+    if os.environ.get("ENVFARM_CATALOG"):
+        click.echo(
+            "note: ENVFARM_CATALOG is set, so envfarm commands use that catalog instead until it is unset", err=True
+        )
