@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from math import comb
 
 from pydantic import BaseModel
@@ -111,7 +112,10 @@ class FailurePattern(BaseModel):
     tasks: list[str]
 
 
-def common_failures(records: Iterable[TrialRecord], top: int = 10) -> list[FailurePattern]:
+FAILURES_KEPT = 10  # how many failure signatures a report keeps
+
+
+def common_failures(records: Iterable[TrialRecord], top: int = FAILURES_KEPT) -> list[FailurePattern]:
     """The most frequent failure signatures over failed, counted trials."""
     counts: dict[str, int] = defaultdict(int)
     tasks: dict[str, list[str]] = defaultdict(list)
@@ -124,3 +128,53 @@ def common_failures(records: Iterable[TrialRecord], top: int = 10) -> list[Failu
                 tasks[sig].append(r.task_id)
     ranked = sorted(counts, key=lambda s: (-counts[s], s))[:top]
     return [FailurePattern(signature=s, count=counts[s], tasks=tasks[s]) for s in ranked]
+
+
+def rank_key(stats: GroupStats) -> tuple[float, ...]:
+    """How a group ranks, lowest first: pass^1, then pass^k for larger k, then average partial credit
+    (rounded, so equal results tie exactly); a group with no counted trial ranks after every other."""
+    if stats.avg_partial_credit is None:
+        return (float("inf"),)
+    passes = [stats.pass_hat[k] for k in sorted(stats.pass_hat)]
+    return (*(round(v if v is not None else float("inf"), 9) for v in passes), round(stats.avg_partial_credit, 9))
+
+
+def worst_first(groups: dict[str, GroupStats]) -> list[str]:
+    """Group names from the lowest result to the highest (ties by name); groups with no counted trial last."""
+    return sorted(groups, key=lambda name: (rank_key(groups[name]), name))
+
+
+@dataclass(frozen=True)
+class Lowest:
+    """The lowest-ranked groups, said honestly.
+
+    Attributes:
+        names: at most ``n`` groups, lowest first, each ranking below the best group (none when all tie).
+        more_tied: how many more groups tie with the last of ``names`` (so "the lowest n" was a cut in a tie).
+        all_tie: every group with counted trials has the same result (and there are at least two).
+        counted: how many groups have counted trials.
+    """
+
+    names: list[str]
+    more_tied: int
+    all_tie: bool
+    counted: int
+
+
+def lowest(groups: dict[str, GroupStats], n: int) -> Lowest:
+    """The ``n`` lowest groups below the best, and how many more tie with the last of them.
+
+    >>> g = {e: GroupStats(tasks=1, trials=1, successes=0, pass_hat={1: v}, avg_reward=v, avg_partial_credit=v,
+    ...                    truncated=0, agent_errors=0) for e, v in {"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.0}.items()}
+    >>> lowest(g, 2)
+    Lowest(names=['d', 'b'], more_tied=1, all_tie=False, counted=4)
+    """
+    counted = [name for name in worst_first(groups) if groups[name].avg_partial_credit is not None]
+    keys = {name: rank_key(groups[name]) for name in counted}
+    if not counted:
+        return Lowest([], 0, False, 0)
+    best = keys[counted[-1]]
+    below = [name for name in counted if keys[name] != best]
+    names = below[:n]
+    more = sum(keys[name] == keys[names[-1]] for name in below[n:]) if names else 0
+    return Lowest(names, more, len(counted) > 1 and not below, len(counted))

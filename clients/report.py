@@ -1,10 +1,8 @@
-"""The evaluation report: ``report.json``, a markdown summary, and an HTML page with the figure."""
+"""The evaluation report: ``report.json``, a markdown summary, a page (``report.html``) and a short
+headline for the terminal that points to the page."""
 
 from __future__ import annotations
 
-import base64
-import html
-import json
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,9 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .metrics import FailurePattern, GroupStats, common_failures, group_stats, grouped
-from .plot import report_png
+from .metrics import FAILURES_KEPT, FailurePattern, GroupStats, common_failures, group_stats, grouped, lowest
+from .plot import report_png, trials_per_task
 from .records import Tokens, TrialRecord
+from .report_page import report_page
 
 
 class InfraFailure(BaseModel):
@@ -41,6 +40,7 @@ class EvalReport(BaseModel):
     failures: list[FailurePattern]
     tokens: Tokens
     mean_trial_seconds: float | None
+    env_sectors: dict[str, str] = {}
 
 
 def build_report(records: Iterable[TrialRecord], *, run: dict[str, Any], trials: int, expected: int) -> EvalReport:
@@ -77,6 +77,7 @@ def build_report(records: Iterable[TrialRecord], *, run: dict[str, Any], trials:
         failures=common_failures(rs),
         tokens=tokens,
         mean_trial_seconds=sum(r.latency.total_s for r in counted) / len(counted) if counted else None,
+        env_sectors={r.env_id: r.sector or "?" for r in sorted(rs, key=lambda r: r.env_id)},
     )
 
 
@@ -127,8 +128,72 @@ def summary_markdown(report: EvalReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def lowest_sentence(report: EvalReport, n: int = 3) -> str | None:
+    """Which environments did worst, or that all tie; None with fewer than two environments.
+
+    Names only environments below the best result, and says when more tie with the last one named,
+    so a cut through a tie is never passed off as "the lowest n".
+    """
+    low = lowest(report.by_env, n)
+    if low.counted < 2:
+        return None
+    if low.all_tie:
+        value = _num(next(g.pass_hat.get(1) for g in report.by_env.values() if g.avg_partial_credit is not None))
+        return f"all {low.counted} environments tie at pass^1 {value}"
+    named = ", ".join(f"{name} {_num(report.by_env[name].pass_hat.get(1))}" for name in low.names)
+    more = f" (and {low.more_tied} more tie with {low.names[-1]})" if low.more_tied else ""
+    return f"lowest pass^1: {named}{more}"
+
+
+def _top_failure(failures: list[FailurePattern]) -> str:
+    """The most common failure, or, when several are equally common, that they are (naming two)."""
+    top = failures[0]
+    tied = [f for f in failures if f.count == top.count]
+    if len(tied) == 1:
+        tasks = ", ".join(top.tasks[:3]) + (f" and {len(top.tasks) - 3} more" if len(top.tasks) > 3 else "")
+        return f"most common failure: {top.count}× {top.signature} ({tasks})"
+    text = f"most common failures, {top.count}× each: " + "; ".join(f.signature for f in tied[:2])
+    if len(tied) > 2:
+        cut = len(tied) == len(failures) == FAILURES_KEPT  # the list kept may have left out more of them
+        text += f"; and {'at least ' if cut else ''}{len(tied) - 2} more"
+    return text
+
+
+def headline(report: EvalReport, page: Path | None = None) -> list[str]:
+    """A few lines for the terminal: the overall result, the lowest environments, the most common
+    failure, and where the report is (the tables are in the page and in ``summary.md``).
+
+    >>> print("\\n".join(headline(report, Path("runs/x/report.html"))))  # doctest: +SKIP
+    oracle: pass^1 1.000 on 28 tasks in 2 environments (28/28 trials counted); avg partial credit 1.000
+    all 2 environments tie at pass^1 1.000
+    report: runs/x/report.html (every table: runs/x/summary.md)
+    """
+    run, overall = report.run, report.overall
+    who = f"{run.get('agent')} {run.get('model') or ''}".strip()
+    k = trials_per_task(report)
+    passes = f"pass^1 {_num(overall.pass_hat.get(1))}"
+    if k > 1:
+        passes += f", pass^{k} {_num(overall.pass_hat.get(k))}"
+    envs = f"{len(report.by_env)} environment{'' if len(report.by_env) == 1 else 's'}"
+    lines = [
+        f"{who}: {passes} on {overall.tasks} tasks in {envs} "
+        f"({report.trials_counted}/{report.trials_expected} trials counted); "
+        f"avg partial credit {_num(overall.avg_partial_credit)}"
+    ]
+    if report.trials_counted == 0:
+        lines[0] = f"{who}: no counted trials ({report.trials_expected} expected)"
+    sentence = lowest_sentence(report)
+    if sentence:
+        lines.append(sentence)
+    if report.failures:
+        lines.append(_top_failure(report.failures))
+    if page is not None:
+        lines.append(f"report: {page} (every table: {page.with_name('summary.md')})")
+    return lines
+
+
 def write_report(report: EvalReport, out_dir: Path) -> dict[str, Path]:
-    """Write ``report.json``, ``summary.md``, ``report.png`` and ``report.html`` (PNG embedded)."""
+    """Write ``report.json``, ``summary.md``, ``report.png`` and ``report.html`` (a self-contained page)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {
         "json": out_dir / "report.json",
@@ -137,20 +202,8 @@ def write_report(report: EvalReport, out_dir: Path) -> dict[str, Path]:
         "html": out_dir / "report.html",
     }
     paths["json"].write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    summary = summary_markdown(report)
-    paths["markdown"].write_text(summary, encoding="utf-8")
+    paths["markdown"].write_text(summary_markdown(report), encoding="utf-8")
     png = report_png(report)
     paths["png"].write_bytes(png)
-    data = base64.b64encode(png).decode("ascii")
-    report_json = json.dumps(report.model_dump(mode="json"), indent=2)
-    page = (
-        "<!doctype html><html><head><meta charset='utf-8'><title>envfarm evaluation</title>"
-        "<style>body{font-family:sans-serif;max-width:70em;margin:2em auto}pre{white-space:pre-wrap}</style>"
-        "</head><body>"
-        f"<img alt='pass^k curve and per-sector results' src='data:image/png;base64,{data}' style='max-width:100%'>"
-        f"<pre>{html.escape(summary)}</pre>"
-        f"<details><summary>report.json</summary><pre>{html.escape(report_json)}</pre></details>"
-        "</body></html>\n"
-    )
-    paths["html"].write_text(page, encoding="utf-8")
+    paths["html"].write_text(report_page(report, png), encoding="utf-8")
     return paths

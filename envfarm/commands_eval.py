@@ -131,7 +131,7 @@ def eval_cmd(
     the run finished, but some trials hit infrastructure errors and were not counted.
     """
     from clients import EvalConfig, run_eval
-    from clients.report import summary_markdown
+    from clients.report import headline
 
     config = EvalConfig(
         agent=agent,
@@ -160,8 +160,8 @@ def eval_cmd(
     check_selector(selector, server, catalog)
     with farm_url(server, catalog) as url:
         report = run_eval(config.model_copy(update={"server": url}))
-    click.echo(summary_markdown(report), nl=False)
-    click.echo(f"report: {out / 'report.html'}", err=True)
+    for line in headline(report, out / "report.html"):
+        click.echo(line)
     if report.infra_errors:
         click.echo(
             f"warning: {len(report.infra_errors)} trial(s) hit infrastructure errors and were not counted; "
