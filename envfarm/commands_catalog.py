@@ -27,9 +27,10 @@ def catalog() -> None:
 def catalog_build(workers: int | None) -> None:
     """Generate the default catalog into the cache now, instead of on first use.
 
-    Run it where a first start must be quick: when building an image, in CI before the tests that
-    serve it, or before pointing a desktop MCP client at `envfarm mcp`. It does nothing when the
-    cache holds the catalog already.
+    Run it where a first start must be quick: when building an image, in CI before anything that
+    serves or evaluates the default catalog, or on a new machine before `envfarm serve` or `envfarm
+    eval`. (`envfarm mcp` does not wait for it: it generates only the environment it serves.) It
+    does nothing when the cache holds the catalog already.
     """
     from .catalogs import build_default_catalog
 
