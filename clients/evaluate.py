@@ -14,9 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from .agents.anthropic_agent import AnthropicAgent
 from .agents.base import Agent, LLMSettings
 from .agents.openai_agent import OpenAIAgent
@@ -25,6 +22,7 @@ from .config import EvalConfig
 from .errors import ConfigError, RunDirError
 from .farm import FarmClient
 from .models import EnvInfo, TaskView
+from .progress import Counter, counting
 from .records import ResultStore, TrialRecord, read_json
 from .report import EvalReport, build_report, write_report
 from .runner import Limits, run_trial
@@ -135,17 +133,8 @@ async def _run_all(
 ) -> None:
     limits = Limits(max_turns=config.max_turns, max_tool_calls=config.max_tool_calls)
     gate = asyncio.Semaphore(config.concurrency)
-    progress = Progress(
-        TextColumn("[bold]eval[/bold] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=not config.show_progress,
-        transient=False,
-    )
 
-    async def one(task: TaskView, trial: int, job: Any) -> TrialRecord:
+    async def one(task: TaskView, trial: int, progress: Counter) -> TrialRecord:
         async with gate:
             record = await run_trial(
                 farm,
@@ -159,14 +148,14 @@ async def _run_all(
                 user_model=config.simulator_model(),
             )
         store.append(record)
-        progress.advance(job)
+        progress.advance()
         return record
 
     if not todo:
         return
-    with progress:
-        job = progress.add_task(f"{config.agent} {config.model or ''}".strip(), total=len(todo))
-        await asyncio.gather(*(one(t, i, job) for t, i in todo))
+    label = f"eval {config.agent} {config.model or ''}".strip()
+    with counting(label, len(todo), "trials", enabled=config.show_progress) as progress:
+        await asyncio.gather(*(one(t, i, progress) for t, i in todo))
 
 
 def run_eval(config: EvalConfig) -> EvalReport:

@@ -30,6 +30,12 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 
+# How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
+SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
+SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
+ISOLATION_STEPS = 3  # tenant B alone, beside spinning calls, beside unique-item lists
+
+
 @click.group()
 def bench() -> None:
     """Run benchmarks; results are written as JSON."""
@@ -40,10 +46,27 @@ def bench() -> None:
 @click.option(
     "--repeat", type=click.IntRange(min=5), default=200, show_default=True, help="Timed runs per measurement."
 )
-def bench_engine_cmd(out: Path, repeat: int) -> None:
+@click.option(
+    "--tau2",
+    "tau2_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="A tau2-bench data folder (or checkout): adds a tau2_retail row measured on tau2's own retail database.",
+)
+def bench_engine_cmd(out: Path, repeat: int, tau2_dir: Path | None) -> None:
     """Episode creation, a write call and a score on a ~1 MB database, beside dict baselines."""
-    with Console(stderr=True).status("benchmarking the engine"):
+    from clients.progress import stepping
+
+    if tau2_dir is not None:
+        from synthesis.tau2 import domain_folders
+
+        domain_folders(tau2_dir)  # a wrong path is refused before anything is measured
+    with stepping("bench engine"):
         result = bench_engine(repeat=repeat)
+        if tau2_dir is not None:
+            from synthesis.tau2.bench import bench_tau2_retail
+
+            result["tau2_retail"] = bench_tau2_retail(tau2_dir, repeat=repeat)
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     for name in ("episode_creation", "write_tool_call", "score"):
@@ -53,6 +76,13 @@ def bench_engine_cmd(out: Path, repeat: int) -> None:
             f"   speedup {r['speedup_vs_baseline']:7.1f}x"
         )
     con.print(f"database {result['database_bytes'] / 1e6:.2f} MB; results in {out}")
+    if (t := result.get("tau2_retail")) is not None:
+        tau2 = t["tau2_reported_ms"]
+        con.print(
+            f"tau2_retail ({t['db_json_bytes'] / 1e6:.1f} MB db.json): reset {t['reset']['median_ms']:.3f} ms "
+            f"(tau2 get_environment {tau2['get_environment']} ms), state hash {t['state_hash']['median_ms']:.1f} ms "
+            f"(tau2 {tau2['db_hash']} ms), score {t['score']['median_ms']:.3f} ms (tau2 {tau2['score_one_task']} ms)"
+        )
 
 
 @bench.command("serve")
@@ -92,25 +122,21 @@ def bench_serve_cmd(
     shared_store_url: str | None,
 ) -> None:
     """Tool calls/s through the farm beside a bare MCP server, and memory of many live episodes."""
+    from clients.progress import stepping
     from server.bench import bench_serve, bench_shared_store
 
-    con = Console(stderr=True)
-    with con.status("benchmarking") as status:
+    with stepping("bench serve", SERVE_STEPS + (SHARED_STORE_STEPS if shared_store_url else 0)) as steps:
         result = bench_serve(
             calls=calls,
             clients=clients,
             per_client=per_client,
             repeats=repeats,
             memory_counts=memory_counts,
-            progress=lambda s: status.update(f"benchmarking: {s}"),
+            progress=steps.step,
         )
         if shared_store_url:
             result["shared_store"] = bench_shared_store(
-                shared_store_url,
-                calls=calls,
-                clients=clients,
-                per_client=per_client,
-                progress=lambda s: status.update(f"benchmarking: {s}"),
+                shared_store_url, calls=calls, clients=clients, per_client=per_client, progress=steps.step
             )
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
@@ -142,10 +168,16 @@ def bench_serve_cmd(
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Default: one per CPU.")
 def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int | None) -> None:
     """Environments and verified tasks per minute; projects the time for 1,000 environments."""
-    from synthesis.bench import bench_synthesis
+    from clients.progress import counting
+    from synthesis.bench import baseline_envs, bench_synthesis
 
-    with Console(stderr=True).status("benchmarking synthesis"):
-        result = bench_synthesis(envs=envs, tasks_per_env=tasks_per_env, workers=workers)
+    with counting("bench synthesis", baseline_envs(envs) + envs, "environments") as progress:
+        result = bench_synthesis(
+            envs=envs,
+            tasks_per_env=tasks_per_env,
+            workers=workers,
+            progress=lambda run, o: progress.advance(note=f"{run}: {o.env_id} {o.status}"),
+        )
     write_results(out, result)
     full = result["all_workers"]
     Console(soft_wrap=True).print(
@@ -167,12 +199,11 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 )
 def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
     """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
+    from clients.progress import stepping
     from server.bench_isolation import bench_isolation
 
-    with Console(stderr=True).status("benchmarking isolation") as status:
-        result = bench_isolation(
-            calls=calls, attackers=attackers, progress=lambda s: status.update(f"benchmarking isolation: {s}")
-        )
+    with stepping("bench isolation", ISOLATION_STEPS) as steps:
+        result = bench_isolation(calls=calls, attackers=attackers, progress=steps.step)
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     alone = result["bystander_alone"]
@@ -193,15 +224,11 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
 @click.option("--calls-per-episode", type=click.IntRange(min=1, max=500), default=20, show_default=True)
 def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: int) -> None:
     """A soak: concurrent MCP clients creating episodes and calling tools; calls/s, latency, errors, memory."""
+    from clients.progress import stepping
     from server.bench_load import bench_load
 
-    with Console(stderr=True).status("load") as status:
-        result = bench_load(
-            clients=clients,
-            seconds=seconds,
-            calls_per_episode=calls_per_episode,
-            progress=lambda s: status.update(f"load: {s}"),
-        )
+    with stepping("bench load") as steps:
+        result = bench_load(clients=clients, seconds=seconds, calls_per_episode=calls_per_episode, progress=steps.step)
     write_results(out, result)
     rss = result["rss_mb"]
     Console(soft_wrap=True).print(

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from envs.errors import EnvFarmError
 
@@ -54,6 +53,7 @@ def synthesize(
     llm_api_key_env: str,
 ) -> None:
     """Synthesize verified environments and tasks into a catalog, with a report."""
+    from clients.progress import counting
     from synthesis.pipeline import SynthesisConfig, run_pipeline
     from synthesis.sources import select_domains
 
@@ -70,20 +70,10 @@ def synthesize(
     config = SynthesisConfig(
         out=out, seed=seed, tasks_per_env=tasks_per_env, variants=variants, workers=workers, llm=llm
     )
-    con = Console(stderr=True)
-    with Progress(
-        TextColumn("synthesizing {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=con,
-    ) as progress:
-        job = progress.add_task("", total=len(chosen) * variants)
-        report = run_pipeline(
-            chosen, config, progress=lambda o: progress.update(job, advance=1, description=f"{o.env_id} ({o.status})")
-        )
+    with counting("synthesize", len(chosen) * variants, "environments") as progress:
+        report = run_pipeline(chosen, config, progress=lambda o: progress.advance(note=f"{o.env_id} {o.status}"))
     envs = report["environments"]
-    Console().print(
+    Console(soft_wrap=True).print(  # a path is never broken across lines
         f"{envs['accepted']} of {envs['attempted']} environments accepted ({report['domains']} domains, "
         f"{len(report['sectors'])} sectors), {report['tasks']['total']} verified tasks, "
         f"{report['tools']['average']} tools per env, in {report['seconds']:.1f} s. "

@@ -12,17 +12,25 @@ import os
 import platform
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .ontology import load_ontology
-from .pipeline import SynthesisConfig, run_pipeline
+from .pipeline import EnvOutcome, SynthesisConfig, run_pipeline
 
 TARGET_ENVS = 1000
 TARGET_SECONDS = 600
 
 
-def _run(count: int, workers: int, tasks: int) -> dict[str, Any]:
+def baseline_envs(envs: int) -> int:
+    """How many environments the one-worker baseline synthesizes before the measured run of ``envs``."""
+    return max(4, envs // 10)
+
+
+def _run(
+    count: int, workers: int, tasks: int, progress: Callable[[EnvOutcome], None] = lambda o: None
+) -> dict[str, Any]:
     domains = load_ontology()
     variants = max(1, -(-count // len(domains)))
     chosen = domains if count >= len(domains) else domains[:count]
@@ -31,6 +39,7 @@ def _run(count: int, workers: int, tasks: int) -> dict[str, Any]:
         report = run_pipeline(
             chosen,
             SynthesisConfig(out=Path(out), tasks_per_env=tasks, variants=variants, workers=workers, limit=count),
+            progress=progress,
         )
         seconds = time.perf_counter() - t0
     accepted = report["environments"]["accepted"]
@@ -46,11 +55,21 @@ def _run(count: int, workers: int, tasks: int) -> dict[str, Any]:
     }
 
 
-def bench_synthesis(*, envs: int = 200, tasks_per_env: int = 30, workers: int | None = None) -> dict[str, Any]:
-    """Measure the pipeline; return a JSON-serializable report."""
+def bench_synthesis(
+    *,
+    envs: int = 200,
+    tasks_per_env: int = 30,
+    workers: int | None = None,
+    progress: Callable[[str, EnvOutcome], None] = lambda run, o: None,
+) -> dict[str, Any]:
+    """Measure the pipeline; return a JSON-serializable report.
+
+    ``progress(run, outcome)`` is called after each of the ``baseline_envs(envs) + envs`` environments,
+    ``run`` naming the run it belongs to ("1 worker" for the baseline, then "N workers").
+    """
     workers = workers or os.cpu_count() or 1
-    baseline = _run(max(4, envs // 10), 1, tasks_per_env)
-    full = _run(envs, workers, tasks_per_env)
+    baseline = _run(baseline_envs(envs), 1, tasks_per_env, lambda o: progress("1 worker", o))
+    full = _run(envs, workers, tasks_per_env, lambda o: progress(f"{workers} worker{'' if workers == 1 else 's'}", o))
     per_env = full["seconds"] / max(1, full["environments_attempted"])
     projected = per_env * TARGET_ENVS
     return {
