@@ -112,7 +112,9 @@ _SCRIPT = """
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") activate(); });
     });
   });
-  var wanted = /^#([\\w-]+)=(-?)([\\w^-]+)$/.exec(decodeURIComponent(location.hash));
+  var hash = "";
+  try { hash = decodeURIComponent(location.hash); } catch (e) { /* a malformed fragment sorts nothing */ }
+  var wanted = /^#([\\w-]+)=(-?)([\\w^-]+)$/.exec(hash);
   if (wanted) {
     var table = document.getElementById(wanted[1]);
     if (table && table.classList.contains("sortable")) {

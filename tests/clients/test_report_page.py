@@ -317,3 +317,11 @@ def test_the_verdict_on_the_page_says_when_more_environments_tie_with_the_last_o
     assert dom.text("verdict") == "Lowest pass^1: a 0.000, b 0.000, c 0.000, d 0.000, e 0.000 (and 2 more tie with e)."
     assert ("a", {"href": "#envs-a"}) in dom.attrs  # each name links to its row
     assert ("tr", {"id": "envs-a", "data-rank": "0"}) in dom.attrs
+
+
+def test_a_fragment_that_names_no_column_or_is_malformed_leaves_the_lowest_first_order(varied, tmp_path):
+    report, page = varied
+    for fragment in ("#envs=nosuchcolumn", "#envs=%E0%A4%A", "#nosuchtable=environment"):
+        dom = Dom(render(page, tmp_path / "profile", fragment=fragment))
+        assert dom.column("envs", "environment") == worst_first(report.by_env), fragment
+        assert ("html", {"lang": "en", "data-sortable": "4"}) in dom.attrs  # the script ran to its end
