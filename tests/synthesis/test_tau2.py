@@ -108,3 +108,30 @@ def test_oracle_scores_every_imported_task_1_over_mcp(catalog: Path, tmp_path: P
     assert {r["env_id"] for r in records} == imported
     assert [r["task_id"] for r in records if r["reward"] != 1.0] == []
     print(f"tau2 oracle over MCP: {len(records)} tasks at 1.0 ({', '.join(sorted(imported))})")
+
+
+def test_cli_refuses_a_path_without_tau2_data_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from envfarm.cli import main
+
+    assert main(["import", "tau2", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == f"error: {tmp_path / 'nowhere'} is not a folder\n"
+    assert main(["bench", "engine", "--tau2", str(tmp_path), "--out", str(tmp_path / "b.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: no tau2 domain in {tmp_path}") and err.count("\n") == 1
+    assert not (tmp_path / "out").exists() and not (tmp_path / "b.json").exists()
+
+
+@needs_tau2
+def test_cli_import_says_what_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from envfarm.cli import main
+
+    assert main(["import", "tau2", str(TAU2_DIR / "data" / "retail"), "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "tau2_retail: 114 tasks, 550 gold actions (18 fail in tau2 too" in out
+    assert f"serve it with: envfarm serve --catalog {tmp_path}" in out
+    assert sorted(p.name for p in (tmp_path / "tau2_retail").iterdir()) == [
+        "policy.md",
+        "seed.json",
+        "spec.json",
+        "tasks.json",
+    ]
