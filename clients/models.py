@@ -40,6 +40,7 @@ class ToolInfo(View):
     description: str = ""
     kind: str = "read"
     input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    output_schema: dict[str, Any] | None = None
 
 
 class TaskView(View):

@@ -16,6 +16,7 @@ from envs.catalog import CatalogEntry
 from envs.check import CheckReport, check_env
 from envs.quality import ENV_COLUMNS, QualityReport, quality_report, total_lines
 from envs.schema import format_schema
+from envs.schema_lint import VENDOR_RULES, VENDORS, lint_environments
 
 from .catalogs import open_catalog
 
@@ -166,6 +167,48 @@ def envs_check(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) ->
             for w in r.warnings:
                 con.print(f"  [yellow]![/yellow] {w}", highlight=False)
     if not all(r.ok for r in reports):
+        raise click.exceptions.Exit(1)
+
+
+@envs.command("lint-schemas")
+@click.argument("env_ids", nargs=-1)
+@catalog_option
+@json_option
+@click.option(
+    "--source",
+    is_flag=True,
+    help="Lint the specs' own parameter schemas instead of the schemas clients are shown (for comparison).",
+)
+@click.option("--show", type=int, default=10, show_default=True, help="Failing tools to list per vendor.")
+def envs_lint_schemas(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool, source: bool, show: int) -> None:
+    """Check every tool's schemas (all environments if none named) against the rules of OpenAI strict
+    function calling, Anthropic strict tool use, Gemini function declarations and MCP (docs/serving.md).
+
+    Exits 1 if any tool fails any vendor's rules.
+    """
+    entries = _named_entries(catalog, env_ids)
+    with _progress("linting", quiet=as_json) as progress:
+        job = progress.add_task("", total=len(entries))
+        report = lint_environments(
+            (e.environment for e in entries),
+            source=source,
+            progress=lambda env_id: progress.update(job, advance=1, description=env_id),
+        )
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        what = "spec parameter schemas" if source else "tool schemas as clients see them"
+        table = Table("rules", "tools", "passed", "failed", title=f"{what}, {len(entries)} environment(s)")
+        for vendor in VENDORS:
+            failed = len(report.failures(vendor))
+            table.add_row(VENDOR_RULES[vendor], str(len(report.tools)), str(report.passed(vendor)), str(failed))
+        con = Console()
+        con.print(table)
+        for vendor in VENDORS:
+            for t in report.failures(vendor)[:show]:
+                more = f" (+{len(t.problems[vendor]) - 1} more)" if len(t.problems[vendor]) > 1 else ""
+                con.print(f"  ✗ {vendor} {t.env_id}.{t.tool}: {t.problems[vendor][0]}{more}", highlight=False)
+    if not report.ok:
         raise click.exceptions.Exit(1)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import urllib.parse
 from typing import Any
 
 import jsonschema
@@ -70,6 +71,20 @@ _VALIDATOR: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 _NO_RETRIEVAL: referencing.Registry[Any] = referencing.Registry()  # a reference outside the schema is never fetched
 
 
+def _holds_null(value: Any) -> bool:
+    """Whether a null appears anywhere in ``value`` (iterative: any depth)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def structure_problem(arguments: Any) -> tuple[str, str] | None:
     """(field path, problem) of the first value no tool could accept, or None. Iterative: a value
     nested too deep for recursion is reported, not crashed on."""
@@ -109,6 +124,80 @@ class ArgumentValidator:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
+        self._null_ok: dict[int, bool] = {}  # by id() of a subschema of ``schema``, which lives as long
+
+    def absent_nulls(self, arguments: Any) -> Any:
+        """``arguments`` without the nulls that stand for an absent optional property.
+
+        Strict function calling (OpenAI's strict mode, the SDKs' strict conversion) makes a model
+        send every property of an object, and the schema the farm advertises lets each optional one
+        be null for that reason (``envs.tool_schemas``). A null for a property its object does not
+        require, and whose own schema does not accept null, is dropped here, at any depth the
+        schema describes (properties, items, local references, the branch of an anyOf/oneOf the
+        value fits), so it means exactly what leaving the property out means. A null the schema
+        accepts (``"type": ["string", "null"]``) is a value and stays; so does a null for a
+        required property, which validation then refuses naming it.
+
+        >>> v = ArgumentValidator({"type": "object", "properties": {"a": {"type": "string"}}})
+        >>> v.absent_nulls({"a": None})
+        {}
+        """
+        if not isinstance(arguments, dict) or not _holds_null(arguments):
+            return arguments
+        return self._without_nulls(arguments, self.schema, 0)
+
+    def _without_nulls(self, value: Any, schema: Any, depth: int) -> Any:
+        schema = self._resolved(schema)
+        if depth > MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, dict | list):
+            return value
+        if isinstance(value, dict):
+            props = schema.get("properties")
+            props = props if isinstance(props, dict) else {}
+            required = schema.get("required")
+            required = set(required) if isinstance(required, list) else set()
+            out: Any = {}
+            for key, item in value.items():
+                sub = props.get(key)
+                if item is None and sub is not None and key not in required and not self._accepts_null(sub):
+                    continue
+                out[key] = self._without_nulls(item, sub, depth + 1) if sub is not None else item
+        else:
+            items = schema.get("items")
+            out = [self._without_nulls(item, items, depth + 1) for item in value] if isinstance(items, dict) else value
+        for branch in schema.get("allOf") or []:
+            out = self._without_nulls(out, branch, depth + 1)
+        for key in ("anyOf", "oneOf"):
+            for branch in schema.get(key) or []:
+                candidate = self._without_nulls(out, branch, depth + 1)
+                if candidate is not out and self._fits(candidate, branch):
+                    out = candidate
+                    break
+        return out
+
+    def _resolved(self, schema: Any) -> Any:
+        """``schema`` with local references followed (``schema_safety`` refused any other, and cycles)."""
+        for _ in range(MAX_DEPTH):
+            ref = schema.get("$ref") if isinstance(schema, dict) else None
+            if not isinstance(ref, str) or not ref.startswith("#"):
+                return schema
+            node: Any = self.schema
+            for part in ref[1:].split("/")[1:]:
+                part = urllib.parse.unquote(part).replace("~1", "/").replace("~0", "~")
+                node = node.get(part) if isinstance(node, dict) else None
+            schema = node
+        return schema
+
+    def _accepts_null(self, schema: Any) -> bool:
+        key = id(schema)
+        if key not in self._null_ok:
+            self._null_ok[key] = self._fits(None, schema)
+        return self._null_ok[key]
+
+    def _fits(self, value: Any, schema: Any) -> bool:
+        try:
+            return bool(self.full.evolve(schema=schema).is_valid(value))
+        except referencing.exceptions.Unresolvable:
+            return False
 
     def validate(self, tool: str, arguments: Any) -> None:
         """Raise ToolArgumentError for the most relevant schema violation, naming field and value."""

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from .engine import Environment
 from .errors import EnvFarmError, SpecError, ToolError
 from .outputs import output_present
+from .schema_lint import lint_tool
 from .scoring import expected_outcome, score_episode
 from .spec import EnvSpec
 from .task import Task
@@ -89,10 +90,12 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
 
     Checks: the spec validates and compiles (seed rows satisfy constraints and foreign keys); every
     SQL statement prepares against the schema under the sandbox of its tool; parameter schemas are
-    valid JSON Schema; seed satisfies the invariants; and for every task: its initial patch applies,
-    gold actions name existing tools and run without error, change state exactly when the task says
-    so, keep the invariants, satisfy the task's checklist, give the same bytes when run twice, leave
-    state unchanged on read calls, and the gold replay scores 1.0.
+    valid JSON Schema, and the schemas clients are shown pass every model API's rules
+    (``envs.schema_lint``); seed satisfies the invariants; and for every task: its initial patch
+    applies, gold actions name existing tools, run without error and return what the tool's output
+    schema says, change state exactly when the task says so, keep the invariants, satisfy the
+    task's checklist, give the same bytes when run twice, leave state unchanged on read calls, and
+    the gold replay scores 1.0.
 
     >>> from envs.catalog import load_env
     >>> entry = load_env("clinic")
@@ -123,6 +126,12 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
             jsonschema.Draft202012Validator.check_schema(tool.parameters)
         except jsonschema.SchemaError as exc:
             report.fail("schema", f"tool {tool.name}", exc.message)
+            continue
+        report.checks_run += 1
+        lint = lint_tool(spec.id, tool.name, env.advertised_parameters(tool.name), env.output_schema(tool.name))
+        for vendor, problems in lint.problems.items():
+            for problem in problems:
+                report.fail("tool-schema", f"tool {tool.name}", f"{vendor}: {problem}")
     for where, sql, read_only in _statements(spec):
         report.checks_run += 1
         try:
@@ -164,11 +173,18 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
         initial.close()
         return
     run = env.episode(task)
-    for call in task.gold_actions:
+    for i, call in enumerate(task.gold_actions):
         before = run.serialize() if env.tools[call.tool].kind == "read" else None
-        run.call_tool(call.tool, call.arguments)
+        result = run.call_tool(call.tool, call.arguments)
         if before is not None and run.serialize() != before:  # exact: not one byte may change
             report.fail("read-only", where, f"read tool '{call.tool}' changed the state")
+        declared = env.output_schema(call.tool)
+        if declared is not None:  # MCP clients validate structured results against it: it must be exact
+            error = jsonschema.exceptions.best_match(
+                jsonschema.Draft202012Validator(declared).iter_errors(result.content)
+            )
+            if error is not None:
+                report.fail("output-schema", f"{where} gold_actions[{i}]", f"{call.tool}: {error.message}")
     changed = bool(run.changed_keys()) and run.state_hash() != initial.state_hash()
     if changed != task.expects_change:
         said = "to change" if task.expects_change else "not to change"

@@ -7,7 +7,8 @@ no copying of Python objects — and returns an :class:`Episode`.
 ``Episode.call_tool(name, arguments) -> ToolResult`` is the only way state changes:
 
 * ``arguments`` are validated against the tool's JSON Schema first (:class:`ToolArgumentError`,
-  naming the field);
+  naming the field); null for an optional property the schema does not let be null counts as
+  absent (strict function calling makes a model send every property, null for those it leaves out);
 * the steps run in one transaction; any failure — a ``require`` that does not hold
   (:class:`StateError`, the step's message), a constraint, a sandbox denial or an exhausted step
   budget (:class:`SandboxError`) — rolls everything back, so a failed call changes nothing;
@@ -50,6 +51,7 @@ from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
 from .sqltext import PreparedSQL, prepare
 from .task import PatchOp, Task, ToolCall
+from .tool_schemas import advertised_parameters, output_schema
 
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
@@ -176,8 +178,9 @@ class Episode:
         tool = self.env.tools.get(name)
         if tool is None:
             raise UnknownTool(name, self.env.tools)
-        args = {} if arguments is None else arguments
-        self.env.validators[name].validate(name, args)
+        validator = self.env.validators[name]
+        args = {} if arguments is None else validator.absent_nulls(arguments)
+        validator.validate(name, args)
         counters = dict(self._counters)
         writes = tool.kind == "write"
         if writes:  # a read tool cannot change the database (the sandbox denies it): no transaction needed
@@ -220,6 +223,22 @@ class Episode:
         self._budget.start()
         try:
             return _step_rows(self._conn.execute(_READ_ONLY_TAG + sql, dict(params or {})), "Query")
+        except sqlite3.Error as exc:
+            raise self._translate(exc, None) from None
+        finally:
+            self._budget.stop()
+            self._sandbox.mode = Mode.ENGINE
+
+    def result_columns(self, sql: str) -> list[str]:
+        """Names of the columns a SELECT (spec syntax) gives, run read-only with every parameter null
+        (the names do not depend on the values; at most the first row is computed)."""
+        prepared = self.env.prepared(sql)
+        self._sandbox.mode = Mode.READ
+        self._sandbox.begin_statement()
+        self._budget.start()
+        try:
+            cursor = self._conn.execute(_READ_ONLY_TAG + prepared.text, dict.fromkeys(prepared.params))
+            return [d[0] for d in cursor.description or ()]
         except sqlite3.Error as exc:
             raise self._translate(exc, None) from None
         finally:
@@ -436,6 +455,8 @@ class Episode:
             if not ok:
                 raise StateError(scope.format(step.message, rows[0] if rows else None))
         else:
+            if not rows and step.message is not None:  # a return of shape 'one' that promises an object
+                raise StateError(scope.format(step.message))
             return self.env.shape_result(rows, step.shape, step.json_columns)
         return None
 
@@ -484,6 +505,30 @@ class Environment:
         self._writes: dict[str, frozenset[str]] = {}
         self._task_images: dict[str, bytes] = {}
         self._stored_names: frozenset[str] | None = None
+        self._advertised: dict[str, dict[str, Any]] = {}
+        self._output_schemas: dict[str, dict[str, Any] | None] = {}
+
+    def advertised_parameters(self, tool: str) -> dict[str, Any]:
+        """The input schema clients see for ``tool`` (``envs.tool_schemas``); built once."""
+        schema = self._advertised.get(tool)
+        if schema is None:
+            schema = self._advertised[tool] = advertised_parameters(self.tools[tool].parameters)
+        return schema
+
+    def output_schema(self, tool: str) -> dict[str, Any] | None:
+        """The output schema of ``tool``: only where every result is an object (``envs.tool_schemas``)."""
+        if tool not in self._output_schemas:
+            self._output_schemas[tool] = output_schema(self.spec, self.tools[tool], self._result_columns)
+        return self._output_schemas[tool]
+
+    def _result_columns(self, sql: str) -> list[str] | None:
+        ep = self.episode()
+        try:
+            return ep.result_columns(sql)
+        except ToolError:  # cannot run with null arguments: no schema rather than a wrong one
+            return None
+        finally:
+            ep.close()
 
     def _now_fn(self) -> str:
         return self.now

@@ -150,11 +150,24 @@ class ExecStep(_StepBase):
 
 
 class ReturnStep(_StepBase):
-    """The SELECT whose rows are the tool's result. ``json_columns`` hold JSON text to nest."""
+    """The SELECT whose rows are the tool's result. ``json_columns`` hold JSON text to nest.
+
+    With ``shape='one'``, no row is a null result, unless ``message`` is given: then no row fails
+    the call with it, the result is always an object, and the tool declares an output schema."""
 
     kind: Literal["return"]
     shape: Literal["one", "many", "value"] = "many"
     json_columns: list[str] = []
+    message: str | None = Field(
+        None,
+        description="shape 'one' only: the error when no row matches (the result is then always an object)",
+    )
+
+    @model_validator(mode="after")
+    def _message_needs_one(self) -> ReturnStep:
+        if self.message is not None and self.shape != "one":
+            raise ValueError("a return step's message applies to shape 'one' only")
+        return self
 
 
 Step = Annotated[QueryStep | RequireStep | ExecStep | ReturnStep, Field(discriminator="kind")]

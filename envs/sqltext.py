@@ -119,3 +119,85 @@ def has_code(sql: str, pattern: str) -> bool:
     """True if ``pattern`` (a regex) matches outside strings and comments."""
     rx = re.compile(pattern, re.IGNORECASE)
     return any(code and rx.search(text) for code, text in _segments(sql))
+
+
+_TOKEN = re.compile(r"\s+|([A-Za-z_][A-Za-z0-9_$]*|[0-9.]+|<>|[<>!=]=|\S)")
+
+
+def _tokens(sql: str) -> list[tuple[str, int]]:
+    """(token, parenthesis depth) of the code in ``sql``: words (lower-cased), quoted names
+    (unquoted, as written) and punctuation; strings become ``'``, comments vanish."""
+    out: list[tuple[str, int]] = []
+    depth = 0
+    for code, text in _segments(sql):
+        if not code:
+            if text[0] in '"`[':
+                out.append((text[1:-1], depth))
+            elif text[0] == "'":
+                out.append(("'", depth))
+            continue
+        for m in _TOKEN.finditer(text):
+            tok = m.group(1)
+            if tok is None:
+                continue
+            if tok == ")":
+                depth -= 1
+            out.append((tok.lower() if tok[0].isalpha() or tok[0] == "_" else tok, depth))
+            if tok == "(":
+                depth += 1
+    return out
+
+
+def star_table(sql: str) -> str | None:
+    """The table whose every column a SELECT returns first, in order, or None.
+
+    That is ``SELECT * FROM t ...`` or ``SELECT a.* [, more] FROM t [AS] a ...`` reading one table
+    (no join, no compound, no WITH): the result's leading columns are then ``t``'s own.
+
+    >>> star_table('SELECT t.*, (SELECT count(*) FROM x) AS n FROM "orders" t WHERE t.id = :id')
+    'orders'
+    >>> star_table("SELECT * FROM a JOIN b ON a.id = b.a_id") is None
+    True
+    """
+    toks = [t for t, d in _tokens(sql) if d == 0]
+    while toks and toks[-1] == ";":
+        toks.pop()
+    if not toks or toks[0] != "select":
+        return None
+    i = 1
+    if i < len(toks) and toks[i] in ("distinct", "all"):
+        i += 1
+    qualifier = None
+    if toks[i : i + 1] == ["*"]:
+        i += 1
+    elif toks[i + 1 : i + 3] == [".", "*"]:
+        qualifier, i = toks[i], i + 3
+    else:
+        return None
+    try:
+        i = toks.index("from", i)
+    except ValueError:
+        return None
+    rest = toks[i + 1 :]
+    if not rest or not _is_name(rest[0]):
+        return None
+    table, rest = rest[0], rest[1:]
+    alias = table
+    if rest[:1] == ["as"]:
+        rest = rest[1:]
+    if rest and _is_name(rest[0]) and rest[0] not in _CLAUSES:
+        alias, rest = rest[0], rest[1:]
+    if rest and rest[0] not in _CLAUSES:
+        return None  # a join, a second table, a compound SELECT
+    if any(t in ("union", "intersect", "except") for t in rest):
+        return None
+    if qualifier is not None and qualifier != alias:
+        return None
+    return table
+
+
+_CLAUSES = frozenset({"where", "group", "order", "limit", "having", "window"})
+
+
+def _is_name(token: str) -> bool:
+    return bool(token) and token not in ("(", ")", ",", ".", "*", "'", ";") and not token[0].isdigit()

@@ -82,14 +82,20 @@ _tool_cache: dict[int, list[Tool]] = {}
 
 
 def mcp_tools(env: Environment) -> list[Tool]:
-    """The environment's tools as MCP ``Tool`` objects (built once per environment)."""
+    """The environment's tools as MCP ``Tool`` objects (built once per environment).
+
+    ``inputSchema`` is the advertised schema, which every major model API accepts as it is (the
+    engine still validates against the spec's full one); ``outputSchema`` is declared only for tools
+    whose every result is an object (``envs.tool_schemas``).
+    """
     tools = _tool_cache.get(id(env))
     if tools is None:
         tools = [
             Tool(
                 name=t.name,
                 description=t.description,
-                input_schema=t.parameters,
+                input_schema=env.advertised_parameters(t.name),
+                output_schema=env.output_schema(t.name),
                 annotations=ToolAnnotations(
                     read_only_hint=t.kind == "read",
                     destructive_hint=t.kind == "write",

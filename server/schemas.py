@@ -44,10 +44,13 @@ class EnvList(Page):
 
 
 class ToolInfo(ApiModel):
+    """A tool as agents see it: the schemas are the ones MCP ``tools/list`` shows (docs/serving.md)."""
+
     name: str
     description: str
     kind: Literal["read", "write"]
     input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None = None
 
 
 class EnvDetail(EnvSummary):

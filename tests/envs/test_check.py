@@ -30,9 +30,10 @@ def test_shop_and_its_task_pass() -> None:
     assert report.ok, report.problems
     assert report.env_id == "shop"
     assert report.tasks_passed == 1
-    # spec + one schema per tool + one per step and invariant + the task
+    # spec + two schema checks per tool (valid; every model API accepts what clients see) + one per
+    # step and invariant + the task
     n_steps = sum(len(t["steps"]) for t in SHOP["tools"])
-    assert report.checks_run == 1 + len(SHOP["tools"]) + n_steps + len(SHOP["invariants"]) + 1
+    assert report.checks_run == 1 + 2 * len(SHOP["tools"]) + n_steps + len(SHOP["invariants"]) + 1
     as_dict = report.to_dict()
     assert as_dict["ok"] is True
     assert as_dict["problems"] == []

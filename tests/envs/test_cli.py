@@ -145,6 +145,23 @@ def test_envs_check_one_env(catalog: Path) -> None:
     assert "gold actions change it" in result.stdout
 
 
+def test_envs_lint_schemas_reference_envs_pass_every_vendor() -> None:
+    result = run("envs", "lint-schemas", "clinic", "retail")
+    assert result.exit_code == 0, result.output
+    assert "OpenAI function calling, strict │ 30    │ 30     │ 0" in result.stdout
+    report = json.loads(run("envs", "lint-schemas", "--json").stdout)
+    assert report["vendors"] == {v: {"passed": 30, "failed": 0} for v in ("openai", "anthropic", "gemini", "mcp")}
+    assert report["failures"] == []
+
+
+def test_envs_lint_schemas_source_shows_what_the_specs_would_fail(catalog: Path) -> None:
+    result = run("envs", "lint-schemas", "--source", "--json", catalog=catalog)
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["vendors"]["anthropic"]["failed"] > 0  # SHOP's charge tool has "minimum": 0
+    assert run("envs", "lint-schemas", catalog=catalog).exit_code == 0
+
+
 def test_envs_check_unknown_env_is_one_line_error() -> None:
     result = run("envs", "check", "nosuch")
     assert result.exit_code == 1

@@ -9,6 +9,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from envs import Catalog, score_episode
+from envs.tool_schemas import advertised_parameters
 
 from .conftest import KEY_A, KEY_B, MODES, auth, farm_error, mcp_session, run
 
@@ -34,14 +35,39 @@ def test_tools_match_the_spec(client, mode):
             return (await c.list_tools()).tools
 
     tools = run(go())
+    env = CATALOG.get("clinic").environment
     assert [t.name for t in tools] == [t.name for t in spec.tools]
     for tool, ts in zip(tools, spec.tools, strict=True):
-        assert tool.input_schema == ts.parameters
+        # What every model API accepts as it is (envs.tool_schemas); the engine enforces ts.parameters.
+        assert tool.input_schema == advertised_parameters(ts.parameters)
+        assert set(tool.input_schema["required"]) == set(ts.parameters["properties"])
+        assert tool.output_schema == env.output_schema(ts.name)
         assert tool.description == ts.description
         assert tool.annotations.read_only_hint is (ts.kind == "read")
         assert tool.annotations.destructive_hint is (ts.kind == "write")
     # Control actions are never agent tools.
     assert not {"score", "reset", "close"} & {t.name for t in tools}
+
+
+def test_output_schemas_and_strict_calls(client, mode):
+    """Object results are declared and validated by the SDK client; a strict-mode call sends null
+    for every optional parameter, which means "not given"."""
+    ep = new_episode(client, task_id="clinic-001")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            strict = await c.call_tool("list_open_slots", {"provider_id": "PR01", "specialty": None, "date": None})
+            plain = await c.call_tool("list_open_slots", {"provider_id": "PR01"})
+            provider = await c.call_tool("get_provider", {"provider_id": "PR01"})  # validated against its schema
+            missing = await c.call_tool("get_provider", {"provider_id": "PR99"})
+            return tools, strict, plain, provider, missing
+
+    tools, strict, plain, provider, missing = run(go())
+    assert tools["get_provider"].output_schema["required"] == list(provider.structured_content)
+    assert tools["list_open_slots"].output_schema is None  # a list: no output schema, no structured content
+    assert not strict.is_error and strict.content[0].text == plain.content[0].text
+    assert missing.is_error and "PR99" in missing.content[0].text
 
 
 def test_read_and_write_calls(client, mode):

@@ -62,7 +62,9 @@ def test_env_detail(client):
     assert detail["id"] == "retail" and detail["policy"] == spec.policy
     assert [t["name"] for t in detail["tool_list"]] == [t.name for t in spec.tools]
     assert {t["name"]: t["kind"] for t in detail["tool_list"]} == {t.name: t.kind for t in spec.tools}
-    assert detail["tool_list"][0]["input_schema"] == spec.tools[0].parameters
+    env = CATALOG.get("retail").environment
+    assert detail["tool_list"][0]["input_schema"] == env.advertised_parameters(spec.tools[0].name)
+    assert [t["output_schema"] for t in detail["tool_list"]] == [env.output_schema(t.name) for t in spec.tools]
     assert {t["name"] for t in detail["tables"]} == {t.name for t in spec.tables}
     assert detail["write_tools"] == sum(t.kind == "write" for t in spec.tools)
 

@@ -37,7 +37,13 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
 
 def tool_infos(entry: CatalogEntry) -> list[ToolInfo]:
     return [
-        ToolInfo(name=t.name, description=t.description, kind=t.kind, input_schema=t.parameters)
+        ToolInfo(
+            name=t.name,
+            description=t.description,
+            kind=t.kind,
+            input_schema=entry.environment.advertised_parameters(t.name),
+            output_schema=entry.environment.output_schema(t.name),
+        )
         for t in entry.spec.tools
     ]
 

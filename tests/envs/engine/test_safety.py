@@ -86,7 +86,7 @@ def test_step_budget_default_and_message() -> None:
         ("add_items", {"order_id": "O1", "items": [{"item_id": "A", "price": 1, "qty": 2}]}, "items.0.qty", "qty"),
         ("book", {"day": "2026-02-30"}, "day", "is not a 'date'"),
         ("book", {"day": "tomorrow"}, "day", "'tomorrow' is not a 'date'"),
-        ("book", {"day": "2026-02-03", "note": None}, "note", "None is not of type 'string'"),
+        ("book", {"day": None, "note": "x"}, "day", "None is not of type 'string'"),  # null for a required one
     ],
 )
 def test_argument_errors_name_the_field(
@@ -103,6 +103,11 @@ def test_argument_errors_name_the_field(
 
 def test_valid_format_passes(ep: Episode) -> None:
     assert ep.call_tool("book", {"day": "2026-02-03"}).content == "2026-02-03"
+
+
+def test_null_for_an_optional_argument_is_absent(ep: Episode) -> None:
+    """Strict function calling sends every property; null for an optional one means "not given"."""
+    assert ep.call_tool("book", {"day": "2026-02-03", "note": None}).content == "2026-02-03"
 
 
 def test_arguments_must_be_an_object(ep: Episode) -> None:
