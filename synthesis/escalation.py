@@ -96,7 +96,12 @@ class EscalationTools(ToolBuilderBase):
                         "sql": f"INSERT INTO {table} (escalation_id, {pk(user)}, record_id, summary, status) "
                         f"VALUES (:new.id, :{pk(user)}, :record_id, :summary, 'open')",
                     },
-                    {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {table} WHERE escalation_id = :new.id"},
+                    {
+                        "kind": "return",
+                        "shape": "one",
+                        "sql": f"SELECT * FROM {table} WHERE escalation_id = :new.id",
+                        "message": "No escalation with id {new.id}",
+                    },
                 ],
             },
             ToolMeta(

@@ -43,6 +43,7 @@ class ReadTools(ToolBuilderBase):
                         "shape": "one",
                         "json_columns": [c.table for c, _ in children],
                         "sql": f"SELECT t.*{extra} FROM {quote_ident(e.table)} t WHERE t.{pk(e)} = :{pk(e)}",
+                        "message": f"No {e.human} with id {{{pk(e)}}}",
                     },
                 ],
             },
@@ -64,16 +65,18 @@ class ReadTools(ToolBuilderBase):
             match = (
                 f"lower(trim({a.name})) = lower(trim(:{a.name}))" if a.kind in TEXT_KINDS else f"{a.name} = :{a.name}"
             )
+            missing = f"No {e.human} with {a.name.replace('_', ' ')} {{{a.name}}}"
             steps: list[dict[str, Any]] = [
                 {
                     "kind": "require",
                     "sql": f"SELECT EXISTS (SELECT 1 FROM {quote_ident(e.table)} WHERE {match})",
-                    "message": f"No {e.human} with {a.name.replace('_', ' ')} {{{a.name}}}",
+                    "message": missing,
                 },
                 {
                     "kind": "return",
                     "shape": "one" if a.unique else "many",
                     "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {match} ORDER BY {pk(e)}",
+                    **({"message": missing} if a.unique else {}),
                 },
             ]
             what = "the" if a.unique else "every"

@@ -31,6 +31,17 @@ def insert_step(e: Entity, cols: list[str], vals: list[str]) -> dict[str, Any]:
     return {"kind": "exec", "sql": f"INSERT INTO {quote_ident(e.table)} ({', '.join(cols)}) VALUES ({', '.join(vals)})"}
 
 
+def record_return(e: Entity, key: str | None = None) -> dict[str, Any]:
+    """The return step of a tool that acted on one record: that record, always an object (the
+    record exists, so the message is a guard, and the tool can declare its output schema)."""
+    return {
+        "kind": "return",
+        "shape": "one",
+        "sql": record_select(e, key),
+        "message": f"No {e.human} with id {{{(key or ':' + pk(e))[1:]}}}",
+    }
+
+
 def record_query(e: Entity) -> dict[str, Any]:
     """The step that binds the acted-on record as ``rec``, or fails naming the id."""
     return {"kind": "query", "bind": "rec", "sql": record_select(e), "message": f"No {e.human} with id {{{pk(e)}}}"}
@@ -220,7 +231,7 @@ class WriteTools(ToolBuilderBase):
                     f"WHERE {pk(e)} = :{pk(e)}",
                 }
             )
-        steps.append({"kind": "return", "shape": "one", "sql": record_select(e)})
+        steps.append(record_return(e))
         rules = self.describe_guards(e, t.guards, owner)
         self.add(
             {
@@ -298,9 +309,7 @@ class WriteTools(ToolBuilderBase):
             vals.append(f":{a.name}" if a.name in c.inputs else self.default(a))
         steps.append(insert_step(e, cols, vals))
         steps += self._effect_steps(e, c.effects, where, scope)
-        steps.append(
-            {"kind": "return", "shape": "one", "sql": f"SELECT * FROM {quote_ident(e.table)} WHERE {pk(e)} = :new.id"}
-        )
+        steps.append(record_return(e, ":new.id"))
         rules = self.describe_guards(e, guards, None)
         for ag in agreements(self.domain, e):
             source, target = self.domain.entity(ag.source.entity), self.domain.entity(ag.target.entity)
@@ -383,7 +392,7 @@ class WriteTools(ToolBuilderBase):
         steps.append(
             {"kind": "exec", "sql": f"UPDATE {quote_ident(e.table)} SET {a.name} = :{a.name} WHERE {pk(e)} = :{pk(e)}"}
         )
-        steps.append({"kind": "return", "shape": "one", "sql": record_select(e)})
+        steps.append(record_return(e))
         self.add(
             {
                 "name": name,
