@@ -24,10 +24,10 @@ from envs.errors import EnvFarmError, ToolError
 from envs.spec import EnvSpec
 from envs.task import Task
 
-from . import retail
+from . import airline, retail
 from .common import Tau2Domain, convert_task
 
-DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN}
+DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN, "airline": airline.DOMAIN}
 #: A top-level table of ``db.json`` that tells which domain a folder holds.
 _MARKERS = {"products": "retail", "flights": "airline"}
 

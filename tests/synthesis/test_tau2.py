@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,6 +74,77 @@ def test_retail_tools_refuse_as_tau2_does(catalog: Path) -> None:
     with pytest.raises(StateError, match=r"^Non-pending order cannot be cancelled$"):
         episode.call_tool("cancel_pending_order", {"order_id": "#W2611340", "reason": "no longer needed"})
     assert episode.call_tool("transfer_to_human_agents", {"summary": "x"}).content == "Transfer successful"
+
+
+_SOPHIA = {"first_name": "Sophia", "last_name": "Silva", "dob": "1957-10-05"}
+
+
+@needs_tau2
+def test_airline_booking_checks_and_pays_as_tau2_does(catalog: Path) -> None:
+    episode = load_env_dir(catalog / "tau2_airline").environment.episode()
+    base = {
+        "user_id": "sophia_silva_7557",
+        "origin": "ORD",
+        "destination": "PHL",
+        "flight_type": "one_way",
+        "cabin": "economy",
+        "flights": [{"flight_number": "HAT271", "date": "2024-05-26"}],  # 174 in economy, 3 seats left
+        "passengers": [_SOPHIA],
+        "total_baggages": 1,
+        "nonfree_baggages": 1,
+        "insurance": "yes",
+    }
+
+    def book(**changes: object) -> Any:
+        return episode.call_tool("book_reservation", {**base, "payment_methods": [], **changes}).content
+
+    with pytest.raises(StateError, match=r"^Flight HAT271 not available on date 2024-05-10$"):
+        book(flights=[{"flight_number": "HAT271", "date": "2024-05-10"}])
+    with pytest.raises(StateError, match=r"^Not enough seats on flight HAT271$"):
+        book(passengers=[_SOPHIA] * 4)
+    with pytest.raises(StateError, match=r"^Not enough balance in payment method certificate_3887113$"):
+        book(payment_methods=[{"payment_id": "certificate_3887113", "amount": 254}])  # a 150 certificate
+    with pytest.raises(StateError, match=r"^Payment amount does not add up, total price is 254, but paid 100$"):
+        book(payment_methods=[{"payment_id": "credit_card_4196779", "amount": 100}])
+    paid = [{"payment_id": "certificate_3887113", "amount": 150}, {"payment_id": "gift_card_5094406", "amount": 104}]
+    reservation = book(payment_methods=paid)
+    assert isinstance(reservation, dict) and reservation["reservation_id"] == "HATHAT"
+    assert reservation["created_at"] == "2024-05-15T15:00:00" and reservation["status"] is None
+    user = episode.call_tool("get_user_details", {"user_id": "sophia_silva_7557"}).content
+    assert "certificate_3887113" not in user["payment_methods"]  # a certificate is used up
+    assert user["payment_methods"]["gift_card_5094406"]["amount"] == 170.0 and user["reservations"][-1] == "HATHAT"
+    seats = episode.query(
+        "SELECT available_seats FROM flight_dates WHERE flight_number = 'HAT271' AND date = '2024-05-26'"
+    )
+    assert json.loads(seats[0]["available_seats"])["economy"] == 2
+    assert book(payment_methods=[{"payment_id": "credit_card_4196779", "amount": 254}])["reservation_id"] == "HATHAU"
+
+
+@needs_tau2
+def test_airline_changes_refuse_and_cancel_as_tau2_does(catalog: Path) -> None:
+    episode = load_env_dir(catalog / "tau2_airline").environment.episode()
+    bags = {"reservation_id": "WUNA5K", "total_baggages": 2, "nonfree_baggages": 1}
+    with pytest.raises(StateError, match=r"^Certificate cannot be used to update reservation$"):
+        episode.call_tool("update_reservation_baggages", {**bags, "payment_id": "certificate_8045380"})
+    with pytest.raises(StateError, match=r"^Gift card balance is not enough$"):
+        episode.call_tool(
+            "update_reservation_baggages", {**bags, "nonfree_baggages": 9, "payment_id": "gift_card_5094406"}
+        )
+    with pytest.raises(StateError, match=r"^Number of passengers does not match$"):
+        episode.call_tool("update_reservation_passengers", {"reservation_id": "WUNA5K", "passengers": [_SOPHIA] * 2})
+    with pytest.raises(StateError, match=r"^Reservation NOPE00 not found$"):
+        episode.call_tool("cancel_reservation", {"reservation_id": "NOPE00"})
+    # tau2 cancels a reservation again (its flights flown or not) and refunds every entry once more.
+    episode.call_tool("cancel_reservation", {"reservation_id": "WUNA5K"})
+    again = episode.call_tool("cancel_reservation", {"reservation_id": "WUNA5K"}).content
+    assert [p["amount"] for p in again["payment_history"]] == [260, -260, -260, 260]
+    sent = [
+        episode.call_tool("send_certificate", {"user_id": "sophia_silva_7557", "amount": 100}).content for _ in "ab"
+    ]
+    assert sent == [
+        "Certificate certificate_3221322 added to user sophia_silva_7557 with amount 100.",
+        "Certificate certificate_3221323 added to user sophia_silva_7557 with amount 100.",
+    ]
 
 
 def test_a_folder_without_tau2_data_is_refused_with_what_was_expected(tmp_path: Path) -> None:
