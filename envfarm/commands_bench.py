@@ -51,7 +51,9 @@ def bench() -> None:
     "tau2_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="A tau2-bench data folder (or checkout): adds a tau2_retail row measured on tau2's own retail database.",
+    envvar="ENVFARM_TAU2_DIR",
+    help="A tau2-bench data folder (or checkout): adds a tau2_retail row measured on tau2's own retail database "
+    "[env: ENVFARM_TAU2_DIR].",
 )
 def bench_engine_cmd(out: Path, repeat: int, tau2_dir: Path | None) -> None:
     """Episode creation, a write call and a score on a ~1 MB database, beside dict baselines."""
