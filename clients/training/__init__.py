@@ -1,0 +1,18 @@
+"""Adapters that training frameworks load: verifiers, OpenEnv and TRL (each an optional extra).
+
+Every adapter talks to a farm over HTTP and MCP like any other client, one episode per rollout:
+
+* ``clients.training.verifiers_env`` — a verifiers multi-turn tool environment (``pip install
+  envfarm[verifiers]``; ``vf-eval envfarm`` loads it through ``envfarm.load_environment``);
+* ``clients.training.openenv_env`` — an OpenEnv environment and its client (``envfarm[openenv]``);
+* ``clients.training.trl`` — a GRPO reward function and rollout function, and SFT data checked with
+  TRL's own dataset utilities (``envfarm[trl]``).
+
+This package imports none of those libraries itself; each module imports its own. See docs/training.md.
+"""
+
+from __future__ import annotations
+
+from .episode import LiveEpisode, load_task_rows, oracle_turn
+
+__all__ = ["LiveEpisode", "load_task_rows", "oracle_turn"]
