@@ -113,11 +113,15 @@ def tool_result(outcome: CallOutcome) -> CallToolResult:
     """A call outcome as an MCP result: its JSON text (and, for an object, that object as structured
     content), or an isError message. A list, value or nothing is the text alone: structured content
     is an object, and a wrapper such as ``{"result": [...]}`` would be data no tool returned (clients
-    such as fastmcp hand it on as the result)."""
+    such as fastmcp hand it on as the result). A string is its own text, unquoted, as MCP servers
+    written in Python return one (and as tau2-bench shows a user id); the call log keeps its JSON."""
     if outcome.is_error:
         return CallToolResult(content=[TextContent(type="text", text=outcome.message or "error")], is_error=True)
     content = outcome.content
-    text = outcome.text if outcome.text is not None else result_text(content)
+    if isinstance(content, str):
+        text = content
+    else:
+        text = outcome.text if outcome.text is not None else result_text(content)
     structured = content if isinstance(content, dict) else None
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 

@@ -99,6 +99,22 @@ def test_read_and_write_calls(client, mode):
     ]
 
 
+def test_a_string_result_is_its_own_text(client, mode):
+    ep = new_episode(client, env_id="retail")
+
+    async def go():
+        async with mcp_session(ep["mcp_url"], mode) as c:
+            found = await c.call_tool("find_user_id_by_email", {"email": "mathew.kidd38@example.com"})
+            total = await c.call_tool("calculate", {"operation": "add", "a": 1.5, "b": 2})
+            return found, total
+
+    found, total = run(go())
+    logged = [c["result"] for c in client.get(f"/episodes/{ep['episode_id']}").json()["log"]]
+    assert not found.is_error and found.structured_content is None
+    assert found.content[0].text == "mathew_kidd_6458" == logged[0]  # unquoted, and the log's value
+    assert total.content[0].text == "3.5"  # a number is still its JSON text
+
+
 def test_tool_errors_are_results_with_the_reason(client, mode):
     ep = new_episode(client, task_id="clinic-001")
 
