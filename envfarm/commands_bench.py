@@ -238,3 +238,64 @@ def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: i
         f"{result['errors']} errors; server RSS {rss['before']:.0f} MB before, {rss['peak']:.0f} peak, "
         f"{rss['after']:.0f} after closing every episode; results in {out}"
     )
+
+
+@bench.command("rollouts")
+@out_option("rollouts")
+@click.option("--rollouts", type=click.IntRange(min=1), default=200, show_default=True, help="Rollouts to run.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=16, show_default=True, help="Rollouts at once.")
+@click.option("--tasks", default="all", show_default=True, help="Task selector; rollouts cycle through the tasks.")
+@click.option(
+    "--transport",
+    type=click.Choice(["mcp", "rest"]),
+    default="mcp",
+    show_default=True,
+    help="How the adapter reaches each episode's tools.",
+)
+@click.option(
+    "--server",
+    envvar="ENVFARM_SERVER",
+    default=None,
+    help="A farm to measure [env ENVFARM_SERVER]; default: start `envfarm serve` on a free port.",
+)
+@click.option("--server-key", envvar="ENVFARM_SERVER_KEY", default=None, help="An admin key for --server.")
+def bench_rollouts_cmd(
+    out: Path, rollouts: int, concurrency: int, tasks: str, transport: str, server: str | None, server_key: str | None
+) -> None:
+    """Oracle rollouts through the verifiers adapter: rollouts/s and the farm's share of rollout time."""
+    import tempfile
+
+    from clients.progress import counting
+
+    try:
+        from clients.training.bench import RolloutBench
+    except ImportError as exc:
+        raise click.ClickException(f"bench rollouts needs verifiers: pip install 'envfarm[verifiers]' ({exc})") from exc
+    from server.bench import _bench_env, _farm_command, _server
+    from server.threaded import free_port
+
+    def run(url: str) -> dict[str, Any]:
+        prepared = RolloutBench(
+            url,
+            rollouts=rollouts,
+            concurrency=concurrency,
+            tasks=tasks,
+            api_key=server_key,
+            transport="rest" if transport == "rest" else "mcp",
+        )
+        with counting("bench rollouts", rollouts, "rollouts") as progress:
+            return prepared.run(lambda: progress.advance())
+
+    if server:
+        result = run(server)
+    else:
+        port = free_port()
+        with tempfile.TemporaryDirectory() as tmp, _server(_farm_command(port, tmp), port, _bench_env()) as url:
+            result = run(url)
+    write_results(out, result)
+    Console(soft_wrap=True).print(
+        f"{result['rollouts']} oracle rollouts ({result['tool_calls']} tool calls, {result['tasks']} tasks) over "
+        f"{transport}, {concurrency} at a time: {result['rollouts_per_s']:.1f} rollouts/s, "
+        f"{result['rollout_ms']['p50']:.0f} ms each (p50), {result['farm_share_of_rollout_time']:.0%} of it waiting "
+        f"on the farm; results in {out}"
+    )
