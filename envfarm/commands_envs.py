@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,7 @@ def envs_list(catalog: Path | None, as_json: bool) -> None:
         table.add_row(
             r["id"], r["name"], r["sector"], str(r["tables"]), f"{r['tools']} ({r['write_tools']})", str(r["tasks"])
         )
-    Console().print(table)
+    _natural_width_console(table).print(table)
 
 
 @envs.command("show")
@@ -229,6 +230,18 @@ def envs_quality(env_ids: tuple[str, ...], catalog: Path | None, as_json: bool) 
     _print_quality(report)
 
 
+def _natural_width_console(table: Table, *, even_on_a_terminal: bool = False) -> Console:
+    """A console as wide as ``table`` needs, where rich would squeeze it to 80 columns: output to a
+    pipe or file (whose lines nothing wraps), or any output when ``even_on_a_terminal`` (a table whose
+    every column is a number that an ellipsis would destroy; the terminal wraps the long lines)."""
+    con = Console()
+    sized = con.is_terminal or "COLUMNS" in os.environ
+    if sized and not even_on_a_terminal:
+        return con
+    natural = Measurement.get(con, con.options.update_width(1_000), table).maximum
+    return Console(width=natural) if natural > con.width else con
+
+
 def _print_quality(report: QualityReport) -> None:
     table = Table(
         _key_column("environment", [e.env_id for e in report.envs]),
@@ -237,12 +250,7 @@ def _print_quality(report: QualityReport) -> None:
     )
     for e in report.envs:
         table.add_row(e.env_id, *(show(e.counts) for _, show in ENV_COLUMNS))
-    # Fourteen measures do not fit 80 columns: print the table at its natural width rather than
-    # squeezing every number to an ellipsis (a terminal wraps the long lines; a file keeps them).
-    con = Console()
-    natural = Measurement.get(con, con.options.update_width(1_000), table).maximum
-    if natural > con.width:
-        con = Console(width=natural)
+    con = _natural_width_console(table, even_on_a_terminal=True)
     con.print(table)
     totals = Table("measure", _text_column("total"), title="Totals")
     for name, value in total_lines(report.totals, len(report.envs)):

@@ -97,6 +97,20 @@ def test_ids_stay_whole_in_an_80_column_terminal(tmp_path: Path) -> None:
     assert all(tool["name"] in shown for tool in SHOP["tools"])
 
 
+def test_a_piped_list_keeps_every_name_whole(tmp_path: Path) -> None:
+    data = copy.deepcopy(SHOP) | {"name": "A shop whose name is far too long for eighty columns of a table"}
+    directory = tmp_path / data["id"]
+    directory.mkdir()
+    (directory / "seed.json").write_text(json.dumps(data.pop("seed")))
+    (directory / "policy.md").write_text(data.pop("policy"))
+    (directory / "spec.json").write_text(json.dumps(data))
+    # No terminal and no COLUMNS: what `envfarm envs list | grep ...` sees.
+    result = CliRunner().invoke(cli, ["envs", "list", "--catalog", str(tmp_path)], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    assert "A shop whose name is far too long for eighty columns of a table" in result.stdout
+    assert "…" not in result.stdout
+
+
 def test_envs_show_clinic() -> None:
     spec = json.loads((CLINIC / "spec.json").read_text())
     result = run("envs", "show", "clinic")
