@@ -1,10 +1,13 @@
 """Exports for training: trajectories as SFT data, and the task list for RL trainers.
 
-``export_sft`` writes OpenAI-messages JSONL, one ``{"messages": [...], "tools": [...]}`` object per
+``export_sft`` writes OpenAI-messages JSONL, one ``{"messages": [...], "tools": "[...]"}`` object per
 trajectory: the conversational tool-calling format TRL's ``SFTTrainer`` and chat templates read,
 and LLaMA-Factory's ``openai`` formatting (``fmt="sharegpt"`` writes LLaMA-Factory's sharegpt
-layout instead). ``export_tasks`` writes the tasks without any gold (id, env, sector, instruction,
-user profile, difficulty) for trainers that get rewards from the REST API.
+layout instead). ``tools`` is the trajectory's tool list as JSON text, which TRL decodes row by row:
+loaded as a list, ``datasets`` would merge every tool's parameters into one Arrow schema, so each
+tool would show every other tool's parameters (as nulls). ``export_tasks`` writes the tasks without
+any gold (id, env, sector, instruction, user profile, difficulty) for trainers that get rewards from
+the REST API.
 """
 
 from __future__ import annotations
@@ -91,7 +94,10 @@ def export_sft(run_dir: Path, out: Path, *, min_reward: float = 1.0, fmt: SftFor
             if not record.counts or (record.reward or 0.0) < min_reward:
                 continue
             tools = envs.get(record.env_id, {}).get("tools", [])
-            row = {"messages": record.messages, "tools": tools} if fmt == "openai" else _sharegpt(record, tools)
+            if fmt == "openai":
+                row = {"messages": record.messages, "tools": json.dumps(tools, ensure_ascii=False)}
+            else:
+                row = _sharegpt(record, tools)
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
             rows += 1
     return rows

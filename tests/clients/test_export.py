@@ -26,8 +26,9 @@ def test_sft_export_of_an_oracle_run(make_config, tmp_path):
         assert set(row) == {"messages", "tools"}
         assert [m["role"] for m in row["messages"][:2]] == ["system", "user"]
         assert row["messages"][-1]["role"] == "assistant" and row["messages"][-1]["content"]
-        assert {t["type"] for t in row["tools"]} == {"function"}
-        assert {"name", "description", "parameters"} <= set(row["tools"][0]["function"])
+        tools = json.loads(row["tools"])  # JSON text, as TRL reads it
+        assert {t["type"] for t in tools} == {"function"}
+        assert {"name", "description", "parameters"} <= set(tools[0]["function"])
         ids = set()
         for m in row["messages"]:
             for c in m.get("tool_calls", []):
