@@ -180,7 +180,9 @@ class LiveEpisode:
         result = await self._timed(self.farm.call_tool(self.episode_id, name, arguments))
         if result.is_error:
             return ToolOutcome(result.message or "tool call failed", is_error=True)
-        return ToolOutcome(json.dumps(result.content, ensure_ascii=False, default=str), structured=result.content)
+        content = result.content  # a string result reads as itself, as over MCP
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+        return ToolOutcome(text, structured=content)
 
     async def score(self, answer: str = "") -> Score:
         """Score the episode's current state, and ``answer`` against the task's required outputs."""
