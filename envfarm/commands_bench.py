@@ -33,7 +33,7 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
 # How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
 SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
 SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
-ISOLATION_STEPS = 3  # tenant B alone, beside spinning calls, beside unique-item lists
+ISOLATION_STEPS = 4  # tenant B alone, beside spinning calls, beside unique-item lists, beside the longest lists
 
 
 @click.group()

@@ -6,7 +6,8 @@ validator turned property names and numbers from a stranger's spec into Python s
 at load (``schema_safety``): local references only, finite numbers, RE2 patterns.
 
 Before the schema, a linear walk refuses what no schema should have to think about and what would
-crash or stall what comes after: nesting deeper than ``MAX_DEPTH``, strings that are not valid
+crash or stall what comes after: nesting deeper than ``MAX_DEPTH``, an array of more than
+``MAX_ARRAY_ITEMS`` items or more than ``MAX_VALUES`` values in all, strings that are not valid
 Unicode (a lone surrogate cannot be stored or sent), integers SQLite cannot hold (beyond 64 bits)
 and non-finite numbers. ``uniqueItems`` is checked in linear time (jsonschema's own check compares
 unhashable items pairwise: 6,000 objects took 30 s).
@@ -29,6 +30,11 @@ from .schema_safety import compiled_pattern
 _UNEXPECTED = re.compile(r"\('([^']+)' (?:was|were) unexpected\)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DEPTH = 32  # levels of arrays and objects in one call's arguments
+#: Items of one array, and values in all of one call's arguments. No tool needs more, and every
+#: value is work for the schema (pure Python, holding the GIL every other call needs): 6,000
+#: objects sent to one list kept every other tenant's calls waiting.
+MAX_ARRAY_ITEMS = 1_000
+MAX_VALUES = 10_000
 _MAX_ERRORS = 20
 _INT64 = (-(2**63), 2**63 - 1)
 
@@ -89,11 +95,17 @@ def structure_problem(arguments: Any) -> tuple[str, str] | None:
     """(field path, problem) of the first value no tool could accept, or None. Iterative: a value
     nested too deep for recursion is reported, not crashed on."""
     stack: list[tuple[Any, str, int]] = [(arguments, "", 0)]
+    values = 0
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, dict | list):
             if depth >= MAX_DEPTH:
                 return path, f"nested deeper than {MAX_DEPTH} levels"
+            if isinstance(value, list) and len(value) > MAX_ARRAY_ITEMS:
+                return path, f"a list of {len(value):,} items; at most {MAX_ARRAY_ITEMS:,} are accepted"
+            values += len(value)
+            if values > MAX_VALUES:
+                return path, f"the arguments hold more than {MAX_VALUES:,} values"
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, child in items:
                 if isinstance(key, str) and _SURROGATE.search(key):

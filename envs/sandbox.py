@@ -162,7 +162,7 @@ class StepBudget:
     holding its episode, and its worker, for as long as it likes)."""
 
     #: SQLite VM instructions between two calls of the handler.
-    GRANULARITY = 1000
+    GRANULARITY = 10_000
 
     def __init__(self, limit: int) -> None:
         self.limit = limit

@@ -2,19 +2,21 @@
 
 A farm (a real ``envfarm serve`` subprocess, with two tenants) serves tenant B's read calls alone,
 then while tenant A's clients keep sending calls that once stalled the event loop, one kind per
-phase: a query that never ends (stopped by the per-call time limit) and a list of 6,000 distinct
-objects (77 KB) for a ``uniqueItems`` parameter. Reported: B's latency percentiles per phase and
-their ratio to B alone (measured in the same run, so the machine's noise cancels), A's call
+phase: a query that never ends (stopped by the per-call time limit), a list of 6,000 distinct
+objects (77 KB) for a ``uniqueItems`` parameter (refused before the schema since lists hold at most
+``MAX_ARRAY_ITEMS``), and the longest list still checked item by item. Tenant A's clients are
+processes of their own, so the client measuring B shares no GIL with them. Reported: B's latency
+percentiles per phase and their ratio to B alone (measured in the same run, so the machine's noise cancels), A's call
 durations, and every 5xx seen (there must be none).
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import shutil
 import statistics
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +25,7 @@ from typing import Any
 import httpx
 
 from envs import paths
+from envs.arguments import MAX_ARRAY_ITEMS
 
 from .bench import BenchError, _bench_env, _farm_command, _server
 from .threaded import free_port
@@ -106,6 +109,15 @@ LAB_TASK = {
     "gold_actions": [{"tool": "mint", "arguments": {"n": 40000}}],
     "reward_basis": ["state"],
 }
+#: The longest list the engine still checks item by item (``MAX_ARRAY_ITEMS`` distinct ids).
+LONGEST_LIST_CALL = {
+    "tool": "return_delivered_order_items",
+    "arguments": {
+        "order_id": "#W0000000",
+        "item_ids": [f"ITM{i:06d}" for i in range(MAX_ARRAY_ITEMS)],
+        "payment_method_id": "gift_card_0000000",
+    },
+}
 UNIQUE_ITEMS_CALL = {
     "tool": "return_delivered_order_items",
     "arguments": {
@@ -155,6 +167,24 @@ def _bystander_calls(client: httpx.Client, episode: str, n: int, server_errors: 
     return samples
 
 
+def _attack(base: str, kind: str, stop: Any, results: Any) -> None:
+    """One client of tenant A sending ``kind`` calls until ``stop``; puts (durations ms, 5xx codes)."""
+    headers = {"Authorization": f"Bearer {ATTACKER}", "content-type": "application/json"}
+    durations: list[float] = []
+    codes: list[int] = []
+    with httpx.Client(base_url=base, headers=headers, timeout=120) as c:
+        episode = _episode(c, env_id="lab") if kind == "spin" else _episode(c, task_id="retail-001")
+        call = {"spin": {"tool": "spin"}, "unique_items": UNIQUE_ITEMS_CALL, "longest_list": LONGEST_LIST_CALL}[kind]
+        body = json.dumps(call).encode()
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            r = c.post(f"/episodes/{episode}/calls", content=body)
+            durations.append((time.perf_counter() - t0) * 1e3)
+            if r.status_code >= 500:
+                codes.append(r.status_code)
+    results.put((durations, codes))
+
+
 def bench_isolation(
     *, calls: int = 400, attackers: int = 4, time_limit: float = 2.0, progress: Callable[[str], None] = lambda _: None
 ) -> dict[str, Any]:
@@ -181,32 +211,26 @@ def bench_isolation(
                 attack_ms: dict[str, list[float]] = {}
                 attack_errors: list[int] = []
                 beside: dict[str, list[float]] = {}
-                for kind in ("spin", "unique_items"):
-                    stop = threading.Event()
-                    attack_ms[kind] = []
-
-                    def attack(kind: str = kind, stop: threading.Event = stop) -> None:
-                        headers = {"Authorization": f"Bearer {ATTACKER}", "content-type": "application/json"}
-                        with httpx.Client(base_url=base, headers=headers, timeout=120) as c:
-                            episode = _episode(c, env_id="lab") if kind == "spin" else _episode(c, task_id="retail-001")
-                            # encoded once: this process measures tenant B too, and must not spend its time here
-                            body = json.dumps({"tool": "spin"} if kind == "spin" else UNIQUE_ITEMS_CALL).encode()
-                            while not stop.is_set():
-                                t0 = time.perf_counter()
-                                r = c.post(f"/episodes/{episode}/calls", content=body)
-                                attack_ms[kind].append((time.perf_counter() - t0) * 1e3)
-                                if r.status_code >= 500:
-                                    attack_errors.append(r.status_code)
-
-                    threads = [threading.Thread(target=attack) for _ in range(attackers)]
-                    for t in threads:
-                        t.start()
-                    time.sleep(0.5)  # the attack is under way
+                for kind in ("spin", "unique_items", "longest_list"):
+                    # Each attacker is a process of its own: in this one, its threads would take the
+                    # GIL from the client measuring tenant B, and B's figures would show the client.
+                    ctx = multiprocessing.get_context("spawn")
+                    stop = ctx.Event()
+                    results = ctx.Queue()
+                    procs = [ctx.Process(target=_attack, args=(base, kind, stop, results)) for _ in range(attackers)]
+                    for proc in procs:
+                        proc.start()
+                    time.sleep(2.0)  # the attack is under way (a spawned process takes a second to start)
                     progress(f"tenant B beside {attackers} clients of tenant A sending {kind} calls")
                     beside[kind] = _bystander_calls(bystander, mine, calls, errors)
                     stop.set()
-                    for t in threads:
-                        t.join()
+                    attack_ms[kind] = []
+                    for _ in procs:
+                        durations, codes = results.get(timeout=120)
+                        attack_ms[kind] += durations
+                        attack_errors += codes
+                    for proc in procs:
+                        proc.join()
     quiet = _percentiles(alone)
     phases = {kind: _percentiles(samples) for kind, samples in beside.items()}
     return {

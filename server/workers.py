@@ -3,38 +3,84 @@
 Run on the event loop, one slow call (validation of a huge argument, a heavy query) made every
 other tenant's calls wait for it. Here each runs in a thread of a fixed pool while the loop keeps
 serving; SQLite releases the GIL while it works, and the engine's per-call time limit ends a slow
-call with an error. One tenant may hold at most half the threads, so a tenant flooding the farm
-with slow calls queues behind itself and leaves the other half to everyone else.
+call with an error.
+
+How many calls a tenant may run at once depends on who else is calling. Alone, a tenant may use
+half the threads. When several tenants have called within the last ``RECENT_SECONDS``, each may run
+only its share of the machine's cores (at least one call): a tenant flooding the farm with slow
+calls then queues behind itself, and the others' calls find a core, and the GIL, freer than
+beside a full half of the pool. "Recently" rather than "now": an agent's calls come one at a time,
+with the model's turn between them, and a flood must not take the whole half back in every gap.
+Measured by ``envfarm bench isolation``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
 
+#: How long after its last call a tenant still counts as calling, for everyone's share.
+RECENT_SECONDS = 2.0
+
 
 class Workers:
-    """A thread pool with a per-tenant share."""
+    """A thread pool whose threads are shared fairly between the tenants calling at the moment."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, *, cores: int | None = None, recent: float = RECENT_SECONDS) -> None:
         self.threads = threads
         self.per_tenant = max(1, threads // 2)
+        self.cores = max(1, cores if cores is not None else (os.cpu_count() or 1))
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="envfarm-call")
-        self._slots: dict[str, asyncio.Semaphore] = {}
+        self._running: Counter[str] = Counter()
+        self._waiting: Counter[str] = Counter()
+        self._last_call: dict[str, float] = {}
+        self.recent = recent
+        self._turns: asyncio.Condition | None = None
+
+    def allowed(self, tenant: str) -> int:
+        """How many calls ``tenant`` may run now: half the threads alone, its share of the cores
+        when others are calling too."""
+        since = time.monotonic() - self.recent
+        for t in [t for t, at in self._last_call.items() if at < since]:
+            del self._last_call[t]
+        active = {t for t, n in (self._running + self._waiting).items() if n} | set(self._last_call) | {tenant}
+        if len(active) == 1:
+            return self.per_tenant
+        return max(1, min(self.per_tenant, self.cores // len(active)))
 
     async def run(self, tenant: str, fn: Callable[[], T]) -> T:
-        """``fn()`` in a worker thread, once the tenant has a free slot. If the caller is cancelled
-        meanwhile, the thread still finishes (its effects are the caller's to log: see
+        """``fn()`` in a worker thread, once the tenant may run another call. If the caller is
+        cancelled meanwhile, the thread still finishes (its effects are the caller's to log: see
         ``EpisodeService.call``, which shields the whole call)."""
-        slots = self._slots.get(tenant)
-        if slots is None:
-            slots = self._slots[tenant] = asyncio.Semaphore(self.per_tenant)
-        async with slots:
+        if self._turns is None:
+            self._turns = asyncio.Condition()
+        turns = self._turns
+        self._last_call[tenant] = time.monotonic()
+        self._waiting[tenant] += 1
+        admitted = False
+        try:
+            async with turns:
+                await turns.wait_for(lambda: self._running[tenant] < self.allowed(tenant))
+                self._running[tenant] += 1
+                admitted = True
+        finally:
+            self._waiting[tenant] -= 1
+            if not admitted:  # a caller that gave up waiting no longer shrinks the others' share
+                async with turns:
+                    turns.notify_all()
+        try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
+        finally:
+            async with turns:
+                self._running[tenant] -= 1
+                turns.notify_all()
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

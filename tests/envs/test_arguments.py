@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from envs.arguments import ArgumentValidator
+from envs.arguments import MAX_ARRAY_ITEMS, ArgumentValidator
 from envs.errors import ToolArgumentError
 from synthesis.toolkit import sample_argument
 
@@ -123,7 +123,16 @@ def test_unique_items_is_linear_and_follows_json_equality():
     for repeated in ([1, 1.0], [{"a": 1, "b": 2}, {"b": 2, "a": 1}], [[1, 2], [1, 2]]):
         with pytest.raises(ToolArgumentError, match="item 1 repeats an earlier item"):
             v.validate("t", {"xs": repeated})
-    v.validate("t", {"xs": [{"n": i} for i in range(20000)]})  # quadratic would take minutes
+    v.validate("t", {"xs": [{"n": i} for i in range(MAX_ARRAY_ITEMS)]})
+    v.full.validate({"xs": [{"n": i} for i in range(20000)]})  # the schema alone: quadratic would take minutes
+
+
+def test_huge_lists_are_refused_before_the_schema_sees_them():
+    v = ArgumentValidator({"type": "object", "properties": {"xs": {"type": "array"}, "ys": {"type": "array"}}})
+    with pytest.raises(ToolArgumentError, match=r"Invalid argument 'xs'.*a list of 6,000 items; at most 1,000"):
+        v.validate("t", {"xs": [{"item": i} for i in range(6000)]})
+    with pytest.raises(ToolArgumentError, match=r"more than 10,000 values"):
+        v.validate("t", {"xs": [[0] * 900 for _ in range(12)]})
 
 
 def _nested(levels: int) -> Any:

@@ -57,13 +57,15 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["bystander_alone"]["calls"] == 30
-    assert {kind: p["calls"] for kind, p in data["bystander_beside"].items()} == {"spin": 30, "unique_items": 30}
+    phases = {kind: p["calls"] for kind, p in data["bystander_beside"].items()}
+    assert phases == {"spin": 30, "unique_items": 30, "longest_list": 30}
     assert data["server_errors"] == []
     for kind, phase in data["bystander_beside"].items():
         assert data["p99_ratio"][kind] == round(phase["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
     # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
+    assert data["attack_calls"]["longest_list"]["calls"] >= 1
 
 
 def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
