@@ -17,10 +17,11 @@ Measured by ``envfarm bench isolation``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -30,39 +31,39 @@ T = TypeVar("T")
 RECENT_SECONDS = 2.0
 
 
-class Workers:
-    """A thread pool whose threads are shared fairly between the tenants calling at the moment."""
+class FairShare:
+    """How many things each tenant may have running at once: ``alone`` when it is the only tenant
+    calling, its share of the cores (at least one) while several tenants have called recently."""
 
-    def __init__(self, threads: int, *, cores: int | None = None, recent: float = RECENT_SECONDS) -> None:
-        self.threads = threads
-        self.per_tenant = max(1, threads // 2)
+    def __init__(self, alone: int, *, cores: int | None = None, recent: float = RECENT_SECONDS) -> None:
+        self.alone = max(1, alone)
         self.cores = max(1, cores if cores is not None else (os.cpu_count() or 1))
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="envfarm-call")
+        self.recent = recent
         self._running: Counter[str] = Counter()
         self._waiting: Counter[str] = Counter()
-        self._last_call: dict[str, float] = {}
-        self.recent = recent
+        self._last_seen: dict[str, float] = {}
         self._turns: asyncio.Condition | None = None
 
-    def allowed(self, tenant: str) -> int:
-        """How many calls ``tenant`` may run now: half the threads alone, its share of the cores
-        when others are calling too."""
-        since = time.monotonic() - self.recent
-        for t in [t for t, at in self._last_call.items() if at < since]:
-            del self._last_call[t]
-        active = {t for t, n in (self._running + self._waiting).items() if n} | set(self._last_call) | {tenant}
-        if len(active) == 1:
-            return self.per_tenant
-        return max(1, min(self.per_tenant, self.cores // len(active)))
+    def seen(self, tenant: str) -> None:
+        """Note that ``tenant`` is calling, whether or not this call needs a turn."""
+        self._last_seen[tenant] = time.monotonic()
 
-    async def run(self, tenant: str, fn: Callable[[], T]) -> T:
-        """``fn()`` in a worker thread, once the tenant may run another call. If the caller is
-        cancelled meanwhile, the thread still finishes (its effects are the caller's to log: see
-        ``EpisodeService.call``, which shields the whole call)."""
+    def allowed(self, tenant: str) -> int:
+        since = time.monotonic() - self.recent
+        for t in [t for t, at in self._last_seen.items() if at < since]:
+            del self._last_seen[t]
+        active = {t for t, n in (self._running + self._waiting).items() if n} | set(self._last_seen) | {tenant}
+        if len(active) == 1:
+            return self.alone
+        return max(1, min(self.alone, self.cores // len(active)))
+
+    @contextlib.asynccontextmanager
+    async def turn(self, tenant: str) -> AsyncIterator[None]:
+        """Hold one of ``tenant``'s turns for the duration of the block."""
         if self._turns is None:
             self._turns = asyncio.Condition()
         turns = self._turns
-        self._last_call[tenant] = time.monotonic()
+        self.seen(tenant)
         self._waiting[tenant] += 1
         admitted = False
         try:
@@ -76,11 +77,33 @@ class Workers:
                 async with turns:
                     turns.notify_all()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
+            yield
         finally:
             async with turns:
                 self._running[tenant] -= 1
                 turns.notify_all()
+
+
+class Workers:
+    """A thread pool whose threads are shared fairly between the tenants calling at the moment."""
+
+    def __init__(self, threads: int, *, cores: int | None = None, recent: float = RECENT_SECONDS) -> None:
+        self.threads = threads
+        self.per_tenant = max(1, threads // 2)
+        self.share = FairShare(self.per_tenant, cores=cores, recent=recent)
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="envfarm-call")
+
+    def allowed(self, tenant: str) -> int:
+        """How many calls ``tenant`` may run now: half the threads alone, its share of the cores
+        when others are calling too."""
+        return self.share.allowed(tenant)
+
+    async def run(self, tenant: str, fn: Callable[[], T]) -> T:
+        """``fn()`` in a worker thread, once the tenant may run another call. If the caller is
+        cancelled meanwhile, the thread still finishes (its effects are the caller's to log: see
+        ``EpisodeService.call``, which shields the whole call)."""
+        async with self.share.turn(tenant):
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

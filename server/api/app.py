@@ -43,6 +43,7 @@ from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import STORE_UNREACHABLE, Store
+from ..workers import FairShare
 from .deps import FarmState
 from .errors import (
     error_response,
@@ -51,6 +52,8 @@ from .errors import (
     service_error_response,
     store_unavailable,
 )
+from .fairness import ALONE as HEAVY_ALONE
+from .fairness import HeavyBodyTurns
 from .hosts import HostOriginMiddleware, HostPolicy
 from .mcp_errors import JsonRpcErrors
 from .routes import catalog as catalog_routes
@@ -316,9 +319,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
     endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
+    turns = FairShare(HEAVY_ALONE)  # one set of turns for REST and MCP: a tenant's heavy bodies on both
     app.mcp_app = HostOriginMiddleware(
-        GuardMiddleware(endpoint, max_body=settings.max_body_bytes, local_only=keys.local_mode), policy=hosts
+        GuardMiddleware(
+            HeavyBodyTurns(endpoint, share=turns), max_body=settings.max_body_bytes, local_only=keys.local_mode
+        ),
+        policy=hosts,
     )
+    app.add_middleware(HeavyBodyTurns, share=turns)
     # Added last, so outermost: a misdirected request is refused before anything else looks at it.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
     app.add_middleware(HostOriginMiddleware, policy=hosts)
