@@ -50,3 +50,25 @@ def catalog_build(workers: int | None) -> None:
         click.echo(
             "note: ENVFARM_CATALOG is set, so envfarm commands use that catalog instead until it is unset", err=True
         )
+
+
+@catalog.command("prune")
+@click.option("--dry-run", is_flag=True, help="Only say what would be removed.")
+def catalog_prune(dry_run: bool) -> None:
+    """Remove default catalogs that older envfarm versions generated into the cache.
+
+    Each change to the synthesis code gets a catalog of its own; the old ones are never read again.
+    The current catalog, the one in use, and any another process is building are kept.
+    """
+    from synthesis.cache_prune import prune_old_catalogs
+
+    result = prune_old_catalogs(dry_run=dry_run)
+    verb = "would remove" if dry_run else "removed"
+    for path in result.removed:
+        click.echo(f"{verb} {path}")
+    for path in result.kept_in_use:
+        click.echo(f"kept {path}: another process is building it, or it is the catalog in use", err=True)
+    if not result.removed:
+        click.echo(f"no old catalogs in {paths.cache_dir()}")
+    else:
+        click.echo(f"{verb} {_count(len(result.removed), 'old catalog')}, {result.bytes_freed / 1e6:,.1f} MB")

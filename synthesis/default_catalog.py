@@ -108,6 +108,17 @@ def _lock(f: IO[str]) -> None:
         fcntl.flock(f, fcntl.LOCK_EX)
 
 
+def lock_held(lock: Path) -> bool:
+    """Whether a process holds the lock file ``lock`` (builds that catalog right now)."""
+    try:
+        with open(lock, encoding="utf-8") as f:
+            return not _try_lock(f)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
