@@ -11,6 +11,8 @@ only its share of the machine's cores (at least one call): a tenant flooding the
 calls then queues behind itself, and the others' calls find a core, and the GIL, freer than
 beside a full half of the pool. "Recently" rather than "now": an agent's calls come one at a time,
 with the model's turn between them, and a flood must not take the whole half back in every gap.
+The worker threads also run at a lower CPU priority than the event loop (``WORKER_NICENESS``): a
+query spinning in SQLite then leaves the loop, which serves every tenant, the core it needs.
 Measured by ``envfarm bench isolation``.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -27,8 +30,16 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+#: How much lower than the event loop's the worker threads' CPU priority is (nice increment).
+WORKER_NICENESS = 5
 #: How long after its last call a tenant still counts as calling, for everyone's share.
 RECENT_SECONDS = 2.0
+
+
+def _yield_to_io() -> None:
+    """Run this worker thread at a lower CPU priority than the event loop (Linux nice is per thread)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICENESS)
 
 
 class FairShare:
@@ -91,7 +102,9 @@ class Workers:
         self.threads = threads
         self.per_tenant = max(1, threads // 2)
         self.share = FairShare(self.per_tenant, cores=cores, recent=recent)
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="envfarm-call")
+        self._pool = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="envfarm-call", initializer=_yield_to_io
+        )
 
     def allowed(self, tenant: str) -> int:
         """How many calls ``tenant`` may run now: half the threads alone, its share of the cores

@@ -73,3 +73,22 @@ def test_a_tenant_that_called_recently_keeps_its_share_between_calls() -> None:
 
     asyncio.run(scenario())
     workers.close()
+
+
+def test_worker_threads_yield_the_cpu_to_the_event_loop() -> None:
+    import os
+
+    from server.workers import WORKER_NICENESS
+
+    workers = Workers(2)
+    here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def scenario() -> int:
+        return await workers.run("a", niceness)
+
+    assert asyncio.run(scenario()) == min(19, here + WORKER_NICENESS)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == here  # the loop's own is unchanged
+    workers.close()
