@@ -133,6 +133,11 @@ def import_domain(data_dir: Path, out_dir: Path, *, progress: Callable[[int, int
     splits = _splits(data_dir)
     converted, failing, total = [], [], 0
     for done, task in enumerate(tasks):
+        if task.get("initial_state"):  # none of retail's or airline's tasks has one
+            raise Tau2ImportError(
+                f"task {task.get('id')!r} in {data_dir / 'tasks.json'} has an initial_state, which this importer "
+                "does not apply; its gold actions would start from the wrong state"
+            )
         actions = (task.get("evaluation_criteria") or {}).get("actions") or []
         episode = env.episode()
         gold, changed = [], False
