@@ -9,8 +9,6 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from synthesis.tau2 import domain_folders, import_domain
-
 
 def _advance(progress: Progress, label: str) -> Callable[[int, int], None]:
     bar = progress.add_task(label, total=None)
@@ -33,6 +31,8 @@ def import_tau2(data_dir: Path, out: Path) -> None:
     DATA_DIR is one domain folder (db.json, tasks.json, policy.md), a folder holding retail/ and
     airline/, or a tau2-bench checkout. Every gold action is replayed while importing.
     """
+    from synthesis.tau2 import domain_folders, import_domain  # only when importing: not at every CLI start
+
     folders = domain_folders(data_dir)  # before anything is written: a wrong path writes nothing
     console = Console(stderr=True, soft_wrap=True)
     for folder in folders:

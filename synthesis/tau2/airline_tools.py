@@ -45,6 +45,11 @@ AIRPORTS = (
     ("PHL", "Philadelphia"),
     ("LGA", "LaGuardia"),
 )
+_ROUTE = {  # the parameters of both flight searches
+    "origin": string_param(AIRPORT.format("JFK")),
+    "destination": string_param(AIRPORT.format("LAX")),
+    "date": DATE,
+}
 NEW_CERTIFICATE_IDS = tuple(f"certificate_{n}" for n in (3221322, 3221323, 3221324))
 
 
@@ -115,11 +120,7 @@ def tools() -> list[dict[str, Any]]:
             "Search direct flights between two airports on a date that can still be booked: times, seats "
             "left and price per cabin.",
             "read",
-            {
-                "origin": string_param(AIRPORT.format("JFK")),
-                "destination": string_param(AIRPORT.format("LAX")),
-                "date": DATE,
-            },
+            _ROUTE,
             [
                 {
                     "kind": "return",
@@ -137,11 +138,7 @@ def tools() -> list[dict[str, Any]]:
             "Search one-stop connections between two airports leaving on a date that can still be booked: "
             "pairs of flights, the second leaving the stop no earlier than the first arrives.",
             "read",
-            {
-                "origin": string_param(AIRPORT.format("JFK")),
-                "destination": string_param(AIRPORT.format("LAX")),
-                "date": DATE,
-            },
+            _ROUTE,
             [
                 {
                     # tau2 takes the next day of a first leg landing after midnight as '2024-05-' and the

@@ -40,8 +40,9 @@ def bench_tau2_retail(data_dir: Path, *, repeat: int = 200) -> dict[str, Any]:
     raw = json.loads((folder / "tasks.json").read_text(encoding="utf-8"))[0]
     env = Environment(EnvSpec.model_validate({**domain.spec(), "seed": domain.seed(db)}))
     actions = raw["evaluation_criteria"]["actions"]
-    gold = [{**a, "writes": a["name"].startswith(("cancel", "modify", "exchange", "return"))} for a in actions]
-    task = Task.model_validate(convert_task(domain.env_id, raw, gold=gold, expects_change=True, split=[]))
+    gold = [{**a, "writes": env.tools[a["name"]].kind == "write"} for a in actions]
+    changes = any(a["writes"] for a in gold)
+    task = Task.model_validate(convert_task(domain.env_id, raw, gold=gold, expects_change=changes, split=[]))
 
     reset = timeit(lambda: env.episode().close(), repeat)
     reset_base = timeit(lambda: copy.deepcopy(db), max(5, repeat // 20))

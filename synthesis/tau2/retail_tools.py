@@ -80,15 +80,20 @@ def _new_items_exist(*, different: bool) -> dict[str, Any]:
 
 
 # tau2 adds the price differences one by one in list order: a recursive sum gives the same double.
-_PRICE_DIFFERENCE = {
-    "kind": "query",
-    "bind": "difference",
-    "sql": f"""WITH RECURSIVE pairs AS ({_PAIRS}),
+def _price_difference(*, rounded: bool) -> dict[str, Any]:
+    """Binds ``difference.amount``: the new items' prices less the old ones', rounded to cents for an
+    exchange and left unrounded for a pending order's change, as tau2 does each."""
+    total = "round_half_even(total, 2)" if rounded else "total"
+    return {
+        "kind": "query",
+        "bind": "difference",
+        "sql": f"""WITH RECURSIVE pairs AS ({_PAIRS}),
   running(k, total) AS (SELECT -1, 0.0 UNION ALL
     SELECT p.k, running.total + ((SELECT v.price FROM variants AS v WHERE v.item_id = p.new_id) - p.old_price)
     FROM running JOIN pairs AS p ON p.k = running.k + 1)
-  SELECT total AS amount FROM running ORDER BY k DESC LIMIT 1""",
-}
+  SELECT {total} AS amount FROM running ORDER BY k DESC LIMIT 1""",
+    }
+
 
 _PAYMENTS = "order_payments (order_id, position, transaction_type, amount, payment_method_id)"
 
@@ -104,6 +109,12 @@ _PAYMENT_METHOD_ID = string_param(
     "The payment method id, such as 'gift_card_0000000' or 'credit_card_0000000', from the user's or order's details."
 )
 _ITEM_IDS = {"type": "array", "items": {"type": "string"}, "description": "Item ids, such as '1008292230'; may repeat."}
+_ITEM_SWAP = {  # the parameters of an exchange and of a pending order's item change
+    "order_id": _ORDER_ID,
+    "item_ids": _ITEM_IDS,
+    "new_item_ids": {**_ITEM_IDS, "description": "The new item ids, in the same positions as item_ids."},
+    "payment_method_id": _PAYMENT_METHOD_ID,
+}
 _ADDRESS = {name: string_param(f"The address's {name}.") for name in ADDRESS_FIELDS}
 _ADDRESS_JSON = "json_object(" + ", ".join(f"'{f}', :{f}" for f in ADDRESS_FIELDS) + ")"
 
@@ -186,12 +197,7 @@ def tools() -> list[dict[str, Any]]:
             "paid or refunded with the given payment method. A delivered order can be returned or exchanged only "
             "once. Only after the user confirms explicitly. Returns the order.",
             "write",
-            {
-                "order_id": _ORDER_ID,
-                "item_ids": _ITEM_IDS,
-                "new_item_ids": {**_ITEM_IDS, "description": "The new item ids, in the same positions as item_ids."},
-                "payment_method_id": _PAYMENT_METHOD_ID,
-            },
+            _ITEM_SWAP,
             [
                 _ORDER,
                 {
@@ -202,12 +208,7 @@ def tools() -> list[dict[str, Any]]:
                 _items_in_order("Number of {item_id} not found."),
                 _same_length("The number of items to be exchanged should match."),
                 _new_items_exist(different=False),
-                {
-                    **_PRICE_DIFFERENCE,
-                    "sql": _PRICE_DIFFERENCE["sql"].replace(
-                        "SELECT total AS amount", "SELECT round_half_even(total, 2) AS amount"
-                    ),
-                },
+                _price_difference(rounded=True),
                 _USER_PAYMENT_METHOD,
                 {
                     "kind": "require",
@@ -339,12 +340,7 @@ def tools() -> list[dict[str, Any]]:
             "or refunded with the given payment method. Can be done once per order. Only after the user "
             "confirms explicitly. Returns the order.",
             "write",
-            {
-                "order_id": _ORDER_ID,
-                "item_ids": _ITEM_IDS,
-                "new_item_ids": {**_ITEM_IDS, "description": "The new item ids, in the same positions as item_ids."},
-                "payment_method_id": _PAYMENT_METHOD_ID,
-            },
+            _ITEM_SWAP,
             [
                 _ORDER,
                 {
@@ -355,7 +351,7 @@ def tools() -> list[dict[str, Any]]:
                 _items_in_order("{item_id} not found"),
                 _same_length("The number of items to be exchanged should match"),
                 _new_items_exist(different=True),
-                _PRICE_DIFFERENCE,
+                _price_difference(rounded=False),
                 _USER_PAYMENT_METHOD,
                 {
                     "kind": "require",
