@@ -5,6 +5,13 @@ validator turned property names and numbers from a stranger's spec into Python s
 ``pattern`` keyword matches with RE2, whose time is linear in the text, and schemas were checked
 at load (``schema_safety``): local references only, finite numbers, RE2 patterns.
 
+Arguments are first checked by ``jsonschema_rs`` (Rust, interpreting the same schema) with the
+keywords whose meaning could differ (``pattern``, ``format``, ``multipleOf``) answered by the
+Python validator's own checks. Arguments it accepts are accepted; only arguments it
+refuses go on to ``jsonschema``, which finds the error to report, so a refusal always reads the
+same. In pure Python a list of 1,000 ids took 4 ms holding the GIL, which every other tenant's
+call waits for; in Rust it takes 15 µs.
+
 Before the schema, a linear walk refuses what no schema should have to think about and what would
 crash or stall what comes after: nesting deeper than ``MAX_DEPTH``, an array of more than
 ``MAX_ARRAY_ITEMS`` items or more than ``MAX_VALUES`` values in all, strings that are not valid
@@ -22,6 +29,7 @@ import urllib.parse
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 import referencing
 
 from .errors import ToolArgumentError
@@ -75,6 +83,65 @@ _VALIDATOR: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator, {"uniqueItems": _unique_items, "pattern": _pattern}
 )
 _NO_RETRIEVAL: referencing.Registry[Any] = referencing.Registry()  # a reference outside the schema is never fetched
+
+
+class _RE2Pattern:
+    """``pattern`` for the Rust validator, matched by the same RE2 pattern as ``_pattern``."""
+
+    def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
+        self.regex = compiled_pattern(value)
+
+    def validate(self, instance: Any) -> None:
+        if isinstance(instance, str) and self.regex.search(instance) is None:
+            raise ValueError("does not match the pattern")
+
+
+class _FormatCheck:
+    """``format`` for the Rust validator, by the same checks as the Python validator's."""
+
+    def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
+        self.format = value
+
+    def validate(self, instance: Any) -> None:
+        if not _VALIDATOR.FORMAT_CHECKER.conforms(instance, self.format):
+            raise ValueError(f"is not a {self.format!r}")
+
+
+class _MultipleOf:
+    """``multipleOf`` for the Rust validator, by the Python validator's float arithmetic (which
+    refuses 0.07 as a multiple of 0.01, where Rust accepts it)."""
+
+    def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
+        self.check = _VALIDATOR({"multipleOf": value})
+
+    def validate(self, instance: Any) -> None:
+        if not self.check.is_valid(instance):
+            raise ValueError("is not a multiple")
+
+
+def _mentions(schema: Any, keyword: str) -> bool:
+    """Whether ``keyword`` is a key anywhere in ``schema`` (a property of that name counts too)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if keyword in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _fast_validator(schema: dict[str, Any]) -> Any:
+    """The Rust validator for ``schema``, or None where it cannot take it (the Python one decides)."""
+    if _mentions(schema, "patternProperties"):
+        return None  # its patterns pick subschemas, which a keyword of ours cannot answer
+    keywords = {"pattern": _RE2Pattern, "format": _FormatCheck, "multipleOf": _MultipleOf}
+    try:
+        return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, keywords=keywords, offline=True)
+    except Exception:  # any schema it cannot compile is left to jsonschema, which reports
+        return None
 
 
 def _holds_null(value: Any) -> bool:
@@ -136,6 +203,7 @@ class ArgumentValidator:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
+        self.fast = _fast_validator(schema)
         self._null_ok: dict[int, bool] = {}  # by id() of a subschema of ``schema``, which lives as long
 
     def absent_nulls(self, arguments: Any) -> Any:
@@ -220,6 +288,8 @@ class ArgumentValidator:
         if (problem := structure_problem(arguments)) is not None:
             field, what = problem
             raise ToolArgumentError(f"Invalid argument '{field}' for tool '{tool}': {what}", field=field)
+        if self.accepts_fast(arguments):
+            return
         try:
             # The most relevant of the first errors: a list of 6,000 wrong items has 6,000 errors, and
             # building every one would cost more than the call itself.
@@ -235,6 +305,15 @@ class ArgumentValidator:
             raise ToolArgumentError(f"Unexpected argument '{field}' for tool '{tool}'", field=field)
         label = f"argument '{field}'" if field else "arguments"
         raise ToolArgumentError(f"Invalid {label} for tool '{tool}': {error.message}", field=field)
+
+    def accepts_fast(self, arguments: Any) -> bool:
+        """Whether the Rust validator accepts ``arguments`` (False where it cannot tell)."""
+        if self.fast is None:
+            return False
+        try:
+            return bool(self.fast.is_valid(arguments))
+        except Exception:  # a value it cannot read is left to jsonschema
+            return False
 
 
 def _field_of(error: jsonschema.ValidationError) -> str:

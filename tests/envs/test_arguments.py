@@ -84,8 +84,41 @@ def test_the_validator_agrees_with_stock_jsonschema_on_every_catalog_schema():
                 ours, reference = _full_accepts(v, case), _reference_accepts(schema, case)
                 assert repr(case) == frozen, f"{label}: validation changed the arguments"
                 assert ours == reference, f"{label}: {case} is {'valid' if ours else 'invalid'} here only"
+                assert v.accepts_fast(case) == ours, f"{label}: the Rust validator differs on {case}"
                 checked += 1
     assert gold_checked > 200 and checked > 10000
+
+
+@pytest.mark.parametrize(
+    ("schema", "value"),
+    [
+        ({"type": "string", "pattern": r"^\s$"}, "\u00a0"),  # RE2's \s is ASCII; ECMA-262's is not
+        ({"type": "string", "pattern": r"\bab\b"}, "éab"),  # RE2's word boundary is ASCII
+        ({"type": "string", "pattern": "^[0-9]+$"}, "٣"),
+        ({"type": "string", "format": "email"}, "nobody"),
+        ({"type": "string", "format": "date"}, "2024-02-31"),
+        ({"type": "string", "format": "date-time"}, "yesterday"),  # a format the Python checker may not know
+        ({"type": "number", "multipleOf": 0.01}, 0.07),  # float division: Python says no
+        ({"type": "integer"}, 1.0),
+        ({"type": "array", "uniqueItems": True}, [1, 1.0]),
+        ({"type": "array", "uniqueItems": True}, [True, 1]),
+        ({"type": "array", "uniqueItems": True}, [{"a": 1, "b": 2}, {"b": 2, "a": 1}]),
+        ({"enum": [1]}, True),
+        ({"$ref": "#/$defs/missing"}, 1),  # no Rust validator: Python decides alone
+        # The key matches RE2's \b but not Rust's: only the Python validator sees it must be an integer.
+        ({"type": "object", "patternProperties": {r"\bab\b": {"type": "integer"}}}, {"éab": "x"}),
+    ],
+)
+def test_the_rust_validator_never_accepts_what_the_python_one_refuses(schema, value):
+    v = ArgumentValidator({"type": "object", "properties": {"x": schema}, "required": ["x"]})
+    python = bool(v.full.is_valid({"x": value})) if "$ref" not in schema else False
+    fast = v.accepts_fast({"x": value})
+    assert not fast or python, f"{schema}: {value!r} accepted by Rust only"
+    if python:
+        v.validate("t", {"x": value})
+    else:
+        with pytest.raises(ToolArgumentError):
+            v.validate("t", {"x": value})
 
 
 def test_rejects_name_the_field_and_value():
