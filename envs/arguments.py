@@ -137,7 +137,7 @@ def _fast_validator(schema: dict[str, Any]) -> Any:
     """The Rust validator for ``schema``, or None where it cannot take it (the Python one decides)."""
     if _mentions(schema, "patternProperties"):
         return None  # its patterns pick subschemas, which a keyword of ours cannot answer
-    keywords = {"pattern": _RE2Pattern, "format": _FormatCheck, "multipleOf": _MultipleOf}
+    keywords: dict[str, Any] = {"pattern": _RE2Pattern, "format": _FormatCheck, "multipleOf": _MultipleOf}
     try:
         return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, keywords=keywords, offline=True)
     except Exception:  # any schema it cannot compile is left to jsonschema, which reports
@@ -151,41 +151,62 @@ def _holds_null(value: Any) -> bool:
         node = stack.pop()
         if node is None:
             return True
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        if None in children:
+            return True
+        stack.extend(c for c in children if isinstance(c, dict | list))
     return False
+
+
+def _scalar_problem(value: Any) -> str | None:
+    """What no tool could accept in a single value (not an array or object), or None."""
+    if isinstance(value, str):
+        if not value.isascii() and _SURROGATE.search(value):
+            return "the text is not valid Unicode (it holds a lone surrogate)"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if not _INT64[0] <= value <= _INT64[1]:
+            return "the integer does not fit in 64 bits"
+    elif isinstance(value, float) and not math.isfinite(value):
+        return f"{value} is not a number JSON can carry"
+    return None
+
+
+def _dotted(path: tuple[Any, ...]) -> str:
+    return ".".join(str(key) for key in path)
 
 
 def structure_problem(arguments: Any) -> tuple[str, str] | None:
     """(field path, problem) of the first value no tool could accept, or None. Iterative: a value
-    nested too deep for recursion is reported, not crashed on."""
-    stack: list[tuple[Any, str, int]] = [(arguments, "", 0)]
+    nested too deep for recursion is reported, not crashed on. A field's path is only spelled out
+    for the one reported (building it for each of a long list's items cost more than the check)."""
+    if not isinstance(arguments, dict | list):
+        problem = _scalar_problem(arguments)
+        return None if problem is None else ("", problem)
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(arguments, ())]
     values = 0
     while stack:
-        value, path, depth = stack.pop()
-        if isinstance(value, dict | list):
-            if depth >= MAX_DEPTH:
-                return path, f"nested deeper than {MAX_DEPTH} levels"
-            if isinstance(value, list) and len(value) > MAX_ARRAY_ITEMS:
-                return path, f"a list of {len(value):,} items; at most {MAX_ARRAY_ITEMS:,} are accepted"
-            values += len(value)
-            if values > MAX_VALUES:
-                return path, f"the arguments hold more than {MAX_VALUES:,} values"
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            for key, child in items:
-                if isinstance(key, str) and _SURROGATE.search(key):
-                    return path, "a key is not valid Unicode (it holds a lone surrogate)"
-                stack.append((child, f"{path}.{key}" if path else str(key), depth + 1))
-        elif isinstance(value, str):
-            if _SURROGATE.search(value):
-                return path, "the text is not valid Unicode (it holds a lone surrogate)"
-        elif isinstance(value, int) and not isinstance(value, bool):
-            if not _INT64[0] <= value <= _INT64[1]:
-                return path, "the integer does not fit in 64 bits"
-        elif isinstance(value, float) and not math.isfinite(value):
-            return path, f"{value} is not a number JSON can carry"
+        container, path = stack.pop()
+        if len(path) >= MAX_DEPTH:
+            return _dotted(path), f"nested deeper than {MAX_DEPTH} levels"
+        if isinstance(container, list) and len(container) > MAX_ARRAY_ITEMS:
+            return _dotted(path), f"a list of {len(container):,} items; at most {MAX_ARRAY_ITEMS:,} are accepted"
+        values += len(container)
+        if values > MAX_VALUES:
+            return _dotted(path), f"the arguments hold more than {MAX_VALUES:,} values"
+        if isinstance(container, dict):
+            for key in container:
+                if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+                    return _dotted(path), "a key is not valid Unicode (it holds a lone surrogate)"
+            items: Any = container.items()
+        elif all(type(child) is str and child.isascii() for child in container):
+            continue  # the usual list of ids, at a fraction of the cost of the loop below
+        else:
+            items = enumerate(container)
+        for key, child in items:
+            if isinstance(child, dict | list):
+                stack.append((child, (*path, key)))
+            elif (problem := _scalar_problem(child)) is not None:
+                return _dotted((*path, key)), problem
     return None
 
 
@@ -279,8 +300,21 @@ class ArgumentValidator:
         except referencing.exceptions.Unresolvable:
             return False
 
+    def checked(self, tool: str, arguments: Any) -> Any:
+        """The arguments a call runs with: checked for what no tool could take first (so a huge
+        list is refused before anything walks it), nulls standing for absent properties dropped,
+        then validated. Raises ToolArgumentError as ``validate``."""
+        self._check_structure(tool, arguments)
+        arguments = self.absent_nulls(arguments)
+        self._check_schema(tool, arguments)
+        return arguments
+
     def validate(self, tool: str, arguments: Any) -> None:
         """Raise ToolArgumentError for the most relevant schema violation, naming field and value."""
+        self._check_structure(tool, arguments)
+        self._check_schema(tool, arguments)
+
+    def _check_structure(self, tool: str, arguments: Any) -> None:
         if not isinstance(arguments, dict):
             raise ToolArgumentError(
                 f"Arguments for tool '{tool}' must be a JSON object, got {type(arguments).__name__}", field=""
@@ -288,6 +322,8 @@ class ArgumentValidator:
         if (problem := structure_problem(arguments)) is not None:
             field, what = problem
             raise ToolArgumentError(f"Invalid argument '{field}' for tool '{tool}': {what}", field=field)
+
+    def _check_schema(self, tool: str, arguments: Any) -> None:
         if self.accepts_fast(arguments):
             return
         try:

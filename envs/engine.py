@@ -178,9 +178,7 @@ class Episode:
         tool = self.env.tools.get(name)
         if tool is None:
             raise UnknownTool(name, self.env.tools)
-        validator = self.env.validators[name]
-        args = {} if arguments is None else validator.absent_nulls(arguments)
-        validator.validate(name, args)
+        args = self.env.validators[name].checked(name, {} if arguments is None else arguments)
         counters = dict(self._counters)
         writes = tool.kind == "write"
         if writes:  # a read tool cannot change the database (the sandbox denies it): no transaction needed
