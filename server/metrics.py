@@ -43,6 +43,18 @@ class Metrics:
             "Call rows the store refused, stored as an error record instead (or dropped)",
             registry=self.registry,
         )
+        self.paced_requests = Counter(
+            "envfarm_paced_requests",
+            "Requests held back because their tenant kept the farm busy beyond its allowance",
+            ["tenant"],
+            registry=self.registry,
+        )
+        self.paced_seconds = Counter(
+            "envfarm_paced_seconds",
+            "Time requests were held back for their tenant's pace",
+            ["tenant"],
+            registry=self.registry,
+        )
         self._call_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def call_done(self, env: str, tool: str, outcome: str, seconds: float) -> None:
@@ -60,6 +72,11 @@ class Metrics:
             )
         children[0].inc()
         children[1].observe(seconds)
+
+    def paced(self, tenant: str, seconds: float) -> None:
+        """Count one request held back for ``tenant``'s pace, and how long it waited."""
+        self.paced_requests.labels(tenant=tenant).inc()
+        self.paced_seconds.labels(tenant=tenant).inc(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -53,7 +53,7 @@ from .errors import (
     store_unavailable,
 )
 from .fairness import ALONE as HEAVY_ALONE
-from .fairness import HeavyBodyTurns
+from .fairness import BusyMeter, HeavyBodyTurns, TenantPacing
 from .hosts import HostOriginMiddleware, HostPolicy
 from .mcp_errors import JsonRpcErrors
 from .routes import catalog as catalog_routes
@@ -319,14 +319,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
     endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
-    turns = FairShare(HEAVY_ALONE)  # one set of turns for REST and MCP: a tenant's heavy bodies on both
+    # One meter and one set of turns for REST and MCP: a tenant's requests on both count together.
+    turns, meter = FairShare(HEAVY_ALONE), BusyMeter()
     app.mcp_app = HostOriginMiddleware(
         GuardMiddleware(
-            HeavyBodyTurns(endpoint, share=turns), max_body=settings.max_body_bytes, local_only=keys.local_mode
+            TenantPacing(HeavyBodyTurns(endpoint, share=turns, keys=keys), meter=meter, keys=keys, metrics=metrics),
+            max_body=settings.max_body_bytes,
+            local_only=keys.local_mode,
         ),
         policy=hosts,
     )
-    app.add_middleware(HeavyBodyTurns, share=turns)
+    app.add_middleware(HeavyBodyTurns, share=turns, keys=keys)
+    app.add_middleware(TenantPacing, meter=meter, keys=keys, metrics=metrics)
     # Added last, so outermost: a misdirected request is refused before anything else looks at it.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
     app.add_middleware(HostOriginMiddleware, policy=hosts)

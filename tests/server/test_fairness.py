@@ -1,11 +1,25 @@
-"""Heavy request bodies take turns per tenant while several tenants call; small ones never wait."""
+"""Fairness between tenants: heavy bodies take turns, small ones never wait; a tenant keeping the farm
+busy beside others is paced, tenants with equal loads are not."""
 
 from __future__ import annotations
 
 import asyncio
+import math
+from collections import Counter
 from typing import Any
 
-from server.api.fairness import HEAVY_BODY_BYTES, HeavyBodyTurns
+from server.api.fairness import (
+    HEADROOM,
+    HEAVY_BODY_BYTES,
+    UNKNOWN_KEY,
+    WINDOW_SECONDS,
+    BusyMeter,
+    HeavyBodyTurns,
+    TenantPacing,
+    tenant_of,
+)
+from server.auth import KeyRing, parse_keys
+from server.metrics import Metrics
 from server.workers import FairShare
 
 
@@ -79,3 +93,114 @@ def test_a_get_or_a_small_body_never_waits() -> None:
 
     asyncio.run(scenario())
     assert calls == ["GET", "POST"]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_tenant_alone_may_keep_the_farm_busy_all_the_time() -> None:
+    clock = _Clock()
+    meter = BusyMeter(clock=clock)
+    meter.start("a")
+    clock.now += 5
+    assert meter.busy("a") > 0.99
+    assert meter.pause("a") == 0.0
+
+
+def test_a_tenant_busy_beside_a_light_one_is_paced_to_half_its_share() -> None:
+    clock = _Clock()
+    meter = BusyMeter(clock=clock)
+    meter.start("b")
+    clock.now += 0.001
+    meter.end("b")  # b made one quick call: it is calling, and keeps the farm busy hardly at all
+    meter.start("a")
+    clock.now += 2.0
+    meter.end("a")
+    busy = meter.busy("a")
+    assert 0.85 < busy < 0.87  # 1 - e^-2 of the window
+    assert meter.allowance("a") == HEADROOM * 0.5
+    pause = meter.pause("a")
+    assert abs(pause - WINDOW_SECONDS * math.log(busy / (HEADROOM * 0.5))) < 1e-9
+    clock.now += pause
+    assert meter.pause("a") < 1e-6  # after the pause, a is back within its allowance
+    assert meter.pause("b") == 0.0
+
+
+def test_tenants_with_equal_loads_are_never_paced() -> None:
+    clock = _Clock()
+    meter = BusyMeter(clock=clock)
+    for _ in range(200):  # a and b each keep one request in flight all the time
+        meter.start("a")
+        meter.start("b")
+        clock.now += 0.02
+        meter.end("a")
+        meter.end("b")
+        assert meter.pause("a") == 0.0 and meter.pause("b") == 0.0
+    assert 0.45 < meter.busy("a") < 0.51
+
+
+def test_an_idle_tenant_stops_counting_for_the_others_share() -> None:
+    clock = _Clock()
+    meter = BusyMeter(clock=clock, recent=2.0)
+    meter.pause("b")
+    meter.start("a")
+    clock.now += 1.0
+    assert meter.share("a") == 0.5
+    clock.now += 1.5  # b last called 2.5 s ago
+    assert meter.share("a") == 1.0 and meter.pause("a") == 0.0
+
+
+def test_a_paced_tenant_has_its_requests_admitted_one_at_a_time_while_the_other_is_not() -> None:
+    meter = BusyMeter(window=0.05)
+    metrics = Metrics()
+    running: Counter[str] = Counter()
+    peak: Counter[str] = Counter()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        who = dict(scope["headers"])[b"authorization"].decode().split()[-1]
+        running[who] += 1
+        peak[who] = max(peak[who], running[who])
+        await asyncio.sleep(0.02)
+        running[who] -= 1
+
+    pacing = TenantPacing(app, meter=meter, metrics=metrics)
+
+    async def scenario() -> None:
+        meter.pause("Bearer b")  # b is calling
+        meter.start("Bearer a")
+        await asyncio.sleep(0.2)  # a kept the farm busy, alone in flight
+        meter.end("Bearer a")
+        flood = [asyncio.create_task(pacing(_scope("a", 10), _noop_receive, _noop_send)) for _ in range(4)]
+        await asyncio.wait_for(pacing(_scope("b", 10), _noop_receive, _noop_send), 0.5)  # b is not held back
+        await asyncio.wait_for(asyncio.gather(*flood), 5)
+
+    asyncio.run(scenario())
+    assert peak["a"] == 1 and peak["b"] == 1
+    assert metrics.paced_requests.labels(tenant="Bearer a")._value.get() == 4
+    assert metrics.paced_seconds.labels(tenant="Bearer a")._value.get() > 0
+    assert metrics.paced_requests.labels(tenant="Bearer b")._value.get() == 0
+
+
+def test_event_streams_are_neither_paced_nor_charged() -> None:
+    meter = BusyMeter()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await asyncio.sleep(0.05)
+
+    pacing = TenantPacing(app, meter=meter)
+    stream = _scope("a", None, "GET")
+    stream["headers"].append((b"accept", b"text/event-stream"))
+    asyncio.run(pacing(stream, _noop_receive, _noop_send))
+    assert meter.busy("Bearer a") == 0.0
+
+
+def test_keys_the_farm_does_not_know_are_one_tenant() -> None:
+    keys = KeyRing(parse_keys("key-aaaaaaaaaaaaaaaa alpha", source="test"))
+    known = tenant_of(keys, _scope("key-aaaaaaaaaaaaaaaa", 1))
+    bogus = {tenant_of(keys, _scope(f"bogus-key-{i:08d}", 1)) for i in range(20)}
+    assert known == "alpha" and bogus == {UNKNOWN_KEY}
