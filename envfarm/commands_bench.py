@@ -33,7 +33,7 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
 # How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
 SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
 SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
-ISOLATION_STEPS = 4  # tenant B alone, beside spinning calls, beside unique-item lists, beside the longest lists
+ISOLATION_STEPS = 7  # tenant B alone, then beside each of three kinds of hostile calls, to this farm and another
 
 
 @click.group()
@@ -212,7 +212,8 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
     for kind, beside in result["bystander_beside"].items():
         con.print(
             f"tenant B p99 {alone['p99_ms']:.2f} ms alone, {beside['p99_ms']:.2f} ms beside {kind} calls "
-            f"(ratio {result['p99_ratio'][kind]:.2f})"
+            f"(ratio {result['p99_ratio'][kind]:.2f}, p50 {result['p50_ratio'][kind]:.2f}; the same calls to another "
+            f"farm process: p99 {result['floor_p99_ratio'][kind]:.2f}, p50 {result['floor_p50_ratio'][kind]:.2f})"
         )
     con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")
 

@@ -2,12 +2,15 @@
 
 A farm (a real ``envfarm serve`` subprocess, with two tenants) serves tenant B's read calls alone,
 then while tenant A's clients keep sending calls that once stalled the event loop, one kind per
-phase: a query that never ends (stopped by the per-call time limit), a list of 6,000 distinct
-objects (77 KB) for a ``uniqueItems`` parameter (refused before the schema since lists hold at most
-``MAX_ARRAY_ITEMS``), and the longest list still checked item by item. Tenant A's clients are
-processes of their own, so the client measuring B shares no GIL with them. Reported: B's latency
-percentiles per phase and their ratio to B alone (measured in the same run, so the machine's noise cancels), A's call
-durations, and every 5xx seen (there must be none).
+phase, each twice: to the same farm, and to another farm process on this machine. The second is
+the floor: what A's load costs B through the machine alone (its cores, A's own clients), which no
+farm can take away; the farm isolates tenants as well as separate processes do when the two
+ratios are alike. The kinds: a query that never ends (stopped by the per-call time limit), a list
+of 6,000 distinct objects (77 KB) for a ``uniqueItems`` parameter (refused before the schema since
+lists hold at most ``MAX_ARRAY_ITEMS``), and the longest list accepted (1,000 ids). Tenant A's
+clients are processes of their own, so the client measuring B shares no GIL with them. Reported: B's latency
+percentiles per phase, their ratio to B alone (measured in the same run, so the machine's noise
+cancels), the floor's ratio, A's call durations, and every 5xx seen (there must be none).
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ LAB_TASK = {
     "gold_actions": [{"tool": "mint", "arguments": {"n": 40000}}],
     "reward_basis": ["state"],
 }
-#: The longest list the engine still checks item by item (``MAX_ARRAY_ITEMS`` distinct ids).
+#: The longest list the engine accepts (``MAX_ARRAY_ITEMS`` distinct ids).
 LONGEST_LIST_CALL = {
     "tool": "return_delivered_order_items",
     "arguments": {
@@ -185,11 +188,37 @@ def _attack(base: str, kind: str, stop: Any, results: Any) -> None:
     results.put((durations, codes))
 
 
+def _phase(base: str, kind: str, attackers: int, measure: Callable[[], list[float]]) -> tuple[list[float], Any]:
+    """B's latencies while ``attackers`` processes of tenant A send ``kind`` calls to ``base``;
+    also (A's call durations, A's 5xx)."""
+    # Each attacker is a process of its own: in this one, its threads would take the GIL from the
+    # client measuring tenant B, and B's figures would show the client.
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_attack, args=(base, kind, stop, results)) for _ in range(attackers)]
+    for proc in procs:
+        proc.start()
+    time.sleep(2.0)  # the attack is under way (a spawned process takes a second to start)
+    samples = measure()
+    stop.set()
+    durations: list[float] = []
+    codes: list[int] = []
+    for _ in procs:
+        d, c = results.get(timeout=120)
+        durations += d
+        codes += c
+    for proc in procs:
+        proc.join()
+    return samples, (durations, codes)
+
+
 def bench_isolation(
     *, calls: int = 400, attackers: int = 4, time_limit: float = 2.0, progress: Callable[[str], None] = lambda _: None
 ) -> dict[str, Any]:
-    """Tenant B's latency alone and beside ``attackers`` threads of tenant A's hostile calls."""
-    port = free_port()
+    """Tenant B's latency alone, beside ``attackers`` processes of tenant A's hostile calls to the
+    same farm, and beside the same calls to another farm process on this machine (the floor: what
+    sharing the machine costs, whatever the farm does)."""
     env = {
         **_bench_env(),
         "ENVFARM_API_KEYS": TENANT_KEYS,
@@ -199,10 +228,13 @@ def bench_isolation(
     with tempfile.TemporaryDirectory() as tmp:
         write_lab_catalog(Path(tmp) / "catalog")
         env["ENVFARM_CATALOG"] = str(Path(tmp) / "catalog")
-        with _server(_farm_command(port, tmp + "/data"), port, env) as base:
+        port, other_port = free_port(), free_port()
+        with (
+            _server(_farm_command(port, tmp + "/data"), port, env) as base,
+            _server(_farm_command(other_port, tmp + "/other"), other_port, env) as other_farm,
+        ):
             bystander = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {BYSTANDER}"}, timeout=120)
-            attacker = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {ATTACKER}"}, timeout=120)
-            with bystander, attacker:
+            with bystander:
                 mine = _episode(bystander, env_id="lab")
                 errors: list[int] = []
                 _bystander_calls(bystander, mine, 50, errors)  # warm-up
@@ -211,36 +243,36 @@ def bench_isolation(
                 attack_ms: dict[str, list[float]] = {}
                 attack_errors: list[int] = []
                 beside: dict[str, list[float]] = {}
+                floor: dict[str, list[float]] = {}
                 for kind in ("spin", "unique_items", "longest_list"):
-                    # Each attacker is a process of its own: in this one, its threads would take the
-                    # GIL from the client measuring tenant B, and B's figures would show the client.
-                    ctx = multiprocessing.get_context("spawn")
-                    stop = ctx.Event()
-                    results = ctx.Queue()
-                    procs = [ctx.Process(target=_attack, args=(base, kind, stop, results)) for _ in range(attackers)]
-                    for proc in procs:
-                        proc.start()
-                    time.sleep(2.0)  # the attack is under way (a spawned process takes a second to start)
-                    progress(f"tenant B beside {attackers} clients of tenant A sending {kind} calls")
-                    beside[kind] = _bystander_calls(bystander, mine, calls, errors)
-                    stop.set()
-                    attack_ms[kind] = []
-                    for _ in procs:
-                        durations, codes = results.get(timeout=120)
-                        attack_ms[kind] += durations
+                    for target, into in ((base, beside), (other_farm, floor)):
+                        where = "the same farm" if target == base else "another farm process"
+                        progress(f"tenant B beside {attackers} clients of tenant A sending {kind} calls to {where}")
+                        into[kind], (durations, codes) = _phase(
+                            target, kind, attackers, lambda: _bystander_calls(bystander, mine, calls, errors)
+                        )
+                        attack_ms.setdefault(kind, []).extend(durations)
                         attack_errors += codes
-                    for proc in procs:
-                        proc.join()
     quiet = _percentiles(alone)
     phases = {kind: _percentiles(samples) for kind, samples in beside.items()}
+    floors = {kind: _percentiles(samples) for kind, samples in floor.items()}
+
+    def ratios(of: dict[str, dict[str, float]], key: str) -> dict[str, float]:
+        return {kind: round(p[key] / quiet[key], 3) for kind, p in of.items()}
+
+    p99, floor_p99 = ratios(phases, "p99_ms"), ratios(floors, "p99_ms")
     return {
         "benchmark": "isolation",
         "time_limit_s": time_limit,
         "attackers": attackers,
         "bystander_alone": quiet,
         "bystander_beside": phases,
-        "p99_ratio": {kind: round(p["p99_ms"] / quiet["p99_ms"], 3) for kind, p in phases.items()},
-        "p50_ratio": {kind: round(p["p50_ms"] / quiet["p50_ms"], 3) for kind, p in phases.items()},
+        "bystander_beside_other_farm": floors,
+        "p99_ratio": p99,
+        "p50_ratio": ratios(phases, "p50_ms"),
+        "floor_p99_ratio": floor_p99,
+        "floor_p50_ratio": ratios(floors, "p50_ms"),
+        "p99_over_floor": {kind: round(p99[kind] / floor_p99[kind], 3) for kind in p99},
         "attack_calls": {k: _percentiles(v) for k, v in attack_ms.items() if v},
         "server_errors": errors + attack_errors,
     }

@@ -62,6 +62,10 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     assert data["server_errors"] == []
     for kind, phase in data["bystander_beside"].items():
         assert data["p99_ratio"][kind] == round(phase["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
+        floor = data["bystander_beside_other_farm"][kind]
+        assert floor["calls"] == 30
+        assert data["floor_p99_ratio"][kind] == round(floor["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
+        assert data["p99_over_floor"][kind] == round(data["p99_ratio"][kind] / data["floor_p99_ratio"][kind], 3)
     # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
