@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from server.bench_isolation import UNIQUE_ITEMS_CALL, write_lab_catalog
@@ -168,3 +169,36 @@ def test_bearer_scheme_is_case_insensitive_as_http_says(farm):
         r = anonymous.get("/episodes", headers={"Authorization": f"bearer {KEY_A}"})
         assert r.status_code == 200, r.text  # RFC 7235: the auth-scheme is case-insensitive
         assert anonymous.get("/episodes", headers=auth("wrong-key")).status_code == 401
+
+
+def _paced(farm: Any, tenant: str) -> float:
+    text = httpx.get(farm.base_url + "/metrics", headers=auth(KEY_ADMIN), timeout=20).text
+    series = f'envfarm_paced_requests_total{{tenant="{tenant}"}}'
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(series))
+
+
+def test_a_tenant_calling_back_to_back_beside_another_is_paced_and_the_other_is_not(farm):
+    with farm.http(KEY_A) as a, farm.http(KEY_B) as b:
+        flooded, other = _episode(a, env_id="lab"), _episode(b, env_id="lab")
+        stop = threading.Event()
+        codes: list[int] = []
+
+        def flood() -> None:
+            with farm.http(KEY_A) as client:
+                while not stop.is_set():
+                    codes.append(client.post(f"/episodes/{flooded}/calls", json={"tool": "list_things"}).status_code)
+
+        threads = [threading.Thread(target=flood) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        try:
+            for _ in range(150):
+                r = b.post(f"/episodes/{other}/calls", json={"tool": "list_things"})
+                assert r.status_code == 200 and not r.json()["is_error"], r.text
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+    assert codes and set(codes) == {200}  # paced, never refused
+    assert _paced(farm, "tenantA") > 0
+    assert _paced(farm, "tenantB") == 0
