@@ -54,6 +54,7 @@ from .errors import (
 )
 from .fairness import ALONE as HEAVY_ALONE
 from .fairness import BusyMeter, HeavyBodyTurns, TenantPacing
+from .fields import TrimFieldValues
 from .hosts import HostOriginMiddleware, HostPolicy
 from .mcp_errors import JsonRpcErrors
 from .routes import catalog as catalog_routes
@@ -321,17 +322,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
     # One meter and one set of turns for REST and MCP: a tenant's requests on both count together.
     turns, meter = FairShare(HEAVY_ALONE), BusyMeter()
-    app.mcp_app = HostOriginMiddleware(
-        GuardMiddleware(
-            TenantPacing(HeavyBodyTurns(endpoint, share=turns, keys=keys), meter=meter, keys=keys, metrics=metrics),
-            max_body=settings.max_body_bytes,
-            local_only=keys.local_mode,
-        ),
-        policy=hosts,
+    app.mcp_app = TrimFieldValues(
+        HostOriginMiddleware(
+            GuardMiddleware(
+                TenantPacing(HeavyBodyTurns(endpoint, share=turns, keys=keys), meter=meter, keys=keys, metrics=metrics),
+                max_body=settings.max_body_bytes,
+                local_only=keys.local_mode,
+            ),
+            policy=hosts,
+        )
     )
     app.add_middleware(HeavyBodyTurns, share=turns, keys=keys)
     app.add_middleware(TenantPacing, meter=meter, keys=keys, metrics=metrics)
-    # Added last, so outermost: a misdirected request is refused before anything else looks at it.
+    # Added last, so outermost: a misdirected request is refused before anything else looks at it,
+    # once its header values are what the client meant.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)
     app.add_middleware(HostOriginMiddleware, policy=hosts)
+    app.add_middleware(TrimFieldValues)
     return app

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import time
 
@@ -51,6 +52,43 @@ def test_a_request_without_a_host_header_is_refused(server):
             reply += chunk
     head, _, body = reply.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 421") and b'"host_not_allowed"' in body
+
+
+def test_header_values_are_read_without_the_whitespace_around_them(server):
+    """RFC 9110 §5.5, whichever HTTP parser uvicorn runs (httptools keeps trailing whitespace)."""
+
+    def reply_to(host: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(b"GET /envs HTTP/1.0\r\nHost: " + host + b"\r\n\r\n")
+            reply = b""
+            while chunk := sock.recv(65536):
+                reply += chunk
+        return reply
+
+    assert reply_to(host_of(server).encode() + b" \t ").startswith(b"HTTP/1.1 200")
+    assert reply_to(b"  " + host_of(server).encode()).startswith(b"HTTP/1.1 200")
+    assert reply_to(EVIL.encode() + b" ").startswith(b"HTTP/1.1 421")
+
+    # The MCP SDK compares Mcp-Name with the tool named in the body.
+    episode = httpx.post(server.base_url + "/episodes", json={"task_id": "clinic-001"}).json()
+    path = episode["mcp_url"].removeprefix(server.base_url).encode()
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    params = {"name": "list_providers", "arguments": {}, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    head = (
+        b"POST " + path + b" HTTP/1.0\r\nHost: " + host_of(server).encode() + b"\r\n"
+        b"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+        b"MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call \r\nMcp-Name:  list_providers \t\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(head + body)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    status, _, answer = reply.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 200"), reply
+    assert json.loads(answer)["result"]["isError"] is False, answer
 
 
 def test_a_foreign_origin_is_refused_but_loopback_and_absent_origins_pass(server, client):
