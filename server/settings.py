@@ -67,6 +67,14 @@ class Settings(BaseSettings):
     call_threads: int = Field(
         8, ge=2, description="Threads running tool calls, scoring and rebuilds; one tenant may use half of them"
     )
+    tenant_pacing: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="While several tenants call, the part of its share (1/n of the farm's time) the busiest "
+        "tenant may always keep busy, however light the others; up to its share when the others are as busy. "
+        "1: pace only beyond an equal share; 0: no pacing",
+    )
     reap_interval_seconds: float = Field(30, gt=0, description="How often idle episodes are expired")
     metrics_public: bool = Field(
         False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"

@@ -321,7 +321,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(episode_routes.router)
     endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
     # One meter and one set of turns for REST and MCP: a tenant's requests on both count together.
-    turns, meter = FairShare(HEAVY_ALONE), BusyMeter()
+    turns, meter = FairShare(HEAVY_ALONE), BusyMeter(headroom=settings.tenant_pacing)
     app.mcp_app = TrimFieldValues(
         HostOriginMiddleware(
             GuardMiddleware(

@@ -49,7 +49,8 @@ HEAVY_BODY_BYTES = 4_096
 ALONE = 64
 #: How long past busy time keeps counting against a tenant (it decays with this time constant).
 WINDOW_SECONDS = 1.0
-#: The least part of its share a tenant busier than every other may keep (the rest is headroom).
+#: The least part of its share a tenant busier than every other may keep (the rest is headroom),
+#: by default (``Settings.tenant_pacing``).
 HEADROOM = 0.5
 #: How much busier than the busiest other tenant a tenant may be before it is paced.
 PEER_SLACK = 1.1
@@ -57,15 +58,23 @@ PEER_SLACK = 1.1
 MAX_PAUSE_SECONDS = 0.25
 #: The tenant of requests whose key the farm does not know.
 UNKNOWN_KEY = "\x00unknown-key"
+_TENANT = "envfarm.tenant"  # where a request's scope keeps the tenant it is charged to
 
 
 def tenant_of(keys: KeyRing | None, scope: Scope) -> str:
-    """The tenant a request is charged to: its key's tenant, one bucket for unknown keys."""
+    """The tenant a request is charged to: its key's tenant, one bucket for unknown keys (looked
+    up once per request: pacing and turns both ask)."""
+    tenant = scope.get(_TENANT)
+    if isinstance(tenant, str):
+        return tenant
     header = Headers(scope=scope).get("authorization")
     if keys is None:
-        return header or ""
-    principal = keys.resolve(header)
-    return principal.tenant if principal is not None else UNKNOWN_KEY
+        tenant = header or ""
+    else:
+        principal = keys.resolve(header)
+        tenant = principal.tenant if principal is not None else UNKNOWN_KEY
+    scope[_TENANT] = tenant
+    return tenant
 
 
 def _is_event_stream(scope: Scope) -> bool:
@@ -78,10 +87,12 @@ class BusyMeter:
     def __init__(
         self,
         *,
+        headroom: float = HEADROOM,
         window: float = WINDOW_SECONDS,
         recent: float = RECENT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.headroom = headroom
         self.window = window
         self.recent = recent
         self.clock = clock
@@ -124,13 +135,13 @@ class BusyMeter:
     def allowance(self, tenant: str) -> float:
         """The part of the farm's time ``tenant`` may keep busy: all of it alone; with others
         calling, its share, or less for the busiest: no more than the busiest other tenant (a
-        little over), nor less than ``HEADROOM`` of its share."""
+        little over), nor less than ``headroom`` of its share."""
         share = self.share(tenant)
         if share >= 1.0:
             return 1.0
         self._advance()
         others = max((b for t, b in self._busy.items() if t != tenant), default=0.0) / self.window
-        return min(share, max(HEADROOM * share, PEER_SLACK * others))
+        return min(share, max(self.headroom * share, PEER_SLACK * others))
 
     def pause(self, tenant: str) -> float:
         """Seconds until ``tenant`` is back within its allowance if it sends nothing more (0: it is)."""
@@ -165,7 +176,7 @@ class TenantPacing:
         self._one_at_a_time: dict[str, asyncio.Lock] = {}  # by tenant: as many as there are keys, plus one
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or _is_event_stream(scope):
+        if scope["type"] != "http" or not self.meter.headroom or _is_event_stream(scope):
             await self.app(scope, receive, send)
             return
         tenant = tenant_of(self.keys, scope)

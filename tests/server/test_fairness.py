@@ -204,3 +204,25 @@ def test_keys_the_farm_does_not_know_are_one_tenant() -> None:
     known = tenant_of(keys, _scope("key-aaaaaaaaaaaaaaaa", 1))
     bogus = {tenant_of(keys, _scope(f"bogus-key-{i:08d}", 1)) for i in range(20)}
     assert known == "alpha" and bogus == {UNKNOWN_KEY}
+
+
+def test_pacing_set_to_zero_never_holds_a_request_back() -> None:
+    meter = BusyMeter(headroom=0.0)
+    metrics = Metrics()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await asyncio.sleep(0.01)
+
+    pacing = TenantPacing(app, meter=meter, metrics=metrics)
+
+    async def scenario() -> None:
+        meter.pause("Bearer b")
+        meter.start("Bearer a")
+        await asyncio.sleep(0.2)
+        meter.end("Bearer a")
+        await asyncio.wait_for(
+            asyncio.gather(*(pacing(_scope("a", 10), _noop_receive, _noop_send) for _ in range(4))), 0.5
+        )
+
+    asyncio.run(scenario())
+    assert metrics.paced_requests.labels(tenant="Bearer a")._value.get() == 0
