@@ -213,7 +213,9 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
         con.print(
             f"tenant B p99 {alone['p99_ms']:.2f} ms alone, {beside['p99_ms']:.2f} ms beside {kind} calls "
             f"(ratio {result['p99_ratio'][kind]:.2f}, p50 {result['p50_ratio'][kind]:.2f}; the same calls to another "
-            f"farm process: p99 {result['floor_p99_ratio'][kind]:.2f}, p50 {result['floor_p50_ratio'][kind]:.2f})"
+            f"farm process: p99 {result['floor_p99_ratio'][kind]:.2f}, p50 {result['floor_p50_ratio'][kind]:.2f}); "
+            f"tenant A's calls meanwhile: {result['attack_calls'].get(kind, {}).get('calls', 0)} "
+            f"({result['attack_calls_other_farm'].get(kind, {}).get('calls', 0)} to the other farm)"
         )
     con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")
 

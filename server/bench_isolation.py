@@ -241,17 +241,21 @@ def bench_isolation(
                 progress("tenant B alone")
                 alone = _bystander_calls(bystander, mine, calls, errors)
                 attack_ms: dict[str, list[float]] = {}
+                attack_ms_other: dict[str, list[float]] = {}
                 attack_errors: list[int] = []
                 beside: dict[str, list[float]] = {}
                 floor: dict[str, list[float]] = {}
                 for kind in ("spin", "unique_items", "longest_list"):
-                    for target, into in ((base, beside), (other_farm, floor)):
+                    for target, into, durations_into in (
+                        (base, beside, attack_ms),
+                        (other_farm, floor, attack_ms_other),
+                    ):
                         where = "the same farm" if target == base else "another farm process"
                         progress(f"tenant B beside {attackers} clients of tenant A sending {kind} calls to {where}")
                         into[kind], (durations, codes) = _phase(
                             target, kind, attackers, lambda: _bystander_calls(bystander, mine, calls, errors)
                         )
-                        attack_ms.setdefault(kind, []).extend(durations)
+                        durations_into[kind] = durations
                         attack_errors += codes
     quiet = _percentiles(alone)
     phases = {kind: _percentiles(samples) for kind, samples in beside.items()}
@@ -273,6 +277,8 @@ def bench_isolation(
         "floor_p99_ratio": floor_p99,
         "floor_p50_ratio": ratios(floors, "p50_ms"),
         "p99_over_floor": {kind: round(p99[kind] / floor_p99[kind], 3) for kind in p99},
+        # A's calls while B measured: on the same farm A is paced, so it makes fewer than on its own.
         "attack_calls": {k: _percentiles(v) for k, v in attack_ms.items() if v},
+        "attack_calls_other_farm": {k: _percentiles(v) for k, v in attack_ms_other.items() if v},
         "server_errors": errors + attack_errors,
     }

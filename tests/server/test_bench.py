@@ -70,6 +70,7 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
     assert data["attack_calls"]["longest_list"]["calls"] >= 1
+    assert set(data["attack_calls_other_farm"]) == {"spin", "unique_items", "longest_list"}
 
 
 def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
