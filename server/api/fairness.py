@@ -5,23 +5,25 @@ both are shared by every tenant. A tenant that keeps the farm busy all the time 
 clients, slow calls back to back) leaves every other tenant's calls queued behind its own: tenant B's
 median latency tripled beside one such client, although B's calls never waited for a worker.
 
-Two rules, both only while several tenants have called in the last ``workers.RECENT_SECONDS``
-(a tenant alone is never held back):
+Two rules; a tenant alone is never held back by either.
 
 * **Pacing** (``BusyMeter``, ``TenantPacing``). Busy time is attributed like a processor shared by
   the requests in flight (each of k requests in flight is charged 1/k of the time) and decays over
-  ``WINDOW_SECONDS``. With n tenants calling, a tenant may keep the farm busy at most its share, 1/n
-  of the time, and the busiest tenant no more than the busiest other one (``PEER_SLACK`` over it)
-  or half its share (``HEADROOM``), whichever is more. A tenant above its allowance has its requests
-  admitted one at a time, each after the pause that brings it back within it. Tenants with equal
-  loads are each within their share and never paced; a tenant keeping the farm busy beside a light
-  one is held to half its share, which leaves the light one's calls an idle farm most of the time:
-  tenant B's median latency beside such a tenant A went from 2.6× its latency alone to 1.1×, as
-  good as beside A calling another farm process on the same machine (``envfarm bench isolation``
-  measures both). Counted in ``envfarm_paced_requests`` and ``envfarm_paced_seconds``.
-* **Heavy bodies take turns** (``HeavyBodyTurns``). A body over ``HEAVY_BODY_BYTES`` (or of unknown
-  length) waits for its tenant's turn: each tenant has as many heavy requests in progress as its share
-  of the cores, at least one (``workers.FairShare``). Agents' requests are small and never wait.
+  ``WINDOW_SECONDS``. With n tenants each keeping the farm busy at least ``COUNTED_BUSY`` of the
+  time, a tenant may keep it busy at most its share, 1/n of the time, and the busiest tenant no more
+  than the busiest other one (``PEER_SLACK`` over it) or ``headroom`` of its share (half, by
+  default), whichever is more. A tenant above its allowance has its requests admitted one at a
+  time, each after the pause that brings it back within it. Tenants with equal loads are each
+  within their share and never paced; a tenant keeping the farm busy beside a lighter one is held
+  to half its share, which leaves the lighter one's calls an idle farm most of the time: tenant B's
+  median latency beside such a tenant A went from 2.6× its latency alone to 1.1×, as good as beside
+  A calling another farm process on the same machine (``envfarm bench isolation`` measures both).
+  The price is A's throughput while B is busy, so a tenant calling now and then (an agent between
+  model turns) holds no one back. Counted in ``envfarm_paced_requests`` and ``envfarm_paced_seconds``.
+* **Heavy bodies take turns** (``HeavyBodyTurns``). While several tenants have called in the last
+  ``workers.RECENT_SECONDS``, a body over ``HEAVY_BODY_BYTES`` (or of unknown length) waits for its
+  tenant's turn: each tenant has as many heavy requests in progress as its share of the cores, at
+  least one (``workers.FairShare``). Agents' requests are small and never wait.
 
 Tenants are the authenticated ones; every request with a key the farm does not know counts as one
 tenant more, so rotating bogus keys cannot shrink the others' shares. Event streams (a GET asking
@@ -41,7 +43,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..auth import KeyRing
 from ..metrics import Metrics
-from ..workers import RECENT_SECONDS, FairShare
+from ..workers import FairShare
 
 #: A body larger than this (in bytes) is heavy; an agent's call is a few hundred bytes.
 HEAVY_BODY_BYTES = 4_096
@@ -54,6 +56,10 @@ WINDOW_SECONDS = 1.0
 HEADROOM = 0.5
 #: How much busier than the busiest other tenant a tenant may be before it is paced.
 PEER_SLACK = 1.1
+#: The least part of the farm's recent time a tenant must keep busy to count for the others' shares:
+#: a tenant calling now and then (an agent between model turns) sees no difference pacing would
+#: fix, and pacing others for it would cost them half their throughput.
+COUNTED_BUSY = 0.05
 #: The longest a paced request sleeps before it looks again (another tenant may have stopped calling).
 MAX_PAUSE_SECONDS = 0.25
 #: The tenant of requests whose key the farm does not know.
@@ -89,16 +95,13 @@ class BusyMeter:
         *,
         headroom: float = HEADROOM,
         window: float = WINDOW_SECONDS,
-        recent: float = RECENT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.headroom = headroom
         self.window = window
-        self.recent = recent
         self.clock = clock
         self._in_flight: Counter[str] = Counter()
         self._busy: dict[str, float] = {}  # decayed busy seconds
-        self._last_seen: dict[str, float] = {}
         self._at = clock()
 
     def _advance(self) -> None:
@@ -125,12 +128,11 @@ class BusyMeter:
         return self._busy.get(tenant, 0.0) / self.window
 
     def share(self, tenant: str) -> float:
-        """1/n, with n the tenants calling lately (``tenant`` among them)."""
-        since = self.clock() - self.recent
-        for t in [t for t, at in self._last_seen.items() if at < since]:
-            del self._last_seen[t]
-        calling = {t for t, n in self._in_flight.items() if n} | set(self._last_seen) | {tenant}
-        return 1.0 / len(calling)
+        """1/n, with n the tenants that kept the farm busy lately at least ``COUNTED_BUSY`` of the
+        time, ``tenant`` among them. An agent's occasional call does not shrink anyone's share."""
+        self._advance()
+        counted = COUNTED_BUSY * self.window
+        return 1.0 / (1 + sum(1 for t, busy in self._busy.items() if t != tenant and busy >= counted))
 
     def allowance(self, tenant: str) -> float:
         """The part of the farm's time ``tenant`` may keep busy: all of it alone; with others
@@ -145,7 +147,6 @@ class BusyMeter:
 
     def pause(self, tenant: str) -> float:
         """Seconds until ``tenant`` is back within its allowance if it sends nothing more (0: it is)."""
-        self._last_seen[tenant] = self.clock()
         allowance = self.allowance(tenant)
         busy = self.busy(tenant)
         return 0.0 if busy <= allowance else self.window * math.log(busy / allowance)
@@ -153,14 +154,12 @@ class BusyMeter:
     def start(self, tenant: str) -> None:
         self._advance()
         self._in_flight[tenant] += 1
-        self._last_seen[tenant] = self.clock()
 
     def end(self, tenant: str) -> None:
         self._advance()
         self._in_flight[tenant] -= 1
         if not self._in_flight[tenant]:
             del self._in_flight[tenant]
-        self._last_seen[tenant] = self.clock()
 
 
 class TenantPacing:

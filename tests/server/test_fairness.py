@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from server.api.fairness import (
+    COUNTED_BUSY,
     HEADROOM,
     HEAVY_BODY_BYTES,
     UNKNOWN_KEY,
@@ -112,23 +113,39 @@ def test_a_tenant_alone_may_keep_the_farm_busy_all_the_time() -> None:
     assert meter.pause("a") == 0.0
 
 
-def test_a_tenant_busy_beside_a_light_one_is_paced_to_half_its_share() -> None:
+def _keep_busy(meter: BusyMeter, clock: _Clock, tenant: str, seconds: float) -> None:
+    meter.start(tenant)
+    clock.now += seconds
+    meter.end(tenant)
+
+
+def test_a_tenant_busy_beside_a_lighter_one_is_paced_to_half_its_share() -> None:
     clock = _Clock()
     meter = BusyMeter(clock=clock)
-    meter.start("b")
-    clock.now += 0.001
-    meter.end("b")  # b made one quick call: it is calling, and keeps the farm busy hardly at all
     meter.start("a")
-    clock.now += 2.0
-    meter.end("a")
+    for _ in range(20):  # a always has a request in flight; b one for a fifth of the time
+        clock.now += 0.08
+        _keep_busy(meter, clock, "b", 0.02)
     busy = meter.busy("a")
-    assert 0.85 < busy < 0.87  # 1 - e^-2 of the window
-    assert meter.allowance("a") == HEADROOM * 0.5
+    assert 0.75 < busy < 0.85 and COUNTED_BUSY < meter.busy("b") < 0.1
+    assert meter.share("a") == 0.5 and meter.allowance("a") == HEADROOM * 0.5
+    meter.end("a")
     pause = meter.pause("a")
     assert abs(pause - WINDOW_SECONDS * math.log(busy / (HEADROOM * 0.5))) < 1e-9
+    assert meter.pause("b") == 0.0
     clock.now += pause
     assert meter.pause("a") < 1e-6  # after the pause, a is back within its allowance
-    assert meter.pause("b") == 0.0
+
+
+def test_a_tenant_calling_now_and_then_holds_no_one_back() -> None:
+    clock = _Clock()
+    meter = BusyMeter(clock=clock)
+    for _ in range(10):  # an agent: a 2 ms call, then a model turn of a second
+        _keep_busy(meter, clock, "agent", 0.002)
+        meter.start("trainer")
+        clock.now += 1.0
+        assert meter.share("trainer") == 1.0 and meter.pause("trainer") == 0.0
+        meter.end("trainer")
 
 
 def test_tenants_with_equal_loads_are_never_paced() -> None:
@@ -141,22 +158,21 @@ def test_tenants_with_equal_loads_are_never_paced() -> None:
         meter.end("a")
         meter.end("b")
         assert meter.pause("a") == 0.0 and meter.pause("b") == 0.0
-    assert 0.45 < meter.busy("a") < 0.51
+    assert 0.45 < meter.busy("a") < 0.51 and meter.share("a") == 0.5
 
 
-def test_an_idle_tenant_stops_counting_for_the_others_share() -> None:
+def test_a_tenant_that_stopped_calling_stops_counting_for_the_others_share() -> None:
     clock = _Clock()
-    meter = BusyMeter(clock=clock, recent=2.0)
-    meter.pause("b")
+    meter = BusyMeter(clock=clock)
+    _keep_busy(meter, clock, "b", 0.5)
     meter.start("a")
-    clock.now += 1.0
     assert meter.share("a") == 0.5
-    clock.now += 1.5  # b last called 2.5 s ago
+    clock.now += 3.0  # b's busy time has decayed below what counts
     assert meter.share("a") == 1.0 and meter.pause("a") == 0.0
 
 
 def test_a_paced_tenant_has_its_requests_admitted_one_at_a_time_while_the_other_is_not() -> None:
-    meter = BusyMeter(window=0.05)
+    meter = BusyMeter(window=0.2)
     metrics = Metrics()
     running: Counter[str] = Counter()
     peak: Counter[str] = Counter()
@@ -165,19 +181,27 @@ def test_a_paced_tenant_has_its_requests_admitted_one_at_a_time_while_the_other_
         who = dict(scope["headers"])[b"authorization"].decode().split()[-1]
         running[who] += 1
         peak[who] = max(peak[who], running[who])
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02 if who == "a" else 0.005)
         running[who] -= 1
 
     pacing = TenantPacing(app, meter=meter, metrics=metrics)
 
     async def scenario() -> None:
-        meter.pause("Bearer b")  # b is calling
+        done = asyncio.Event()
+
+        async def b_calls() -> None:  # b: a short call, a short pause, all along
+            while not done.is_set():
+                await asyncio.wait_for(pacing(_scope("b", 10), _noop_receive, _noop_send), 0.5)  # never held back
+                await asyncio.sleep(0.01)
+
+        b = asyncio.create_task(b_calls())
         meter.start("Bearer a")
-        await asyncio.sleep(0.2)  # a kept the farm busy, alone in flight
+        await asyncio.sleep(0.3)  # a kept the farm busy
         meter.end("Bearer a")
         flood = [asyncio.create_task(pacing(_scope("a", 10), _noop_receive, _noop_send)) for _ in range(4)]
-        await asyncio.wait_for(pacing(_scope("b", 10), _noop_receive, _noop_send), 0.5)  # b is not held back
         await asyncio.wait_for(asyncio.gather(*flood), 5)
+        done.set()
+        await b
 
     asyncio.run(scenario())
     assert peak["a"] == 1 and peak["b"] == 1
@@ -216,7 +240,9 @@ def test_pacing_set_to_zero_never_holds_a_request_back() -> None:
     pacing = TenantPacing(app, meter=meter, metrics=metrics)
 
     async def scenario() -> None:
-        meter.pause("Bearer b")
+        meter.start("Bearer b")
+        await asyncio.sleep(0.02)
+        meter.end("Bearer b")
         meter.start("Bearer a")
         await asyncio.sleep(0.2)
         meter.end("Bearer a")
