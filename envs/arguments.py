@@ -142,6 +142,14 @@ def _fast_validator(schema: dict[str, Any]) -> Any:
         return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, keywords=keywords, offline=True)
     except Exception:  # any schema it cannot compile is left to jsonschema, which reports
         return None
+    except BaseException as exc:  # a panic in Rust arrives as pyo3's PanicException, a BaseException
+        if _is_rust_panic(exc):
+            return None
+        raise
+
+
+def _is_rust_panic(exc: BaseException) -> bool:
+    return type(exc).__name__ == "PanicException"
 
 
 def _holds_null(value: Any) -> bool:
@@ -350,6 +358,10 @@ class ArgumentValidator:
             return bool(self.fast.is_valid(arguments))
         except Exception:  # a value it cannot read is left to jsonschema
             return False
+        except BaseException as exc:
+            if _is_rust_panic(exc):
+                return False
+            raise
 
 
 def _field_of(error: jsonschema.ValidationError) -> str:

@@ -197,3 +197,19 @@ def test_a_pattern_is_matched_in_linear_time():
     with pytest.raises(ToolArgumentError, match="does not match"):
         v.validate("t", {"s": "a" * 50_000 + "!"})  # a backtracking engine would not return
     v.validate("t", {"s": "a" * 50_000})
+
+
+def test_a_panic_in_the_rust_validator_leaves_the_decision_to_the_python_one():
+    class PanicException(BaseException):  # how pyo3 raises a Rust panic: not an Exception
+        pass
+
+    class Panicking:
+        def is_valid(self, instance: Any) -> bool:
+            raise PanicException("index out of bounds")
+
+    v = ArgumentValidator({"type": "object", "properties": {"n": {"type": "integer"}}})
+    v.fast = Panicking()
+    assert not v.accepts_fast({"n": 1})
+    v.validate("t", {"n": 1})
+    with pytest.raises(ToolArgumentError, match="'n'"):
+        v.validate("t", {"n": "x"})
