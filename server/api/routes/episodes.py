@@ -23,9 +23,12 @@ from ...schemas import (
 from ...store import EpisodeRow
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
+from ..json_bodies import RustJsonRoute
 from .catalog import Limit, Offset, tool_infos
 
-router = APIRouter(tags=["episodes"], responses=documented(401, 403, 413, 422, 503))  # 503: the store is down
+router = APIRouter(  # 503: the store is down
+    tags=["episodes"], responses=documented(401, 403, 413, 422, 503), route_class=RustJsonRoute
+)
 _METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
 
 
