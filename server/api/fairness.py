@@ -135,8 +135,8 @@ class BusyMeter:
         return 1.0 / (1 + sum(1 for t, busy in self._busy.items() if t != tenant and busy >= counted))
 
     def allowance(self, tenant: str) -> float:
-        """The part of the farm's time ``tenant`` may keep busy: all of it alone; with others
-        calling, its share, or less for the busiest: no more than the busiest other tenant (a
+        """The part of the farm's time ``tenant`` may keep busy: all of it when no other tenant
+        counts; else its share, or less for the busiest: no more than the busiest other tenant (a
         little over), nor less than ``headroom`` of its share."""
         share = self.share(tenant)
         if share >= 1.0:
@@ -163,7 +163,7 @@ class BusyMeter:
 
 
 class TenantPacing:
-    """ASGI middleware: a tenant over its share of the farm's time waits (see the module)."""
+    """ASGI middleware: a tenant over its allowance of the farm's time waits (see the module)."""
 
     def __init__(
         self, app: ASGIApp, *, meter: BusyMeter, keys: KeyRing | None = None, metrics: Metrics | None = None
