@@ -22,6 +22,7 @@ unhashable items pairwise: 6,000 objects took 30 s).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -136,7 +137,9 @@ def _mentions(schema: Any, keyword: str) -> bool:
 def _fast_validator(schema: dict[str, Any]) -> Any:
     """The Rust validator for ``schema``, or None where it cannot take it (the Python one decides)."""
     if _mentions(schema, "patternProperties"):
-        return None  # its patterns pick subschemas, which a keyword of ours cannot answer
+        # Its patterns pick subschemas, which a keyword of ours cannot answer. Specs are refused it
+        # at load (``schema_safety``); this guards a schema that did not pass through there.
+        return None
     keywords: dict[str, Any] = {"pattern": _RE2Pattern, "format": _FormatCheck, "multipleOf": _MultipleOf}
     try:
         return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, keywords=keywords, offline=True)
@@ -232,7 +235,6 @@ class ArgumentValidator:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
-        self.fast = _fast_validator(schema)
         self._null_ok: dict[int, bool] = {}  # by id() of a subschema of ``schema``, which lives as long
 
     def absent_nulls(self, arguments: Any) -> Any:
@@ -349,6 +351,12 @@ class ArgumentValidator:
             raise ToolArgumentError(f"Unexpected argument '{field}' for tool '{tool}'", field=field)
         label = f"argument '{field}'" if field else "arguments"
         raise ToolArgumentError(f"Invalid {label} for tool '{tool}': {error.message}", field=field)
+
+    @functools.cached_property
+    def fast(self) -> Any:
+        """The Rust validator, built at the tool's first call: building one for every tool of the
+        catalog took 45 ms at start-up, for tools most servers never call."""
+        return _fast_validator(self.schema)
 
     def accepts_fast(self, arguments: Any) -> bool:
         """Whether the Rust validator accepts ``arguments`` (False where it cannot tell)."""
