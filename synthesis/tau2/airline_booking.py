@@ -17,6 +17,15 @@ from .common import string_param, tool
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 
 
+#: The step that refuses a user id the database does not hold, with tau2's message.
+USER_EXISTS: dict[str, Any] = {
+    "kind": "query",
+    "bind": "user",
+    "sql": "SELECT user_id FROM users WHERE user_id = :user_id",
+    "message": "User {user_id} not found",
+}
+
+
 def sql_list(values: tuple[str, ...]) -> str:
     """A constant list as a JSON array literal for ``json_each``."""
     return "'[" + ", ".join(f'"{v}"' for v in values) + "]'"
@@ -191,12 +200,7 @@ def book_reservation() -> dict[str, Any]:
             "insurance": {"type": "string", "enum": ["yes", "no"], "description": "Whether to add travel insurance."},
         },
         [
-            {
-                "kind": "query",
-                "bind": "user",
-                "sql": "SELECT user_id FROM users WHERE user_id = :user_id",
-                "message": "User {user_id} not found",
-            },
+            {**USER_EXISTS},
             {
                 "kind": "query",
                 "bind": "new",

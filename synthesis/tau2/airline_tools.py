@@ -13,6 +13,7 @@ from .airline_booking import (
     RESERVATION,
     RESERVATION_ID,
     RETURN_RESERVATION,
+    USER_EXISTS,
     USER_ID,
     book_reservation,
     sql_list,
@@ -167,12 +168,7 @@ SELECT json_group_array(json(pair)) AS pairs FROM (
             "write",
             {"user_id": USER_ID, "amount": {"type": "integer", "description": "The amount in dollars."}},
             [
-                {
-                    "kind": "query",
-                    "bind": "user",
-                    "sql": "SELECT user_id FROM users WHERE user_id = :user_id",
-                    "message": "User {user_id} not found",
-                },
+                {**USER_EXISTS},
                 {
                     "kind": "query",
                     "bind": "new",
