@@ -20,7 +20,7 @@ from envs.errors import UnknownEnvironment, UnknownTask
 from envs.task import Task
 
 if TYPE_CHECKING:
-    from synthesis.pipeline import EnvOutcome
+    from synthesis.catalog.pipeline import EnvOutcome
 
 #: What ``envfarm mcp`` serves: the environment and the task (None in free play).
 EpisodeSource = Callable[[], tuple[CatalogEntry, Task | None]]
@@ -50,8 +50,8 @@ class BuildResult:
 def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]:
     """The default catalog, generated with a progress bar unless the cache holds it; and whether
     this process generated it."""
-    from synthesis.default_catalog import default_catalog_dir, ensure_default_catalog, is_built
-    from synthesis.ontology import load_ontology
+    from synthesis.catalog.default_catalog import default_catalog_dir, ensure_default_catalog, is_built
+    from synthesis.domains.ontology import load_ontology
 
     if is_built(default_catalog_dir()):
         return ensure_default_catalog(), False
@@ -76,7 +76,7 @@ def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]
 
 def build_default_catalog(console: Console | None = None, *, workers: int | None = None) -> BuildResult:
     """Generate the default catalog into the cache unless it is there (progress on ``console``)."""
-    from synthesis.default_catalog import clean_stale
+    from synthesis.catalog.default_catalog import clean_stale
 
     t0 = time.perf_counter()
     removed = clean_stale()
@@ -120,7 +120,7 @@ def episode_source(
     start meanwhile. Otherwise the catalog is opened as every command opens it. An id that cannot be
     in the catalog is refused here, before anything is served.
     """
-    from synthesis.default_catalog import (
+    from synthesis.catalog.default_catalog import (
         default_catalog_dir,
         default_env_dir,
         default_env_ids,

@@ -66,7 +66,7 @@ def bench_engine_cmd(out: Path, repeat: int, tau2_dir: Path | None) -> None:
     with stepping("bench engine"):
         result = bench_engine(repeat=repeat)
         if tau2_dir is not None:
-            from synthesis.tau2.bench import bench_tau2_retail
+            from synthesis.bench.tau2 import bench_tau2_retail
 
             result["tau2_retail"] = bench_tau2_retail(tau2_dir, repeat=repeat)
     write_results(out, result)
@@ -125,7 +125,7 @@ def bench_serve_cmd(
 ) -> None:
     """Tool calls/s through the farm beside a bare MCP server, and memory of many live episodes."""
     from clients.progress import stepping
-    from server.bench import bench_serve, bench_shared_store
+    from server.bench.serve import bench_serve, bench_shared_store
 
     with stepping("bench serve", SERVE_STEPS + (SHARED_STORE_STEPS if shared_store_url else 0)) as steps:
         result = bench_serve(
@@ -171,7 +171,7 @@ def bench_serve_cmd(
 def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int | None) -> None:
     """Environments and verified tasks per minute; projects the time for 1,000 environments."""
     from clients.progress import counting
-    from synthesis.bench import baseline_envs, bench_synthesis
+    from synthesis.bench.throughput import baseline_envs, bench_synthesis
 
     with counting("bench synthesis", baseline_envs(envs) + envs, "environments") as progress:
         result = bench_synthesis(
@@ -202,7 +202,7 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
     """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
     from clients.progress import stepping
-    from server.bench_isolation import bench_isolation
+    from server.bench.isolation import bench_isolation
 
     with stepping("bench isolation", ISOLATION_STEPS) as steps:
         result = bench_isolation(calls=calls, attackers=attackers, progress=steps.step)
@@ -230,7 +230,7 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
 def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: int) -> None:
     """A soak: concurrent MCP clients creating episodes and calling tools; calls/s, latency, errors, memory."""
     from clients.progress import stepping
-    from server.bench_load import bench_load
+    from server.bench.load import bench_load
 
     with stepping("bench load") as steps:
         result = bench_load(clients=clients, seconds=seconds, calls_per_episode=calls_per_episode, progress=steps.step)
@@ -274,7 +274,7 @@ def bench_rollouts_cmd(
         from clients.training.bench import RolloutBench
     except ImportError as exc:
         raise click.ClickException(f"bench rollouts needs verifiers: pip install 'envfarm[verifiers]' ({exc})") from exc
-    from server.bench import _bench_env, _farm_command, _server
+    from server.bench.serve import _bench_env, _farm_command, _server
     from server.threaded import free_port
 
     def run(url: str) -> dict[str, Any]:

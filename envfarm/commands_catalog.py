@@ -60,7 +60,7 @@ def catalog_prune(dry_run: bool) -> None:
     Each change to the synthesis code gets a catalog of its own; the old ones are never read again.
     The current catalog, the one in use, and any another process is building are kept.
     """
-    from synthesis.cache_prune import prune_old_catalogs
+    from synthesis.catalog.cache_prune import prune_old_catalogs
 
     result = prune_old_catalogs(dry_run=dry_run)
     verb = "would remove" if dry_run else "removed"

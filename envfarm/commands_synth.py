@@ -54,15 +54,15 @@ def synthesize(
 ) -> None:
     """Synthesize verified environments and tasks into a catalog, with a report."""
     from clients.progress import counting
-    from synthesis.pipeline import SynthesisConfig, run_pipeline
-    from synthesis.sources import select_domains
+    from synthesis.catalog.pipeline import SynthesisConfig, run_pipeline
+    from synthesis.sources.selection import select_domains
 
     chosen = select_domains(domains, llm_base_url=llm_base_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env)
     if not chosen:
         raise EnvFarmError(f"--domains {domains!r} selects no domain")
     llm = None
     if llm_base_url:
-        from synthesis.llm import ClientConfig
+        from synthesis.sources.llm import ClientConfig
 
         if not llm_model:
             raise EnvFarmError("--llm-model is required with --llm-base-url")
@@ -93,7 +93,7 @@ def synthesize(
 @click.option("--catalog", type=click.Path(file_okay=False, path_type=Path), default=None)
 def envs_graph(env_id: str, fmt: str, out: Path | None, catalog: Path | None) -> None:
     """Export an environment's tool dependency graph (json, graphml or png)."""
-    from synthesis.graph import export_graph, graph_from_json, graph_from_spec
+    from synthesis.tasks.graph import export_graph, graph_from_json, graph_from_spec
 
     from .catalogs import open_catalog
 

@@ -32,20 +32,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import state_edits
 from .arguments import ArgumentValidator
 from .clock import install_clock
 from .compile import (
     CHANGES_TABLE,
     COUNTERS_TABLE,
     TRIGGER_PREFIX,
-    check_foreign_keys,
     compile_image,
-    insert_rows,
     quote_ident,
-    sql_literal,
     to_sql_value,
 )
-from .errors import SandboxError, SpecError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .errors import SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
@@ -309,38 +307,7 @@ class Episode:
     def rename_ids(self, renaming: Mapping[str, str]) -> None:
         """Rename generated ids wherever they are a whole text value or a JSON string (scoring only:
         ids are names, and two runs may hand out the same names in another order)."""
-        if not renaming:
-            return
-        # Through a unique stand-in first, so swaps and cycles never collide on a primary key.
-        stand_in = {old: f"envfarm:renaming:{i}" for i, old in enumerate(renaming)}
-        phases = [stand_in, {stand_in[old]: new for old, new in renaming.items()}]
-        self._conn.execute("BEGIN")
-        try:
-            self._conn.execute("PRAGMA defer_foreign_keys = ON")
-            self._conn.execute("PRAGMA ignore_check_constraints = ON")
-            for table in self.env.spec.tables:
-                for column in table.columns:
-                    if column.type in ("text", "json"):
-                        for phase in phases:
-                            self._rename_column(table.name, column.name, column.type == "json", phase)
-            self._conn.execute("PRAGMA ignore_check_constraints = OFF")
-            self._conn.execute("COMMIT")
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            self._conn.execute("PRAGMA ignore_check_constraints = OFF")
-            raise
-
-    def _rename_column(self, table: str, column: str, is_json: bool, renaming: Mapping[str, str]) -> None:
-        col = quote_ident(column)
-        if is_json:  # an id inside JSON is a string: "A1001", quotes included, never part of a longer one
-            expr = col
-            for old, new in renaming.items():
-                expr = f"replace({expr}, {sql_literal(json.dumps(old))}, {sql_literal(json.dumps(new))})"
-            self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = {expr} WHERE {col} <> {expr}")
-            return
-        cases = " ".join(f"WHEN {sql_literal(old)} THEN {sql_literal(new)}" for old, new in renaming.items())
-        marks = ", ".join(sql_literal(old) for old in renaming)
-        self._conn.execute(f"UPDATE {quote_ident(table)} SET {col} = CASE {col} {cases} END WHERE {col} IN ({marks})")
+        state_edits.rename_ids(self._conn, self.env.spec, renaming)
 
     def state_hash(self) -> str:
         """SHA-256 over every table's rows in primary-key order and the id counters."""
@@ -359,44 +326,9 @@ class Episode:
 
     def apply_patch(self, ops: Iterable[PatchOp]) -> None:
         """Apply a task's ``initial_patch`` (engine use; raises SpecError naming the op)."""
-        self._conn.execute("BEGIN")
-        try:
-            for i, op in enumerate(ops):
-                self._apply_op(op, where=f"initial_patch[{i}]")
-            check_foreign_keys(self._conn, where="initial_patch")
-            self._conn.execute(f"DELETE FROM {CHANGES_TABLE}")  # the patched state is the task's start
-            self._conn.execute("COMMIT")
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
+        state_edits.apply_patch(self._conn, self.env.spec, ops)
 
     # -- internals ---------------------------------------------------------------------------------
-    def _apply_op(self, op: PatchOp, *, where: str) -> None:
-        if op.table not in self.env.table_names:
-            raise SpecError(f"unknown table '{op.table}'", location=where)
-        table = self.env.spec.table(op.table)
-        known = {c.name for c in table.columns}
-        named = [*op.where, *op.set, *(k for r in op.rows for k in r)]
-        if bad := sorted(set(named) - known):
-            raise SpecError(f"unknown column(s) {bad} of '{op.table}'", location=where)
-        if op.op == "insert":
-            insert_rows(self._conn, table, op.rows, where=f"{where}.rows")
-            return
-        cond = " AND ".join(f"{quote_ident(k)} IS ?" for k in op.where)
-        values = [to_sql_value(v) for v in op.where.values()]
-        if op.op == "update":
-            sets = ", ".join(f"{quote_ident(k)} = ?" for k in op.set)
-            sql = f"UPDATE {quote_ident(op.table)} SET {sets} WHERE {cond}"
-            values = [to_sql_value(v) for v in op.set.values()] + values
-        else:
-            sql = f"DELETE FROM {quote_ident(op.table)} WHERE {cond}"
-        try:
-            n = self._conn.execute(sql, values).rowcount
-        except sqlite3.Error as exc:
-            raise SpecError(f"{op.op} failed: {exc}", location=where) from exc
-        if n == 0:
-            raise SpecError(f"{op.op} matched no row of '{op.table}' where {op.where}", location=where)
-
     def _new_id(self, prefix: str) -> str:
         n = self._counters.get(prefix, _FIRST_ID - 1) + 1
         self._counters[prefix] = n

@@ -1,7 +1,7 @@
 """Test-wide isolation: no test reads or writes the user's cache or triggers first-use generation.
 
 The default catalog in tests is the two reference environments; tests that exercise generation
-(tests/synthesis/test_pipeline.py) set their own cache directory and ontology.
+(tests/synthesis/catalog/test_pipeline.py) set their own cache directory and ontology.
 """
 
 from __future__ import annotations

@@ -58,13 +58,13 @@ def test_the_wheel_built_from_the_docker_context_carries_every_data_file(tmp_pat
     (wheel,) = (tmp_path / "dist").glob("envfarm-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert _data_files() - names == set()
-    assert any(name.startswith("synthesis/ontology/") for name in names)
+    assert any(name.startswith("synthesis/domains/ontology/") for name in names)
 
     unpacked = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(unpacked)
     probe = (
         "import synthesis, envs\n"
-        "from synthesis.ontology import load_ontology\n"
+        "from synthesis.domains.ontology import load_ontology\n"
         "from envs import Catalog, paths\n"
         "print(synthesis.__file__)\n"
         "print(len(load_ontology()), len(Catalog(paths.BUILTIN_CATALOG).ids()))\n"

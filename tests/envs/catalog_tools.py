@@ -7,9 +7,9 @@ from typing import Any
 
 from envs.catalog import load_env
 from envs.task import Task
-from synthesis.envgen import generate_env
-from synthesis.ontology import load_ontology
-from synthesis.taskgen import generate_tasks
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
 
 
 @functools.cache

@@ -12,7 +12,7 @@ import pytest
 
 from envs.arguments import MAX_ARRAY_ITEMS, ArgumentValidator
 from envs.errors import ToolArgumentError
-from synthesis.toolkit import sample_argument
+from synthesis.tools.toolkit import sample_argument
 
 from .catalog_tools import tool_schemas_with_gold_arguments
 

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.bench_isolation import UNIQUE_ITEMS_CALL, write_lab_catalog
+from server.bench.isolation import UNIQUE_ITEMS_CALL, write_lab_catalog
 from server.store import CallRow
 
 from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, auth

@@ -21,7 +21,7 @@ from envfarm.cli import main
 from envs import Catalog
 from server.mcp_adapter import build_server
 from server.stdio import LocalEpisode, Opening, open_local
-from synthesis.ontology import load_ontology
+from synthesis.domains.ontology import load_ontology
 
 from .conftest import run
 from .test_stdio import exit_report, params

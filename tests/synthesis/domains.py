@@ -6,8 +6,8 @@ import copy
 import json
 from typing import Any
 
-from synthesis.domain import Domain
-from synthesis.ontology import ONTOLOGY_DIR
+from synthesis.domains.domain import Domain
+from synthesis.domains.ontology import ONTOLOGY_DIR
 
 
 def library_dict() -> dict[str, Any]:

@@ -1,0 +1,23 @@
+"""The catalog quality report (:mod:`.report`) and the measures it sums: of specs (:mod:`.spec`),
+seed data (:mod:`.seed`), tasks replayed on the engine (:mod:`.tasks`) and task text (:mod:`.text`).
+Every measure is defined in docs/synthesis.md ("Quality report")."""
+
+from .report import (
+    ENV_COLUMNS,
+    EnvQuality,
+    QualityReport,
+    env_quality,
+    quality_report,
+    total_lines,
+    write_quality_report,
+)
+
+__all__ = [
+    "ENV_COLUMNS",
+    "EnvQuality",
+    "QualityReport",
+    "env_quality",
+    "quality_report",
+    "total_lines",
+    "write_quality_report",
+]

@@ -1,0 +1,294 @@
+"""The catalog quality report: measures of how realistic and varied environments and tasks are.
+
+``quality_report(entries)`` measures each environment from its spec, seed and tasks alone (gold
+actions are replayed on the engine) and sums them into totals; ``write_quality_report`` writes it
+as ``quality-report.json`` and ``quality-report.md`` (deterministic: no timings). Every measure is
+defined in docs/synthesis.md ("Quality report"); ``envfarm envs quality`` prints it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..catalog import CatalogEntry
+from .seed import coherence_violations, status_date_contradictions
+from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
+from .tasks import TaskReplay
+
+REFUSAL_TAGS = ("refusal", "partial-refusal")
+JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+@dataclass
+class QualityCounts:
+    """The measures of one environment or, summed, of a whole catalog (see docs/synthesis.md)."""
+
+    tasks: int = 0
+    refusal_tasks: int = 0
+    partial_refusal_tasks: int = 0
+    tasks_with_refusal_tag: int = 0
+    refusal_share: float = 0.0
+    write_tools: int = 0
+    used_write_tools: int = 0
+    used_write_tool_share: float = 0.0
+    unused_write_tools: int = 0
+    write_skeletons: int = 0
+    guard_kinds: int = 0
+    list_parameters: int = 0
+    envs_with_list_parameter: int = 0
+    coherence_rows_checked: int = 0
+    coherence_violations: int = 0
+    after_event_rows_checked: int = 0
+    after_event_in_future: int = 0
+    before_event_rows_checked: int = 0
+    before_event_in_past: int = 0
+    status_date_contradictions: int = 0
+    reveal_facts: int = 0
+    reveal_facts_in_instruction: int = 0
+    write_goals: int = 0
+    ambiguous_goals: int = 0
+    write_tasks: int = 0
+    cross_user_write_tasks: int = 0
+    staff_tools: int = 0
+    dependent_chain_tasks: int = 0
+    dependent_chain_share: float = 0.0
+    replay_errors: int = 0
+
+    def finish(self) -> None:
+        """Fill the shares and derived counts from the counts."""
+        self.refusal_share = _share(self.tasks_with_refusal_tag, self.tasks)
+        self.used_write_tool_share = _share(self.used_write_tools, self.write_tools)
+        self.unused_write_tools = self.write_tools - self.used_write_tools
+        self.status_date_contradictions = self.after_event_in_future + self.before_event_in_past
+        self.dependent_chain_share = _share(self.dependent_chain_tasks, self.tasks)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every measure by its field name."""
+        return asdict(self)
+
+
+@dataclass
+class EnvQuality:
+    """One environment's measures, with the names behind its counts."""
+
+    env_id: str
+    counts: QualityCounts
+    write_tool_usage: dict[str, float]
+    unused_write_tools: list[str]
+    staff_tools: dict[str, str]
+    list_parameters: list[str]
+    replay_errors: list[str]
+    skeletons: set[str] = field(default_factory=set, repr=False)
+    guards: set[str] = field(default_factory=set, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the counts, then the names (tools, parameters) behind them."""
+        return {
+            "env_id": self.env_id,
+            **self.counts.to_dict(),
+            "write_tool_usage": self.write_tool_usage,
+            "unused_write_tool_names": self.unused_write_tools,
+            "staff_tool_names": self.staff_tools,
+            "list_parameter_names": self.list_parameters,
+            "replay_error_messages": self.replay_errors,
+        }
+
+
+@dataclass
+class QualityReport:
+    """Per-environment measures and the catalog totals."""
+
+    envs: list[EnvQuality]
+    totals: QualityCounts
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"totals": {...}, "envs": [...]}``."""
+        return {
+            "envs_measured": len(self.envs),
+            "totals": self.totals.to_dict(),
+            "envs": [e.to_dict() for e in self.envs],
+        }
+
+    def to_json(self) -> str:
+        """The report as indented JSON (sorted environments; same catalog, same bytes)."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def to_markdown(self) -> str:
+        """A totals table, then one row per environment."""
+        return render_markdown(self)
+
+
+def env_quality(entry: CatalogEntry) -> EnvQuality:
+    """Measure one environment (see docs/synthesis.md, "Quality report")."""
+    spec, env = entry.spec, entry.environment
+    ownership = Ownership.of(spec)
+    replay = TaskReplay(env, ownership)
+    counts = QualityCounts(tasks=len(entry.tasks))
+    writes = [t for t in spec.tools if t.kind == "write"]
+    counts.write_tools = len(writes)
+
+    for task in entry.tasks:
+        counts.refusal_tasks += "refusal" in task.tags
+        counts.partial_refusal_tasks += "partial-refusal" in task.tags
+        counts.tasks_with_refusal_tag += any(tag in task.tags for tag in REFUSAL_TAGS)
+    tasks_calling: dict[str, int] = {t.name: 0 for t in writes}
+    replay_errors: list[str] = []
+    for task in entry.tasks:
+        found = replay.run(task)
+        for name in found.write_tools:
+            tasks_calling[name] = tasks_calling.get(name, 0) + 1
+        counts.write_tasks += found.is_write_task
+        counts.cross_user_write_tasks += found.cross_user
+        counts.dependent_chain_tasks += found.dependent
+        counts.write_goals += found.goals
+        counts.ambiguous_goals += found.ambiguous_goals
+        counts.reveal_facts += found.reveal_facts
+        counts.reveal_facts_in_instruction += found.reveal_facts_in_instruction
+        if found.replay_error:
+            replay_errors.append(f"{task.id}: {found.replay_error}")
+    counts.replay_errors = len(replay_errors)
+    unused = [name for name, n in tasks_calling.items() if n == 0]
+    counts.used_write_tools = counts.write_tools - len(unused)
+
+    skeletons = {write_skeleton(t) for t in writes}
+    guards = {g for t in spec.tools for g in guard_shapes(t)}
+    counts.write_skeletons, counts.guard_kinds = len(skeletons), len(guards)
+    lists = [f"{t.name}.{p}" for t in spec.tools for p in list_parameters(t)]
+    counts.list_parameters, counts.envs_with_list_parameter = len(lists), int(bool(lists))
+    staff = {t.name: role for t in spec.tools if (role := staff_role(t, ownership.users))}
+    counts.staff_tools = len(staff)
+
+    seed = ownership.state(replay.seed_rows())
+    counts.coherence_rows_checked, counts.coherence_violations = coherence_violations(spec, seed)
+    dates = status_date_contradictions(spec, seed, spec.clock)
+    counts.after_event_rows_checked, counts.after_event_in_future = dates.after_checked, dates.after_in_future
+    counts.before_event_rows_checked, counts.before_event_in_past = dates.before_checked, dates.before_in_past
+    counts.finish()
+    return EnvQuality(
+        env_id=spec.id,
+        counts=counts,
+        write_tool_usage={name: _share(n, len(entry.tasks)) for name, n in tasks_calling.items()},
+        unused_write_tools=unused,
+        staff_tools=staff,
+        list_parameters=lists,
+        replay_errors=replay_errors,
+        skeletons=skeletons,
+        guards=guards,
+    )
+
+
+# Totals sum every count except those ``finish`` derives (shares, unused tools, contradictions) and
+# the distinct shapes, which are counted over the union of the environments' shapes.
+_NOT_SUMMED = {
+    "refusal_share",
+    "used_write_tool_share",
+    "unused_write_tools",
+    "dependent_chain_share",
+    "status_date_contradictions",
+    "write_skeletons",
+    "guard_kinds",
+}
+_SUMMED = [name for name in QualityCounts.__dataclass_fields__ if name not in _NOT_SUMMED]
+
+
+def quality_report(
+    entries: Iterable[CatalogEntry], progress: Callable[[EnvQuality], None] | None = None
+) -> QualityReport:
+    """Measure every entry and total the counts: counts are summed, shares are taken over all tasks
+    and tools, and distinct skeletons and guard kinds are counted over the union of all entries (a
+    shape that two environments share counts once). ``progress`` is called after each entry."""
+    envs: list[EnvQuality] = []
+    for entry in entries:
+        envs.append(env_quality(entry))
+        if progress is not None:
+            progress(envs[-1])
+    envs.sort(key=lambda e: e.env_id)
+    totals = QualityCounts()
+    for e in envs:
+        for name in _SUMMED:
+            setattr(totals, name, getattr(totals, name) + getattr(e.counts, name))
+    totals.write_skeletons = len(set().union(*(e.skeletons for e in envs)))
+    totals.guard_kinds = len(set().union(*(e.guards for e in envs)))
+    totals.finish()
+    return QualityReport(envs=envs, totals=totals)
+
+
+def write_quality_report(report: QualityReport, out_dir: Path | str) -> tuple[Path, Path]:
+    """Write ``quality-report.json`` and ``quality-report.md`` into ``out_dir``; return their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out / JSON_FILE, out / MARKDOWN_FILE
+    json_path.write_text(report.to_json(), encoding="utf-8")
+    md_path.write_text(report.to_markdown(), encoding="utf-8")
+    return json_path, md_path
+
+
+# -- presentation (shared by the markdown file and the CLI table) -----------------------------------
+
+
+def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
+    """(measure, value) rows of the totals block."""
+    return [
+        ("environments / tasks", f"{envs} / {c.tasks}"),
+        ("refusal share", f"{c.refusal_share:.1%} ({c.refusal_tasks} refusal, {c.partial_refusal_tasks} partial)"),
+        ("write tools used by ≥1 task", f"{c.used_write_tools}/{c.write_tools} ({c.used_write_tool_share:.1%})"),
+        ("unused write tools", str(c.unused_write_tools)),
+        ("distinct write-tool skeletons", str(c.write_skeletons)),
+        ("distinct guard kinds", str(c.guard_kinds)),
+        ("list parameters", f"{c.list_parameters} (in {c.envs_with_list_parameter} env(s))"),
+        ("reference-coherence violations", f"{c.coherence_violations}/{c.coherence_rows_checked} rows"),
+        ("after-event status, date in the future", f"{c.after_event_in_future}/{c.after_event_rows_checked} rows"),
+        ("before-event status, date in the past", f"{c.before_event_in_past}/{c.before_event_rows_checked} rows"),
+        ("reveal-if-asked facts already in the instruction", f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
+        ("ambiguous goals", f"{c.ambiguous_goals}/{c.write_goals} assessed write goals"),
+        ("cross-user write tasks", f"{c.cross_user_write_tasks}/{c.write_tasks} write tasks"),
+        ("staff tools exposed to the agent", str(c.staff_tools)),
+        ("dependent write chains", f"{c.dependent_chain_share:.1%} ({c.dependent_chain_tasks} tasks)"),
+        ("gold replay errors", str(c.replay_errors)),
+    ]
+
+
+#: Per-environment columns: (header, how to show the measure).
+ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
+    ("tasks", lambda c: str(c.tasks)),
+    ("refusal", lambda c: f"{c.refusal_share:.0%}"),
+    ("writes used", lambda c: f"{c.used_write_tools}/{c.write_tools}"),
+    ("skeletons", lambda c: str(c.write_skeletons)),
+    ("guards", lambda c: str(c.guard_kinds)),
+    ("lists", lambda c: str(c.list_parameters)),
+    ("incoherent", lambda c: f"{c.coherence_violations}/{c.coherence_rows_checked}"),
+    ("done>now", lambda c: f"{c.after_event_in_future}/{c.after_event_rows_checked}"),
+    ("sched<now", lambda c: f"{c.before_event_in_past}/{c.before_event_rows_checked}"),
+    ("reveal said", lambda c: f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
+    ("ambiguous", lambda c: f"{c.ambiguous_goals}/{c.write_goals}"),
+    ("cross-user", lambda c: f"{c.cross_user_write_tasks}/{c.write_tasks}"),
+    ("staff", lambda c: str(c.staff_tools)),
+    ("dependent", lambda c: f"{c.dependent_chain_share:.0%}"),
+]
+
+
+def render_markdown(report: QualityReport) -> str:
+    """The report as markdown: totals, then one row per environment."""
+    lines = ["# Catalog quality report", "", 'Measures are defined in docs/synthesis.md ("Quality report").', ""]
+    lines += ["| measure | total |", "|---|---|"]
+    lines += [f"| {name} | {value} |" for name, value in total_lines(report.totals, len(report.envs))]
+    lines += ["", "| environment | " + " | ".join(h for h, _ in ENV_COLUMNS) + " |"]
+    lines.append("|---" * (len(ENV_COLUMNS) + 1) + "|")
+    for e in report.envs:
+        lines.append(f"| {e.env_id} | " + " | ".join(show(e.counts) for _, show in ENV_COLUMNS) + " |")
+    named = [e for e in report.envs if e.unused_write_tools or e.staff_tools]
+    if named:
+        lines += ["", "## Unused write tools and staff tools", ""]
+        for e in named:
+            unused = ", ".join(e.unused_write_tools) or "none"
+            staff = ", ".join(f"{n} ({r})" for n, r in e.staff_tools.items()) or "none"
+            lines.append(f"- **{e.env_id}**: unused: {unused}; staff: {staff}")
+    return "\n".join(lines) + "\n"

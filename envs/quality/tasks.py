@@ -1,0 +1,244 @@
+"""Quality measures of tasks, found by replaying their gold actions on the engine.
+
+For each task the gold actions run on a fresh episode; around every write call the state of the
+tables it touched is read before and after, which gives the rows it inserted, updated and deleted.
+From that: whether a write builds on an earlier one (dependent chains), whose rows the task changes
+(cross-user writes), and whether the record each write acts on can be singled out from what the user
+says (ambiguous goals). Definitions: docs/synthesis.md ("Quality report").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Environment, Episode
+from ..errors import EnvFarmError
+from ..task import Task
+from .spec import Ownership, State
+from .text import Feature, fact_in_instruction, mentions, normalize, numbers_in, value_features
+
+RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
+
+
+@dataclass
+class TaskFindings:
+    """What replaying one task's gold actions showed."""
+
+    write_tools: set[str] = field(default_factory=set)
+    is_write_task: bool = False
+    dependent: bool = False
+    cross_user: bool = False
+    goals: int = 0
+    ambiguous_goals: int = 0
+    reveal_facts: int = 0
+    reveal_facts_in_instruction: int = 0
+    replay_error: str | None = None
+
+
+def _scalars(value: Any) -> Iterator[Any]:
+    """Every string and integer inside an argument value (lists and objects included)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, str | int):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _scalars(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _scalars(v)
+
+
+def _dump(episode: Episode, tables: Any) -> dict[str, list[dict[str, Any]]]:
+    return {t: episode.dump(t) for t in tables}
+
+
+@dataclass
+class _Change:
+    inserted: set[RowKey]
+    updated: set[RowKey]
+    deleted: set[RowKey]
+
+
+def _diff(before: State, after: State, tables: set[str]) -> _Change:
+    change = _Change(set(), set(), set())
+    for table in tables:
+        old = {before.key(table, r): r for r in before.rows.get(table, [])}
+        new = {after.key(table, r): r for r in after.rows.get(table, [])}
+        change.inserted |= {(table, k) for k in new.keys() - old.keys()}
+        change.deleted |= {(table, k) for k in old.keys() - new.keys()}
+        change.updated |= {(table, k) for k in old.keys() & new.keys() if old[k] != new[k]}
+    return change
+
+
+def _row(state: State, key: RowKey) -> dict[str, Any] | None:
+    table, pk = key
+    return state.lookup(table, state.tables[table].primary_key, pk)
+
+
+def find_target(state: State, tool_parameters: Mapping[str, Any], arguments: Mapping[str, Any]) -> RowKey | None:
+    """The record a write call acts on: its first argument (in the tool's parameter order) whose value
+    is the primary key of a row, preferring a row outside the user table (the user is singled out by
+    logging in; ``modify_user_address(user_id, address_id)`` acts on the address). A table whose key
+    column has the argument's name wins over others holding the same value."""
+    order = [*tool_parameters.get("properties", {}), *arguments]
+    candidates: list[RowKey] = []
+    for name in dict.fromkeys(order):
+        value = arguments.get(name)
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            continue
+        tables = state.tables_with_id(value)
+        tables = sorted(tables, key=lambda t: state.tables[t].primary_key[0] != name)
+        if tables:
+            candidates.append((tables[0], (value,)))
+    for key in candidates:
+        if key[0] != state.users:
+            return key
+    return candidates[0] if candidates else None
+
+
+def record_features(state: State, table: str, row: Mapping[str, Any]) -> set[Feature]:
+    """How a user can describe a row: its own column values and those of the rows it references
+    (one foreign-key hop)."""
+    spec = state.tables[table]
+    out = {f for c in spec.columns for f in value_features((c.name,), c.type, row.get(c.name))}
+    for fk in spec.foreign_keys:
+        parent = state.parent(fk, row)
+        if parent is not None:
+            parent_spec = state.tables[fk.table]
+            for c in parent_spec.columns:
+                out.update(value_features((*fk.columns, c.name), c.type, parent.get(c.name)))
+    return out
+
+
+def is_ambiguous(
+    state: State, target: RowKey, evidence: str, also_meant: AbstractSet[RowKey] = frozenset()
+) -> bool | None:
+    """Whether the user's words (normalized ``evidence``) fail to single out ``target`` among its
+    siblings (rows of its table with the same owner, except ``also_meant``: the task's other targets,
+    so "cancel both April orders" singles out each). None: not assessable (nobody's row)."""
+    table, key = target
+    row = _row(state, target)
+    if row is None or table == state.users:
+        return None if row is None else False
+    owner = state.owner(table, row)
+    if owner is None:
+        return None
+    siblings = [
+        r
+        for r in state.rows.get(table, [])
+        if r is not row and state.owner(table, r) == owner and (table, state.key(table, r)) not in also_meant
+    ]
+    if not siblings or any(mentions(evidence, normalize(str(v))) for v in key):
+        return False
+    numbers = numbers_in(evidence)
+    said = {f.key for f in record_features(state, table, row) if f.said_in(evidence, numbers)}
+    # A sibling fits the description when it shares every value the user gave for the target.
+    return any(said <= {f.key for f in record_features(state, table, s)} for s in siblings)
+
+
+class TaskReplay:
+    """Replays tasks of one environment; the seed state is read once and shared."""
+
+    def __init__(self, env: Environment, ownership: Ownership) -> None:
+        self.env = env
+        self.ownership = ownership
+        self.table_names = [t.name for t in env.spec.tables]
+        self._seed_rows: dict[str, list[dict[str, Any]]] | None = None
+
+    def seed_rows(self) -> dict[str, list[dict[str, Any]]]:
+        """Every table's rows in the seed state."""
+        if self._seed_rows is None:
+            episode = self.env.episode()
+            try:
+                self._seed_rows = _dump(episode, self.table_names)
+            finally:
+                episode.close()
+        return self._seed_rows
+
+    def run(self, task: Task) -> TaskFindings:
+        """Replay ``task``'s gold actions and measure them."""
+        found = TaskFindings()
+        found.reveal_facts = len(task.user.reveal_if_asked)
+        found.reveal_facts_in_instruction = sum(
+            fact_in_instruction(f, task.instruction) for f in task.user.reveal_if_asked
+        )
+        evidence = normalize("\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked]))
+        try:
+            episode = self.env.episode(task)
+        except EnvFarmError as exc:
+            found.replay_error = str(exc)
+            return found
+        try:
+            self._replay(task, episode, found, evidence)
+        except EnvFarmError as exc:
+            found.replay_error = f"{type(exc).__name__}: {exc}"
+        finally:
+            episode.close()
+        return found
+
+    def _replay(self, task: Task, episode: Episode, found: TaskFindings, evidence: str) -> None:
+        rows = self.seed_rows() if not task.initial_patch else _dump(episode, self.table_names)
+        state = self.ownership.state(dict(rows))
+        touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
+        created: set[RowKey] = set()  # rows inserted by earlier writes
+        assessed: set[RowKey] = set()
+        owners: set[Any] = set()
+        task_user: Any = None
+        all_targets = {
+            target
+            for call in task.gold_actions
+            if (tool := self.env.tools.get(call.tool)) is not None and tool.kind == "write"
+            if (target := find_target(state, tool.parameters, call.arguments)) is not None
+        }
+        for call in task.gold_actions:
+            tool = self.env.tools.get(call.tool)
+            if tool is None or tool.kind != "write":
+                episode.call_tool(call.tool, call.arguments)
+                continue
+            target = find_target(state, tool.parameters, call.arguments)
+            target_row = _row(state, target) if target is not None else None
+            if not found.is_write_task and target is not None and target_row is not None:
+                task_user = state.owner(target[0], target_row)
+            found.is_write_task = True
+            found.write_tools.add(call.tool)
+            if target is not None and target not in created and target not in assessed:
+                assessed.add(target)
+                verdict = is_ambiguous(state, target, evidence, all_targets - {target})
+                if verdict is not None:
+                    found.goals += 1
+                    found.ambiguous_goals += verdict
+            named = set(_scalars(call.arguments))
+            if any(len(pk) == 1 and pk[0] in named for _, pk in touched):
+                found.dependent = True
+            result = episode.call_tool(call.tool, call.arguments)
+            changed_tables = {t for t, n in result.changes.items() if n} | set(episode.changed_keys())
+            after = self.ownership.state({**state.rows, **_dump(episode, changed_tables)})
+            change = _diff(state, after, changed_tables)
+            if (change.updated | change.deleted) & touched:
+                found.dependent = True
+            # An updated row counts for its owner before and after (a change of owner is a transfer).
+            for key in change.inserted | change.updated | change.deleted:
+                for side in (state, after):
+                    row = _row(side, key)
+                    if row is not None:
+                        owners.add(side.owner(key[0], row))
+            touched |= change.inserted | change.updated
+            created |= change.inserted
+            state = after
+        owners.discard(None)
+        if task_user is None and found.is_write_task:
+            task_user = self._user_in_arguments(state, task)
+        found.cross_user = len(owners) > 1 or (task_user is not None and bool(owners - {task_user}))
+
+    def _user_in_arguments(self, state: State, task: Task) -> Any:
+        """The first user-table key among the gold calls' arguments (None without a user table)."""
+        users = self.ownership.users
+        for call in task.gold_actions:
+            for value in _scalars(call.arguments):
+                if users is not None and users in state.tables_with_id(value):
+                    return (value,)
+        return None

@@ -1,0 +1,344 @@
+"""The domain description: what a synthesized environment is made from.
+
+A domain names entities with semantically typed attributes, references between them, and
+lifecycles: status machines whose transitions are actions with guards (status, ownership,
+balance, capacity, dates, field values) and effects (status change, field updates, balance or
+stock arithmetic, inserted records such as payments or audit entries). The built-in ontology
+(``synthesis/domains/ontology/*.json``) and the LLM backend both produce this format; ``envgen`` turns it
+into an ``envs`` spec. ``envfarm synthesize --schema`` prints its JSON Schema.
+
+Value sources used by guards and effects (strings):
+
+* ``field:<name>`` — a column of the record the transition acts on
+* ``param:<name>`` — an argument of the transition's tool
+* ``via:<ref>.<field>`` — a column of the record a reference points to
+* ``now`` — the environment's clock; ``self`` — the acted-on record's id
+* anything else is a literal (a number, or a string)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from envs.spec import Model
+
+Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+SemanticKind = Literal[
+    "person_name",
+    "first_name",
+    "last_name",
+    "company",
+    "email",
+    "phone",
+    "street_address",
+    "city",
+    "zip",
+    "country",
+    "code",
+    "title",
+    "text",
+    "enum",
+    "money",
+    "quantity",
+    "integer",
+    "percent",
+    "rating",
+    "date",
+    "datetime",
+    "boolean",
+    "url",
+]
+NUMERIC_KINDS = frozenset({"money", "quantity", "integer", "percent", "rating"})
+
+
+class Attribute(Model):
+    """A typed attribute; ``kind`` decides its column type, its seed values and its validation."""
+
+    name: Identifier
+    kind: SemanticKind
+    description: str = ""
+    values: list[str] | None = Field(None, description="The choices of an enum attribute")
+    range: tuple[float, float] | None = Field(None, description="Bounds of a numeric attribute's seed values")
+    prefix: str | None = Field(None, description="Prefix of a code attribute, e.g. 'BK-'")
+    unique: bool = False
+    nullable: bool = False
+    lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
+    editable: bool = Field(False, description="The user may change it (an update tool is generated)")
+
+    @model_validator(mode="after")
+    def _kind_fits(self) -> Attribute:
+        if self.kind == "enum" and not self.values:
+            raise ValueError(f"enum attribute '{self.name}' needs 'values'")
+        if self.kind != "enum" and self.values:
+            raise ValueError(f"attribute '{self.name}' has 'values' but is not an enum")
+        if self.range and self.kind not in NUMERIC_KINDS:
+            raise ValueError(f"attribute '{self.name}' has a range but kind '{self.kind}' is not numeric")
+        return self
+
+
+class Reference(Model):
+    """A foreign key to another entity. ``role: owner`` marks the entity a record belongs to."""
+
+    entity: Identifier
+    name: Identifier | None = Field(None, description="Column name without '_id' (default: the entity name)")
+    role: Literal["owner", "part_of", "uses"] = "uses"
+    nullable: bool = False
+
+    @property
+    def column(self) -> str:
+        return f"{self.name or self.entity}_id"
+
+    @property
+    def ref_name(self) -> str:
+        return self.name or self.entity
+
+
+class Param(Model):
+    """An extra argument of a transition's tool."""
+
+    name: Identifier
+    kind: SemanticKind
+    values: list[str] | None = None
+    description: str = ""
+    required: bool = True
+
+
+GuardKind = Literal[
+    "owner",
+    "min",
+    "max",
+    "future",
+    "past",
+    "within",
+    "equals",
+    "not_equals",
+    "one_of",
+    "differs",
+    "count_max",
+    "sum_max",
+]
+
+
+class Guard(Model):
+    """A precondition of a transition or a create (the current status is always checked).
+
+    Kinds:
+
+    * ``owner``: the caller names the owning record, which must match;
+    * ``min`` / ``max``: ``field`` must be at least / at most ``amount`` (a balance covering a
+      price, a partial refund no larger than what was paid, guests within a room's capacity);
+    * ``future`` / ``past``: a date ``field`` more than ``hours`` ahead / no more than ``hours``
+      ahead; ``within``: a date no more than ``hours`` ago (a return window after delivery);
+    * ``equals`` / ``not_equals``: ``field`` is / is not ``value``; ``one_of``: ``field`` is one
+      of ``values``; ``differs``: ``field`` differs from the source ``amount`` (a new date must not be
+      the current one);
+    * ``count_max``: fewer than ``amount`` rows of ``entity`` whose ``match`` column equals
+      ``field`` (in ``states``, if given) — a per-customer or per-record limit ("at most 2 open
+      claims per policy");
+    * ``sum_max``: the sum of ``column`` over rows of ``entity`` whose ``match`` column equals
+      ``field`` (in ``states``), plus ``add`` (a source, e.g. the amount asked for), is at most
+      ``amount`` ("total refunds never exceed the amount paid").
+    """
+
+    kind: GuardKind
+    field: str | None = Field(None, description="The value tested: 'field:x', 'via:ref.x' or 'param:x'")
+    amount: str | int | float | None = Field(None, description="The bound (a value source)")
+    value: Any = None
+    values: list[Any] | None = Field(None, description="For one_of: the allowed values")
+    hours: int = Field(
+        0,
+        ge=0,
+        description="future: more than this many hours ahead; past: no more than this many hours ahead; "
+        "within: no more than this many hours ago",
+    )
+    entity: Identifier | None = Field(None, description="For count_max / sum_max: the entity whose rows count")
+    match: Identifier | None = Field(None, description="For count_max / sum_max: its column compared to 'field'")
+    states: list[str] | None = Field(None, description="For count_max / sum_max: only rows in these states")
+    column: Identifier | None = Field(None, description="For sum_max: the column summed")
+    add: str | int | float | None = Field(None, description="For sum_max: added to the sum (a value source)")
+    message: str | None = Field(None, description="Error text; {placeholders} name values")
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> Guard:
+        if self.kind in ("count_max", "sum_max") and not (self.entity and self.match and self.amount is not None):
+            raise ValueError(f"a '{self.kind}' guard needs 'entity', 'match' and 'amount'")
+        if self.kind == "sum_max" and not self.column:
+            raise ValueError("a 'sum_max' guard needs 'column'")
+        if self.kind == "one_of" and not self.values:
+            raise ValueError("a 'one_of' guard needs 'values'")
+        if self.kind in ("min", "max", "differs") and self.amount is None:
+            raise ValueError(f"a '{self.kind}' guard needs 'amount'")
+        return self
+
+
+class Effect(Model):
+    """A change a transition makes besides its status change.
+
+    Kinds: ``set`` (``target`` = ``value``), ``add`` / ``subtract`` (``target`` +/- ``amount``),
+    ``add_days`` (a date ``target`` moved by ``amount`` days), ``insert`` (a new ``entity`` row with
+    ``values``: column -> value source), ``cascade`` (every row of ``entity`` that references the
+    acted-on record and is in one of ``states`` moves to the state ``value``: cancelling a booking
+    withdraws its open service requests). With ``when``, an effect applies only if that condition
+    holds: a late-cancellation fee is charged only within 24 hours of departure.
+    """
+
+    kind: Literal["set", "add", "subtract", "add_days", "insert", "cascade"]
+    target: str | None = Field(None, description="'field:x' or 'via:ref.x'")
+    value: Any = None
+    amount: str | int | float | None = None
+    entity: Identifier | None = None
+    values: dict[str, Any] = {}
+    states: list[str] | None = Field(None, description="For cascade: the child states it applies to")
+    when: Guard | None = Field(
+        None, description="Only if this condition holds (a fee charged only inside a window); else skipped"
+    )
+
+
+Actor = Literal["customer", "staff", "system"]
+
+
+class Transition(Model):
+    """An action on a record: a status change from ``from_states`` to ``to`` with guards and effects.
+
+    ``actor`` says who performs it. Only ``customer`` transitions (what a customer-facing agent does
+    on the customer's behalf) become agent tools; ``staff`` (back-office work such as marking a
+    no-show or approving a claim) and ``system`` events (a flight departing, an order delivered)
+    shape the seed data's states and dates instead.
+    """
+
+    name: Identifier
+    description: str
+    actor: Actor = "customer"
+    from_states: list[str] = Field(min_length=1)
+    to: str
+    params: list[Param] = []
+    guards: list[Guard] = []
+    effects: list[Effect] = []
+    confirm: bool = Field(
+        False,
+        description="The customer must agree to what it does first (a fee kept, a refund to a card): the tool "
+        "takes confirm=true; with false it changes nothing and says what it would do",
+    )
+
+
+class Creation(Model):
+    """How a user creates a record: which attributes they supply, with guards and effects.
+
+    References are always supplied (as ``<ref>_id`` arguments). Other attributes not listed in
+    ``inputs`` start at a default: dates at now, numbers at their range's low end, text empty.
+    Effects run after the insert; ``field:`` targets the new record.
+    """
+
+    description: str
+    inputs: list[str] = []
+    guards: list[Guard] = []
+    effects: list[Effect] = []
+
+
+class Lifecycle(Model):
+    """A status machine on one column."""
+
+    field: Identifier = "status"
+    states: list[str] = Field(min_length=2)
+    initial: str
+    transitions: list[Transition] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _states_exist(self) -> Lifecycle:
+        known = set(self.states)
+        if self.initial not in known:
+            raise ValueError(f"initial state '{self.initial}' is not among states {self.states}")
+        for t in self.transitions:
+            bad = [s for s in [*t.from_states, t.to] if s not in known]
+            if bad:
+                raise ValueError(f"transition '{t.name}' names unknown state(s) {bad}")
+        return self
+
+
+class Entity(Model):
+    """A kind of record: one table, its tools, its seed rows."""
+
+    name: Identifier
+    plural: Identifier | None = None
+    label: str | None = Field(None, description="Human name, e.g. 'support ticket'")
+    description: str = ""
+    id_prefix: str = Field(pattern=r"^[A-Z]{1,4}$")
+    attributes: list[Attribute] = Field(min_length=1)
+    references: list[Reference] = []
+    lifecycle: Lifecycle | None = None
+    rows: tuple[int, int] | None = Field(None, description="Seed row count range (default from the entity's role)")
+    create: Creation | None = Field(None, description="Users may create one (a create tool is generated)")
+
+    @property
+    def table(self) -> str:
+        return self.plural or f"{self.name}s"
+
+    @property
+    def human(self) -> str:
+        return self.label or self.name.replace("_", " ")
+
+    def attribute(self, name: str) -> Attribute | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+    def reference(self, name: str) -> Reference | None:
+        return next((r for r in self.references if r.ref_name == name), None)
+
+
+class Domain(Model):
+    """A whole domain, e.g. 'library loans' in the 'education' sector."""
+
+    id: Identifier
+    name: str = Field(min_length=1)
+    sector: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    user_entity: Identifier = Field(description="The entity that represents the person asking for help")
+    entities: list[Entity] = Field(min_length=2)
+    rules: list[str] = Field([], description="Behavioural rules for the agent, beyond what the guards enforce")
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> Domain:
+        names = [e.name for e in self.entities]
+        if len(set(names)) != len(names):
+            raise ValueError("two entities share a name")
+        tables = [e.table for e in self.entities]
+        if len(set(tables)) != len(tables):
+            raise ValueError("two entities share a table name")
+        by_name = {e.name: e for e in self.entities}
+        if self.user_entity not in by_name:
+            raise ValueError(f"user_entity '{self.user_entity}' is not an entity")
+        for e in self.entities:
+            for r in e.references:
+                if r.entity not in by_name:
+                    raise ValueError(f"entity '{e.name}' references unknown entity '{r.entity}'")
+            cols = [a.name for a in e.attributes] + [r.column for r in e.references]
+            if e.lifecycle:
+                cols.append(e.lifecycle.field)
+            if len(set(cols)) != len(cols):
+                raise ValueError(f"entity '{e.name}' has two columns with the same name")
+            if e.lifecycle:
+                for t in e.lifecycle.transitions:
+                    for eff in t.effects:
+                        if eff.kind == "insert" and eff.entity not in by_name:
+                            raise ValueError(
+                                f"transition '{e.name}.{t.name}' inserts into unknown entity '{eff.entity}'"
+                            )
+        return self
+
+    def owner_checked(self, entity: Entity, transition: Transition) -> Reference | None:
+        """The owner reference a transition's tool checks, if any.
+
+        A customer transition on a record that belongs to someone always checks ownership, declared
+        or not: the agent acts for one customer and must never touch another's record.
+        """
+        owner = next((r for r in entity.references if r.role == "owner"), None)
+        if any(g.kind == "owner" for g in transition.guards) or transition.actor == "customer":
+            return owner
+        return None
+
+    def entity(self, name: str) -> Entity:
+        for e in self.entities:
+            if e.name == name:
+                return e
+        raise KeyError(name)

@@ -1,0 +1,377 @@
+"""Referentially consistent seed rows for a domain (Faker, seeded: same seed, same rows).
+
+Parents are generated before children; every reference picks an existing parent row. Status
+values are spread so that every transition has rows it applies to and rows it refuses, which the
+procedural tests and the task generator both need. The rows are coherent (see ``coherence``):
+
+* a reference that another reference leads to is copied from it (a credit entry's passenger is
+  its booking's passenger), never drawn on its own;
+* a row in a before-state of its lifecycle has its event date after the clock, a row in an
+  after-state at or before it, a row in a due-state after it or earlier on its day, set on the
+  row or by picking a parent whose date fits (else the row takes a state that fits); about a
+  fifth of before-state dates fall inside the guards' hour windows (cancellable only until 3
+  hours before, ...), so the time rules refuse some requests;
+* a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``);
+* no value has more rows in some states than a per-record limit allows (``limits``).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from faker import Faker
+
+from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement
+from ..domains.domain import Attribute, Domain, Entity, Reference
+from ..domains.limits import SeedLimits
+from ..domains.sqlgen import DomainError, pk
+from ..domains.timing import Timing, timing
+
+DEFAULT_ROWS = (20, 200)
+_MAX_ROWS = 900  # ids of seed rows stay below the first generated id (prefix + 1001)
+_IN_WINDOW = 0.18  # share of before-state dates inside a guard's hour window
+_PAST = 0.4  # share of past dates in a parent column that children's lifecycles read
+_DUE_TODAY = 0.25  # share of due-state dates earlier on the clock's day (a customer may act now)
+_TIME = "%Y-%m-%d %H:%M:%S"
+
+
+def entity_order(domain: Domain) -> list[Entity]:
+    """Entities with every referenced entity before its referrers (DomainError on a cycle)."""
+    done: list[Entity] = []
+    seen: set[str] = set()
+    visiting: set[str] = set()
+
+    def visit(e: Entity) -> None:
+        if e.name in seen:
+            return
+        if e.name in visiting:
+            raise DomainError(f"entities reference each other in a cycle through '{e.name}'")
+        visiting.add(e.name)
+        for r in e.references:
+            if r.entity != e.name:
+                visit(domain.entity(r.entity))
+        visiting.discard(e.name)
+        seen.add(e.name)
+        done.append(e)
+
+    for e in domain.entities:
+        visit(e)
+    return done
+
+
+def _row_count(domain: Domain, entity: Entity, rng: random.Random, rows: tuple[int, int]) -> int:
+    lo, hi = entity.rows or rows
+    referenced = any(r.entity == entity.name for e in domain.entities for r in e.references)
+    if entity.rows is None:
+        if entity.name == domain.user_entity:
+            lo, hi = max(lo, 25), max(lo, min(hi, 60))
+        elif not entity.references and referenced:
+            lo, hi = lo, max(lo, min(hi, 40))
+        else:
+            lo, hi = max(lo, 30), max(lo, min(hi, 120))
+    return min(rng.randint(lo, max(lo, hi)), _MAX_ROWS)
+
+
+def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, row: dict[str, Any], index: int) -> Any:
+    k = attr.kind
+    name = attr.name
+    if k == "person_name":
+        return f"{fake.first_name()} {fake.last_name()}"
+    if k == "first_name":
+        return fake.first_name()
+    if k == "last_name":
+        return fake.last_name()
+    if k == "company":
+        return fake.company()
+    if k == "email":
+        person = next((v for v in row.values() if isinstance(v, str) and " " in v and v.istitle()), None)
+        local = (person or fake.user_name()).lower().replace(" ", ".").replace("'", "")
+        return f"{local}{index}@example.com" if attr.unique else f"{local}@example.com"
+    if k == "phone":
+        return "+1" + "".join(str(rng.randint(0, 9)) for _ in range(10))
+    if k == "street_address":
+        return fake.street_address()
+    if k == "city":
+        return fake.city()
+    if k == "zip":
+        return fake.postcode()
+    if k == "country":
+        return fake.country()
+    if k == "code":
+        return (
+            f"{attr.prefix or ''}{rng.randint(100000, 999999)}{index:03d}"
+            if attr.unique
+            else (f"{attr.prefix or ''}{rng.randint(1000, 9999)}")
+        )
+    if k == "title":
+        return " ".join(w.capitalize() for w in fake.words(rng.randint(2, 4)))
+    if k == "text":
+        return fake.sentence(nb_words=8)
+    if k == "enum":
+        return rng.choice(attr.values or [""])
+    if k == "boolean":
+        return rng.random() < 0.5
+    if k == "url":
+        return f"https://{fake.domain_name()}/{fake.slug()}"
+    if k in ("money", "quantity", "integer", "percent", "rating"):
+        default = {
+            "money": (5.0, 500.0),
+            "quantity": (0, 20),
+            "integer": (1, 100),
+            "percent": (0, 100),
+            "rating": (1, 5),
+        }
+        lo, hi = attr.range or default[k]
+        if k == "money":
+            if lo <= 0 and rng.random() < 0.15:  # settled balances: guards like "balance equals 0" need some
+                return 0.0
+            return round(rng.uniform(lo, hi), 2)
+        return rng.randint(int(lo), int(hi))
+    if k == "date":
+        if "birth" in name or name in ("dob",):
+            return (clock - timedelta(days=rng.randint(18 * 365, 80 * 365))).strftime("%Y-%m-%d")
+        return (clock + timedelta(days=rng.randint(-120, 120))).strftime("%Y-%m-%d")
+    if k == "datetime":
+        day = clock + timedelta(days=rng.randint(-60, 60))
+        return day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)), second=0).strftime(
+            "%Y-%m-%d %H:%M:%S"
+        )
+    raise DomainError(f"attribute '{name}': unknown kind '{k}'")
+
+
+def _state_weights(entity: Entity) -> list[float]:
+    assert entity.lifecycle is not None
+    lc = entity.lifecycle
+    return [1.0 + 2 * sum(s in t.from_states for t in lc.transitions) for s in lc.states]
+
+
+def _span(kind: str) -> timedelta:
+    return timedelta(days=60 if kind == "datetime" else 120)
+
+
+def _date_in(kind: str, lo: datetime, hi: datetime, rng: random.Random) -> str | None:
+    """A date / datetime string ``v`` with ``lo < v <= hi`` as the guards compare them (as text
+    against ``%Y-%m-%d %H:%M:%S``, so a date equals midnight), or None if there is none."""
+    if kind == "date":
+        first, last = lo.date() + timedelta(days=1), hi.date()
+        if first > last:
+            return None
+        return (first + timedelta(days=rng.randint(0, (last - first).days))).strftime("%Y-%m-%d")
+    quarter = timedelta(minutes=15)
+    start = lo.replace(second=0, microsecond=0) + timedelta(minutes=15 - lo.minute % 15)
+    end = hi.replace(second=0, microsecond=0) - timedelta(minutes=hi.minute % 15)
+    if start > end:
+        return None
+    if end - start > timedelta(days=2):  # mostly business hours, as in _value
+        for _ in range(5):
+            day = start + timedelta(days=rng.randint(0, (end - start).days))
+            v = day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)))
+            if start <= v <= end:
+                return v.strftime(_TIME)
+    return (start + quarter * rng.randint(0, (end - start) // quarter)).strftime(_TIME)
+
+
+class _Dates:
+    """Date ranges for the event dates of one domain's seed rows."""
+
+    def __init__(self, domain: Domain, clock: datetime) -> None:
+        self.clock = clock
+        self.now = clock.strftime(_TIME)
+        self.timings = {e.name: tm for e in domain.entities if (tm := timing(domain, e)) is not None}
+        # parent columns that children's lifecycles read (via:ref.col) -> the children's hour windows
+        self.driven: dict[tuple[str, str], set[int]] = {}
+        for tm in self.timings.values():
+            if tm.ref_name:
+                ref = domain.entity(tm.entity).reference(tm.ref_name)
+                assert ref is not None
+                self.driven.setdefault((ref.entity, tm.column), set()).update(tm.windows)
+        self.quotas: dict[tuple[str, ...], tuple[int, int]] = {}
+
+    def _take(self, key: tuple[str, ...], share: float, least: int = 0) -> int | None:
+        """Spread a share of rows evenly (not by chance), the first ``least`` rows always: the
+        running count of picks, or None."""
+        seen, hits = self.quotas.get(key, (0, 0))
+        seen += 1
+        pick = hits < max(least, round(share * seen))
+        self.quotas[key] = (seen, hits + pick)
+        return hits if pick else None
+
+    def today(self) -> tuple[datetime, datetime]:
+        """Earlier on the clock's day (a date equal to the clock's day counts as passed)."""
+        return self.clock.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(seconds=1), self.clock
+
+    def ranges(
+        self, side: str, windows: tuple[int, ...], kind: str, key: tuple[str, ...], least: int = 0
+    ) -> list[tuple[datetime, datetime]]:
+        """Ranges (lo, hi] to try in order: a window or beyond it for ``before``, the past for
+        ``after``; for ``due`` a share ``_DUE_TODAY`` earlier today, else as ``before``.
+
+        A share ``_IN_WINDOW`` of the before-dates of ``key`` (at least ``least``) go inside a
+        window, the windows in turn.
+        """
+        c, far = self.clock, timedelta(days=3650)
+        if side == "after":
+            return [(c - _span(kind), c), (c - far, c)]
+        if side == "due":
+            if self._take((*key, "due"), _DUE_TODAY) is not None:
+                return [self.today(), *self.ranges("before", windows, kind, key, least)]
+            side = "before"
+        edges = [0, *windows]
+        beyond = (c + timedelta(hours=edges[-1]), c + timedelta(hours=edges[-1]) + _span(kind))
+        if windows and (n := self._take(key, _IN_WINDOW, least)) is not None:
+            i = n % len(windows)
+            return [(c + timedelta(hours=edges[i]), c + timedelta(hours=edges[i + 1])), beyond, (c, c + far)]
+        return [beyond, (c, c + far)]
+
+    def mixed(self, key: tuple[str, ...], windows: set[int], kind: str, rng: random.Random) -> str | None:
+        """A parent's date: some past, some inside each of the children's windows, the rest beyond."""
+        side = "after" if self._take((*key, "past"), _PAST) is not None else "before"
+        ranges = self.ranges(side, tuple(sorted(windows)), kind, key, least=len(windows))
+        if side == "after" and self._take((*key, "today"), 0.05, 1) is not None:  # for children due today
+            ranges = [self.today(), *ranges]
+        for lo, hi in ranges:
+            if (v := _date_in(kind, lo, hi, rng)) is not None:
+                return v
+        return None
+
+    def fits(self, side: str, value: Any) -> bool:
+        if value is None or side == "any":
+            return True
+        if side == "due":
+            return bool(value >= self.now[:10])  # ahead, or earlier today
+        return bool(value > self.now) if side == "before" else bool(value <= self.now)
+
+
+class _References:
+    """Chooses one entity's references: sources before the references they decide."""
+
+    def __init__(self, domain: Domain, entity: Entity, order: dict[str, int], dates: _Dates) -> None:
+        self.domain = domain
+        self.entity = entity
+        self.agree: dict[str, Agreement] = {a.target.column: a for a in agreements(domain, entity)}
+        pos = {r.column: i for i, r in enumerate(entity.references)}
+        self.order = sorted(entity.references, key=lambda r: (-order.get(r.entity, 0), pos[r.column]))
+        self.timing: Timing | None = dates.timings.get(entity.name)
+        self.driver: Reference | None = None  # the freely chosen reference that decides the event date
+        self.event_ref: Reference | None = None
+        self.own_column: str | None = None  # the row's own event date column
+        self.kind = "date"
+        if self.timing is not None and self.timing.ref_name:
+            self.event_ref = ref = entity.reference(self.timing.ref_name)
+            assert ref is not None
+            attr = domain.entity(ref.entity).attribute(self.timing.column)
+            self.kind = attr.kind if attr else "date"
+            while ref.column in self.agree:
+                ref = self.agree[ref.column].source
+            self.driver = ref
+        elif self.timing is not None:
+            self.own_column = self.timing.column
+
+    def event_date(self, driver_id: Any, rows: dict[str, dict[str, dict[str, Any]]]) -> Any:
+        """The event date a row gets when its driver reference is ``driver_id``."""
+        assert self.timing is not None and self.event_ref is not None and self.driver is not None
+        chain: list[Agreement] = []
+        ref = self.event_ref
+        while ref.column != self.driver.column:
+            chain.append(self.agree[ref.column])
+            ref = self.agree[ref.column].source
+        value = driver_id
+        for ag in reversed(chain):
+            value = resolve_agreement(ag, value, rows) if value is not None else None
+        parent = rows[self.event_ref.entity].get(value) if value is not None else None
+        return parent.get(self.timing.column) if parent else None
+
+
+def generate_seed(
+    domain: Domain, *, seed: int, clock: datetime, rows: tuple[int, int] = DEFAULT_ROWS
+) -> dict[str, list[dict[str, Any]]]:
+    """Seed rows per table for ``domain`` (coherent: see the module docstring)."""
+    rng = random.Random(f"{domain.id}:{seed}")
+    fake = Faker("en_US")
+    fake.seed_instance(rng.randint(0, 2**31))
+    dates = _Dates(domain, clock)
+    ordered = entity_order(domain)
+    order = {e.name: i for i, e in enumerate(ordered)}
+    out: dict[str, list[dict[str, Any]]] = {}
+    ids: dict[str, list[str]] = {}
+    by_id: dict[str, dict[str, dict[str, Any]]] = {}
+    for entity in ordered:
+        n = _row_count(domain, entity, rng, rows)
+        refs = _References(domain, entity, order, dates)
+        tm = refs.timing
+        lc = entity.lifecycle
+        weights = _state_weights(entity) if lc else []
+        driver_dates: dict[str, Any] = {}
+        if refs.driver is not None:
+            driver_dates = {p: refs.event_date(p, by_id) for p in ids.get(refs.driver.entity, [])}
+        prices = price_links(domain, entity)
+        limiter = SeedLimits(domain, entity)
+        table_rows = []
+        for i in range(1, n + 1):
+            row: dict[str, Any] = {pk(entity): f"{entity.id_prefix}{i:04d}"}
+            status = rng.choices(lc.states, weights)[0] if lc else None
+            side = tm.state_class(status) if tm else "any"
+            for ref in refs.order:
+                ag = refs.agree.get(ref.column)
+                if ag is not None and row.get(ag.source.column) is not None:
+                    row[ref.column] = resolve_agreement(ag, row[ag.source.column], by_id)
+                    continue
+                parents = ids.get(ref.entity, [])
+                if ref.nullable and (not parents or rng.random() < 0.15):
+                    row[ref.column] = None
+                    continue
+                if not parents:
+                    raise DomainError(f"entity '{entity.name}' references '{ref.entity}', which has no rows")
+                choices = parents
+                if ref is refs.driver and tm is not None and side != "any":
+                    for lo, hi in dates.ranges(side, tm.windows, refs.kind, (entity.name, str(status))):
+                        a, b = lo.strftime(_TIME), hi.strftime(_TIME)
+                        fitting = [p for p in parents if (d := driver_dates.get(p)) is not None and a < d <= b]
+                        if fitting:
+                            choices = fitting
+                            break
+                row[ref.column] = rng.choice(choices)
+            for attr in entity.attributes:
+                if attr.nullable and rng.random() < 0.15:
+                    row[attr.name] = None
+                    continue
+                row[attr.name] = _value(attr, fake, rng, clock, row, i)
+                windows = dates.driven.get((entity.name, attr.name), set())
+                if tm is not None and attr.name == refs.own_column:
+                    windows = windows | set(tm.windows)
+                    if side != "any":
+                        for lo, hi in dates.ranges(side, tm.windows, attr.kind, (entity.name, str(status))):
+                            if (v := _date_in(attr.kind, lo, hi, rng)) is not None:
+                                row[attr.name] = v
+                                break
+                        continue
+                if windows or (entity.name, attr.name) in dates.driven:  # both sides of the time rules
+                    row[attr.name] = dates.mixed((entity.name, attr.name), windows, attr.kind, rng) or row[attr.name]
+            for link in prices:
+                parent_id = row.get(link.ref.column)
+                parent = by_id[link.ref.entity].get(parent_id) if parent_id is not None else None
+                if parent is not None and row[link.attribute] is not None and parent[link.parent_attribute] is not None:
+                    row[link.attribute] = parent[link.parent_attribute]
+            if lc is not None and tm is not None and refs.driver is not None:
+                driver_id = row.get(refs.driver.column)
+                date = driver_dates.get(driver_id) if driver_id is not None else None
+                fit = [(s, w) for s, w in zip(lc.states, weights, strict=True) if dates.fits(tm.state_class(s), date)]
+                if not dates.fits(side, date) and fit:  # no parent fits: take a state that fits the parent
+                    status = rng.choices([s for s, _ in fit], [w for _, w in fit])[0]
+            if lc is not None:
+                alike = [
+                    s for s in lc.states if s != status and (tm is None or tm.state_class(s) == tm.state_class(status))
+                ]
+                status = limiter.settle(row, status, alike)
+            if (status is None) if lc is not None else limiter.passes(row, None):
+                continue  # every state that fits would break a per-record limit: the row is left out
+            limiter.keep(row, status)
+            if lc is not None:
+                row[lc.field] = status
+            table_rows.append(row)
+        out[entity.table] = table_rows
+        ids[entity.name] = [r[pk(entity)] for r in table_rows]
+        by_id[entity.name] = {r[pk(entity)]: r for r in table_rows}
+    return out

@@ -1,0 +1,110 @@
+"""A task under construction: gold calls executed as they are added, goals, and what the user knows.
+
+Every gold call runs on a live episode the moment it joins the chain, so a later goal can depend on
+what an earlier one did (the id a create returned, the state a transition left) and a chain that a
+tool refuses is dropped at once instead of after assembly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs import Environment, Episode
+from envs.errors import ToolError
+
+from ..tools.confirm import confirmed
+
+
+class ChainBroken(Exception):
+    """A gold call of the chain was refused: the chain cannot become a task."""
+
+
+@dataclass
+class Goal:
+    """One thing the user asks for, on one record.
+
+    ``blocked`` is set for a request a rule refuses: it holds the fact the agent must state as the
+    reason (the record's status, the balance that falls short, the date that is too close).
+    """
+
+    tool: str
+    entity: str
+    key: str
+    verb: str
+    phrase: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    blocked: str | None = None
+    depends_on_previous: bool = False
+
+
+@dataclass
+class Chain:
+    """Gold calls (already executed), the user's facts, the goals and the values to report."""
+
+    user_id: str
+    episode: Episode | None = None
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    results: list[Any] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)  # stated freely; facts[0] identifies the user
+    hidden: list[str] = field(default_factory=list)  # revealed only when the agent asks
+    requests: list[str] = field(default_factory=list)
+    goals: list[Goal] = field(default_factory=list)
+    outputs: list[tuple[str, str, str]] = field(default_factory=list)  # (table, id, column) to report
+    identity_hidden: bool = False
+
+    @classmethod
+    def start(cls, env: Environment, user_id: str) -> Chain:
+        return cls(user_id=user_id, episode=env.episode())
+
+    def call(self, tool: str, **arguments: Any) -> Any:
+        """Run one gold call on the live episode and keep it; ChainBroken when the tool refuses it."""
+        if self.episode is not None:
+            spec = self.episode.env.spec.tool(tool)
+            arguments = confirmed(spec.parameters, arguments) if spec is not None else arguments
+            try:
+                result = self.episode.call_tool(tool, arguments).content
+            except ToolError as exc:
+                raise ChainBroken(f"{tool}: {exc}") from None
+            self.results.append(result)
+        self.calls.append({"tool": tool, "arguments": arguments})
+        return self.results[-1] if self.episode is not None else None
+
+    def checkpoint(self) -> tuple[int, ...]:
+        """Where the chain stands, to undo the reads of a goal that turned out impossible."""
+        return (
+            len(self.calls),
+            len(self.results),
+            len(self.facts),
+            len(self.hidden),
+            len(self.requests),
+            len(self.outputs),
+        )
+
+    def rollback(self, mark: tuple[int, ...]) -> None:
+        calls, results, facts, hidden, requests, outputs = mark
+        del self.calls[calls:], self.results[results:], self.facts[facts:], self.hidden[hidden:]
+        del self.requests[requests:], self.outputs[outputs:]
+
+    def on_copy(self, env: Environment, tool: str, arguments: dict[str, Any]) -> ToolError | None:
+        """What ``tool`` says to ``arguments`` on a copy of the live episode: its error, or None when it
+        would succeed. The chain itself is untouched."""
+        assert self.episode is not None
+        trial = env.restore(self.episode.serialize())
+        spec = env.spec.tool(tool)
+        try:
+            trial.call_tool(tool, confirmed(spec.parameters, arguments) if spec is not None else arguments)
+            return None
+        except ToolError as exc:
+            return exc
+        finally:
+            trial.close()
+
+    @property
+    def targets(self) -> list[tuple[str, str]]:
+        return [(g.entity, g.key) for g in self.goals]
+
+    def close(self) -> None:
+        if self.episode is not None:
+            self.episode.close()
+            self.episode = None

@@ -1,0 +1,185 @@
+"""Rules in task goals: which records a write is allowed on, which a rule refuses and why.
+
+The oracle (the domain's rules evaluated in Python) predicts, per record, which rules a request
+breaks. A refused request becomes a goal only when exactly one rule blocks it, the tool really
+refuses it on a copy of the episode, and the reason can be read from the records the agent sees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs import Environment
+from envs.errors import StateError
+from envs.spec import EnvSpec
+
+from ..domains.domain import Entity, Guard, Transition
+from ..domains.sqlgen import pk
+from ..tools.toolkit import ToolMeta, sample_argument
+from .chain import Chain, Goal
+from .checklist import Checklist
+from .knowledge import UserKnowledge
+from .phrasing import verb_phrase
+
+
+class RuleGoals(UserKnowledge):
+    """Allowed and refused goals (mixed into the task generator)."""
+
+    env: Environment
+    spec: EnvSpec
+
+    # -- rules -------------------------------------------------------------------------------------
+    def _transition(self, m: ToolMeta) -> tuple[Entity, Transition]:
+        e = self.domain.entity(m.entity)
+        assert e.lifecycle is not None
+        return e, next(t for t in e.lifecycle.transitions if t.name == m.transition)
+
+    def extra_arguments(self, m: ToolMeta) -> dict[str, Any]:
+        """Values for a transition's own parameters, as a user would give them."""
+        _, t = self._transition(m)
+        tool = self.spec.tool(m.tool)
+        assert tool is not None
+        args: dict[str, Any] = {}
+        for p in t.params:
+            schema = tool.parameters["properties"][p.name]
+            if "enum" in schema:
+                args[p.name] = self.rng.choice(schema["enum"])
+            elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
+                args[p.name] = self.say.param_value(p.name, schema)  # free text in the user's words
+            else:
+                args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
+        return args
+
+    def failing_rules(self, m: ToolMeta, row: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Guard | None]]:
+        """The rules (``status`` or a guard) the oracle predicts block ``m`` on ``row``."""
+        e, t = self._transition(m)
+        assert e.lifecycle is not None
+        failing: list[tuple[str, Guard | None]] = []
+        if row.get(e.lifecycle.field) not in t.from_states:
+            failing.append(("status", None))
+        failing += [(g.kind, g) for g in t.guards if g.kind != "owner" and not self.oracle.holds(g, e, row, args)]
+        return failing
+
+    def consistent(self, e: Entity, row: dict[str, Any], owner: Any) -> bool:
+        """Whether every record ``row`` references belongs to ``owner`` too (or to nobody): acting on
+        it must not reach into another user's records."""
+        for ref in e.references:
+            parent = self.oracle.rows[ref.entity].get(row.get(ref.column)) if row.get(ref.column) else None
+            if parent is not None and self.oracle.owner_of(self.domain.entity(ref.entity), parent) not in (None, owner):
+                return False
+        return True
+
+    def candidates(self, m: ToolMeta, user_id: str | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(row, extra arguments) pairs for which the oracle predicts that ``m`` succeeds."""
+        e, _ = self._transition(m)
+        out = []
+        for row in self.oracle.rows[e.name].values():
+            owner = self.oracle.owner_of(e, row)
+            if owner is None or (user_id is not None and owner != user_id) or not self.consistent(e, row, owner):
+                continue
+            args = self.extra_arguments(m)
+            if not self.failing_rules(m, row, args):
+                out.append((row, args))
+        return out
+
+    def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:
+        """(row, arguments, rule, guard): the user's records on which exactly one rule refuses ``m``."""
+        e, _ = self._transition(m)
+        out = []
+        for row in self.oracle.rows[e.name].values():
+            owner = self.oracle.owner_of(e, row)
+            if owner is None or not self.consistent(e, row, owner):
+                continue
+            args = self.extra_arguments(m)
+            failing = self.failing_rules(m, row, args)
+            if len(failing) == 1:
+                out.append((row, args, *failing[0]))
+        return out
+
+    def reason(
+        self, e: Entity, row: dict[str, Any], rule: str, guard: Guard | None, args: dict[str, Any]
+    ) -> str | None:
+        """The fact an agent states when refusing: the status, the value short of the amount, the date."""
+        assert e.lifecycle is not None
+        if rule == "status":
+            return str(row[e.lifecycle.field]).replace("_", " ")
+        assert guard is not None
+        # the user's own argument is no reason; the record's value it falls short of is, and for a
+        # limit, the limit
+        bound = rule in ("count_max", "sum_max", "max") or str(guard.field).startswith("param:")
+        source = guard.amount if bound and rule != "differs" and guard.amount is not None else guard.field
+        if str(source).startswith("param:"):
+            return None
+        value = self.oracle.value(source, e, row, args)
+        if value is None or isinstance(value, bool):
+            return None
+        if rule in ("future", "past", "within"):
+            return str(value)[:10]
+        if rule == "count_max" and value == 1:  # "one at a time" has no number an agent would state
+            return None
+        return str(value).replace("_", " ") if isinstance(value, str) else str(value)
+
+    # -- refused requests ----------------------------------------------------------------------------
+    def add_refusal(
+        self,
+        chain: Chain,
+        m: ToolMeta,
+        row: dict[str, Any],
+        args: dict[str, Any],
+        rule: str,
+        guard: Guard | None,
+        checks: Checklist,
+    ) -> bool:
+        e, t = self._transition(m)
+        assert e.lifecycle is not None and chain.episode is not None
+        if (e.name, row[pk(e)]) in chain.targets:
+            return False
+        reason = self.reason(e, row, rule, guard, args)
+        if reason is None:
+            self.rejections["no_stated_reason"] += 1
+            return False
+        about = guard.field[6:] if guard is not None and guard.field and guard.field.startswith("field:") else None
+        phrase = self.locate(chain, e, row, details=True, avoid=about)  # the user does not give the reason away
+        if phrase is None:
+            return False
+        if guard is not None and guard.field and guard.field.startswith("via:"):  # the rule is about a parent
+            ref = e.reference(guard.field[4:].partition(".")[0])
+            reader = self._tool("details", ref.entity) if ref else None
+            if ref is None or reader is None or row.get(ref.column) is None:
+                self.rejections["reason_not_readable"] += 1
+                return False
+            chain.call(reader.tool, **{pk(self.domain.entity(ref.entity)): row[ref.column]})
+        call = {pk(e): row[pk(e)], **args}
+        owner = self.domain.owner_checked(e, t)
+        if owner is not None:
+            call[owner.column] = row[owner.column]
+        if not isinstance(chain.on_copy(self.env, m.tool, call), StateError):  # the tool itself must refuse it
+            self.rejections["refusal_not_enforced"] += 1
+            return False
+        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason))
+        self.request(chain, e, t.name, phrase, args)
+        checks.keep(
+            e,
+            row,
+            e.lifecycle.field,
+            f"{e.human} {row[pk(e)]} is still {str(row[e.lifecycle.field]).replace('_', ' ')}",
+        )
+        if guard is not None and guard.field and guard.field.startswith("field:"):
+            col = guard.field[6:]
+            checks.keep(e, row, col, f"the {col.replace('_', ' ')} of {e.human} {row[pk(e)]} is unchanged")
+        return True
+
+    # -- phrasing of goals ---------------------------------------------------------------------------
+    def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
+        """The user's request; half the time the record is named only when the agent asks which one."""
+        shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
+        first = len(chain.requests) == 0
+        named_before = phrase.startswith(("the new ", "the same "))
+        if phrase != "my account" and not named_before and self.rng.random() < 0.5:
+            vague = f"one of my {e.table.replace('_', ' ')}"
+            chain.requests.append(self.say.request(verb, vague, shown, first=first))
+            chain.hidden.append(f"The {e.human} for '{verb_phrase(verb, 'it')}' is {phrase}.")
+        else:
+            chain.requests.append(self.say.request(verb, phrase, shown, first=first))
+            if phrase != "my account" and not named_before:
+                chain.facts.append(self.say.record_fact(phrase))

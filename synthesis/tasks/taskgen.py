@@ -1,0 +1,393 @@
+"""Task instantiation by expanding the tool dependency graph from goals (ScaleEnv-style).
+
+A task is a user with 1–3 goals on their own records. Goals are of five kinds:
+
+* a **write** the oracle predicts every rule allows (a transition, a create, an update, or one call
+  on several items of a record);
+* a **dependent write** that the previous goal made possible: a transition on the record a create
+  just made, or on the record a transition just moved into its from-state (a state edge of the
+  tool graph, followed on the live episode);
+* a **refused** request: the oracle predicts exactly one rule blocks it (the record's status, a
+  balance below an amount, a date too close or already past, a value that must be another) — the
+  expected state is unchanged, the agent must read the record and state the reason, and a call of
+  the tool on a copy of the episode must fail;
+* an **information** question about a record;
+* a **hand-over**: the user asks for a staff action, which the agent passes to a human agent.
+
+Each goal is expanded backwards to what the user knows (``task_knowledge``); some of it the user
+only reveals when asked. Every gold call runs as it joins the chain. The checklist is written from
+the goals (``checklist``), and a task whose gold run touches another user's rows is rejected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from envs import Environment, Task
+from envs.spec import EnvSpec
+
+from ..domains.domain import Domain
+from ..domains.sqlgen import pk
+from ..gate.oracle import Oracle
+from ..tools.escalation import TOOL as ESCALATION_TOOL
+from ..tools.escalation import escalation_table, staff_requests
+from ..tools.toolkit import ToolMeta
+from .chain import Chain, ChainBroken, Goal
+from .checklist import Checklist
+from .phrasing import Phrasing, verb_phrase
+from .writes import WriteGoals
+
+#: Target shares of the task kinds (the rest are writes, many with dependent steps).
+SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
+Row = dict[str, Any]
+DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
+
+
+class TaskGenerator(WriteGoals):
+    """Generates verified tasks for one environment."""
+
+    def __init__(self, domain: Domain, spec: EnvSpec, meta: list[ToolMeta], env: Environment, *, seed: int) -> None:
+        self.domain = domain
+        self.spec = spec
+        self.meta = {m.tool: m for m in meta if spec.tool(m.tool) is not None}
+        self.env = env
+        self.oracle = Oracle(domain, spec)
+        self.rng = random.Random(f"tasks:{domain.id}:{seed}")
+        self.say = Phrasing(self.rng)
+        self.user = domain.entity(domain.user_entity)
+        self.rejections: Counter[str] = Counter()
+        self.used: Counter[str] = Counter()  # write tools by the number of tasks that call them
+        self.base = env.episode()
+        self.base_hash = self.base.state_hash()
+
+    # -- assembly ------------------------------------------------------------------------------------
+    def _reread_outputs(self, chain: Chain) -> None:
+        """A value the user asks for after the writes must be read after them too."""
+        for table, key, _ in dict.fromkeys(chain.outputs):
+            entity = next(e for e in self.domain.entities if e.table == table)
+            details = self._tool("details", entity.name)
+            if details is not None:
+                chain.call(details.tool, **{pk(entity): key})
+
+    def _owner_in_state(self, table: str, row: dict[str, Any], chain: Chain) -> Any:
+        """Who owns a row of the live episode (following owner references through the episode)."""
+        assert chain.episode is not None
+        entity = next((e for e in self.domain.entities if e.table == table), None)
+        if entity is None:  # the hand-over table: a row names its customer
+            return row.get(pk(self.user))
+        for _ in range(5):
+            if entity.name == self.user.name:
+                return row.get(pk(entity))
+            ref = next((r for r in entity.references if r.role == "owner"), None)
+            if ref is None or row.get(ref.column) is None:
+                return None
+            entity = self.domain.entity(ref.entity)
+            found = chain.episode.rows_by_key(entity.table, [(row[ref.column],)])[(row[ref.column],)]
+            if found is None:
+                return None
+            row = found
+        return None
+
+    def touches_others(self, chain: Chain) -> bool:
+        assert chain.episode is not None
+        for table, keys in chain.episode.changed_keys().items():
+            after = chain.episode.rows_by_key(table, keys)
+            before = self.base.rows_by_key(table, keys)
+            for key in keys:
+                row = after[key] or before[key]
+                owner = self._owner_in_state(table, row, chain) if row else None
+                if owner is not None and owner != chain.user_id:
+                    return True
+        return False
+
+    def escalation_task(self, task_id: str) -> Task | None:
+        """The user asks for something only staff may do: the agent hands it over, changing nothing else."""
+        options = [
+            (e, t, row)
+            for e, t in staff_requests(self.domain)
+            for row in self.oracle.rows[e.name].values()
+            if e.lifecycle is not None
+            and row.get(e.lifecycle.field) in t.from_states
+            and self.oracle.owner_of(e, row) is not None
+            and self.consistent(e, row, self.oracle.owner_of(e, row))
+        ]
+        if not options or self.spec.tool(ESCALATION_TOOL) is None:
+            return None
+        e, t, row = self.rng.choice(options)
+        assert e.lifecycle is not None
+        chain = Chain.start(self.env, str(self.oracle.owner_of(e, row)))
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
+        try:
+            phrase = self.locate(chain, e, row, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            user_col = pk(self.user)
+            chain.call(
+                ESCALATION_TOOL,
+                **{user_col: chain.user_id, "record_id": row[pk(e)], "summary": verb_phrase(t.name, phrase)},
+            )
+            chain.goals.append(Goal(ESCALATION_TOOL, e.name, row[pk(e)], t.name, phrase))
+            self.request(chain, e, t.name, phrase, {})
+            table = escalation_table(self.domain)
+            checks.inserted.append(
+                (table, {user_col: chain.user_id, "record_id": row[pk(e)]}, "the request is handed to a human agent")
+            )
+            status = str(row[e.lifecycle.field]).replace("_", " ")
+            checks.keep(e, row, e.lifecycle.field, f"{e.human} {row[pk(e)]} is still {status}")
+            return self.finish(chain, task_id, checks, ignore=[f"{table}.summary"])
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def finish(
+        self,
+        chain: Chain,
+        task_id: str,
+        checks: Checklist,
+        *,
+        info: list[str] | None = None,
+        ignore: list[str] | None = None,
+    ) -> Task | None:
+        self._reread_outputs(chain)
+        ep = chain.episode
+        assert ep is not None
+        writes = [g for g in chain.goals if g.blocked is None]
+        refused = [g for g in chain.goals if g.blocked is not None]
+        changed = bool(ep.changed_keys()) and ep.state_hash() != self.base_hash
+        if writes and not changed:
+            self.rejections["no_state_change"] += 1
+            return None
+        if not writes and changed:
+            self.rejections["unexpected_change"] += 1
+            return None
+        if self.touches_others(chain):
+            self.rejections["cross_user_write"] += 1
+            return None
+        outputs = list(info or []) + [g.blocked for g in refused if g.blocked]
+        for table, key, col in chain.outputs:
+            value = ep.rows_by_key(table, [(key,)])[(key,)]
+            if value is not None and value.get(col) is not None:
+                outputs.append(str(value[col]))
+                chain.requests.append(self.say.ask_value(col))
+        if refused:
+            chain.requests.append(self.say.ask_reason(len(chain.goals) > 1))
+        assertions = checks.assertions() if chain.goals else []
+        n_writes = len(writes)
+        calls = len(chain.calls)
+        level = calls + 2 * n_writes + 3 * len(refused)
+        difficulty = "easy" if level <= 5 else ("hard" if level >= 11 else "medium")
+        tags = ["synthesized"]
+        if info is not None:
+            tags.append("information")
+        elif refused:
+            tags.append("refusal" if not writes else "partial-refusal")
+        if writes:
+            tags.append(f"{n_writes}-write")
+        if any(g.depends_on_previous for g in writes):
+            tags.append("dependent-chain")
+        if any(g.tool == ESCALATION_TOOL for g in writes):
+            tags.append("escalation")
+        facts = list(chain.facts)
+        # a record named outright in another request is no longer something to ask about
+        said = " ".join(chain.requests)
+        hidden = [h for h in chain.hidden if h.split(" is ", 1)[-1].rstrip(".") not in said]
+        facts += [h for h in chain.hidden if h not in hidden]
+        if facts and (info is not None or chain.goals) and self.rng.random() < 0.25:  # the agent must ask who
+            hidden.insert(0, facts.pop(0))
+            opening: list[str] = []
+        else:
+            opening = facts[:1]
+        for g in writes:
+            self.used[g.tool] += 1
+        return Task.model_validate(
+            {
+                "id": task_id,
+                "env": self.spec.id,
+                "instruction": self.say.instruction(opening, chain.requests),
+                "user": {"persona": self.say.persona(), "known_facts": facts, "reveal_if_asked": hidden},
+                "gold_actions": chain.calls,
+                "outputs": list(dict.fromkeys(outputs)),
+                "assertions": assertions,
+                "difficulty": difficulty,
+                "expects_change": bool(writes),
+                "reward_basis": ["state", "outputs", "assertions"] if assertions else ["state", "outputs"],
+                "tags": tags,
+                "ignore": ignore or [],
+            }
+        )
+
+    # -- task kinds ----------------------------------------------------------------------------------
+    def _transitions(self) -> list[ToolMeta]:
+        return [m for m in self.meta.values() if m.role == "transition"]
+
+    def refusal_task(self, task_id: str, *, partial: bool) -> Task | None:
+        declinable = self.declinable()
+        if declinable and self.rng.random() < DECLINED_SHARE:
+            return self.declined_task(task_id, declinable)
+        options = [(m, b) for m in self._transitions() for b in self.blocked(m)]
+        if not options:
+            self.rejections["no_refusable_record"] += 1
+            return None
+        m, (row, args, rule, guard) = self.rng.choice(options)
+        e, _ = self._transition(m)
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
+        try:
+            if not self.identify_user(chain):
+                return None
+            if partial and not self.add_some_write(chain, checks, first=True):
+                self.rejections["no_allowed_part"] += 1
+                return None
+            if partial:
+                self.add_dependent(chain, checks)
+            mark = chain.checkpoint()
+            if not self.add_refusal(chain, m, row, args, rule, guard, checks):
+                chain.rollback(mark)
+                return None
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def declined_task(
+        self, task_id: str, options: list[tuple[ToolMeta, dict[str, Any], dict[str, Any]]]
+    ) -> Task | None:
+        """The user agrees to an action only if it costs no fee, and a fee applies: nothing changes."""
+        m, row, extra = self.rng.choice(options)
+        e, t = self._transition(m)
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
+        try:
+            phrase = self.locate(chain, e, row, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            args = {pk(e): row[pk(e)], **extra}
+            owner = self.domain.owner_checked(e, t)
+            if owner is not None:
+                args[owner.column] = row[owner.column]
+            fee = self.fee_now(e, t, row, args)
+            if not fee or not self.add_declined(chain, m, row, args, extra, phrase, fee, checks):
+                return None
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def write_task(self, task_id: str, goals: int) -> Task | None:
+        chain: Chain | None = None
+        checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
+        try:
+            chain = self.start_write_chain(checks)
+            if chain is None:
+                return None
+            for _ in range(goals - 1):
+                if not self.add_dependent(chain, checks) or self.rng.random() < 0.15:
+                    self.add_some_write(chain, checks, first=False)
+            return self.finish(chain, task_id, checks)
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            if chain is not None:
+                chain.close()
+
+    def info_task(self, task_id: str) -> Task | None:
+        owned_entities = [
+            e
+            for e in self.domain.entities
+            if e.name != self.user.name and any(r.role == "owner" and r.entity == self.user.name for r in e.references)
+        ]
+        if not owned_entities:
+            return None
+        e = self.rng.choice(owned_entities)
+        rows = [r for r in self.oracle.rows[e.name].values() if self.oracle.owner_of(e, r) is not None]
+        if not rows:
+            return None
+        row = self.rng.choice(rows)
+        asked = [a for a in e.attributes if a.kind in ("money", "date", "datetime", "enum", "quantity")]
+        col = (
+            e.lifecycle.field
+            if e.lifecycle and (not asked or self.rng.random() < 0.4)
+            else (self.rng.choice(asked).name if asked else None)
+        )
+        if col is None or row.get(col) is None:
+            self.rejections["nothing_to_ask"] += 1
+            return None
+        chain = Chain.start(self.env, self.oracle.owner_of(e, row))
+        try:
+            # the record must be described by something other than the value asked for
+            phrase = self.locate(chain, e, row, avoid=col, details=True) if self.identify_user(chain) else None
+            if phrase is None:
+                return None
+            chain.requests.append(self.say.ask_record_value(phrase, col))
+            if phrase != "my account":
+                chain.facts.append(self.say.record_fact(phrase))
+            value = row[col]
+            attr = e.attribute(col)
+            is_label = (e.lifecycle is not None and col == e.lifecycle.field) or (
+                attr is not None and attr.kind == "enum"
+            )
+            shown = value.replace("_", " ") if isinstance(value, str) and is_label else value
+            return self.finish(
+                chain, task_id, Checklist(self.domain, self.spec.clock, self.oracle.holds), info=[str(shown)]
+            )
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def _kind(self, made: Counter[str], failed: Counter[str], count: int) -> str:
+        """The kind furthest below its share so far (writes fill the rest); a kind this environment
+        keeps failing to make is given up, so a domain without, say, refusable records still fills up."""
+        behind = [
+            (made[k] / count - share, k)
+            for k, share in SHARES.items()
+            if made[k] < round(share * count + 0.5) and failed[k] < 12 + 2 * made[k]
+        ]
+        if behind and self.rng.random() < 0.9:
+            return min(behind)[1]
+        return "write"
+
+    def generate(self, count: int) -> list[Task]:
+        tasks: list[Task] = []
+        made: Counter[str] = Counter()
+        failed: Counter[str] = Counter()
+        attempts = 0
+        while len(tasks) < count and attempts < count * 15:
+            attempts += 1
+            task_id = f"{self.spec.id}-{len(tasks) + 1:03d}"
+            kind = self._kind(made, failed, count)
+            if kind == "information":
+                task = self.info_task(task_id)
+            elif kind == "escalation":
+                task = self.escalation_task(task_id)
+            elif kind in ("refusal", "partial-refusal"):
+                task = self.refusal_task(task_id, partial=kind == "partial-refusal")
+            else:
+                task = self.write_task(task_id, self.rng.choice((1, 2, 2, 3, 3)))
+            if task is None:
+                failed[kind] += 1
+                continue
+            if any(t.gold_actions == task.gold_actions and t.outputs == task.outputs for t in tasks):
+                self.rejections["duplicate"] += 1
+                continue
+            tasks.append(task)
+            made[kind] += 1
+        return tasks
+
+
+def generate_tasks(
+    domain: Domain, spec: EnvSpec, meta: list[ToolMeta], *, count: int, seed: int
+) -> tuple[list[Task], Counter[str]]:
+    """Verified tasks for one environment, and the count of rejected attempts by reason."""
+    gen = TaskGenerator(domain, spec, meta, Environment(spec), seed=seed)
+    return gen.generate(count), gen.rejections

@@ -1,0 +1,202 @@
+"""Domain -> environment spec: tables with constraints, tools with SQL guards, policy, invariants.
+
+Per entity: a details lookup by id, lookups by each natural key a user would know, listings per
+reference and a filtered search (reads); one write tool per lifecycle transition, a create tool
+and update tools where the domain allows them. Every guard becomes a ``require`` step whose
+message names the offending value, so the procedural tests can check that each guard, violated
+alone, gives its own error. Alongside the spec, each tool gets a :class:`ToolMeta` describing
+what it consumes, produces, requires and changes — the raw material of the dependency graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from envs.compile import quote_ident
+from envs.spec import EnvSpec
+
+from ..domains.domain import Attribute, Domain, Entity
+from ..domains.limits import allows_in_seed, limit_invariants
+from ..domains.sqlgen import pk
+from ..domains.timing import settle_named_dates
+from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
+from .bulk import BulkTools, bulk_eligible
+from .coherence_rules import coherence_invariants
+from .escalation import EscalationTools, escalation_table_spec, policy_lines, staff_requests
+from .read import ReadTools
+from .toolkit import ToolMeta, a_, param_schema
+from .write import WriteTools
+
+__all__ = ["GeneratedEnv", "ToolMeta", "generate_env", "param_schema"]
+
+_COLUMN_TYPES = {
+    "money": "real",
+    "quantity": "integer",
+    "integer": "integer",
+    "percent": "integer",
+    "rating": "integer",
+    "date": "date",
+    "datetime": "datetime",
+    "boolean": "boolean",
+}
+
+
+@dataclass
+class GeneratedEnv:
+    spec: EnvSpec
+    meta: list[ToolMeta]
+
+
+def column_type(attr: Attribute) -> str:
+    return _COLUMN_TYPES.get(attr.kind, "text")
+
+
+def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
+    cols: list[dict[str, Any]] = [{"name": pk(entity), "type": "text", "description": f"{entity.human} id"}]
+    fks = []
+    for ref in entity.references:
+        cols.append({"name": ref.column, "type": "text", "nullable": ref.nullable})
+        fks.append(
+            {"columns": [ref.column], "table": domain.entity(ref.entity).table, "references": [f"{ref.entity}_id"]}
+        )
+    for a in entity.attributes:
+        col: dict[str, Any] = {
+            "name": a.name,
+            "type": column_type(a),
+            "nullable": a.nullable,
+            "unique": a.unique,
+            "description": a.description,
+        }
+        if a.kind == "enum":
+            col["enum"] = a.values
+        lo = a.range[0] if a.range else 0
+        if a.kind in ("money", "quantity") and lo >= 0:
+            col["check"] = f"{quote_ident(a.name)} >= 0"
+        cols.append(col)
+    if entity.lifecycle:
+        cols.append({"name": entity.lifecycle.field, "type": "text", "enum": entity.lifecycle.states})
+    return {
+        "name": entity.table,
+        "description": entity.description,
+        "primary_key": [pk(entity)],
+        "columns": cols,
+        "foreign_keys": fks,
+    }
+
+
+class ToolBuilder(ReadTools, WriteTools, BulkTools, EscalationTools):
+    """Builds every tool of one domain."""
+
+
+def _policy(domain: Domain, builder: ToolBuilder) -> str:
+    user = domain.entity(domain.user_entity)
+    keys = [a.name.replace("_", " ") for a in user.attributes if a.lookup]
+    lookups = [m for m in builder.meta if m.entity == user.name and m.role == "lookup"]
+    lines = [
+        f"# {domain.name}: agent policy",
+        "",
+        domain.description,
+        "",
+        "## Identity",
+        f"Before you change anything, identify the {user.human} you are helping"
+        f"{' by their ' + ' or '.join(keys) if keys else ''}"
+        f"{' (' + ', '.join(f'`{m.tool}`' for m in lookups) + ')' if lookups else ''}. "
+        "Act only on records that belong to them.",
+        "",
+        "## What each action allows",
+    ]
+    for t in builder.tools:
+        if t["kind"] == "write":
+            lines.append(f"- `{t['name']}`: {t['description']}")
+    lines += [
+        "",
+        "## Always",
+        "- Use only information from the tools or from the user. Never guess an id, a date or an amount.",
+        "- Make one change per tool call, and tell the user the outcome, including any amount involved.",
+        "- If an action is refused, explain the reason the tool gave; do not try to work around a rule.",
+    ]
+    lines += [f"- {r}" for r in domain.rules]
+    lines += policy_lines(domain)
+    return "\n".join(lines) + "\n"
+
+
+def _invariants(domain: Domain) -> list[dict[str, Any]]:
+    out = []
+    for e in domain.entities:
+        for a in e.attributes:
+            if a.kind in ("money", "quantity") and (a.range is None or a.range[0] >= 0):
+                out.append(
+                    {
+                        "name": f"{e.table}_{a.name}_not_negative",
+                        "description": f"The {a.name.replace('_', ' ')} of {a_(e.human)} is never negative",
+                        "violations": f"SELECT {pk(e)}, {a.name} FROM {quote_ident(e.table)} WHERE {a.name} < 0",
+                    }
+                )
+        for r in e.references:
+            if not r.nullable:
+                parent = domain.entity(r.entity)
+                out.append(
+                    {
+                        "name": f"{e.table}_{r.column}_exists",
+                        "description": f"Every {e.human} points to an existing {parent.human}",
+                        "violations": f"SELECT {pk(e)} FROM {quote_ident(e.table)} WHERE {r.column} NOT IN "
+                        f"(SELECT {pk(parent)} FROM {quote_ident(parent.table)})",
+                    }
+                )
+    return out + coherence_invariants(domain) + limit_invariants(domain)
+
+
+def generate_env(
+    domain: Domain,
+    *,
+    seed: int,
+    clock: datetime = datetime(2026, 3, 2, 9, 0, 0),
+    rows: tuple[int, int] = DEFAULT_ROWS,
+    exclude: frozenset[str] = frozenset(),
+) -> GeneratedEnv:
+    """Turn a domain into a validated spec plus tool metadata.
+
+    Raises:
+        DomainError: the domain names something that does not exist or cannot be expressed.
+        pydantic.ValidationError: the generated spec does not validate (a generator bug).
+    """
+    b = ToolBuilder(domain, exclude=exclude)
+    for e in domain.entities:
+        b.details(e)
+        b.lookups(e)
+        b.listings(e)
+        b.search(e)
+    for e in domain.entities:
+        if e.lifecycle:
+            for t in e.lifecycle.transitions:
+                if t.actor == "customer":  # staff and system transitions are not the agent's to call
+                    b.transition(e, t)
+                if bulk_eligible(domain, e, t) is not None:
+                    b.bulk(e, t)
+        if e.create:
+            b.create(e, e.create)
+        for a in e.attributes:
+            if a.editable:
+                b.update(e, a)
+    tables = [_table(e, domain) for e in domain.entities]
+    if staff_requests(domain):
+        b.escalation()
+        tables.append(escalation_table_spec(domain))
+    spec = EnvSpec.model_validate(
+        {
+            "id": domain.id,
+            "name": domain.name,
+            "sector": domain.sector,
+            "description": domain.description,
+            "policy": _policy(domain, b),
+            "clock": clock,
+            "tables": tables,
+            "seed": generate_seed(domain, seed=seed, clock=clock, rows=rows),
+            "invariants": _invariants(domain),
+            "tools": b.tools,
+        }
+    )
+    settle_named_dates(spec, allows_in_seed(domain, spec.seed))
+    return GeneratedEnv(spec=spec, meta=b.meta)

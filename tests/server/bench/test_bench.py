@@ -1,0 +1,95 @@
+"""``envfarm bench serve``: both servers really serve the measured calls, and the report is complete."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from envfarm.cli import cli
+from server.bench.serve import bench_shared_store
+
+
+def test_bench_serve_measures_calls_that_went_through_the_farm(tmp_path: Path) -> None:
+    out = tmp_path / "serve.json"
+    calls, clients, per_client = 60, 2, 10
+    argv = ["bench", "serve", "--out", str(out), "--calls", str(calls), "--clients", str(clients)]
+    result = CliRunner().invoke(cli, [*argv, "--per-client", str(per_client), "--episodes", "20", "--repeats", "2"])
+    assert result.exit_code == 0, result.output
+    assert "calls/s" in result.output and f"results in {out}" in result.output  # a summary a person reads
+    data = json.loads(out.read_text())
+    block, rounds, repeats = data["sequential_block"], data["concurrent_rounds"], data["sequential_repeats"]
+    assert repeats == 2
+    measured = (calls // block) * block
+    burst = max(1, per_client // rounds)
+    # sequential and same-payload phases (warm-up + measured, each `repeats` times) on one episode, the REST
+    # call that samples the payload, then per concurrent client one warm-up burst and `rounds` measured ones
+    expected = 2 * repeats * (min(50, calls) + measured) + 1 + clients * burst * (rounds + 1)
+    assert data["farm_calls_logged"] == expected
+    for key in ("sequential_calls_per_s", "sequential_same_payload_calls_per_s", f"concurrent_{clients}_calls_per_s"):
+        figures = data[key]
+        assert figures["envfarm"] > 0
+        baseline = figures.get("bare_mcp") or figures["bare_mcp_echo"]
+        runs = figures.get("ratio_runs", [figures["envfarm"] / baseline])
+        assert len(runs) in (1, repeats) and min(runs) - 0.001 <= figures["ratio"] <= max(runs) + 0.001
+        if "ratio_runs" in figures:  # sequential: the same difference as milliseconds per call
+            slower = 1e3 / figures["envfarm"] - 1e3 / baseline
+            assert abs(figures["extra_ms_per_call"] - slower) < max(0.05, abs(slower))
+    memory = data["live_episode_memory"]["20"]
+    assert memory["create_per_s"] > 0 and memory["image_kb"] > 10
+
+
+def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> None:
+    calls, clients, per_client = 50, 2, 8
+    data = bench_shared_store(postgres_url, calls=calls, clients=clients, per_client=per_client, rounds=2, block=25)
+    assert data["database"] == "postgresql"
+    for key in ("sequential_read_calls_per_s", "sequential_write_calls_per_s", f"concurrent_{clients}_calls_per_s"):
+        figures = data[key]
+        assert figures["shared"] > 0 and abs(figures["ratio"] - figures["shared"] / figures["embedded"]) < 0.002
+    # per sequential episode: warm-up + measured calls; per concurrent one: a warm-up burst and two measured
+    assert data["shared_calls_logged"] == 2 * (min(50, calls) + calls) + clients * (per_client // 2) * 3
+
+
+def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Path) -> None:
+    out = tmp_path / "isolation.json"
+    result = CliRunner().invoke(cli, ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["bystander_alone"]["calls"] == 30
+    phases = {kind: p["calls"] for kind, p in data["bystander_beside"].items()}
+    assert phases == {"spin": 30, "unique_items": 30, "longest_list": 30}
+    assert data["server_errors"] == []
+    for kind, phase in data["bystander_beside"].items():
+        assert data["p99_ratio"][kind] == round(phase["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
+        floor = data["bystander_beside_other_farm"][kind]
+        assert floor["calls"] == 30
+        assert data["floor_p99_ratio"][kind] == round(floor["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
+        assert data["p99_over_floor"][kind] == round(data["p99_ratio"][kind] / data["floor_p99_ratio"][kind], 3)
+    # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
+    assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
+    assert data["attack_calls"]["unique_items"]["calls"] >= 1
+    assert data["attack_calls"]["longest_list"]["calls"] >= 1
+    assert set(data["attack_calls_other_farm"]) == {"spin", "unique_items", "longest_list"}
+
+
+def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    argv = ["bench", "load", "--out", str(out), "--clients", "3", "--seconds", "3", "--calls-per-episode", "5"]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["errors"] == 0 and data["episodes_left_open"] == 0, data["error_samples"]
+    assert data["episodes"] >= 3 and data["calls"] == 5 * data["episodes"]  # every episode made all its calls
+    rss = data["rss_mb"]
+    assert rss["peak"] >= rss["before"] > 0 and data["rss_after_over_before"] == round(rss["after"] / rss["before"], 3)
+
+
+def test_bench_synthesis_makes_exactly_the_environments_asked_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "synthesis.json"
+    argv = ["bench", "synthesis", "--out", str(out), "--envs", "5", "--tasks-per-env", "3", "--workers", "2"]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["all_workers"]["environments_attempted"] == 5
+    assert "of 5 environments" in result.output and "1,000 environments would take" in result.output

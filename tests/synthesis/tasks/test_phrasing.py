@@ -1,0 +1,79 @@
+"""How tasks are put into words: requests built from transition names, questions about when-columns."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from synthesis.tasks.phrasing import Phrasing, record_question, verb_phrase
+
+RECORD = "my order O1"
+
+
+@pytest.mark.parametrize(
+    ("verb", "said"),
+    [
+        ("cancel", "cancel my order O1"),
+        ("dispose", "dispose of my order O1"),
+        ("check_in", "check in my order O1"),  # a phrasal verb keeps its particle before the record
+        ("check_in_online", "check in my order O1 online"),
+        ("pay_with_gift_card", "pay my order O1 with gift card"),  # a prepositional tail goes after it
+        ("return_to_sender", "return my order O1 to sender"),
+        ("end_early", "end my order O1 early"),
+        ("add_late_penalty", "add a late penalty to my order O1"),  # 'late' here is not a tail
+        ("add_extra_bag", "add an extra bag to my order O1"),
+        ("add_hours", "add hours to my order O1"),
+        ("approve_estimate", "approve the estimate for my order O1"),
+        ("apply_shop_credit", "apply the shop credit to my order O1"),
+        ("remove_overlock", "remove the overlock from my order O1"),
+        ("record_pass", "record my order O1 as passed"),
+        ("resolve_lost", "resolve my order O1 as lost"),
+        ("mark_no_show", "mark my order O1 as no show"),
+        ("go_live", "take my order O1 live"),
+        ("opt_out", "opt out of my order O1"),
+    ],
+)
+def test_a_transition_name_becomes_an_english_request(verb: str, said: str) -> None:
+    assert verb_phrase(verb, RECORD) == said
+
+
+@pytest.mark.parametrize(
+    ("column", "asked"),
+    [
+        ("requested_on", "When was my order O1 requested?"),
+        ("paid_on", "When was my order O1 paid?"),
+        ("arrived_at", "When did my order O1 arrive?"),
+        ("topped_up_on", "When was my order O1 topped up?"),
+        ("expires_on", "When does my order O1 expire?"),
+        ("starts_at", "When does my order O1 start?"),
+        ("scheduled_at", None),  # the time it is for, not when it was booked
+        ("lesson_at", None),
+        ("status", None),
+    ],
+)
+def test_when_columns_named_after_an_event_are_asked_as_when_questions(column: str, asked: str | None) -> None:
+    assert record_question(RECORD, column) == asked
+
+
+def test_other_columns_are_asked_by_a_noun_a_reader_would_use() -> None:
+    say = Phrasing(random.Random(0))
+    assert "the lesson time of my order O1" in say.ask_record_value(RECORD, "lesson_at")
+    assert "the expected date of my order O1" in say.ask_record_value(RECORD, "expected_on")
+    assert say.ask_record_value(RECORD, "requested_on") == "When was my order O1 requested?"
+
+
+def test_a_greeting_runs_into_the_first_sentence_in_lower_case() -> None:
+    texts = {
+        Phrasing(random.Random(seed)).instruction(["My email is a@b.c."], ["Please cancel it."]) for seed in range(40)
+    }
+    assert any(t.startswith("Hello, my email is a@b.c. Please cancel it.") for t in texts)
+    assert all(", My " not in t for t in texts)
+    assert any(t.startswith("My email") for t in texts)  # no greeting: the sentence starts as written
+    mine = {Phrasing(random.Random(seed)).instruction(["I'm Ann Lee, zip 12345."], ["Help."]) for seed in range(40)}
+    assert all("i'm" not in t for t in mine)  # "I" stays a capital
+
+
+def test_request_details_count_plural_quantities() -> None:
+    said = Phrasing(random.Random(0)).request("extend", RECORD, {"extra_days": 2, "reason": "Plans changed"})
+    assert said.endswith(" The number of extra days should be 2. The reason should be Plans changed.")
