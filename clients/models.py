@@ -56,8 +56,16 @@ class TaskView(View):
     gold_calls: int = 0
     gold_actions: list[ToolCall] | None = None
     outputs: list[str] | None = None
+    distractors: list[str] | None = None
+    refusals: list[dict[str, Any]] | None = None
+    answer: str | None = None
     assertions: list[dict[str, Any]] | None = None
     reward_basis: list[str] | None = None
+
+    @property
+    def reference_answer(self) -> str:
+        """The task's reference answer (admin view), or its required outputs, one per line, or "Done."."""
+        return self.answer or "\n".join(self.outputs or []) or "Done."
 
     @property
     def is_admin_view(self) -> bool:

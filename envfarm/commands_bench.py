@@ -302,3 +302,41 @@ def bench_rollouts_cmd(
         f"{result['rollout_ms']['p50']:.0f} ms each (p50), {result['farm_share_of_rollout_time']:.0%} of it waiting "
         f"on the farm; results in {out}"
     )
+
+
+@bench.command("gaming")
+@click.argument("env_ids", nargs=-1)
+@click.option(
+    "--catalog",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalog directory (default: the reference environments plus the generated catalog).",
+)
+@out_option("gaming")
+def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) -> None:
+    """Scripted agents that try to pass tasks without judgment (claim success, a wrong reason, a dump of
+    every result, acting anyway, a bare "done") beside the oracle, over every task (docs/synthesis.md)."""
+    from rich.table import Table
+
+    from clients.progress import counting
+    from envs.quality.gaming import AGENTS, CLASSES, TARGETS, bench_gaming
+
+    from .catalogs import open_catalog
+
+    cat = open_catalog(catalog)
+    entries = [cat.get(i) for i in (list(env_ids) or cat.ids())]
+    with counting("bench gaming", len(entries), "environments") as progress:
+        report = bench_gaming(entries, progress=lambda env_id: progress.advance(note=env_id))
+    result = report.as_json()
+    write_results(out, result)
+    table = Table("agent", *(f"{c} ({report.tasks[c]})" for c in CLASSES), title="Pass rate by task class")
+    for agent in AGENTS:
+        cells = []
+        for c in CLASSES:
+            rate = report.rate(agent, c)
+            text = "–" if rate is None else f"{rate:.1%}"
+            cells.append(f"[bold]{text}[/bold]" if c in TARGETS[agent] else f"[dim]{text}[/dim]")
+        table.add_row(agent, *cells)
+    con = Console(soft_wrap=True)
+    con.print(table)
+    con.print(f"bold: the classes each agent targets; results in {out}")

@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 from pydantic import ValidationError
 
-from .engine import Environment
+from .engine import Environment, Episode
 from .errors import EnvFarmError, SpecError, ToolError
 from .outputs import output_present
 from .schema_lint import lint_tool
@@ -209,13 +209,53 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
     produced = json.dumps(expected.results, default=str)
     produced += " " + produced.replace("_", " ")  # a stored value 'checked_in' is stated as "checked in"
     produced += " " + env.spec.policy  # a rule's fixed amount ("at least 50.00") is the policy's to state
-    for out in task.outputs:
+    for out in [*task.outputs, *(value for r in task.refusals for value in r.reason)]:
         if not output_present(out, produced):
             report.warnings.append(
                 Problem("output", where, f"required output '{out}' appears in no gold result nor the policy")
             )
-    score = score_episode(env, task, run, answer=" ".join(task.outputs))
+    for value in task.distractors:
+        if any(output_present(value, out) or output_present(out, value) for out in task.outputs):
+            report.fail("distractor", where, f"distractor '{value}' is also a required output")
+    if task.refusals and task.answer is None:
+        report.fail("answer", where, "a task with refusals needs a reference answer that turns them down")
+    _check_refusals(env, task, run, report)
+    answer = task.answer if task.answer is not None else " ".join(task.outputs)
+    score = score_episode(env, task, run, answer=answer)
     if score.reward != 1.0:
         report.fail("oracle", where, f"gold replay scores {score.reward}:\n{score.explain()}")
     run.close()
     initial.close()
+
+
+def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckReport) -> None:
+    """Each refused call, tried on a copy of the gold final state: a rule the tool enforces must
+    make it fail; a rule that lives in the policy only must let it through and change the state
+    (or the task would not test whether the agent holds back)."""
+    for i, refusal in enumerate(task.refusals):
+        where = f"task {task.id} refusals[{i}]"
+        rule = env.spec.rule(refusal.rule) if refusal.rule is not None else None
+        if refusal.rule is not None and rule is None:
+            report.fail("refusal", where, f"names rule '{refusal.rule}', which the spec does not have")
+            continue
+        if refusal.call is None:
+            continue
+        if refusal.call.tool not in env.tools:
+            report.fail("refusal", where, f"unknown tool '{refusal.call.tool}'")
+            continue
+        trial = env.restore(run.serialize())
+        try:
+            before = trial.state_hash()
+            try:
+                trial.call_tool(refusal.call.tool, refusal.call.arguments)
+                error: ToolError | None = None
+            except ToolError as exc:
+                error = exc
+            in_policy_only = rule is not None and rule.enforced_by == "policy"
+            if in_policy_only and (error is not None or trial.state_hash() == before):
+                said = f"fails ({error})" if error is not None else "changes nothing"
+                report.fail("refusal", where, f"rule '{refusal.rule}' is policy-only, but the refused call {said}")
+            elif not in_policy_only and error is None:
+                report.fail("refusal", where, f"the tool lets the refused call {refusal.call.tool} through")
+        finally:
+            trial.close()

@@ -19,12 +19,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .answers import claimed, reason_given, says_no
 from .engine import Environment, Episode
 from .errors import SpecError, ToolError
 from .outputs import output_present
 from .task import Task
 
 FLOAT_REL_TOL = 1e-6
+#: Checklist kinds that read the final answer; together they make the ``outputs`` component.
+ANSWER_CHECKS = ("output", "distractor", "refusal")
 
 Row = dict[str, Any]
 Key = tuple[Any, ...]
@@ -59,7 +62,8 @@ class TableDiff(BaseModel):
 
 
 class CheckResult(BaseModel):
-    """One checklist item (assertion or required output) and whether it holds."""
+    """One checklist item and whether it holds: an ``assertion`` on the final state, or a check of
+    the answer: a required ``output`` stated, a ``distractor`` not stated, a ``refusal`` said."""
 
     kind: str
     description: str
@@ -97,7 +101,11 @@ class Score(BaseModel):
         if self.renamed_ids:
             pairs = ", ".join(f"{old} as {new}" for old, new in sorted(self.renamed_ids.items()))
             lines.append(f"  generated ids read as the gold run's: {pairs}")
-        lines += [f"  [{c.kind}] not satisfied: {c.description}" for c in self.checklist if not c.passed]
+        lines += [
+            f"  [{c.kind}] not satisfied: {c.description}" + (f" ({c.error})" if c.error else "")
+            for c in self.checklist
+            if not c.passed
+        ]
         for d in self.diff:
             lines += [f"  {d.table}: missing row {json.dumps(r, default=str)}" for r in d.missing]
             lines += [f"  {d.table}: unexpected row {json.dumps(r, default=str)}" for r in d.extra]
@@ -190,7 +198,13 @@ def _row_equal(a: Row | None, b: Row | None) -> bool:
     return all(_same(a[c], b[c]) for c in a)
 
 
+def _stated(value: str, answer: str) -> bool:
+    return output_present(value, answer) or ("_" in value and output_present(value.replace("_", " "), answer))
+
+
 def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
+    # a stored label ("no_connection") is stated either way: as the tools show it or as words
+    answer = answer if "_" not in answer else f"{answer}\n{answer.replace('_', ' ')}"
     checklist: list[CheckResult] = []
     for a in task.assertions:
         try:
@@ -200,7 +214,26 @@ def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
     for out in task.outputs:
-        checklist.append(CheckResult(kind="output", description=out, passed=output_present(out, answer)))
+        checklist.append(CheckResult(kind="output", description=out, passed=_stated(out, answer)))
+    for value in task.distractors:
+        checklist.append(
+            CheckResult(kind="distractor", description=f"not stated: {value}", passed=not _stated(value, answer))
+        )
+    for refusal in task.refusals:
+        claim = claimed(answer, refusal.claims)
+        missing = [value for value in refusal.reason if not reason_given(answer, value)]
+        error = None
+        if not says_no(answer):
+            error = "the answer does not say it is turned down"
+        elif claim is not None:
+            error = f"the answer claims it was done: {claim!r}"
+        elif missing:
+            error = f"no sentence gives the reason {', '.join(missing)}"
+        checklist.append(
+            CheckResult(
+                kind="refusal", description=f"turned down: {refusal.request}", passed=error is None, error=error
+            )
+        )
     return checklist
 
 
@@ -319,7 +352,7 @@ def _score(env: Environment, task: Task, episode: Episode, answer: str, expected
     checklist = _check_list(task, episode, answer)
     components = {
         "state": 1.0 if not diffs else 0.0,
-        "outputs": 1.0 if all(c.passed for c in checklist if c.kind == "output") else 0.0,
+        "outputs": 1.0 if all(c.passed for c in checklist if c.kind in ANSWER_CHECKS) else 0.0,
         "assertions": 1.0 if all(c.passed for c in checklist if c.kind == "assertion") else 0.0,
     }
     reward = math.prod(components[c] for c in task.reward_basis)

@@ -8,6 +8,7 @@ with an example in ``docs/formats.md``; ``envfarm envs schema`` prints its JSON 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -34,6 +35,7 @@ MAX_TOOLS = 500
 MAX_STEPS = 50  # per tool
 MAX_SQL_CHARS = 20_000  # per step
 MAX_INVARIANTS = 200
+MAX_RULES = 2_000
 MAX_SEED_ROWS = 200_000
 MAX_SEED_VALUE_CHARS = 100_000
 MAX_POLICY_CHARS = 200_000
@@ -240,6 +242,20 @@ class ToolSpec(Model):
         return list(self.parameters.get("required", []))
 
 
+class RuleSpec(Model):
+    """A rule of the policy about one write tool, and where it lives (docs/formats.md, "Rules").
+
+    ``enforced_by: tool``: a ``require`` step of the tool refuses a call that breaks it;
+    ``policy``: only the policy states it, and the tool allows the action, so an agent that acts
+    against it changes the state where the task expects none.
+    """
+
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_.:-]+$", max_length=160)]
+    tool: Identifier
+    text: str = Field(min_length=1, max_length=2_000)
+    enforced_by: Literal["tool", "policy"]
+
+
 class EnvSpec(Model):
     """A whole environment. In the catalog, ``policy`` and ``seed`` live in their own files."""
 
@@ -257,6 +273,7 @@ class EnvSpec(Model):
     seed: dict[str, list[dict[str, Any]]] = {}
     invariants: list[Invariant] = Field([], max_length=MAX_INVARIANTS)
     tools: list[ToolSpec] = Field(min_length=1, max_length=MAX_TOOLS)
+    rules: list[RuleSpec] = Field([], max_length=MAX_RULES, description="The policy's rules about write tools")
 
     @model_validator(mode="after")
     def _within_size_limits(self) -> EnvSpec:
@@ -305,7 +322,17 @@ class EnvSpec(Model):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"tool name(s) {dupes} appear more than once")
+        kinds = {tool.name: tool.kind for tool in self.tools}
+        for i, rule in enumerate(self.rules):
+            if kinds.get(rule.tool) != "write":
+                raise ValueError(f"rules[{i}] ('{rule.id}') names '{rule.tool}', which is not a write tool")
+        if dupes := sorted(i for i, n in Counter(r.id for r in self.rules).items() if n > 1):
+            raise ValueError(f"rule id(s) {dupes} appear more than once")
         return self
+
+    def rule(self, rule_id: str) -> RuleSpec | None:
+        """The rule with id ``rule_id``, if any."""
+        return next((r for r in self.rules if r.id == rule_id), None)
 
     def table(self, name: str) -> TableSpec:
         """The table called ``name`` (KeyError if none)."""

@@ -41,6 +41,26 @@ class Assertion(Model):
     sql: str = Field(min_length=1)
 
 
+class Refusal(Model):
+    """A request the agent must turn down: nothing it asks for may happen, and the answer says so
+    and why (docs/formats.md, "Answers").
+
+    ``reason`` holds the values that make the reason (the record's status, the date too close, the
+    limit), each to be stated in a sentence that turns the request down or gives a reason;
+    ``claims`` are words that would say it was done ("renewed"): a sentence with one of them and no
+    negation claims the action (``envs.answers``). ``rule`` is the id of the spec rule that forbids
+    it (``EnvSpec.rules``; None when the record's status does, or the user declines); ``call`` is
+    what acting on it would be: run on the gold final state, it succeeds when the rule lives in the
+    policy only and fails when a tool enforces it.
+    """
+
+    request: str = Field(min_length=1, description="What the user asked for, in a few words")
+    reason: list[str] = []
+    claims: list[str] = []
+    rule: str | None = None
+    call: ToolCall | None = None
+
+
 class PatchOp(Model):
     """A change applied to the seed state before the task starts.
 
@@ -75,6 +95,13 @@ class Task(Model):
     initial_patch: list[PatchOp] = []
     gold_actions: list[ToolCall] = []
     outputs: list[str] = Field([], description="Facts the agent's final answer must state")
+    distractors: list[str] = Field(
+        [],
+        description="Values the final answer must not state: those of the other candidates the task names, "
+        "or of rules that are not the reason",
+    )
+    refusals: list[Refusal] = Field([], description="Requests the agent must turn down, saying so")
+    answer: str | None = Field(None, description="A reference final answer that passes every answer check")
     assertions: list[Assertion] = []
     ignore: list[str] = Field([], description="Volatile columns left out of the state comparison, as 'table.column'")
     difficulty: Literal["easy", "medium", "hard"] = "medium"

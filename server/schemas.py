@@ -60,7 +60,7 @@ class EnvDetail(EnvSummary):
 
 
 class TaskPublic(ApiModel):
-    """A task as non-admin keys see it: no gold actions, required outputs or checklist."""
+    """A task as non-admin keys see it: no gold actions, answer checks or checklist."""
 
     id: str
     env: str
@@ -74,6 +74,9 @@ class TaskPublic(ApiModel):
 class TaskAdmin(TaskPublic):
     gold_actions: list[dict[str, Any]]
     outputs: list[str]
+    distractors: list[str] = []
+    refusals: list[dict[str, Any]] = []
+    answer: str | None = None
     assertions: list[dict[str, Any]]
     reward_basis: list[str]
 

@@ -1,4 +1,4 @@
-"""The oracle: replays a task's gold actions through MCP, then states the required outputs.
+"""The oracle: replays a task's gold actions through MCP, then gives the task's reference answer.
 
 It needs the admin view of the task (gold actions and outputs). Every task should score 1.0 with
 it: a failure points at the catalog, the server or the MCP path, not at a model.
@@ -15,7 +15,8 @@ from .base import AgentTurn, EpisodeContext
 
 
 class OracleAgent:
-    """Calls the gold actions one per turn, in order; then answers with the outputs, one per line.
+    """Calls the gold actions one per turn, in order; then gives the reference answer (or the
+    required outputs, one per line, for a task without one).
 
     >>> OracleAgent().name
     'oracle'
@@ -41,7 +42,7 @@ class OracleAgent:
                 raw_arguments=json.dumps(action.arguments, ensure_ascii=False),
             )
             return AgentTurn(tool_calls=[call])
-        return AgentTurn(content="\n".join(ctx.task.outputs or []) or "Done.")
+        return AgentTurn(content=ctx.task.reference_answer)
 
     async def aclose(self) -> None:
         """Nothing to release."""

@@ -207,7 +207,7 @@ class LiveEpisode:
 
 
 def oracle_turn(task: TaskView, calls_made: int) -> tuple[list[tuple[str, dict[str, Any]]], str]:
-    """The oracle policy's next turn: the next gold action, or (all made) the required outputs as the answer.
+    """The oracle policy's next turn: the next gold action, or (all made) the task's reference answer.
 
     Returns:
         ``([(tool, arguments)], "")`` while gold actions remain, else ``([], answer)``.
@@ -220,4 +220,4 @@ def oracle_turn(task: TaskView, calls_made: int) -> tuple[list[tuple[str, dict[s
     if calls_made < len(task.gold_actions):
         action = task.gold_actions[calls_made]
         return [(action.tool, dict(action.arguments))], ""
-    return [], "\n".join(task.outputs or []) or "Done."
+    return [], task.reference_answer

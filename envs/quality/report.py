@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .judgment import judgment_counts
 from .seed import coherence_violations, status_date_contradictions
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .tasks import TaskReplay
@@ -61,6 +62,15 @@ class QualityCounts:
     dependent_chain_tasks: int = 0
     dependent_chain_share: float = 0.0
     replay_errors: int = 0
+    rules: int = 0
+    policy_only_rules: int = 0
+    policy_only_share: float = 0.0
+    policy_refusal_tasks: int = 0
+    policy_refusal_share: float = 0.0
+    why_clause_refusal_tasks: int = 0
+    why_clause_other_tasks: int = 0
+    information_tasks: int = 0
+    information_tasks_with_distractors: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -69,6 +79,8 @@ class QualityCounts:
         self.unused_write_tools = self.write_tools - self.used_write_tools
         self.status_date_contradictions = self.after_event_in_future + self.before_event_in_past
         self.dependent_chain_share = _share(self.dependent_chain_tasks, self.tasks)
+        self.policy_only_share = _share(self.policy_only_rules, self.rules)
+        self.policy_refusal_share = _share(self.policy_refusal_tasks, self.tasks)
 
     def to_dict(self) -> dict[str, Any]:
         """Every measure by its field name."""
@@ -171,6 +183,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     dates = status_date_contradictions(spec, seed, spec.clock)
     counts.after_event_rows_checked, counts.after_event_in_future = dates.after_checked, dates.after_in_future
     counts.before_event_rows_checked, counts.before_event_in_past = dates.before_checked, dates.before_in_past
+    for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
     counts.finish()
     return EnvQuality(
         env_id=spec.id,
@@ -193,6 +207,8 @@ _NOT_SUMMED = {
     "unused_write_tools",
     "dependent_chain_share",
     "status_date_contradictions",
+    "policy_only_share",
+    "policy_refusal_share",
     "write_skeletons",
     "guard_kinds",
 }
@@ -253,6 +269,16 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("staff tools exposed to the agent", str(c.staff_tools)),
         ("dependent write chains", f"{c.dependent_chain_share:.1%} ({c.dependent_chain_tasks} tasks)"),
         ("gold replay errors", str(c.replay_errors)),
+        ("policy-only rules", f"{c.policy_only_share:.1%} ({c.policy_only_rules}/{c.rules} rules)"),
+        ("refusals resting on a policy-only rule", f"{c.policy_refusal_share:.1%} ({c.policy_refusal_tasks} tasks)"),
+        (
+            '"tell me why" clause',
+            f"{c.why_clause_refusal_tasks} tasks with a refusal, {c.why_clause_other_tasks} others",
+        ),
+        (
+            "questions with distractors",
+            f"{c.information_tasks_with_distractors}/{c.information_tasks} information tasks",
+        ),
     ]
 
 
@@ -272,6 +298,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("cross-user", lambda c: f"{c.cross_user_write_tasks}/{c.write_tasks}"),
     ("staff", lambda c: str(c.staff_tools)),
     ("dependent", lambda c: f"{c.dependent_chain_share:.0%}"),
+    ("policy-only", lambda c: f"{c.policy_only_rules}/{c.rules}"),
+    ("policy refusals", lambda c: f"{c.policy_refusal_share:.0%}"),
 ]
 
 

@@ -170,8 +170,9 @@ def _bystander_calls(client: httpx.Client, episode: str, n: int, server_errors: 
     return samples
 
 
-def _attack(base: str, kind: str, stop: Any, results: Any) -> None:
-    """One client of tenant A sending ``kind`` calls until ``stop``; puts (durations ms, 5xx codes)."""
+def _attack(base: str, kind: str, stop: Any, ready: Any, results: Any) -> None:
+    """One client of tenant A sending ``kind`` calls until ``stop``; releases ``ready`` as it starts
+    sending; puts (durations ms, 5xx codes)."""
     headers = {"Authorization": f"Bearer {ATTACKER}", "content-type": "application/json"}
     durations: list[float] = []
     codes: list[int] = []
@@ -179,6 +180,7 @@ def _attack(base: str, kind: str, stop: Any, results: Any) -> None:
         episode = _episode(c, env_id="lab") if kind == "spin" else _episode(c, task_id="retail-001")
         call = {"spin": {"tool": "spin"}, "unique_items": UNIQUE_ITEMS_CALL, "longest_list": LONGEST_LIST_CALL}[kind]
         body = json.dumps(call).encode()
+        ready.release()
         while not stop.is_set():
             t0 = time.perf_counter()
             r = c.post(f"/episodes/{episode}/calls", content=body)
@@ -195,11 +197,16 @@ def _phase(base: str, kind: str, attackers: int, measure: Callable[[], list[floa
     # client measuring tenant B, and B's figures would show the client.
     ctx = multiprocessing.get_context("spawn")
     stop = ctx.Event()
+    ready = ctx.Semaphore(0)
     results = ctx.Queue()
-    procs = [ctx.Process(target=_attack, args=(base, kind, stop, results)) for _ in range(attackers)]
+    procs = [ctx.Process(target=_attack, args=(base, kind, stop, ready, results)) for _ in range(attackers)]
     for proc in procs:
         proc.start()
-    time.sleep(2.0)  # the attack is under way (a spawned process takes a second to start)
+    # measure only once every attacker sends (a spawned process takes a second or more to start)
+    for _ in procs:
+        if not ready.acquire(timeout=120):
+            raise BenchError(f"an attacking client did not start sending {kind} calls within 120 s")
+    time.sleep(0.2)  # their first calls are in flight
     samples = measure()
     stop.set()
     durations: list[float] = []

@@ -26,6 +26,7 @@ from envs.catalog import load_env_dir
 from envs.quality import quality_report, write_quality_report
 
 from ..domains.domain import Domain
+from ..domains.enforcement import DEFAULT_POLICY_SHARE, assign_enforcement
 from ..domains.sqlgen import DomainError
 from ..gate.probe import probe_env
 from ..tasks.graph import graph_from_meta, graph_to_json
@@ -50,6 +51,7 @@ class SynthesisConfig:
     llm: Any = None  # synthesis.sources.llm.ClientConfig: when set, the LLM rewrites task texts (re-verified)
     quality: bool = True  # write quality-report.{json,md} (the default catalog skips it: first start is faster)
     limit: int | None = None  # at most this many environments (each domain's first variant comes first)
+    policy_share: float = DEFAULT_POLICY_SHARE  # of each domain's rules, written in the policy only
 
 
 @dataclass
@@ -82,7 +84,7 @@ def _dump(obj: Any) -> str:
 def synthesize_one(domain: Domain, variant: int, config: SynthesisConfig) -> EnvOutcome:
     """Run one domain variant through every stage and write it if accepted."""
     t0 = time.perf_counter()
-    d = _variant(domain, variant)
+    d = assign_enforcement(_variant(domain, variant), config.policy_share)
     seed = config.seed * 1000 + variant
     out = EnvOutcome(env_id=d.id, domain=domain.id, sector=d.sector, status="rejected")
     try:
@@ -103,7 +105,8 @@ def synthesize_one(domain: Domain, variant: int, config: SynthesisConfig) -> Env
             return out
         # a small surplus, so a task the checker refuses is dropped instead of sinking the environment
         surplus = config.tasks_per_env + max(2, config.tasks_per_env // 10)
-        tasks, task_rejections = generate_tasks(d, gen.spec, gen.meta, count=surplus, seed=seed)
+        twin = generate_env(d, seed=seed, rows=config.rows, exclude=frozenset(probe.rejected), enforce_all=True)
+        tasks, task_rejections = generate_tasks(d, gen.spec, gen.meta, count=surplus, seed=seed, twin=twin.spec)
         if config.llm is not None:
             from ..tasks.rewrite import rewrite_instructions
 

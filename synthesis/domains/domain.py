@@ -159,6 +159,11 @@ class Guard(Model):
     column: Identifier | None = Field(None, description="For sum_max: the column summed")
     add: str | int | float | None = Field(None, description="For sum_max: added to the sum (a value source)")
     message: str | None = Field(None, description="Error text; {placeholders} name values")
+    enforced_by: Literal["tool", "policy"] | None = Field(
+        None,
+        description="Where the rule lives: 'tool' (the tool refuses a call that breaks it), 'policy' (the policy "
+        "states it and the tool allows the action); unset: the generator decides (synthesis.domains.enforcement)",
+    )
 
     @model_validator(mode="after")
     def _fields_fit_kind(self) -> Guard:

@@ -55,8 +55,10 @@ def limits(domain: Domain) -> list[Limit]:
 
 
 def _keeps(guards: list[Guard], limit: Limit) -> bool:
+    """Whether a tool with ``guards`` refuses a call past ``limit`` (a policy-only rule does not)."""
     return any(
-        (other := _as_limit(g)) is not None
+        g.enforced_by != "policy"
+        and (other := _as_limit(g)) is not None
         and (other.entity, other.match, set(other.states)) == (limit.entity, limit.match, set(limit.states))
         and other.amount <= limit.amount
         for g in guards

@@ -28,6 +28,7 @@ from envs.task import PatchOp
 
 from ..domains.coherence import agreeing
 from ..domains.domain import Domain, Entity, Guard, Reference, Transition
+from ..domains.enforcement import enforced, rule_guards
 from ..domains.sqlgen import pk
 from ..domains.timing import date_source
 from ..tools.bulk import covered, within_limits
@@ -179,7 +180,8 @@ class Prober:
         requires = [s for s in tool.steps if isinstance(s, RequireStep)]
         owner = self.domain.owner_checked(e, t)
         checks: list[tuple[str, Any, re.Pattern[str]]] = []  # (label, predicate, error)
-        expected_requires = (owner is not None) + 1 + sum(g.kind != "owner" for g in t.guards) + t.confirm
+        rules = enforced(rule_guards(t))  # the tool checks these; policy-only rules are the agent's to keep
+        expected_requires = (owner is not None) + 1 + len(rules) + t.confirm
         if len(requires) != expected_requires:
             self.report.reject(
                 m.tool,
@@ -193,10 +195,9 @@ class Prober:
             idx += 1
         checks.append(("status", None, _template_regex(requires[idx].message)))
         idx += 1
-        for g in t.guards:
-            if g.kind != "owner":
-                checks.append((f"{g.kind} {g.field}", g, _template_regex(requires[idx].message)))
-                idx += 1
+        for g in rules:
+            checks.append((f"{g.kind} {g.field}", g, _template_regex(requires[idx].message)))
+            idx += 1
         rows = list(self.oracle.rows[e.name].values())
         self.rng.shuffle(rows)
         seen_fail: set[str] = set()
@@ -314,7 +315,7 @@ class Prober:
 
         def admits(row: dict[str, Any]) -> bool:
             return row.get(status) in t.from_states and all(
-                self.oracle.holds(g, e, row, {}) for g in t.guards if g.kind != "owner"
+                self.oracle.holds(g, e, row, {}) for g in enforced(rule_guards(t))
             )
 
         by_parent: dict[Any, list[dict[str, Any]]] = {}

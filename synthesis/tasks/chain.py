@@ -36,6 +36,9 @@ class Goal:
     extra: dict[str, Any] = field(default_factory=dict)
     blocked: str | None = None
     depends_on_previous: bool = False
+    rule: str | None = None  # the spec rule a refused request breaks (None: the record's status, or a fee)
+    refused_call: dict[str, Any] | None = None  # what acting on a refused request would be
+    declined: bool = False  # refused by the user (a fee), not by a rule
 
 
 @dataclass

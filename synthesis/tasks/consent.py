@@ -88,7 +88,7 @@ class ConsentGoals(RuleGoals):
         if error is None or NOT_YET not in str(error):
             self.rejections["confirmation_not_enforced"] += 1
             return False
-        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, extra, blocked=f"{fee:g}"))
+        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, extra, blocked=f"{fee:g}", declined=True))
         self.request(chain, e, t.name, phrase, extra)
         chain.requests.append(self.consent_condition())
         status = str(row[e.lifecycle.field]).replace("_", " ")

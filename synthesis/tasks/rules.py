@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from envs import Environment
-from envs.errors import StateError
+from envs.errors import StateError, ToolError
 from envs.spec import EnvSpec
 
 from ..domains.domain import Entity, Guard, Transition
+from ..domains.enforcement import policy_only, rule_guards
 from ..domains.sqlgen import pk
-from ..tools.toolkit import ToolMeta, sample_argument
+from ..tools.confirm import confirmed
+from ..tools.toolkit import ToolMeta, rule_id, sample_argument
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
@@ -25,7 +27,8 @@ from .phrasing import verb_phrase
 class RuleGoals(UserKnowledge):
     """Allowed and refused goals (mixed into the task generator)."""
 
-    env: Environment
+    env: Environment  # the generator's twin: every rule checked by its tool
+    served: Environment  # the environment agents get: policy-only rules are not checked
     spec: EnvSpec
 
     # -- rules -------------------------------------------------------------------------------------
@@ -153,10 +156,20 @@ class RuleGoals(UserKnowledge):
         owner = self.domain.owner_checked(e, t)
         if owner is not None:
             call[owner.column] = row[owner.column]
-        if not isinstance(chain.on_copy(self.env, m.tool, call), StateError):  # the tool itself must refuse it
+        # the generator's twin enforces every rule: the call must fail there, as the rule says
+        if not isinstance(chain.on_copy(self.env, m.tool, call), StateError):
             self.rejections["refusal_not_enforced"] += 1
             return False
-        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason))
+        index = next((i for i, g in enumerate(rule_guards(t)) if g is guard), None)
+        broken = rule_id(m.tool, index) if index is not None else None
+        if guard is not None and policy_only(guard) and not self.acting_changes(chain, m.tool, call):
+            self.rejections["policy_refusal_not_actionable"] += 1  # the served tool must let it through
+            return False
+        tool = self.spec.tool(m.tool)
+        refused = confirmed(tool.parameters, call) if tool is not None else call
+        chain.goals.append(
+            Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason, rule=broken, refused_call=refused)
+        )
         self.request(chain, e, t.name, phrase, args)
         checks.keep(
             e,
@@ -168,6 +181,21 @@ class RuleGoals(UserKnowledge):
             col = guard.field[6:]
             checks.keep(e, row, col, f"the {col.replace('_', ' ')} of {e.human} {row[pk(e)]} is unchanged")
         return True
+
+    def acting_changes(self, chain: Chain, tool: str, call: dict[str, Any]) -> bool:
+        """Whether ``call``, on the live state of the served environment (where policy-only rules are
+        not checked), succeeds and changes the state: an agent that acts then fails on state."""
+        assert chain.episode is not None
+        trial = self.served.restore(chain.episode.serialize())
+        spec = self.served.spec.tool(tool)
+        try:
+            before = trial.state_hash()
+            trial.call_tool(tool, confirmed(spec.parameters, call) if spec is not None else call)
+            return trial.state_hash() != before
+        except ToolError:
+            return False
+        finally:
+            trial.close()
 
     # -- phrasing of goals ---------------------------------------------------------------------------
     def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:

@@ -21,19 +21,24 @@ the goals (``checklist``), and a task whose gold run touches another user's rows
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
 from envs import Environment, Task
+from envs.outputs import output_present
 from envs.spec import EnvSpec
 
-from ..domains.domain import Domain
+from ..domains.domain import Domain, Entity
+from ..domains.enforcement import policy_only
 from ..domains.sqlgen import pk
 from ..gate.oracle import Oracle
 from ..tools.escalation import TOOL as ESCALATION_TOOL
 from ..tools.escalation import escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
+from .answers import declined_sentence, participles, refusal_sentence, values_sentence
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .phrasing import Phrasing, verb_phrase
@@ -43,16 +48,35 @@ from .writes import WriteGoals
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
+#: Of refusals where a policy-only rule could be the reason, how many rest on one (the rest on any rule).
+POLICY_REFUSALS = 0.75
+
+
+def _named_in(phrase: str, said: str) -> bool:
+    """Whether ``said`` names the record ``phrase`` does: the phrase itself, or every value in it (a
+    date, a code, a quoted title), however the words around them differ."""
+    values = re.findall(r"'[^']+'|\S*\d\S*", phrase)
+    return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
 class TaskGenerator(WriteGoals):
     """Generates verified tasks for one environment."""
 
-    def __init__(self, domain: Domain, spec: EnvSpec, meta: list[ToolMeta], env: Environment, *, seed: int) -> None:
+    def __init__(
+        self,
+        domain: Domain,
+        spec: EnvSpec,
+        meta: list[ToolMeta],
+        env: Environment,
+        *,
+        seed: int,
+        served: Environment | None = None,
+    ) -> None:
         self.domain = domain
         self.spec = spec
         self.meta = {m.tool: m for m in meta if spec.tool(m.tool) is not None}
-        self.env = env
+        self.env = env  # every rule checked by its tool: gold chains run here and keep the policy
+        self.served = served or env
         self.oracle = Oracle(domain, spec)
         self.rng = random.Random(f"tasks:{domain.id}:{seed}")
         self.say = Phrasing(self.rng)
@@ -151,6 +175,7 @@ class TaskGenerator(WriteGoals):
         *,
         info: list[str] | None = None,
         ignore: list[str] | None = None,
+        distractors: list[str] | None = None,
     ) -> Task | None:
         self._reread_outputs(chain)
         ep = chain.episode
@@ -167,14 +192,22 @@ class TaskGenerator(WriteGoals):
         if self.touches_others(chain):
             self.rejections["cross_user_write"] += 1
             return None
-        outputs = list(info or []) + [g.blocked for g in refused if g.blocked]
+        outputs = list(info or [])
         for table, key, col in chain.outputs:
             value = ep.rows_by_key(table, [(key,)])[(key,)]
             if value is not None and value.get(col) is not None:
                 outputs.append(str(value[col]))
                 chain.requests.append(self.say.ask_value(col))
-        if refused:
-            chain.requests.append(self.say.ask_reason(len(chain.goals) > 1))
+        outputs = list(dict.fromkeys(outputs))
+        refusals = [self.refusal_of(g, writes) for g in refused]
+        answer = [
+            declined_sentence(g.verb, g.phrase, g.blocked or "")
+            if g.declined
+            else refusal_sentence(g.verb, g.phrase, g.blocked or "", self.rule_text(g.rule))
+            for g in refused
+        ]
+        if outputs:
+            answer.append(values_sentence(outputs))
         assertions = checks.assertions() if chain.goals else []
         n_writes = len(writes)
         calls = len(chain.calls)
@@ -194,7 +227,7 @@ class TaskGenerator(WriteGoals):
         facts = list(chain.facts)
         # a record named outright in another request is no longer something to ask about
         said = " ".join(chain.requests)
-        hidden = [h for h in chain.hidden if h.split(" is ", 1)[-1].rstrip(".") not in said]
+        hidden = [h for h in chain.hidden if not _named_in(h.split(" is ", 1)[-1].rstrip("."), said)]
         facts += [h for h in chain.hidden if h not in hidden]
         if facts and (info is not None or chain.goals) and self.rng.random() < 0.25:  # the agent must ask who
             hidden.insert(0, facts.pop(0))
@@ -210,7 +243,10 @@ class TaskGenerator(WriteGoals):
                 "instruction": self.say.instruction(opening, chain.requests),
                 "user": {"persona": self.say.persona(), "known_facts": facts, "reveal_if_asked": hidden},
                 "gold_actions": chain.calls,
-                "outputs": list(dict.fromkeys(outputs)),
+                "outputs": outputs,
+                "distractors": [d for d in dict.fromkeys(distractors or []) if d not in outputs],
+                "refusals": refusals,
+                "answer": " ".join(answer) if answer else None,
                 "assertions": assertions,
                 "difficulty": difficulty,
                 "expects_change": bool(writes),
@@ -219,6 +255,24 @@ class TaskGenerator(WriteGoals):
                 "ignore": ignore or [],
             }
         )
+
+    def rule_text(self, rule: str | None) -> str | None:
+        found = self.spec.rule(rule) if rule is not None else None
+        return found.text if found is not None else None
+
+    def refusal_of(self, goal: Goal, done: list[Goal]) -> dict[str, Any]:
+        """The task's record of a refused goal: what was asked, why not, and what acting would be."""
+        reason = [goal.blocked] if goal.blocked else []
+        said = {str(v).lower() for v in reason}
+        claims = [] if any(g.verb.split("_")[0] == goal.verb.split("_")[0] for g in done) else participles(goal.verb)
+        return {
+            "request": verb_phrase(goal.verb, goal.phrase),
+            "reason": reason,
+            # a participle that is also the reason ("paid") says why, not that the agent acted
+            "claims": [c for c in claims if c.lower() not in said],
+            "rule": goal.rule,
+            "call": {"tool": goal.tool, "arguments": goal.refused_call} if goal.refused_call else None,
+        }
 
     # -- task kinds ----------------------------------------------------------------------------------
     def _transitions(self) -> list[ToolMeta]:
@@ -232,7 +286,9 @@ class TaskGenerator(WriteGoals):
         if not options:
             self.rejections["no_refusable_record"] += 1
             return None
-        m, (row, args, rule, guard) = self.rng.choice(options)
+        in_policy = [o for o in options if o[1][3] is not None and policy_only(o[1][3])]
+        pool = in_policy if in_policy and self.rng.random() < POLICY_REFUSALS else options
+        m, (row, args, rule, guard) = self.rng.choice(pool)
         e, _ = self._transition(m)
         chain = Chain.start(self.env, self.oracle.owner_of(e, row))
         checks = Checklist(self.domain, self.spec.clock, self.oracle.holds)
@@ -336,14 +392,39 @@ class TaskGenerator(WriteGoals):
                 attr is not None and attr.kind == "enum"
             )
             shown = value.replace("_", " ") if isinstance(value, str) and is_label else value
+            distractors = self.distractors(chain, e, row, col, str(shown), is_label)
+            if not distractors:  # a dump of every tool result would answer it: nothing to tell apart
+                self.rejections["no_distractor"] += 1
+                return None
             return self.finish(
-                chain, task_id, Checklist(self.domain, self.spec.clock, self.oracle.holds), info=[str(shown)]
+                chain,
+                task_id,
+                Checklist(self.domain, self.spec.clock, self.oracle.holds),
+                info=[str(shown)],
+                distractors=distractors,
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1
             return None
         finally:
             chain.close()
+
+    def distractors(self, chain: Chain, e: Entity, row: Row, col: str, answer: str, is_label: bool) -> list[str]:
+        """The same column's values of the user's other records that the gold calls show: an answer
+        that states them too has not told the records apart (a dump of every result would)."""
+        owner = self.oracle.owner_of(e, row)
+        shown_results = json.dumps(chain.results, default=str)
+        shown_results += " " + shown_results.replace("_", " ")
+        out = []
+        for other in self.oracle.rows[e.name].values():
+            value = other.get(col)
+            if other is row or value is None or self.oracle.owner_of(e, other) != owner:
+                continue
+            text = str(value.replace("_", " ") if isinstance(value, str) and is_label else value)
+            if output_present(text, answer) or output_present(answer, text) or not output_present(text, shown_results):
+                continue
+            out.append(text)
+        return sorted(set(out))
 
     def _kind(self, made: Counter[str], failed: Counter[str], count: int) -> str:
         """The kind furthest below its share so far (writes fill the rest); a kind this environment
@@ -386,8 +467,11 @@ class TaskGenerator(WriteGoals):
 
 
 def generate_tasks(
-    domain: Domain, spec: EnvSpec, meta: list[ToolMeta], *, count: int, seed: int
+    domain: Domain, spec: EnvSpec, meta: list[ToolMeta], *, count: int, seed: int, twin: EnvSpec | None = None
 ) -> tuple[list[Task], Counter[str]]:
-    """Verified tasks for one environment, and the count of rejected attempts by reason."""
-    gen = TaskGenerator(domain, spec, meta, Environment(spec), seed=seed)
+    """Verified tasks for one environment (``spec``, as agents get it), and the count of rejected
+    attempts by reason. ``twin`` is the same environment with every rule checked by its tool
+    (``generate_env(..., enforce_all=True)``); without it, ``spec`` is taken to check them all."""
+    served = Environment(spec)
+    gen = TaskGenerator(domain, twin or spec, meta, Environment(twin) if twin else served, seed=seed, served=served)
     return gen.generate(count), gen.rejections

@@ -14,8 +14,9 @@ from typing import Any
 from envs.compile import quote_ident
 
 from ..domains.domain import Domain, Effect, Entity, Guard, Reference, Transition
+from ..domains.enforcement import rule_guards
 from ..domains.sqlgen import expr, literal, pk
-from .guards import comparison
+from .guards import comparison, describe_guard
 from .toolkit import ToolBuilderBase, ToolMeta, a_, id_schema, object_schema, owner_step, param_schema, upper_first
 
 _SIMPLE_GUARDS = ("equals", "not_equals", "one_of", "min", "max", "future", "past", "within")
@@ -268,7 +269,7 @@ class BulkTools(ToolBuilderBase):
         )
         on_parent = f"via:{parent_ref.ref_name}."
         shared = {f"{on_parent}{p}" for p, _ in shared_minimums(e, t)}
-        for g in t.guards:  # rules about the parent hold once for every item
+        for g in self.checked(t.guards):  # rules about the parent hold once for every item
             if (g.field or "").startswith(on_parent) and g.field not in shared:
                 col = (g.field or "")[len(on_parent) :]
                 steps.append(
@@ -282,10 +283,10 @@ class BulkTools(ToolBuilderBase):
         rules = [(f"{e.lifecycle.field} IN ({', '.join(map(literal, t.from_states))})", " or ".join(t.from_states))]
         rules += [
             (_predicate(g), g.kind)
-            for g in t.guards
+            for g in self.checked(t.guards)
             if (g.field or "").startswith("field:") and not _item_limit(e, parent_ref, g)
         ]
-        for g in t.guards:  # rules about another record each item references (its train, its slot)
+        for g in self.checked(t.guards):  # rules about another record each item references (its train, its slot)
             field = g.field or ""
             if field.startswith("via:") and not field.startswith(on_parent):
                 ref_name, _, col = field[4:].partition(".")
@@ -352,12 +353,13 @@ class BulkTools(ToolBuilderBase):
         if sets:
             steps.append({"kind": "exec", "sql": f"UPDATE {table} SET {', '.join(sets)} WHERE {in_list}"})
         steps.append({"kind": "return", "sql": f"SELECT * FROM {table} WHERE {in_list} ORDER BY {pk(e)}"})
+        what = f"{t.description.rstrip('.')}, for several {e.table.replace('_', ' ')} of one {parent.human} at once"
+        every_rule = [describe_guard(self.domain, g) or g.kind for g in rule_guards(t)]
         self.add(
             {
                 "name": name,
                 "kind": "write",
-                "description": f"{t.description.rstrip('.')}, for several {e.table.replace('_', ' ')} of one "
-                f"{parent.human} at once. Each must be {' or '.join(t.from_states)}; if any is not, nothing changes.",
+                "description": f"{what}. Each must be {' or '.join(t.from_states)}; if any is not, nothing changes.",
                 "parameters": object_schema(props, [k for k in props if k not in optional]),
                 "steps": steps,
             },
@@ -371,5 +373,9 @@ class BulkTools(ToolBuilderBase):
                 requires=[f"{e.name}:{s}" for s in t.from_states],
                 produces=[f"{e.name}:{t.to}"],
                 transition=t.name,
+                policy=f"{what}. Each must be {' or '.join(t.from_states)}"
+                + "".join(f"; {text}" for text in dict.fromkeys(every_rule))
+                + ".",
             ),
+            rules=list(zip(rule_guards(t), every_rule, strict=True)),
         )

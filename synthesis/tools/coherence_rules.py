@@ -13,6 +13,7 @@ from envs.compile import quote_ident
 
 from ..domains.coherence import Agreement, agreement_sql, agreements
 from ..domains.domain import Creation, Domain, Effect, Entity, Guard, Transition
+from ..domains.enforcement import enforced
 from ..domains.sqlgen import binding, literal, pk
 from ..domains.timing import Timing, date_source, guards_on, timing
 from .toolkit import a_
@@ -173,13 +174,17 @@ def timing_problem(domain: Domain, tm: Timing, side: str) -> str | None:
     for e, t in _tool_transitions(domain):
         if e.name != entity.name or t.to not in states:
             continue
-        kept = [g for g in guards_on(t, guard, tm.field) if side == "before" or g.hours <= tm.after_hours]
+        kept = [
+            g
+            for g in enforced(guards_on(t, guard, tm.field))  # a policy-only rule keeps nothing an agent may break
+            if side == "before" or g.hours <= tm.after_hours
+        ]
         if not set(t.from_states) <= set(states) and not kept:
             return f"{t.name} moves records into {t.to} without a {guard} guard on {tm.field}"
     if entity.lifecycle.initial in states:
         if entity.create is not None:
             made = creation_guards(domain, entity, entity.create)
-            guarded = side == "before" and any(g.kind == "future" and g.field == tm.field for g in made)
+            guarded = side == "before" and any(g.kind == "future" and g.field == tm.field for g in enforced(made))
             if not guarded or (ref is None and col not in entity.create.inputs):
                 return f"create_{entity.name} makes {entity.lifecycle.initial} records without a {guard} guard"
         for e, x, _ in _inserts_into(domain, entity):
@@ -195,7 +200,7 @@ def creation_guards(domain: Domain, entity: Entity, creation: Creation) -> list[
     tm = timing(domain, entity)
     if tm is None or entity.lifecycle is None or entity.lifecycle.initial not in tm.before:
         return guards
-    if any(g.kind == "future" and g.field == tm.field for g in guards):
+    if any(g.kind == "future" and g.field == tm.field for g in enforced(guards)):
         return guards
     what = tm.column.replace("_", " ")
     if tm.ref_name:

@@ -107,15 +107,18 @@ def _policy(domain: Domain, builder: ToolBuilder) -> str:
         "",
         "## What each action allows",
     ]
+    policy_of = {m.tool: m.policy for m in builder.meta}
     for t in builder.tools:
         if t["kind"] == "write":
-            lines.append(f"- `{t['name']}`: {t['description']}")
+            lines.append(f"- `{t['name']}`: {policy_of.get(t['name']) or t['description']}")
     lines += [
         "",
         "## Always",
         "- Use only information from the tools or from the user. Never guess an id, a date or an amount.",
+        "- Before any change, check that this policy allows it: the tools do not check every rule. If a rule "
+        "does not allow what the user asks, do not do it; tell them which rule stops it and the value that does.",
         "- Make one change per tool call, and tell the user the outcome, including any amount involved.",
-        "- If an action is refused, explain the reason the tool gave; do not try to work around a rule.",
+        "- If a tool refuses an action, explain the reason it gave; do not try to work around a rule.",
     ]
     lines += [f"- {r}" for r in domain.rules]
     lines += policy_lines(domain)
@@ -155,14 +158,19 @@ def generate_env(
     clock: datetime = datetime(2026, 3, 2, 9, 0, 0),
     rows: tuple[int, int] = DEFAULT_ROWS,
     exclude: frozenset[str] = frozenset(),
+    enforce_all: bool = False,
 ) -> GeneratedEnv:
     """Turn a domain into a validated spec plus tool metadata.
+
+    Rules the domain marks policy-only (``Guard.enforced_by``) are written in the policy and left
+    out of their tools; with ``enforce_all`` every rule is checked by its tool, which makes the task
+    generator's twin of the environment (same data and tools, a call the policy forbids fails).
 
     Raises:
         DomainError: the domain names something that does not exist or cannot be expressed.
         pydantic.ValidationError: the generated spec does not validate (a generator bug).
     """
-    b = ToolBuilder(domain, exclude=exclude)
+    b = ToolBuilder(domain, exclude=exclude, enforce_all=enforce_all)
     for e in domain.entities:
         b.details(e)
         b.lookups(e)
@@ -196,6 +204,7 @@ def generate_env(
             "seed": generate_seed(domain, seed=seed, clock=clock, rows=rows),
             "invariants": _invariants(domain),
             "tools": b.tools,
+            "rules": b.rules,
         }
     )
     settle_named_dates(spec, allows_in_seed(domain, spec.seed))

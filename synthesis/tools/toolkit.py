@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, get_args
 
-from ..domains.domain import NUMERIC_KINDS, Domain, Entity, SemanticKind
+from ..domains.domain import NUMERIC_KINDS, Domain, Entity, Guard, SemanticKind
+from ..domains.enforcement import enforced, policy_only
 from ..domains.sqlgen import DomainError, pk
 
 #: Kinds stored as text and matched case-insensitively by lookups.
@@ -32,9 +34,15 @@ class ToolMeta:
     produces: list[str] = field(default_factory=list)
     transition: str | None = None
     attribute: str | None = None
+    policy: str = ""  # the action's line in the policy: what it does and every rule about it
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def rule_id(tool: str, index: int) -> str:
+    """The id of a tool's ``index``-th rule (its non-owner guards, in order) in ``EnvSpec.rules``."""
+    return f"{tool}.{index}"
 
 
 def a_(noun: str) -> str:
@@ -94,19 +102,37 @@ def object_schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 class ToolBuilderBase:
     """Builds the tools of one domain."""
 
-    def __init__(self, domain: Domain, *, exclude: frozenset[str] = frozenset()) -> None:
+    def __init__(self, domain: Domain, *, exclude: frozenset[str] = frozenset(), enforce_all: bool = False) -> None:
         self.domain = domain
         self.exclude = exclude  # tools the admission gate rejected
+        # every rule checked by the tools, policy-only ones too: the task generator's twin of the
+        # environment, on which a call the policy forbids fails like any refused call
+        self.enforce_all = enforce_all
         self.tools: list[dict[str, Any]] = []
         self.meta: list[ToolMeta] = []
+        self.rules: list[dict[str, Any]] = []
 
-    def add(self, tool: dict[str, Any], meta: ToolMeta) -> None:
+    def add(self, tool: dict[str, Any], meta: ToolMeta, rules: Sequence[tuple[Guard, str]] = ()) -> None:
+        """Add a tool; ``rules`` are its rules (guard, plain-English text) in the order of the guards."""
         if tool["name"] in self.exclude:
             return
         if any(t["name"] == tool["name"] for t in self.tools):
             raise DomainError(f"two generated tools are called '{tool['name']}'")
         self.tools.append(tool)
         self.meta.append(meta)
+        for i, (guard, text) in enumerate(rules):
+            self.rules.append(
+                {
+                    "id": rule_id(tool["name"], i),
+                    "tool": tool["name"],
+                    "text": text,
+                    "enforced_by": "policy" if policy_only(guard) else "tool",
+                }
+            )
+
+    def checked(self, guards: list[Guard]) -> list[Guard]:
+        """The guards the generated tool checks (every one when building the generator's twin)."""
+        return list(guards) if self.enforce_all else enforced(guards)
 
     def outputs(self, e: Entity) -> list[str]:
         cols = [pk(e)] + [r.column for r in e.references] + [a.name for a in e.attributes]

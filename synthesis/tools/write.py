@@ -12,6 +12,7 @@ from envs.compile import quote_ident
 
 from ..domains.coherence import agreement_sql, agreements
 from ..domains.domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
+from ..domains.enforcement import rule_guards
 from ..domains.sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
 from .coherence_rules import creation_guards
 from .confirm import CONFIRM, confirm_schema, confirm_steps
@@ -217,7 +218,7 @@ class WriteTools(ToolBuilderBase):
             }
         )
         scope = Scope(self_ref=f":{pk(e)}")
-        steps += self._guard_steps(e, t.guards, where, pk(e), scope)
+        steps += self._guard_steps(e, self.checked(t.guards), where, pk(e), scope)
         if t.confirm:  # after every rule: a refusal says why, a confirmation what would happen
             props[CONFIRM] = confirm_schema()
             required.append(CONFIRM)
@@ -232,14 +233,17 @@ class WriteTools(ToolBuilderBase):
                 }
             )
         steps.append(record_return(e))
-        rules = self.describe_guards(e, t.guards, owner)
+        confirm = " Tell the customer what it does and get their explicit confirmation first." if t.confirm else ""
+
+        def allowed(rules: list[str]) -> str:
+            when = f"Allowed only when the {e.human} is {' or '.join(fs)}"
+            return f"{t.description.rstrip('.')}. {when}{''.join('; ' + r for r in rules)}.{confirm}"
+
         self.add(
             {
                 "name": name,
                 "kind": "write",
-                "description": f"{t.description.rstrip('.')}. Allowed only when the {e.human} is {' or '.join(fs)}"
-                f"{'; ' + '; '.join(rules) if rules else ''}."
-                + (" Tell the customer what it does and get their explicit confirmation first." if t.confirm else ""),
+                "description": allowed(self.describe_guards(e, self.checked(t.guards), owner)),
                 "parameters": object_schema(props, required),
                 "steps": steps,
             },
@@ -253,7 +257,9 @@ class WriteTools(ToolBuilderBase):
                 requires=[f"{e.name}:{s}" for s in fs],
                 produces=[f"{e.name}:{t.to}"],
                 transition=t.name,
+                policy=allowed(self.describe_guards(e, t.guards, owner)),
             ),
+            rules=[(g, describe_guard(self.domain, g) or g.kind) for g in rule_guards(t)],
         )
 
     def describe_guards(self, e: Entity, guards: list[Guard], owner: Any) -> list[str]:
@@ -298,7 +304,7 @@ class WriteTools(ToolBuilderBase):
         steps += self._agreement_steps(e)
         guards = creation_guards(self.domain, e, c)
         scope = Scope(self_ref=":new.id", in_create=True, table=e.table, key=pk(e), inputs=frozenset(c.inputs))
-        steps += self._guard_steps(e, guards, where, pk(e), scope)
+        steps += self._guard_steps(e, self.checked(guards), where, pk(e), scope)
         steps.append({"kind": "query", "bind": "new", "sql": f"SELECT new_id('{e.id_prefix}') AS id"})
         cols, vals = [pk(e)], [":new.id"]
         for ref in e.references:
@@ -310,16 +316,21 @@ class WriteTools(ToolBuilderBase):
         steps.append(insert_step(e, cols, vals))
         steps += self._effect_steps(e, c.effects, where, scope)
         steps.append(record_return(e, ":new.id"))
-        rules = self.describe_guards(e, guards, None)
+        agreed = []
         for ag in agreements(self.domain, e):
             source, target = self.domain.entity(ag.source.entity), self.domain.entity(ag.target.entity)
             verb = "belong to" if ag.path[-1].role == "owner" else "be for"
-            rules.append(f"the {source.human} must {verb} the {target.human} given")
+            agreed.append(f"the {source.human} must {verb} the {target.human} given")
+
+        def requires(rules: list[str]) -> str:
+            rules = rules + agreed
+            return f"{c.description.rstrip('.')}{'. Requires: ' + '; '.join(rules) if rules else ''}."
+
         self.add(
             {
                 "name": name,
                 "kind": "write",
-                "description": f"{c.description.rstrip('.')}{'. Requires: ' + '; '.join(rules) if rules else ''}.",
+                "description": requires(self.describe_guards(e, self.checked(guards), None)),
                 "parameters": object_schema(props, required),
                 "steps": steps,
             },
@@ -331,7 +342,9 @@ class WriteTools(ToolBuilderBase):
                 inputs=inputs,
                 outputs=self.outputs(e),
                 produces=[f"{e.name}:{e.lifecycle.initial}"] if e.lifecycle else [],
+                policy=requires(self.describe_guards(e, guards, None)),
             ),
+            rules=[(g, describe_guard(self.domain, g) or g.kind) for g in guards if g.kind != "owner"],
         )
 
     def _agreement_steps(self, e: Entity) -> list[dict[str, Any]]:

@@ -49,7 +49,8 @@ def tool_infos(entry: CatalogEntry) -> list[ToolInfo]:
 
 
 def task_view(task: Task, principal: Principal) -> TaskPublic | TaskAdmin:
-    """Non-admin keys never see gold actions, required outputs or the checklist."""
+    """Non-admin keys never see gold actions, the answer checks (outputs, distractors, refusals, the
+    reference answer) or the checklist."""
     public = {
         "id": task.id,
         "env": task.env,
@@ -65,6 +66,9 @@ def task_view(task: Task, principal: Principal) -> TaskPublic | TaskAdmin:
         **public,
         gold_actions=[a.model_dump() for a in task.gold_actions],
         outputs=task.outputs,
+        distractors=task.distractors,
+        refusals=[r.model_dump(exclude_none=True) for r in task.refusals],
+        answer=task.answer,
         assertions=[a.model_dump() for a in task.assertions],
         reward_basis=list(task.reward_basis),
     )

@@ -53,13 +53,14 @@ def test_a_refused_request_is_refused_by_the_tool_and_changes_nothing(generated)
         if "refusal" not in t.tags:
             continue
         env = Environment(spec)
-        assert not t.expects_change and t.outputs
+        reasons = [value for r in t.refusals for value in r.reason]
+        assert not t.expects_change and t.refusals and reasons
         ep = env.episode(t)
         results = ep.replay(t.gold_actions)
         assert not ep.changed_keys()  # the expected state is the initial one
         # the reason is in what the agent read, so an agent can state it
         shown = str([r.content for r in results]).lower().replace("_", " ") + spec.policy.lower()
-        assert all(out.lower() in shown for out in t.outputs), (t.id, t.outputs)  # or a limit the policy states
+        assert all(value.lower() in shown for value in reasons), (t.id, reasons)  # or a limit the policy states
         seen += 1
     assert seen >= 10
 
@@ -87,7 +88,7 @@ def test_an_agent_that_does_what_a_rule_forbids_scores_zero(generated):
         if other is None:
             continue
         ep.apply_patch([PatchOp(op="update", table=table, where={key_col: key.strip("'")}, set={column: other})])
-        score = score_episode(env, t, ep, answer=" ".join(t.outputs))
+        score = score_episode(env, t, ep, answer=t.answer or "")
         assert score.reward == 0.0 and score.partial_credit < 1.0, t.id
         checked += 1
     assert checked >= 3

@@ -34,7 +34,7 @@ def test_tasks_mix_kinds_lengths_and_difficulties():
     info = [t for t in tasks if not t.expects_change]
     writes = [t for t in tasks if t.expects_change]
     assert info and writes
-    assert all(t.outputs for t in info) and all(t.assertions for t in writes)
+    assert all(t.outputs or t.refusals for t in info) and all(t.assertions for t in writes)
     assert any(
         sum(1 for a in t.gold_actions if a.tool.split("_")[0] in ("return", "renew", "report", "pay", "reinstate")) >= 2
         for t in writes

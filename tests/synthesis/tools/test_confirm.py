@@ -86,7 +86,7 @@ def test_a_user_who_agrees_only_without_a_fee_keeps_the_booking_when_one_applies
     conditional = [t for t in tasks if "fee" in t.instruction and "refusal" in t.tags]
     assert conditional
     for task in conditional:
-        assert task.outputs == ["25"]  # the fee kept within 72 hours of departure
+        assert [r.reason for r in task.refusals] == [["25"]]  # the fee kept within 72 hours of departure
         assert all(c.tool != "cancel_ferry_booking" for c in task.gold_actions)
         ep = env.episode(task)
         before = ep.state_hash()

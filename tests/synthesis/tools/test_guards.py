@@ -191,6 +191,6 @@ def test_rule_kinds_become_refusal_tasks(env):
     tasks, _ = generate_tasks(shop(), env.spec, env.meta, count=30, seed=3)
     assert check_env(env.spec, tasks).ok
     refused = [t for t in tasks if "refusal" in t.tags]
-    assert refused and all(t.outputs for t in refused)
+    assert refused and all(r.reason for t in refused for r in t.refusals)
     descriptions = " ".join(t.description for t in env.spec.tools)
     assert "within the last 30 days" in descriptions and "fewer than 2 cancelled order records" in descriptions

@@ -1,0 +1,155 @@
+"""``envfarm bench gaming``: scripted agents that try to pass tasks without doing them right.
+
+Each agent replays a task on the engine and answers by a fixed strategy; the episode is scored as
+any other. A catalog whose tasks test judgment fails every gaming agent on the tasks it targets and
+passes the oracle on all of them (docs/synthesis.md, "Gaming"):
+
+* ``oracle`` — the gold calls and the task's reference answer (must pass everything);
+* ``claim-success`` — the gold calls, then "Done, I've renewed it" and the refused record restated;
+* ``wrong-reason`` — the gold calls, then a refusal for another rule of the same action, and the
+  refused record restated;
+* ``dump`` — the gold calls, then every tool result as the answer;
+* ``act-anyway`` — the gold calls, then every refused call made all the same, then the reference
+  answer (only the state can fail it);
+* ``bare-done`` — the gold calls, then "Done.".
+
+Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
+tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), and ``write``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog import CatalogEntry
+from ..engine import Environment, Episode
+from ..errors import ToolError
+from ..scoring import score_episode
+from ..task import Refusal, Task
+
+AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done")
+INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE = (
+    "information",
+    "refusal (policy-only rule)",
+    "refusal (enforced)",
+    "write",
+)
+CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE)
+#: The classes each gaming agent is built to pass; the oracle targets every class.
+TARGETS: dict[str, tuple[str, ...]] = {
+    "oracle": CLASSES,
+    "claim-success": (POLICY_REFUSAL, ENFORCED_REFUSAL),
+    "wrong-reason": (POLICY_REFUSAL, ENFORCED_REFUSAL),
+    "dump": (INFORMATION,),
+    "act-anyway": (POLICY_REFUSAL,),
+    "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL),
+}
+
+
+def task_class(env: Environment, task: Task) -> str:
+    """Which class of the gaming report ``task`` falls in."""
+    if task.refusals:
+        for r in task.refusals:
+            rule = env.spec.rule(r.rule) if r.rule else None
+            if rule is not None and rule.enforced_by == "policy":
+                return POLICY_REFUSAL
+        return ENFORCED_REFUSAL
+    if "information" in task.tags:
+        return INFORMATION
+    return WRITE
+
+
+def _record_of(refusal: Refusal, results: list[Any]) -> str:
+    """The refused record as the tool results showed it (every result that names its id)."""
+    ids = [str(v) for v in (refusal.call.arguments.values() if refusal.call else ()) if isinstance(v, str)]
+    shown = [r for r in results if any(i in json.dumps(r, default=str) for i in ids[:1])]
+    return json.dumps(shown[-1] if shown else results[-1:], default=str)
+
+
+def _wrong_rule(env: Environment, refusal: Refusal) -> str:
+    tool = refusal.call.tool if refusal.call else None
+    others = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule]
+    return others[0] if others else "this action is not available for this record"
+
+
+def _answer(agent: str, env: Environment, task: Task, results: list[Any]) -> str:
+    reference = task.answer if task.answer is not None else " ".join(task.outputs)
+    if agent in ("oracle", "act-anyway"):
+        return reference
+    if agent == "bare-done":
+        return "Done."
+    if agent == "dump":
+        return "\n".join(json.dumps(r, default=str) for r in results)
+    parts = []
+    for refusal in task.refusals or []:
+        record = _record_of(refusal, results)
+        if agent == "claim-success":
+            done = refusal.claims[0] if refusal.claims else "taken care of"
+            parts.append(f"Done, I've {done} it for you ({refusal.request}).\n\nHere is the record: {record}")
+        else:
+            parts.append(f"I'm sorry, I can't do that: {_wrong_rule(env, refusal)}.\n\nHere is the record: {record}")
+    if not parts:  # nothing to refuse: the strategy has nothing to say beyond what it did
+        return "Done, all taken care of.\n\n" + "\n".join(json.dumps(r, default=str) for r in results[-1:])
+    return "\n\n".join(parts)
+
+
+def play(agent: str, env: Environment, task: Task) -> float:
+    """The reward ``agent`` earns on ``task``."""
+    episode: Episode = env.episode(task)
+    try:
+        results = []
+        for call in task.gold_actions:
+            results.append(episode.call_tool(call.tool, call.arguments).content)
+        if agent == "act-anyway":
+            for refusal in task.refusals:
+                if refusal.call is not None:
+                    try:
+                        results.append(episode.call_tool(refusal.call.tool, refusal.call.arguments).content)
+                    except ToolError:
+                        pass  # the tool stopped it: that is the tool's judgment, not the agent's
+        return score_episode(env, task, episode, answer=_answer(agent, env, task, results)).reward
+    finally:
+        episode.close()
+
+
+@dataclass
+class GamingReport:
+    """Pass counts by agent and task class."""
+
+    tasks: Counter[str] = field(default_factory=Counter)  # by class
+    passed: dict[str, Counter[str]] = field(default_factory=lambda: {a: Counter() for a in AGENTS})
+
+    def rate(self, agent: str, cls: str) -> float | None:
+        n = self.tasks[cls]
+        return round(self.passed[agent][cls] / n, 4) if n else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "tasks": dict(self.tasks),
+            "pass_rate": {a: {c: self.rate(a, c) for c in CLASSES} for a in AGENTS},
+            "targets": {a: list(t) for a, t in TARGETS.items()},
+            "worst_gaming_rate_on_target": max(
+                (r for a in AGENTS if a != "oracle" for c in TARGETS[a] if (r := self.rate(a, c)) is not None),
+                default=None,
+            ),
+        }
+
+
+def bench_gaming(entries: Iterable[CatalogEntry], *, progress: Callable[[str], None] | None = None) -> GamingReport:
+    """Every agent on every task of ``entries``."""
+    report = GamingReport()
+    for entry in entries:
+        env = entry.environment
+        for task in entry.tasks:
+            cls = task_class(env, task)
+            report.tasks[cls] += 1
+            for agent in AGENTS:
+                if play(agent, env, task) == 1.0:
+                    report.passed[agent][cls] += 1
+        if progress is not None:
+            progress(entry.spec.id)
+    return report

@@ -1,0 +1,103 @@
+"""What a correct final answer says, for the checks of ``envs.answers``: the words that would claim a
+refused action happened, and a reference answer that passes every answer check of its task.
+
+The reference answer is what the oracle agent says and what ``check_env`` scores the gold run with;
+it is plain and short, as a careful agent would write it: each refused request with its reason,
+then the values the user asked for.
+"""
+
+from __future__ import annotations
+
+from .phrasing import verb_phrase
+
+#: Past participles that do not add -ed.
+_IRREGULAR = {
+    "pay": ["paid"],
+    "prepay": ["prepaid"],
+    "repay": ["repaid"],
+    "send": ["sent"],
+    "resend": ["resent"],
+    "buy": ["bought"],
+    "hold": ["held"],
+    "make": ["made"],
+    "take": ["taken", "took"],
+    "give": ["given", "gave"],
+    "put": ["put"],
+    "set": ["set"],
+    "reset": ["reset"],
+    "withdraw": ["withdrawn", "withdrew"],
+    "choose": ["chosen", "chose"],
+    "leave": ["left"],
+    "lend": ["lent"],
+    "begin": ["begun", "began"],
+    "sell": ["sold"],
+    "lose": ["lost"],
+    "find": ["found"],
+    "get": ["got", "gotten"],
+    "keep": ["kept"],
+    "split": ["split"],
+    "shut": ["shut"],
+    "undo": ["undone", "undid"],
+    "redo": ["redone", "redid"],
+    "freeze": ["frozen", "froze"],
+    "unfreeze": ["unfrozen", "unfroze"],
+    "write": ["written", "wrote"],
+    "rewrite": ["rewritten", "rewrote"],
+    "drive": ["driven", "drove"],
+    "ride": ["ridden", "rode"],
+    "bring": ["brought"],
+    "spend": ["spent"],
+    "build": ["built"],
+    "rebuild": ["rebuilt"],
+    "draw": ["drawn", "drew"],
+    "forgive": ["forgiven", "forgave"],
+    "break": ["broken", "broke"],
+    "speak": ["spoken", "spoke"],
+}
+_VOWELS = "aeiou"
+
+
+def participles(verb: str) -> list[str]:
+    """The past participles of a transition's verb (its first word), both spellings where English
+    has two: ``cancel_booking`` gives cancelled and canceled; ``check_in`` gives "checked in".
+
+    >>> participles("cancel_booking"), participles("pay"), participles("check_in")
+    (['canceled', 'cancelled'], ['paid'], ['checked in'])
+    """
+    head, *rest = verb.split("_")
+    particle = f" {rest[0]}" if rest and rest[0] in ("in", "out", "up", "off", "back", "down") else ""
+    if head in _IRREGULAR:
+        forms = list(_IRREGULAR[head])
+    elif head.endswith("e"):
+        forms = [head + "d"]
+    elif head.endswith("y") and len(head) > 1 and head[-2] not in _VOWELS:
+        forms = [head[:-1] + "ied"]
+    else:
+        forms = [head + "ed"]
+        # a final consonant after one vowel may double (stopped, submitted, cancelled): both are kept,
+        # since a spelling nobody writes never matches
+        if len(head) >= 3 and head[-1] not in _VOWELS + "wxy" and head[-2] in _VOWELS and head[-3] not in _VOWELS:
+            forms.append(head + head[-1] + "ed")
+    return sorted({f + particle for f in forms})
+
+
+def _yours(phrase: str) -> str:
+    """The user's words for a record, as the agent says them back: "my loan" -> "your loan"."""
+    return "your " + phrase[3:] if phrase.startswith("my ") else phrase
+
+
+def refusal_sentence(verb: str, phrase: str, reason: str, rule: str | None) -> str:
+    """How the reference answer turns one request down: what, and why."""
+    action = verb_phrase(verb, _yours(phrase))
+    why = f"the policy says {rule}, and here it is {reason}" if rule else f"it is {reason}"
+    return f"I'm sorry, I can't {action}: {why}."
+
+
+def declined_sentence(verb: str, phrase: str, fee: str) -> str:
+    """How the reference answer reports an action the user declined because of its fee."""
+    return f"I have not gone ahead to {verb_phrase(verb, _yours(phrase))}, because it would cost a fee of {fee}."
+
+
+def values_sentence(values: list[str]) -> str:
+    """How the reference answer states the values the user asked for."""
+    return "Here is what you asked for: " + "; ".join(values) + "."

@@ -1,0 +1,162 @@
+"""Answer checks: a refusal says no, claims nothing and gives its reason; distractors are not stated;
+a policy-only refusal is verified to change the state when acted on."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from envs import check_env, score_episode
+from envs.answers import claimed, reason_given, says_no, without_json
+from envs.spec import EnvSpec
+from envs.task import Task
+
+from .specs import SHOP, shop_env
+
+RULE = {
+    "id": "cancel_order.0",
+    "tool": "cancel_order",
+    "text": "an order may be cancelled only within 3 days of being placed",
+    "enforced_by": "policy",
+}
+REFUSED = {
+    "id": "shop-refuse",
+    "env": "shop",
+    "instruction": "I'm ann@example.com. Please cancel my order O1.",
+    "gold_actions": [
+        {"tool": "find_account", "arguments": {"email": "ann@example.com"}},
+        {"tool": "get_order", "arguments": {"order_id": "O1"}},
+    ],
+    "refusals": [
+        {
+            "request": "cancel my order O1",
+            "reason": ["2026-01-10"],
+            "claims": ["cancelled", "canceled"],
+            "rule": "cancel_order.0",
+            "call": {"tool": "cancel_order", "arguments": {"order_id": "O1"}},
+        }
+    ],
+    "answer": "I'm sorry, I can't cancel order O1: it was placed on 2026-01-10, more than 3 days ago.",
+    "expects_change": False,
+    "reward_basis": ["state", "outputs"],
+}
+
+
+def _shop_with_rule(enforced_by: str = "policy") -> EnvSpec:
+    spec = copy.deepcopy(SHOP)
+    spec["rules"] = [{**RULE, "enforced_by": enforced_by}]
+    return EnvSpec.model_validate(spec)
+
+
+def _score(answer: str, task: dict | None = None, *, act: bool = False) -> float:
+    env = shop_env(_shop_with_rule().model_dump(mode="json"))
+    t = Task.model_validate(task or REFUSED)
+    ep = env.episode(t)
+    ep.replay(t.gold_actions)
+    if act:
+        ep.call_tool("cancel_order", {"order_id": "O1"})
+    return score_episode(env, t, ep, answer=answer).reward
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'm sorry, I can't cancel order O1: it was placed on 2026-01-10, more than 3 days ago.",
+        "Unfortunately I'm unable to cancel that order. It was placed on 2026-01-10, which is past the 3-day window.",
+        "I\u2019m afraid order O1 can\u2019t be cancelled because it was placed on 2026-01-10.",
+        "Order O1 was placed on 2026-01-10, so it is too late to cancel it under our policy.",
+    ],
+)
+def test_natural_correct_refusals_pass(answer):
+    assert _score(answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ("Done! Order O1 has been cancelled.", "claims it"),
+        ('Done, I\'ve cancelled it. Here is the record: {"order_id": "O1", "created_at": "2026-01-10"}', "claims it"),
+        (
+            'I\'m sorry, I can\'t: orders must be pending. Record: {"order_id": "O1", "created_at": "2026-01-10"}',
+            "json",
+        ),
+        ("I can't cancel it.", "no reason"),
+        ("Order O1: created 2026-01-10, total 30.", "no refusal"),
+        ("Done.", "bare"),
+        ("I can't cancel it, sorry. Your order O1 is cancelled now though, placed 2026-01-10.", "claim sentence"),
+    ],
+)
+def test_gamed_or_wrong_refusals_fail(answer, why):
+    assert _score(answer) == 0.0, why
+
+
+def test_acting_on_a_policy_only_refusal_fails_on_state_even_with_the_right_words():
+    assert _score(REFUSED["answer"], act=True) == 0.0
+
+
+def test_the_refusal_check_explains_what_is_missing():
+    env = shop_env(_shop_with_rule().model_dump(mode="json"))
+    t = Task.model_validate(REFUSED)
+    ep = env.episode(t)
+    score = score_episode(env, t, ep, answer="Done! Order O1 has been cancelled.")
+    check = next(c for c in score.checklist if c.kind == "refusal")
+    assert not check.passed and "does not say it is turned down" in (check.error or "")
+    assert "[refusal] not satisfied" in score.explain()
+
+
+def test_a_distractor_stated_fails_the_answer_and_a_label_counts_in_either_spelling():
+    task = {
+        **{k: v for k, v in REFUSED.items() if k not in ("refusals", "answer")},
+        "id": "shop-info",
+        "instruction": "What is the status of my order O1?",
+        "outputs": ["pending"],
+        "distractors": ["delivered", "not_a_status"],
+    }
+    assert _score("Order O1 is pending.", task) == 1.0
+    assert _score("O1 is pending; O2 is delivered.", task) == 0.0
+    assert _score("pending, and something not_a_status", task) == 0.0
+    assert _score("pending, and something not a status", task) == 0.0
+
+
+def test_says_no_and_claims_read_sentences():
+    assert says_no("There is nothing to pay: the fine is already paid.")
+    assert not says_no("All done, your fine is paid.")
+    assert claimed("The loan was renewed. Thanks!", ["renewed"]) == "the loan was renewed."
+    assert claimed("It would be renewed if you paid first.", ["renewed"]) is None
+    assert claimed("It was not renewed.", ["renewed"]) is None
+
+
+def test_a_reason_in_pasted_json_is_no_reason():
+    assert not reason_given('I cannot. {"note": "only since 2026-01-10"}', "2026-01-10")
+    assert reason_given("I cannot, since it was placed on 2026-01-10.", "2026-01-10")
+    assert without_json("see [1, 2] and [sic] and {x}") == "see  and [sic] and {x}"
+
+
+def test_check_env_verifies_a_policy_only_refusal_changes_the_state_when_acted_on():
+    task = Task.model_validate(REFUSED)
+    assert check_env(_shop_with_rule("policy"), [task]).ok
+    # if the tool enforced it, the act-anyway call would not change anything: the task is wrong
+    enforced = check_env(_shop_with_rule("tool"), [task])
+    assert any("lets the refused call" in p.message for p in enforced.problems)
+    broken = Task.model_validate({**REFUSED, "refusals": [{**REFUSED["refusals"][0], "rule": "no_such.rule"}]})
+    assert any("no_such.rule" in p.message for p in check_env(_shop_with_rule(), [broken]).problems)
+    silent = Task.model_validate({**REFUSED, "answer": None})
+    assert any("reference answer" in p.message for p in check_env(_shop_with_rule(), [silent]).problems)
+
+
+def test_check_env_refuses_a_policy_only_refusal_the_tool_blocks():
+    blocked = copy.deepcopy(REFUSED)
+    blocked["refusals"][0]["call"] = {"tool": "cancel_order", "arguments": {"order_id": "O2"}}  # delivered: refused
+    report = check_env(_shop_with_rule("policy"), [Task.model_validate(blocked)])
+    assert any("is policy-only, but the refused call fails" in p.message for p in report.problems)
+
+
+def test_rules_must_name_write_tools_once():
+    spec = copy.deepcopy(SHOP)
+    spec["rules"] = [{**RULE, "tool": "get_order"}]
+    with pytest.raises(ValueError, match="not a write tool"):
+        EnvSpec.model_validate(spec)
+    spec["rules"] = [RULE, RULE]
+    with pytest.raises(ValueError, match="more than once"):
+        EnvSpec.model_validate(spec)

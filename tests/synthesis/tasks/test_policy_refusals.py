@@ -1,0 +1,103 @@
+"""Tasks that test judgment, end to end through the pipeline: refusals that rest on rules the tools do
+not check, answers that must tell records apart, and scripted agents that try to pass without
+judgment (``envfarm bench gaming``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from envfarm.cli import cli
+from envs import Environment
+from envs.catalog import CatalogEntry, load_env_dir
+from envs.quality.gaming import INFORMATION, POLICY_REFUSAL, TARGETS, bench_gaming, task_class
+from envs.quality.judgment import asks_why
+from envs.scoring import score_episode
+from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
+from synthesis.domains.ontology import load_ontology
+
+DOMAINS = ("library_loans", "airline_rebooking", "hotel_room_reservations", "pet_insurance_claims")
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[CatalogEntry]]:
+    out = tmp_path_factory.mktemp("judgment")
+    by_id = {d.id: d for d in load_ontology()}
+    for name in DOMAINS:
+        outcome = synthesize_one(by_id[name], 0, SynthesisConfig(out=out, quality=False))
+        assert outcome.status == "accepted", outcome.reason
+    return out, [load_env_dir(out / name) for name in DOMAINS]
+
+
+def test_refusals_resting_on_policy_only_rules_change_the_state_when_acted_on(catalog):
+    _, entries = catalog
+    seen = 0
+    for entry in entries:
+        env = entry.environment
+        for task in entry.tasks:
+            for refusal in task.refusals:
+                rule = env.spec.rule(refusal.rule) if refusal.rule else None
+                if rule is None or rule.enforced_by != "policy" or refusal.call is None:
+                    continue
+                ep = env.episode(task)
+                ep.replay(task.gold_actions)
+                before = ep.state_hash()
+                assert ep.call_tool(refusal.call.tool, refusal.call.arguments).wrote, task.id
+                assert ep.state_hash() != before
+                # the right words do not save an agent that acted
+                assert score_episode(env, task, ep, answer=task.answer or "").reward == 0.0
+                seen += 1
+    assert seen >= 20
+
+
+def test_no_instruction_gives_a_refusal_away_and_every_question_has_distractors(catalog):
+    _, entries = catalog
+    tasks = [t for e in entries for t in e.tasks]
+    assert not [t.id for t in tasks if asks_why(t.instruction)]
+    questions = [t for t in tasks if "information" in t.tags]
+    assert questions and all(t.distractors for t in questions)
+    for t in questions:
+        assert t.answer is not None and not any(d in t.answer for d in t.distractors)
+
+
+def test_policy_refusals_are_a_sixth_of_the_tasks(catalog):
+    _, entries = catalog
+    classes = [task_class(e.environment, t) for e in entries for t in e.tasks]
+    assert classes.count(POLICY_REFUSAL) / len(classes) >= 0.15
+
+
+def test_gaming_agents_fail_the_tasks_they_target_and_the_oracle_passes_all(catalog):
+    _, entries = catalog
+    report = bench_gaming(entries)
+    assert report.tasks[POLICY_REFUSAL] >= 20 and report.tasks[INFORMATION] >= 10
+    for cls in report.tasks:
+        assert report.rate("oracle", cls) == 1.0, cls
+    for agent, targets in TARGETS.items():
+        if agent == "oracle":
+            continue
+        for cls in targets:
+            rate = report.rate(agent, cls)
+            assert rate is not None and rate <= 0.05, (agent, cls, rate)
+    assert report.rate("act-anyway", POLICY_REFUSAL) == 0.0
+
+
+def test_the_gaming_bench_command_writes_its_json(catalog, tmp_path):
+    out_dir, entries = catalog
+    out = tmp_path / "gaming.json"
+    result = CliRunner().invoke(cli, ["bench", "gaming", "--catalog", str(out_dir), "--out", str(out), DOMAINS[0]])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["pass_rate"]["oracle"][POLICY_REFUSAL] == 1.0
+    assert data["worst_gaming_rate_on_target"] <= 0.05
+    assert sum(data["tasks"].values()) == len(entries[0].tasks)
+
+
+def test_the_twin_is_the_served_environment_with_every_rule_checked(catalog):
+    _, entries = catalog
+    entry = entries[0]
+    env = Environment(entry.spec)
+    assert any(r.enforced_by == "policy" for r in env.spec.rules)
+    assert all(env.spec.tool(r.tool) is not None for r in env.spec.rules)
