@@ -6,7 +6,9 @@ gate of the synthesis pipeline. It never raises for a problem in the environment
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +18,7 @@ from pydantic import ValidationError
 
 from .engine import Environment, Episode
 from .errors import EnvFarmError, SpecError, ToolError
-from .outputs import output_present
+from .outputs import as_number, output_present
 from .schema_lint import lint_tool
 from .scoring import expected_outcome, score_episode
 from .spec import EnvSpec
@@ -210,7 +212,7 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
     produced += " " + produced.replace("_", " ")  # a stored value 'checked_in' is stated as "checked in"
     produced += " " + env.spec.policy  # a rule's fixed amount ("at least 50.00") is the policy's to state
     for out in [*task.outputs, *(value for r in task.refusals for value in r.reason)]:
-        if not output_present(out, produced):
+        if not output_present(out, produced) and not _a_listed_total(out, expected.results):
             report.warnings.append(
                 Problem("output", where, f"required output '{out}' appears in no gold result nor the policy")
             )
@@ -259,3 +261,25 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
                 report.fail("refusal", where, f"the tool lets the refused call {refusal.call.tool} through")
         finally:
             trial.close()
+
+
+#: Rows of one listing a total may add up (2**12 subsets at most are tried).
+MAX_SUMMED_ROWS = 12
+
+
+def _a_listed_total(output: str, results: list[Any]) -> bool:
+    """Whether ``output`` is a total an agent can work out from one gold listing: the sum of one
+    numeric field over two or more of its rows ("the total amount of my open fines")."""
+    value = as_number(output)
+    if value is None:
+        return False
+    for result in results:
+        if not isinstance(result, list) or not 2 <= len(result) <= MAX_SUMMED_ROWS:
+            continue
+        rows = [r for r in result if isinstance(r, dict)]
+        for key in {k for r in rows for k, v in r.items() if isinstance(v, int | float) and not isinstance(v, bool)}:
+            numbers = [r[key] for r in rows if isinstance(r.get(key), int | float)]
+            for size in range(2, len(numbers) + 1):
+                if any(math.isclose(sum(c), value, abs_tol=0.005) for c in itertools.combinations(numbers, size)):
+                    return True
+    return False

@@ -19,12 +19,17 @@ _ALL_COMPONENTS: tuple[RewardComponent, ...] = ("state", "outputs", "assertions"
 class UserProfile(Model):
     """Who the user is, for a user simulator.
 
-    ``known_facts`` the user states freely; ``reveal_if_asked`` only when the agent asks for them.
+    ``known_facts`` the user states freely; ``reveal_if_asked`` only when the agent asks for them;
+    ``behaviour`` says how they act (tau2-style users: some push back after a refusal, some hold a
+    wrong belief about a date, a status or a fee until the agent shows them the record).
     """
 
     persona: str = ""
     known_facts: list[str] = []
     reveal_if_asked: list[str] = []
+    behaviour: list[str] = Field(
+        [], description="How the user acts in the conversation (pushes back once after a refusal, holds a wrong belief)"
+    )
 
 
 class ToolCall(Model):

@@ -44,6 +44,9 @@ def user_system_prompt(ctx: EpisodeContext, stop_token: str = STOP_TOKEN) -> str
     if profile.reveal_if_asked:
         lines += ["", "Facts you share ONLY if the agent asks for them (never volunteer these):"]
         lines += [f"- {f}" for f in profile.reveal_if_asked]
+    if profile.behaviour:
+        lines += ["", "How you behave in this conversation:"]
+        lines += [f"- {b}" for b in profile.behaviour]
     lines += [
         "",
         "Rules:",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .derived import derived_arguments
 from .judgment import judgment_counts
 from .seed import coherence_violations, status_date_contradictions
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
@@ -71,6 +72,8 @@ class QualityCounts:
     why_clause_other_tasks: int = 0
     information_tasks: int = 0
     information_tasks_with_distractors: int = 0
+    derived_value_tasks: int = 0
+    derived_value_share: float = 0.0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -81,6 +84,7 @@ class QualityCounts:
         self.dependent_chain_share = _share(self.dependent_chain_tasks, self.tasks)
         self.policy_only_share = _share(self.policy_only_rules, self.rules)
         self.policy_refusal_share = _share(self.policy_refusal_tasks, self.tasks)
+        self.derived_value_share = _share(self.derived_value_tasks, self.tasks)
 
     def to_dict(self) -> dict[str, Any]:
         """Every measure by its field name."""
@@ -185,6 +189,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     counts.before_event_rows_checked, counts.before_event_in_past = dates.before_checked, dates.before_in_past
     for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
+    counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t)) for t in entry.tasks)
     counts.finish()
     return EnvQuality(
         env_id=spec.id,
@@ -209,6 +214,7 @@ _NOT_SUMMED = {
     "status_date_contradictions",
     "policy_only_share",
     "policy_refusal_share",
+    "derived_value_share",
     "write_skeletons",
     "guard_kinds",
 }
@@ -279,6 +285,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             "questions with distractors",
             f"{c.information_tasks_with_distractors}/{c.information_tasks} information tasks",
         ),
+        ("values the agent must work out", f"{c.derived_value_share:.1%} ({c.derived_value_tasks} tasks)"),
     ]
 
 
@@ -300,6 +307,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("dependent", lambda c: f"{c.dependent_chain_share:.0%}"),
     ("policy-only", lambda c: f"{c.policy_only_rules}/{c.rules}"),
     ("policy refusals", lambda c: f"{c.policy_refusal_share:.0%}"),
+    ("derived", lambda c: f"{c.derived_value_share:.0%}"),
 ]
 
 

@@ -137,7 +137,44 @@ def is_ambiguous(
     numbers = numbers_in(evidence)
     said = {f.key for f in record_features(state, table, row) if f.said_in(evidence, numbers)}
     # A sibling fits the description when it shares every value the user gave for the target.
-    return any(said <= {f.key for f in record_features(state, table, s)} for s in siblings)
+    fitting = [s for s in siblings if said <= {f.key for f in record_features(state, table, s)}]
+    return bool(fitting) and not picked_by_superlative(state, table, row, fitting, evidence)
+
+
+_SMALLEST = ("lowest", "smallest", "earliest", "cheapest", "least", "soonest", "oldest", "first")
+_LARGEST = ("highest", "largest", "latest", "biggest", "most expensive", "newest", "most recent", "last")
+
+
+def _column_words(column: str) -> str:
+    """How a column is named in prose: ``lesson_at`` -> "lesson time", ``due_on`` -> "due date"."""
+    if column.endswith("_at"):
+        column = column[:-3] + "_time"
+    elif column.endswith("_on"):
+        column = column[:-3] + "_date"
+    return column.replace("_", " ")
+
+
+def picked_by_superlative(
+    state: State, table: str, row: Mapping[str, Any], fitting: list[dict[str, Any]], evidence: str
+) -> bool:
+    """Whether the user's words name ``row`` among the ``fitting`` rows by a superlative of one of its
+    columns ("my open fine with the highest amount"), of which it holds the one extreme value."""
+    for c in state.tables[table].columns:
+        value = row.get(c.name)
+        if c.type not in ("integer", "real", "date", "datetime") or value is None:
+            continue
+        if not mentions(evidence, _column_words(c.name)):
+            continue
+        others = [s.get(c.name) for s in fitting]
+        if any(v is None for v in others):
+            continue
+        if any(mentions(evidence, f"{w} {_column_words(c.name)}") for w in _SMALLEST) and all(
+            value < v for v in others
+        ):
+            return True
+        if any(mentions(evidence, f"{w} {_column_words(c.name)}") for w in _LARGEST) and all(value > v for v in others):
+            return True
+    return False
 
 
 class TaskReplay:

@@ -152,7 +152,7 @@ def value_features(origin: tuple[str, ...], column_type: str, value: Any) -> Ite
     return [Feature((*origin, "text", text), spellings)]
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")  # fmt: skip
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -166,7 +166,7 @@ def _date_features(origin: tuple[str, ...], text: str) -> list[Feature]:
         day = date.fromisoformat(text[:10])
     except ValueError:
         return out
-    weekday, month = _WEEKDAYS[day.weekday()], _MONTHS[day.month - 1]
+    weekday, month = _WEEKDAYS[day.weekday()], MONTHS[day.month - 1]
     out.append(Feature((*origin, "weekday", weekday), (weekday,)))
     if month != "may":  # "I may need ..." would name it by chance
         out.append(Feature((*origin, "month", month), (month,)))

@@ -156,6 +156,11 @@ def _column_noun(column: str) -> str:
     return _human(column)
 
 
+def column_noun(column: str) -> str:
+    """A column as a noun a person uses ("lesson time" for ``lesson_at``)."""
+    return _column_noun(column)
+
+
 class Phrasing:
     """Seeded, varied phrasings."""
 
@@ -248,6 +253,17 @@ class Phrasing:
     def ask_value(self, column: str) -> str:
         return self.rng.choice(
             [f"Afterwards, tell me my new {_human(column)}.", f"Also, what is my {_human(column)} after that?"]
+        )
+
+    def ask_total(self, column: str, which: str) -> str:
+        """A question about a sum over several records: "What is the total amount of my open fines?"."""
+        what = _column_noun(column)
+        return self.rng.choice(
+            [
+                f"What is the total {what} of my {which}?",
+                f"Can you add up the {what} of all my {which} for me?",
+                f"How much is the {what} of my {which} altogether?",
+            ]
         )
 
     def ask_record_value(self, phrase: str, column: str) -> str:

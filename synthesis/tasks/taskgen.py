@@ -48,6 +48,10 @@ from .writes import WriteGoals
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
+#: Of users whose request will be refused: how many hold a wrong belief about it, how many push back once.
+BELIEF_SHARE, INSIST_SHARE = 0.25, 0.3
+#: Of information tasks, how many ask for a total over several records instead of one value.
+TOTAL_QUESTIONS = 0.5
 #: Of refusals where a policy-only rule could be the reason, how many rest on one (the rest on any rule).
 POLICY_REFUSALS = 0.75
 
@@ -241,7 +245,12 @@ class TaskGenerator(WriteGoals):
                 "id": task_id,
                 "env": self.spec.id,
                 "instruction": self.say.instruction(opening, chain.requests),
-                "user": {"persona": self.say.persona(), "known_facts": facts, "reveal_if_asked": hidden},
+                "user": {
+                    "persona": self.say.persona(),
+                    "known_facts": facts,
+                    "reveal_if_asked": hidden,
+                    "behaviour": self.behaviour(refused),
+                },
                 "gold_actions": chain.calls,
                 "outputs": outputs,
                 "distractors": [d for d in dict.fromkeys(distractors or []) if d not in outputs],
@@ -255,6 +264,29 @@ class TaskGenerator(WriteGoals):
                 "ignore": ignore or [],
             }
         )
+
+    def behaviour(self, refused: list[Goal]) -> list[str]:
+        """How a user whose request will be refused acts: some push back once, some are sure the
+        rule does not stop them (tau2-bench's users insist and hold wrong beliefs)."""
+        out: list[str] = []
+        goal = refused[0] if refused and not refused[0].declined else None
+        if goal is None:
+            return out
+        draw = self.rng.random()
+        if draw < BELIEF_SHARE:
+            rule = self.rule_text(goal.rule)
+            e = self.domain.entity(goal.entity)
+            what = f"that {rule}, and that it holds here" if rule else f"the {e.human} is in a state that allows it"
+            out.append(
+                f"You are sure the request is allowed: you believe {what}. Say so if the agent hesitates; "
+                "accept it once the agent tells you the actual value from your records."
+            )
+        elif draw < BELIEF_SHARE + INSIST_SHARE:
+            out.append(
+                "If the agent says it cannot do what you asked, push back once: say it matters to you and ask "
+                "them to make an exception. Accept a second no."
+            )
+        return out
 
     def rule_text(self, rule: str | None) -> str | None:
         found = self.spec.rule(rule) if rule is not None else None
@@ -367,6 +399,8 @@ class TaskGenerator(WriteGoals):
         rows = [r for r in self.oracle.rows[e.name].values() if self.oracle.owner_of(e, r) is not None]
         if not rows:
             return None
+        if self.rng.random() < TOTAL_QUESTIONS:
+            return self.total_task(task_id, e, rows)
         row = self.rng.choice(rows)
         asked = [a for a in e.attributes if a.kind in ("money", "date", "datetime", "enum", "quantity")]
         col = (
@@ -402,6 +436,31 @@ class TaskGenerator(WriteGoals):
                 Checklist(self.domain, self.spec.clock, self.oracle.holds),
                 info=[str(shown)],
                 distractors=distractors,
+            )
+        except ChainBroken:
+            self.rejections["chain_failed"] += 1
+            return None
+        finally:
+            chain.close()
+
+    def total_task(self, task_id: str, e: Entity, rows: list[Row]) -> Task | None:
+        """The user asks for a sum over their records ("the total amount of my open fines"): a value no
+        tool shows, worked out from the listing."""
+        found = self.total_question(e, rows)
+        if found is None:
+            return None
+        user_id, which, attr, total = found
+        chain = Chain.start(self.env, user_id)
+        try:
+            sample = next(r for r in rows if self.oracle.owner_of(e, r) == user_id)
+            if not self.identify_user(chain) or self.locate(chain, e, sample) is None:
+                return None
+            if output_present(f"{total:.2f}", json.dumps(chain.results, default=str)):
+                self.rejections["total_shown"] += 1  # a tool shows it already: nothing to work out
+                return None
+            chain.requests.append(self.say.ask_total(attr, which))
+            return self.finish(
+                chain, task_id, Checklist(self.domain, self.spec.clock, self.oracle.holds), info=[f"{total:.2f}"]
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1

@@ -20,12 +20,18 @@ from ..tools.bulk import covered, within_limits
 from ..tools.toolkit import ToolMeta, sample_argument
 from .chain import Chain, Goal
 from .checklist import Checklist
-from .consent import CONSENT_SHARE, ConsentGoals
+from .consent import CONSENT_SHARE
+from .criteria import CriterionGoals, extreme
 
 _NAMES = ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Nguyen", "Robin Patel"]
 
 
-class WriteGoals(ConsentGoals):
+#: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
+#: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
+CRITERION_SHARE = 0.9
+
+
+class WriteGoals(CriterionGoals):
     """Adds write goals to a chain (mixed into the task generator)."""
 
     env: Environment
@@ -33,6 +39,7 @@ class WriteGoals(ConsentGoals):
     domain: Domain
     oracle: Oracle
     used: Any  # Counter[str]
+    criterion_user: str | None = None  # the user a chain starts with because they can name a record by a criterion
 
     # -- choosing tools ------------------------------------------------------------------------------
     def _by_use(self, tools: list[ToolMeta]) -> list[ToolMeta]:
@@ -65,6 +72,13 @@ class WriteGoals(ConsentGoals):
             if not options:
                 return None
             e, _ = self._transition(m)
+            owners = sorted({str(self.oracle.owner_of(e, row)) for row, _ in options})
+            if self.rng.random() < CRITERION_SHARE:  # someone who can name the record by a criterion
+                self.rng.shuffle(owners)
+                chosen = next((u for u in owners[:8] if self.criterion_target(m, u) is not None), None)
+                if chosen is not None:
+                    self.criterion_user = chosen
+                    return chosen
             return str(self.oracle.owner_of(e, self.rng.choice(options)[0]))
         if m.role == "bulk":  # a user with a record holding two items the rules allow acting on
             e, t = self._transition(m)
@@ -104,6 +118,12 @@ class WriteGoals(ConsentGoals):
 
     def _add_write(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         if m.role == "transition":
+            wanted = self.criterion_user == chain.user_id or self.rng.random() < CRITERION_SHARE
+            self.criterion_user = None
+            chosen = self.criterion_target(m, chain.user_id, chain) if wanted else None
+            if chosen is not None:
+                row, extra, named = chosen
+                return self.add_transition(chain, m, row, extra, checks, named=named)
             mine = self.candidates(m, chain.user_id)
             if not mine:
                 return False
@@ -147,7 +167,9 @@ class WriteGoals(ConsentGoals):
         checks: Checklist,
         *,
         dependent: bool = False,
+        named: str | None = None,
     ) -> bool:
+        """``named``: how the user names the record (a criterion) instead of a value that singles it out."""
         e, t = self._transition(m)
         assert chain.episode is not None
         key = row[pk(e)]
@@ -156,6 +178,7 @@ class WriteGoals(ConsentGoals):
         phrase = f"the same {e.human}" if dependent else self.locate(chain, e, row)
         if phrase is None:
             return False
+        phrase = named or phrase
         before = chain.episode.rows_by_key(e.table, [(key,)])[(key,)]
         assert before is not None
         args = {pk(e): key, **extra}
@@ -316,6 +339,7 @@ class WriteGoals(ConsentGoals):
         assert tool is not None and e.create is not None and chain.episode is not None
         args: dict[str, Any] = {}
         about: list[str] = []
+        fixed_inputs: dict[str, Any] | None = None  # the inputs a criterion's answer was checked with
         for ref in e.references:
             parent = self.domain.entity(ref.entity)
             if parent.name == self.user.name:  # the user; a second such reference is someone else (a payee)
@@ -333,13 +357,21 @@ class WriteGoals(ConsentGoals):
                 return False  # it would be someone else's record
             else:
                 rows = list(self.oracle.rows[parent.name].values())
-                row = self._fitting_public_row(chain, m, parent, rows, args) if rows else {}
-                phrase = self.name_public_record(chain, parent, row) if row else None
+                by_criterion = None
+                if rows and self.rng.random() < CRITERION_SHARE:
+                    given_now = self._create_inputs(e, m)
+                    by_criterion = self.public_by_criterion(chain, m, parent, ref.column, args, given_now)
+                if by_criterion is not None:
+                    row, phrase = by_criterion
+                    fixed_inputs = given_now
+                else:
+                    row = self._fitting_public_row(chain, m, parent, rows, args) if rows else {}
+                    phrase = self.name_public_record(chain, parent, row) if row else None
             if phrase is None:
                 return False
             args[ref.column] = row[pk(parent)]
             about.append(phrase)
-        given = self._create_inputs(e, m)
+        given = fixed_inputs if fixed_inputs is not None else self._create_inputs(e, m)
         if chain.on_copy(self.env, m.tool, {**args, **given}) is not None:
             self.rejections["create_refused"] += 1
             return False
@@ -398,6 +430,13 @@ class WriteGoals(ConsentGoals):
         if not rows:
             return False
         row = self.rng.choice(rows)
+        named = None
+        if e.name != self.user.name and self.rng.random() < CRITERION_SHARE:
+            mine = self.owned_now(e, chain.user_id, chain)
+            found = extreme(e, mine, self.rng) if len(mine) >= 2 else None
+            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
+                row, criterion = found
+                named = f"my {e.human} with {criterion}"
         value = self.input_value(a, tool.parameters["properties"][a.name])
         if a.kind == "email":
             value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
@@ -406,6 +445,7 @@ class WriteGoals(ConsentGoals):
         phrase = self.locate(chain, e, row)
         if phrase is None:
             return False
+        phrase = named or phrase
         args = {pk(e): row[pk(e)], a.name: value}
         owner = next((r for r in e.references if r.role == "owner"), None)
         if owner is not None and owner.column in tool.parameters["properties"]:

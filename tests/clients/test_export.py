@@ -62,7 +62,7 @@ def test_task_export_has_no_gold(farm_url, tmp_path, capsys):
     assert len(rows) == 28
     assert set(rows[0]) == {"id", "env", "sector", "instruction", "user", "difficulty", "tags"}
     assert {r["env"] for r in rows} == {"clinic", "retail"}
-    assert set(rows[0]["user"]) == {"persona", "known_facts", "reveal_if_asked"}
+    assert set(rows[0]["user"]) == {"persona", "known_facts", "reveal_if_asked", "behaviour"}
     assert "wrote 28 tasks" in capsys.readouterr().err
 
 

@@ -76,3 +76,23 @@ def test_the_simulator_model_can_live_elsewhere(llm, make_config):
     report = run_eval(config)
     assert report.overall.pass_hat == {1: 1.0}
     assert {b["model"] for b in llm.calls_to("chat")} == {"sim"}
+
+
+def test_the_simulator_is_told_how_the_user_behaves():
+    from clients.agents.base import EpisodeContext
+    from clients.models import EpisodeInfo, TaskView
+    from clients.users.llm import user_system_prompt
+    from envs.task import UserProfile
+
+    task = TaskView(
+        id="t",
+        env="e",
+        instruction="Renew my loan",
+        user=UserProfile(behaviour=["If the agent says no, push back once."], reveal_if_asked=["It is L1."]),
+    )
+    prompt = user_system_prompt(EpisodeContext(task, EpisodeInfo(episode_id="x", env_id="e", mcp_url="u"), []))
+    assert "How you behave in this conversation:\n- If the agent says no, push back once." in prompt
+    plain = TaskView(id="t", env="e", instruction="Renew my loan")
+    assert "How you behave" not in user_system_prompt(
+        EpisodeContext(plain, EpisodeInfo(episode_id="x", env_id="e", mcp_url="u"), [])
+    )

@@ -160,3 +160,12 @@ def test_rules_must_name_write_tools_once():
     spec["rules"] = [RULE, RULE]
     with pytest.raises(ValueError, match="more than once"):
         EnvSpec.model_validate(spec)
+
+
+def test_a_total_of_a_listing_counts_as_shown_but_not_any_number():
+    from envs.check import _a_listed_total
+
+    listing = [[{"fine_id": "F1", "amount": 3.75}, {"fine_id": "F2", "amount": 8.07}, {"fine_id": "F3", "amount": 1.0}]]
+    assert _a_listed_total("11.82", listing) and _a_listed_total("12.82", listing)
+    assert not _a_listed_total("3.75", listing)  # one row is not a total (and is shown anyway)
+    assert not _a_listed_total("99.99", listing) and not _a_listed_total("open", listing)

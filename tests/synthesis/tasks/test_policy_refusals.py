@@ -13,8 +13,11 @@ from click.testing import CliRunner
 from envfarm.cli import cli
 from envs import Environment
 from envs.catalog import CatalogEntry, load_env_dir
+from envs.outputs import output_present
+from envs.quality.derived import derived_arguments
 from envs.quality.gaming import INFORMATION, POLICY_REFUSAL, TARGETS, bench_gaming, task_class
 from envs.quality.judgment import asks_why
+from envs.quality.spec import Ownership
 from envs.scoring import score_episode
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
 from synthesis.domains.ontology import load_ontology
@@ -53,14 +56,21 @@ def test_refusals_resting_on_policy_only_rules_change_the_state_when_acted_on(ca
     assert seen >= 20
 
 
-def test_no_instruction_gives_a_refusal_away_and_every_question_has_distractors(catalog):
+def test_no_instruction_gives_a_refusal_away_and_no_question_is_answered_by_a_dump(catalog):
     _, entries = catalog
-    tasks = [t for e in entries for t in e.tasks]
-    assert not [t.id for t in tasks if asks_why(t.instruction)]
-    questions = [t for t in tasks if "information" in t.tags]
-    assert questions and all(t.distractors for t in questions)
-    for t in questions:
-        assert t.answer is not None and not any(d in t.answer for d in t.distractors)
+    assert not [t.id for e in entries for t in e.tasks if asks_why(t.instruction)]
+    questions = 0
+    for entry in entries:
+        for t in entry.tasks:
+            if "information" not in t.tags:
+                continue
+            questions += 1
+            assert t.answer is not None and not any(d in t.answer for d in t.distractors)
+            ep = entry.environment.episode(t)
+            shown = json.dumps([r.content for r in ep.replay(t.gold_actions)])
+            # either other records' values must be left out, or the answer is a value no tool shows
+            assert t.distractors or not any(output_present(o, shown) for o in t.outputs), t.id
+    assert questions >= 10
 
 
 def test_policy_refusals_are_a_sixth_of_the_tasks(catalog):
@@ -101,3 +111,20 @@ def test_the_twin_is_the_served_environment_with_every_rule_checked(catalog):
     env = Environment(entry.spec)
     assert any(r.enforced_by == "policy" for r in env.spec.rules)
     assert all(env.spec.tool(r.tool) is not None for r in env.spec.rules)
+
+
+def test_a_third_of_the_tasks_need_a_value_worked_out(catalog):
+    _, entries = catalog
+    derived = [bool(derived_arguments(e.environment, Ownership.of(e.spec), t)) for e in entries for t in e.tasks]
+    assert sum(derived) / len(derived) >= 0.2  # the default catalog: see docs/synthesis.md
+
+
+def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_coming(catalog):
+    _, entries = catalog
+    tasks = [t for e in entries for t in e.tasks]
+    acting = [t for t in tasks if t.user.behaviour]
+    assert all(t.refusals for t in acting)
+    refused = [t for t in tasks if t.refusals]
+    assert 0.25 <= len(acting) / len(refused) <= 0.8
+    said = " ".join(b for t in acting for b in t.user.behaviour)
+    assert "push back once" in said and "you believe" in said

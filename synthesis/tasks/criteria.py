@@ -1,0 +1,141 @@
+"""Records the user names by a criterion instead of a value: the agent must compare to find them.
+
+"Cancel my booked reservation with the earliest check-in date", "It is for the economy flight with
+the lowest price": what the user says fits several records, and only comparing them on the named
+attribute gives the one meant. A criterion is used only where it has exactly one answer (no tie, at
+least two records fit) and that answer is a record the policy lets the action use; the gold calls
+include the listing or search that shows every record that fits, so an agent can compare them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..domains.domain import Entity
+from ..domains.sqlgen import pk
+from ..tools.toolkit import ToolMeta
+from .chain import Chain
+from .consent import ConsentGoals
+from .phrasing import column_noun
+
+#: Attribute kinds a criterion compares, and the words for their smallest and largest value.
+ORDERED = {
+    "money": ("lowest", "highest"),
+    "quantity": ("smallest", "largest"),
+    "integer": ("lowest", "highest"),
+    "percent": ("lowest", "highest"),
+    "rating": ("lowest", "highest"),
+    "date": ("earliest", "latest"),
+    "datetime": ("earliest", "latest"),
+}
+#: The most records a search shows at once (its ``limit``): a criterion over more is not checkable.
+SEARCH_LIMIT = 50
+Row = dict[str, Any]
+
+
+def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, str] | None:
+    """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
+    a person says it ("the lowest price"); None if every such attribute ties at both ends."""
+    attrs = [a for a in entity.attributes if a.kind in ORDERED]
+    rng.shuffle(attrs)
+    for a in attrs:
+        values = [r.get(a.name) for r in rows]
+        if any(v is None for v in values):
+            continue
+        for largest in rng.sample([False, True], 2):
+            best = max(values) if largest else min(values)  # type: ignore[type-var]
+            if values.count(best) == 1:
+                row = rows[values.index(best)]
+                return row, f"the {ORDERED[a.kind][largest]} {column_noun(a.name)}"
+    return None
+
+
+class CriterionGoals(ConsentGoals):
+    """Targets chosen by a criterion (mixed into the task generator)."""
+
+    def owned_now(self, e: Entity, user_id: str, chain: Chain | None) -> list[Row]:
+        """The user's records of ``e`` as they are now in the chain's episode (the seed's without one):
+        a criterion compares what the agent will see."""
+        if chain is None or chain.episode is None:
+            return self.owned(e, user_id)
+        return [r for r in chain.episode.dump(e.table) if self.oracle.owner_of(e, r) == user_id]
+
+    def criterion_target(
+        self, m: ToolMeta, user_id: str, chain: Chain | None = None
+    ) -> tuple[Row, dict[str, Any], str] | None:
+        """(row, extra arguments, phrase): the user's record a transition is asked for by a criterion
+        among their records in the same state, when the one it picks is one the policy allows."""
+        e, t = self._transition(m)
+        assert e.lifecycle is not None
+        allowed = {r[pk(e)]: (r, extra) for r, extra in self.candidates(m, user_id)}
+        states: list[str | None] = list(t.from_states)
+        self.rng.shuffle(states)
+        mine = self.owned_now(e, user_id, chain)
+        for state in [*states, None]:  # among the records in one state, else among all of them
+            rows = [r for r in mine if state is None or r.get(e.lifecycle.field) == state]
+            found = extreme(e, rows, self.rng) if len(rows) >= 2 else None
+            if found is None or found[0][pk(e)] not in allowed:
+                continue
+            row, criterion = found
+            which = f"{state.replace('_', ' ')} {e.human}" if state else e.human
+            return row, allowed[row[pk(e)]][1], f"my {which} with {criterion}"
+        self.rejections["no_criterion"] += 1
+        return None
+
+    def public_by_criterion(
+        self, chain: Chain, m: ToolMeta, parent: Entity, column: str, args: dict[str, Any], given: dict[str, Any]
+    ) -> tuple[Row, str] | None:
+        """A record that is nobody's (a flight, a slot) the new record is for, asked for by a criterion
+        among those sharing a searchable value ("the economy flight with the lowest price"): the
+        search that lists them joins the chain. None where no search, no unique answer, or the
+        create is refused for the answer."""
+        search = next((x for x in self.meta.values() if x.role == "search" and x.entity == parent.name), None)
+        if search is None or chain.episode is None:
+            return None
+        spec = self.env.spec.tool(search.tool)
+        assert spec is not None
+        filters = [f for f in spec.parameters.get("properties", {}) if f != "limit"]
+        self.rng.shuffle(filters)
+        rows = chain.episode.dump(parent.table)
+        for f in filters:
+            values = sorted({str(r[f]) for r in rows if r.get(f) is not None})
+            self.rng.shuffle(values)
+            for value in values[:3]:
+                fitting = [r for r in rows if str(r.get(f)) == value]
+                found = extreme(parent, fitting, self.rng) if 2 <= len(fitting) <= SEARCH_LIMIT else None
+                if found is None:
+                    continue
+                row, criterion = found
+                if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **given}) is not None:
+                    continue  # the policy does not let the new record use it
+                chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
+                return row, f"the {value.replace('_', ' ')} {parent.human} with {criterion}"
+        return None
+
+    def total_question(self, e: Entity, rows: list[Row]) -> tuple[str, str, str, float] | None:
+        """(user, which records, money attribute, total) for a question about a sum: the user's records
+        of ``e`` in one state (at least two), whose total differs from each one's amount."""
+        money = [a.name for a in e.attributes if a.kind == "money"]
+        if not money:
+            self.rejections["no_total"] += 1
+            return None
+        status = e.lifecycle.field if e.lifecycle else None
+        groups: dict[tuple[str, str], list[Row]] = {}
+        for r in rows:
+            owner = str(self.oracle.owner_of(e, r))
+            groups.setdefault((owner, str(r.get(status)) if status else ""), []).append(r)
+        options = sorted(k for k, g in groups.items() if len(g) >= 2)
+        self.rng.shuffle(options)
+        for user_id, state in options:
+            attr = self.rng.choice(money)
+            values = [r.get(attr) for r in groups[(user_id, state)]]
+            if any(not isinstance(v, int | float) for v in values):
+                continue
+            total = round(sum(values), 2)  # type: ignore[arg-type]
+            if any(abs(total - v) < 0.005 for v in values):  # type: ignore[operator]
+                continue
+            which = f"{state.replace('_', ' ')} {e.table.replace('_', ' ')}" if state else e.table.replace("_", " ")
+            return user_id, which, attr, total
+        self.rejections["no_total"] += 1
+        return None

@@ -1,0 +1,94 @@
+"""Records named by a criterion ("my open fine with the highest amount") and totals over several
+records: the gold calls act on or report exactly the value the criterion picks, in the live state."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from envs import Environment, Task
+from envs.outputs import as_number
+from envs.quality.derived import derived_arguments
+from envs.quality.spec import Ownership
+from envs.quality.tasks import find_target, is_ambiguous
+from envs.quality.text import normalize
+from envs.spec import EnvSpec
+from synthesis.domains.enforcement import assign_enforcement
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.criteria import extreme
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
+
+DOMAINS = ("library_loans", "after_school_programs", "broadband_outage_tickets", "certificate_of_deposit_accounts")
+_SUPERLATIVE = re.compile(r"my (?P<which>[\w ]+?) with the (?P<word>lowest|highest|smallest|largest|earliest|latest) ")
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[tuple[EnvSpec, list[Task]]]:
+    by_id = {d.id: d for d in load_ontology()}
+    out = []
+    for name in DOMAINS:
+        d = assign_enforcement(by_id[name])
+        served = generate_env(d, seed=0)
+        twin = generate_env(d, seed=0, enforce_all=True)
+        tasks, _ = generate_tasks(d, served.spec, served.meta, count=30, seed=0, twin=twin.spec)
+        out.append((served.spec, tasks))
+    return out
+
+
+def test_extreme_picks_the_one_row_that_holds_a_value_alone():
+    entity = next(e for e in load_ontology()[0].entities if any(a.kind == "money" for a in e.attributes))
+    money = next(a.name for a in entity.attributes if a.kind == "money")
+    others = {a.name: 1 for a in entity.attributes if a.kind not in ("money",)}
+    rows = [{**others, money: 5.0}, {**others, money: 9.5}, {**others, money: 5.0}]
+    found = extreme(entity, rows, random.Random(0))
+    assert found is not None
+    _, said = found
+    assert said.endswith(money.replace("_", " ")) or "date" in said or "time" in said
+    tied = [{**others, money: 5.0}, {**others, money: 5.0}]
+    assert all(
+        extreme(entity, tied, random.Random(s)) is None
+        or extreme(entity, tied, random.Random(s))[1].split()[-1] != money  # type: ignore[index]
+        for s in range(5)
+    )
+
+
+def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated):
+    """The record each such write acts on is the one the superlative singles out among the user's
+    records of its kind that fit the rest of the words (and only the superlative does)."""
+    seen = derived = 0
+    for spec, tasks in generated:
+        env = Environment(spec)
+        ownership = Ownership.of(spec)
+        for task in tasks:
+            words = " ".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
+            match = _SUPERLATIVE.search(words)
+            if match is None or not task.expects_change:
+                continue
+            evidence = normalize(words)
+            ep = env.episode(task)
+            state = ownership.state({t.name: ep.dump(t.name) for t in spec.tables})
+            targets = [
+                find_target(state, spec.tool(c.tool).parameters, c.arguments)  # type: ignore[union-attr]
+                for c in task.gold_actions
+                if spec.tool(c.tool).kind == "write"  # type: ignore[union-attr]
+            ]
+            named = [t for t in targets if t is not None and is_ambiguous(state, t, evidence) is False]
+            assert named, (task.id, match.group(0))
+            derived += bool(derived_arguments(env, ownership, task))  # unless other words name it too
+            seen += 1
+    assert seen >= 15 and derived >= 0.7 * seen
+
+
+def test_a_total_is_the_sum_of_the_records_it_names(generated):
+    seen = 0
+    for _, tasks in generated:
+        for task in tasks:
+            if "information" not in task.tags or not re.search(r"total|add up|altogether", task.instruction):
+                continue
+            value = as_number(task.outputs[0])
+            assert value is not None and task.answer is not None and task.outputs[0] in task.answer
+            seen += 1
+    assert seen >= 3
