@@ -276,3 +276,43 @@ def _order(s: _Settler, start: str, end: str, rng: random.Random) -> None:
             return
     if moving in s.plan.nullable:  # no date keeps both the pair and the clock: a period not yet set
         row[moving] = None
+
+
+# -- dates set at run time: a create's defaults, a user's inputs -----------------------------------------
+
+
+def period_starts(entity: Entity) -> dict[str, tuple[str, timedelta]]:
+    """Per end-like date attribute of ``entity``, its (first) start and the shortest gap after it."""
+    kinds = {a.name: a.kind for a in entity.attributes if a.kind in ("date", "datetime")}
+    out: dict[str, tuple[str, timedelta]] = {}
+    for start, end in date_pairs(kinds.items()):
+        out.setdefault(end, (start, period_gap(end, kinds[start], kinds[end])[0]))
+    return out
+
+
+def shifted_sql(start: str, gap: timedelta, kind: str) -> str:
+    """SQL for the ``kind`` value ``gap`` after the SQL value ``start`` (``date(:start_date, '+1 days')``)."""
+    step = f"+{gap.days} days" if gap >= timedelta(days=1) else f"+{gap.seconds // 3600} hours"
+    return f"{'date' if kind == 'date' else 'datetime'}({start}, '{step}')"
+
+
+def user_date(name: str, kind: str, clock: datetime, rng: random.Random) -> str:
+    """A date a user would give for a new record: 5–40 days ahead, or as long ago for a past event
+    (``incurred_on``; a birth date: 18–80 years ago)."""
+    if names_past_event(name):
+        back = timedelta(days=rng.randint(18 * 365, 80 * 365) if "birth" in name else rng.randint(5, 40))
+        day = clock - back
+    else:
+        day = clock + timedelta(days=rng.randint(5, 40))
+    return day.strftime("%Y-%m-%d") if kind == "date" else day.strftime("%Y-%m-%d 10:00:00")
+
+
+def ordered_inputs(values: dict[str, Any], kinds: Mapping[str, str], rng: random.Random) -> dict[str, Any]:
+    """``values`` with each given end-like date a plausible gap after its given start."""
+    out = dict(values)
+    given = {n: k for n, k in kinds.items() if k in ("date", "datetime") and isinstance(out.get(n), str)}
+    for start, end in date_pairs(given.items()):
+        least, most = period_gap(end, given[start], given[end])
+        anchor = _day_of(parse(out[start]), given[end])
+        out[end] = date_in(given[end], anchor + least - timedelta(minutes=1), anchor + most, rng) or out[end]
+    return out

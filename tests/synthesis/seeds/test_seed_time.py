@@ -1,6 +1,7 @@
 """Seed time: generated records keep their start/end pairs in order with a plausible gap, past events
 at or before the clock and coming events after it, without losing the seed's other timing (statuses
-against event dates, records on both sides of the time rules)."""
+against event dates, records on both sides of the time rules); creates and task inputs keep the same
+rules at run time."""
 
 from __future__ import annotations
 
@@ -11,13 +12,23 @@ from typing import Any
 
 import pytest
 
+from envs import Environment
 from envs.quality.seed import status_date_contradictions
 from envs.quality.seed_time import seed_time
 from envs.quality.spec import Ownership
 from envs.spec import EnvSpec
 from synthesis.domains.domain import Domain
 from synthesis.domains.ontology import load_ontology
-from synthesis.domains.timeline import ANCHORED, DRAWN, PLACED, RecordDates, settle_record_dates
+from synthesis.domains.timeline import (
+    ANCHORED,
+    DRAWN,
+    PLACED,
+    RecordDates,
+    inverted,
+    ordered_inputs,
+    settle_record_dates,
+    user_date,
+)
 from synthesis.tools.envgen import generate_env
 
 CLOCK = datetime(2026, 3, 2, 9)
@@ -142,3 +153,37 @@ def test_a_coming_event_moves_ahead_and_an_impossible_nullable_end_is_cleared() 
     future = {"effective_date": "2026-04-01", "ended_on": "2026-04-20"}
     settle_record_dates(future, coverage, {"effective_date": ANCHORED}, CLOCK, random.Random(0))
     assert future == {"effective_date": "2026-04-01", "ended_on": None}
+
+
+# -- run time -----------------------------------------------------------------------------------------
+
+
+def test_a_create_starts_an_end_after_its_start_not_today() -> None:
+    spec = _spec("airport_parking_reservations")
+    seed = spec.seed
+    reserved = [r["customer_id"] for r in seed["parking_reservations"] if r["status"] == "reserved"]
+    customer = next(c["customer_id"] for c in seed["customers"] if reserved.count(c["customer_id"]) < 2)
+    lot = next(p["parking_lot_id"] for p in seed["parking_lots"] if p["spaces_left"] >= 1)
+    ep = Environment(spec).episode()
+    args = {"customer_id": customer, "parking_lot_id": lot, "entry_at": "2026-03-20 08:00:00"}
+    made = ep.call_tool("create_parking_reservation", args).content
+    ep.close()
+    # the exit starts the day after the entry (not today), and the domain's create adds its one day
+    assert made["entry_at"] == "2026-03-20 08:00:00" and made["exit_date"] == "2026-03-22"
+    enrollment = _spec("benefits_open_enrollment").tool("create_enrollment")
+    assert enrollment is not None
+    insert = next(s.sql for s in enrollment.steps if s.kind == "exec" and "INSERT" in s.sql)
+    assert insert.endswith("NULL, 'pending')")  # a coverage that has not ended has no end date
+
+
+def test_task_inputs_keep_pairs_in_order_and_past_events_past() -> None:
+    rng = random.Random(3)
+    kinds = {"start_date": "date", "end_date": "date", "destination": "text"}
+    for _ in range(20):
+        given = {"start_date": user_date("start_date", "date", CLOCK, rng), "end_date": "2026-03-03"}
+        assert inverted(given, kinds)
+        ordered = ordered_inputs({**given, "destination": "Peru"}, kinds, rng)
+        assert not inverted(ordered, kinds) and ordered["destination"] == "Peru"
+    assert user_date("incurred_on", "date", CLOCK, rng) < "2026-03-02"
+    assert user_date("date_of_birth", "date", CLOCK, rng) < "2008-03-02"
+    assert user_date("move_date", "date", CLOCK, rng) > "2026-03-02"
