@@ -1,6 +1,6 @@
 """The catalog quality report (:mod:`.report`) and the measures it sums: of specs (:mod:`.spec`),
-seed data (:mod:`.seed`), tasks replayed on the engine (:mod:`.tasks`) and task text (:mod:`.text`).
-Every measure is defined in docs/synthesis.md ("Quality report")."""
+seed data (:mod:`.seed`, :mod:`.seed_time`), tasks replayed on the engine (:mod:`.tasks`) and task
+text (:mod:`.text`). Every measure is defined in docs/synthesis.md ("Quality report")."""
 
 from .report import (
     ENV_COLUMNS,

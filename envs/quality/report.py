@@ -18,6 +18,7 @@ from ..catalog import CatalogEntry
 from .derived import derived_arguments
 from .judgment import judgment_counts
 from .seed import coherence_violations, status_date_contradictions
+from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .tasks import TaskReplay
 
@@ -53,6 +54,14 @@ class QualityCounts:
     before_event_rows_checked: int = 0
     before_event_in_past: int = 0
     status_date_contradictions: int = 0
+    date_pairs_checked: int = 0
+    inverted_date_pairs: int = 0
+    past_events_checked: int = 0
+    past_events_after_clock: int = 0
+    future_events_checked: int = 0
+    future_events_before_clock: int = 0
+    clock_timestamps_checked: int = 0
+    clock_violations: int = 0
     reveal_facts: int = 0
     reveal_facts_in_instruction: int = 0
     write_goals: int = 0
@@ -81,6 +90,8 @@ class QualityCounts:
         self.used_write_tool_share = _share(self.used_write_tools, self.write_tools)
         self.unused_write_tools = self.write_tools - self.used_write_tools
         self.status_date_contradictions = self.after_event_in_future + self.before_event_in_past
+        self.clock_timestamps_checked = self.past_events_checked + self.future_events_checked
+        self.clock_violations = self.past_events_after_clock + self.future_events_before_clock
         self.dependent_chain_share = _share(self.dependent_chain_tasks, self.tasks)
         self.policy_only_share = _share(self.policy_only_rules, self.rules)
         self.policy_refusal_share = _share(self.policy_refusal_tasks, self.tasks)
@@ -190,6 +201,9 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t)) for t in entry.tasks)
+    timeline = seed_time(spec, seed.rows, spec.clock)
+    for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
+        setattr(counts, name, getattr(timeline, name))
     counts.finish()
     return EnvQuality(
         env_id=spec.id,
@@ -215,6 +229,8 @@ _NOT_SUMMED = {
     "policy_only_share",
     "policy_refusal_share",
     "derived_value_share",
+    "clock_timestamps_checked",
+    "clock_violations",
     "write_skeletons",
     "guard_kinds",
 }
@@ -269,6 +285,12 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("reference-coherence violations", f"{c.coherence_violations}/{c.coherence_rows_checked} rows"),
         ("after-event status, date in the future", f"{c.after_event_in_future}/{c.after_event_rows_checked} rows"),
         ("before-event status, date in the past", f"{c.before_event_in_past}/{c.before_event_rows_checked} rows"),
+        ("inverted date pairs (end before start)", f"{c.inverted_date_pairs}/{c.date_pairs_checked} pairs"),
+        (
+            "clock violations (past event ahead, coming event past)",
+            f"{c.clock_violations}/{c.clock_timestamps_checked} timestamps "
+            f"({c.past_events_after_clock} + {c.future_events_before_clock})",
+        ),
         ("reveal-if-asked facts already in the instruction", f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
         ("ambiguous goals", f"{c.ambiguous_goals}/{c.write_goals} assessed write goals"),
         ("cross-user write tasks", f"{c.cross_user_write_tasks}/{c.write_tasks} write tasks"),
@@ -300,6 +322,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("incoherent", lambda c: f"{c.coherence_violations}/{c.coherence_rows_checked}"),
     ("done>now", lambda c: f"{c.after_event_in_future}/{c.after_event_rows_checked}"),
     ("sched<now", lambda c: f"{c.before_event_in_past}/{c.before_event_rows_checked}"),
+    ("end<start", lambda c: f"{c.inverted_date_pairs}/{c.date_pairs_checked}"),
+    ("off-clock", lambda c: f"{c.clock_violations}/{c.clock_timestamps_checked}"),
     ("reveal said", lambda c: f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
     ("ambiguous", lambda c: f"{c.ambiguous_goals}/{c.write_goals}"),
     ("cross-user", lambda c: f"{c.cross_user_write_tasks}/{c.write_tasks}"),

@@ -232,7 +232,9 @@ class Creation(Model):
     """How a user creates a record: which attributes they supply, with guards and effects.
 
     References are always supplied (as ``<ref>_id`` arguments). Other attributes not listed in
-    ``inputs`` start at a default: dates at now, numbers at their range's low end, text empty.
+    ``inputs`` start at a default: dates at now (the end of a period the shortest plausible gap
+    after its start, or empty if it may be: ``timeline``), numbers at their range's low end, text
+    empty.
     Effects run after the insert; ``field:`` targets the new record.
     """
 

@@ -18,9 +18,11 @@ from functools import partial
 from typing import Any
 
 from envs.quality.seed import event_column, status_columns, status_phase
+from envs.quality.seed_time import names_past_event
 from envs.spec import EnvSpec
 
 from .domain import Domain, Entity, Guard, Transition
+from .timeline import ANCHORED, PLACED, RecordDates, settle_record_dates
 
 # -- status/date timing -----------------------------------------------------------------------------
 
@@ -220,12 +222,50 @@ def timing(domain: Domain, entity: Entity) -> Timing | None:
     )
 
 
-def settle_named_dates(spec: EnvSpec, allows: Callable[[str, dict[str, Any], Any], bool] | None = None) -> int:
+#: Which dates of a seed row a lifecycle times: (table, row) -> columns.
+Anchors = Callable[[str, dict[str, Any]], frozenset[str]]
+
+
+def anchored_dates(domain: Domain) -> Anchors:
+    """The dates of a row that lifecycles time, so seed fixes move other dates around them: a row's
+    own event field when its state says which side of the clock the date is on, and a parent's date
+    that children's lifecycles read (a flight's departure), always."""
+    read: dict[str, set[str]] = {}
+    own: dict[str, tuple[Timing, str]] = {}
+    for e in domain.entities:
+        tm = timing(domain, e)
+        if tm is None or e.lifecycle is None:
+            continue
+        if tm.ref_name:
+            ref = e.reference(tm.ref_name)
+            assert ref is not None
+            read.setdefault(domain.entity(ref.entity).table, set()).add(tm.column)
+        else:
+            own[e.table] = (tm, e.lifecycle.field)
+
+    def anchors(table: str, row: dict[str, Any]) -> frozenset[str]:
+        cols = set(read.get(table, ()))
+        if table in own and own[table][0].state_class(row.get(own[table][1])) != "any":
+            cols.add(own[table][0].column)
+        return frozenset(cols)
+
+    return anchors
+
+
+def settle_named_dates(
+    spec: EnvSpec,
+    allows: Callable[[str, dict[str, Any], Any], bool] | None = None,
+    anchored: Anchors | None = None,
+) -> int:
     """Give rows whose status *names* its event as past or ahead (``completed``, ``scheduled`` — the
     vocabulary of the quality report) an own event date on that side of the clock, for lifecycles
-    the guards say nothing about. Returns the number of dates moved (deterministic per env)."""
+    the guards say nothing about. A date named for a past event (``visited_at``) is never moved
+    ahead (the status gives way), and a moved date takes the row's other dates along: its pair
+    partner moves unless ``anchored`` (:func:`anchored_dates`) holds it, in which case the moved date
+    stays on its side of it. Returns the number of dates moved (deterministic)."""
     rng = random.Random(f"dates:{spec.id}")
     allows = allows or (lambda *_: True)
+    anchored = anchored or (lambda *_: frozenset())
     today = spec.clock.strftime("%Y-%m-%d")
     moved = 0
     for table in spec.tables:
@@ -239,6 +279,8 @@ def settle_named_dates(spec: EnvSpec, allows: Callable[[str, dict[str, Any], Any
             parent_table = next(t for t in spec.tables if t.name == via.table)
             key = parent_table.primary_key[0]
             parents = {r[key]: r for r in spec.seed.get(via.table, [])}
+        columns = ((c.name, c.type, c.nullable) for c in table.columns)
+        plan = RecordDates.of(columns, statuses=[s.name for s in statuses])
         for row in spec.seed.get(table.name, []):
             phases = {status_phase(row.get(s.name)) for s in statuses} - {None}
             source = row if via is None else parents.get(row.get(via.columns[0]), {})
@@ -247,13 +289,16 @@ def settle_named_dates(spec: EnvSpec, allows: Callable[[str, dict[str, Any], Any
                 continue
             late = phases == {"after"} and value[:10] > today
             early = phases == {"before"} and value[:10] < today
-            if (late or early) and via is not None:
-                # a parent's date is shared by its other children: the child's status gives way
+            if (late or early) and (via is not None or (early and names_past_event(col))):
+                # a parent's date is shared by its other children, and a past event stays past:
+                # the row's status gives way
                 moved += _restate(row, statuses, "before" if late else "after", partial(allows, table.name, row))
             elif late or early:
                 shift = timedelta(days=rng.randint(1, 45) * (-1 if late else 1))
                 day = (spec.clock + shift).strftime("%Y-%m-%d")
                 row[col] = day + value[10:]
+                rank = {name: PLACED for name in plan.kinds} | dict.fromkeys(anchored(table.name, row), ANCHORED)
+                settle_record_dates(row, plan, rank | {col: PLACED}, spec.clock, rng)
                 moved += 1
     return moved
 

@@ -11,6 +11,10 @@ procedural tests and the task generator both need. The rows are coherent (see ``
   row or by picking a parent whose date fits (else the row takes a state that fits); about a
   fifth of before-state dates fall inside the guards' hour windows (cancellable only until 3
   hours before, ...), so the time rules refuse some requests;
+* the dates of one row are in time order (``timeline``): an end-like date a plausible gap after its
+  start, a past event (``paid_on``, ``created_at``) at or before the clock, and on a row whose
+  status says its event is to come (scheduled, booked ...) its coming dates not before the clock's
+  day; the dates above stay where they are and the others move around them;
 * a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``);
 * no value has more rows in some states than a per-record limit allows (``limits``).
 """
@@ -27,6 +31,7 @@ from ..domains.coherence import Agreement, agreements, price_links, resolve_agre
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.limits import SeedLimits
 from ..domains.sqlgen import DomainError, pk
+from ..domains.timeline import ANCHORED, PLACED, TIME, date_in, record_dates, settle_record_dates, span
 from ..domains.timing import Timing, timing
 
 DEFAULT_ROWS = (20, 200)
@@ -34,7 +39,6 @@ _MAX_ROWS = 900  # ids of seed rows stay below the first generated id (prefix + 
 _IN_WINDOW = 0.18  # share of before-state dates inside a guard's hour window
 _PAST = 0.4  # share of past dates in a parent column that children's lifecycles read
 _DUE_TODAY = 0.25  # share of due-state dates earlier on the clock's day (a customer may act now)
-_TIME = "%Y-%m-%d %H:%M:%S"
 
 
 def entity_order(domain: Domain) -> list[Entity]:
@@ -147,38 +151,12 @@ def _state_weights(entity: Entity) -> list[float]:
     return [1.0 + 2 * sum(s in t.from_states for t in lc.transitions) for s in lc.states]
 
 
-def _span(kind: str) -> timedelta:
-    return timedelta(days=60 if kind == "datetime" else 120)
-
-
-def _date_in(kind: str, lo: datetime, hi: datetime, rng: random.Random) -> str | None:
-    """A date / datetime string ``v`` with ``lo < v <= hi`` as the guards compare them (as text
-    against ``%Y-%m-%d %H:%M:%S``, so a date equals midnight), or None if there is none."""
-    if kind == "date":
-        first, last = lo.date() + timedelta(days=1), hi.date()
-        if first > last:
-            return None
-        return (first + timedelta(days=rng.randint(0, (last - first).days))).strftime("%Y-%m-%d")
-    quarter = timedelta(minutes=15)
-    start = lo.replace(second=0, microsecond=0) + timedelta(minutes=15 - lo.minute % 15)
-    end = hi.replace(second=0, microsecond=0) - timedelta(minutes=hi.minute % 15)
-    if start > end:
-        return None
-    if end - start > timedelta(days=2):  # mostly business hours, as in _value
-        for _ in range(5):
-            day = start + timedelta(days=rng.randint(0, (end - start).days))
-            v = day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)))
-            if start <= v <= end:
-                return v.strftime(_TIME)
-    return (start + quarter * rng.randint(0, (end - start) // quarter)).strftime(_TIME)
-
-
 class _Dates:
     """Date ranges for the event dates of one domain's seed rows."""
 
     def __init__(self, domain: Domain, clock: datetime) -> None:
         self.clock = clock
-        self.now = clock.strftime(_TIME)
+        self.now = clock.strftime(TIME)
         self.timings = {e.name: tm for e in domain.entities if (tm := timing(domain, e)) is not None}
         # parent columns that children's lifecycles read (via:ref.col) -> the children's hour windows
         self.driven: dict[tuple[str, str], set[int]] = {}
@@ -213,13 +191,13 @@ class _Dates:
         """
         c, far = self.clock, timedelta(days=3650)
         if side == "after":
-            return [(c - _span(kind), c), (c - far, c)]
+            return [(c - span(kind), c), (c - far, c)]
         if side == "due":
             if self._take((*key, "due"), _DUE_TODAY) is not None:
                 return [self.today(), *self.ranges("before", windows, kind, key, least)]
             side = "before"
         edges = [0, *windows]
-        beyond = (c + timedelta(hours=edges[-1]), c + timedelta(hours=edges[-1]) + _span(kind))
+        beyond = (c + timedelta(hours=edges[-1]), c + timedelta(hours=edges[-1]) + span(kind))
         if windows and (n := self._take(key, _IN_WINDOW, least)) is not None:
             i = n % len(windows)
             return [(c + timedelta(hours=edges[i]), c + timedelta(hours=edges[i + 1])), beyond, (c, c + far)]
@@ -232,7 +210,7 @@ class _Dates:
         if side == "after" and self._take((*key, "today"), 0.05, 1) is not None:  # for children due today
             ranges = [self.today(), *ranges]
         for lo, hi in ranges:
-            if (v := _date_in(kind, lo, hi, rng)) is not None:
+            if (v := date_in(kind, lo, hi, rng)) is not None:
                 return v
         return None
 
@@ -292,6 +270,7 @@ def generate_seed(
     fake = Faker("en_US")
     fake.seed_instance(rng.randint(0, 2**31))
     dates = _Dates(domain, clock)
+    time_rng = random.Random(f"{domain.id}:{seed}:dates")  # its own draws: the other values stay as they were
     ordered = entity_order(domain)
     order = {e.name: i for i, e in enumerate(ordered)}
     out: dict[str, list[dict[str, Any]]] = {}
@@ -308,9 +287,11 @@ def generate_seed(
             driver_dates = {p: refs.event_date(p, by_id) for p in ids.get(refs.driver.entity, [])}
         prices = price_links(domain, entity)
         limiter = SeedLimits(domain, entity)
+        plan = record_dates(domain, entity)
         table_rows = []
         for i in range(1, n + 1):
             row: dict[str, Any] = {pk(entity): f"{entity.id_prefix}{i:04d}"}
+            rank: dict[str, int] = {}  # dates placed on purpose (see timeline): the rest may move
             status = rng.choices(lc.states, weights)[0] if lc else None
             side = tm.state_class(status) if tm else "any"
             for ref in refs.order:
@@ -327,7 +308,7 @@ def generate_seed(
                 choices = parents
                 if ref is refs.driver and tm is not None and side != "any":
                     for lo, hi in dates.ranges(side, tm.windows, refs.kind, (entity.name, str(status))):
-                        a, b = lo.strftime(_TIME), hi.strftime(_TIME)
+                        a, b = lo.strftime(TIME), hi.strftime(TIME)
                         fitting = [p for p in parents if (d := driver_dates.get(p)) is not None and a < d <= b]
                         if fitting:
                             choices = fitting
@@ -343,12 +324,14 @@ def generate_seed(
                     windows = windows | set(tm.windows)
                     if side != "any":
                         for lo, hi in dates.ranges(side, tm.windows, attr.kind, (entity.name, str(status))):
-                            if (v := _date_in(attr.kind, lo, hi, rng)) is not None:
+                            if (v := date_in(attr.kind, lo, hi, rng)) is not None:
                                 row[attr.name] = v
                                 break
+                        rank[attr.name] = ANCHORED
                         continue
                 if windows or (entity.name, attr.name) in dates.driven:  # both sides of the time rules
                     row[attr.name] = dates.mixed((entity.name, attr.name), windows, attr.kind, rng) or row[attr.name]
+                    rank[attr.name] = ANCHORED if (entity.name, attr.name) in dates.driven else PLACED
             for link in prices:
                 parent_id = row.get(link.ref.column)
                 parent = by_id[link.ref.entity].get(parent_id) if parent_id is not None else None
@@ -370,6 +353,7 @@ def generate_seed(
             limiter.keep(row, status)
             if lc is not None:
                 row[lc.field] = status
+            settle_record_dates(row, plan, rank, clock, time_rng)
             table_rows.append(row)
         out[entity.table] = table_rows
         ids[entity.name] = [r[pk(entity)] for r in table_rows]

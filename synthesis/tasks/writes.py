@@ -7,7 +7,6 @@ environment cover its write tools instead of the few with the most satisfiable r
 from __future__ import annotations
 
 from collections import Counter
-from datetime import timedelta
 from typing import Any
 
 from envs import Environment
@@ -15,6 +14,7 @@ from envs.spec import EnvSpec
 
 from ..domains.domain import Attribute, Domain, Entity, Transition
 from ..domains.sqlgen import pk
+from ..domains.timeline import inverted, ordered_inputs, user_date
 from ..gate.oracle import Oracle
 from ..tools.bulk import covered, within_limits
 from ..tools.toolkit import ToolMeta, sample_argument
@@ -318,10 +318,8 @@ class WriteGoals(CriterionGoals):
         """A value a user would give for an attribute of a new record."""
         if a.kind == "enum" and a.values:
             return self.rng.choice(a.values)
-        if a.kind == "date":
-            return (self.spec.clock + timedelta(days=self.rng.randint(5, 40))).strftime("%Y-%m-%d")
-        if a.kind == "datetime":
-            return (self.spec.clock + timedelta(days=self.rng.randint(5, 40))).strftime("%Y-%m-%d 10:00:00")
+        if a.kind in ("date", "datetime"):
+            return user_date(a.name, a.kind, self.spec.clock, self.rng)
         if a.kind in ("money", "quantity", "integer", "percent", "rating"):
             lo, hi = a.range or (1, 5)
             if a.kind == "money":
@@ -410,11 +408,12 @@ class WriteGoals(CriterionGoals):
         tool = self.spec.tool(m.tool)
         assert tool is not None and e.create is not None
         props = tool.parameters["properties"]
-        return {
+        values = {
             name: self.input_value(a, props[name])
             for name in e.create.inputs
             if (a := e.attribute(name)) is not None and name in props
         }
+        return ordered_inputs(values, {a.name: a.kind for a in e.attributes}, self.rng)
 
     def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         e = self.domain.entity(m.entity)
@@ -440,8 +439,8 @@ class WriteGoals(CriterionGoals):
         value = self.input_value(a, tool.parameters["properties"][a.name])
         if a.kind == "email":
             value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
-        if value == row.get(a.name):
-            return False
+        if value == row.get(a.name) or inverted({**row, a.name: value}, {x.name: x.kind for x in e.attributes}):
+            return False  # no change, or an end before its start
         phrase = self.locate(chain, e, row)
         if phrase is None:
             return False

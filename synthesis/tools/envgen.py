@@ -20,7 +20,7 @@ from envs.spec import EnvSpec
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.sqlgen import pk
-from ..domains.timing import settle_named_dates
+from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .bulk import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
@@ -207,5 +207,5 @@ def generate_env(
             "rules": b.rules,
         }
     )
-    settle_named_dates(spec, allows_in_seed(domain, spec.seed))
+    settle_named_dates(spec, allows_in_seed(domain, spec.seed), anchored_dates(domain))
     return GeneratedEnv(spec=spec, meta=b.meta)

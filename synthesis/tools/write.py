@@ -14,6 +14,7 @@ from ..domains.coherence import agreement_sql, agreements
 from ..domains.domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from ..domains.enforcement import rule_guards
 from ..domains.sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
+from ..domains.timeline import period_starts, shifted_sql
 from .coherence_rules import creation_guards
 from .confirm import CONFIRM, confirm_schema, confirm_steps
 from .guards import describe_guard, guard_step
@@ -310,9 +311,14 @@ class WriteTools(ToolBuilderBase):
         for ref in e.references:
             cols.append(ref.column)
             vals.append(f":{ref.column}")
+        given = {a.name: f":{a.name}" if a.name in c.inputs else self.default(a) for a in e.attributes}
+        for end, (start, gap) in period_starts(e).items():
+            a = e.attribute(end)
+            if end not in c.inputs and a is not None:  # a period's end starts after its start, not today
+                given[end] = "NULL" if a.nullable else shifted_sql(given[start], gap, a.kind)
         for a in e.attributes:
             cols.append(a.name)
-            vals.append(f":{a.name}" if a.name in c.inputs else self.default(a))
+            vals.append(given[a.name])
         steps.append(insert_step(e, cols, vals))
         steps += self._effect_steps(e, c.effects, where, scope)
         steps.append(record_return(e, ":new.id"))
