@@ -12,7 +12,8 @@ read from the spec and its seed alone:
   customer's name (``noah_brown_6181``) are codes the system shows its customers, as tau2's are;
 * a **generated title** is a value of a text column whose seed values are almost all (90 %, at
   least 5 values) two to four capitalized words from Faker's lorem vocabulary, the words the seed
-  generator strings together for titles ("Two Account Worker").
+  generator strings together for titles ("Two Account Worker"); it is found in the user's words as
+  written, capitals included ("please also book" does not name the warehouse "Also Book").
 
 Rules and calibration: docs/synthesis.md ("Quality report").
 """
@@ -83,7 +84,7 @@ def is_lorem_title(value: Any) -> bool:
 
 
 def generated_titles(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> dict[str, str]:
-    """Every value of a generated-title column (normalized) -> ``table.column``."""
+    """Every value of a generated-title column (as written) -> ``table.column``."""
     out: dict[str, str] = {}
     for table in spec.tables:
         for column in table.columns:
@@ -91,7 +92,7 @@ def generated_titles(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) ->
                 continue
             values = [r[column.name] for r in rows.get(table.name, []) if isinstance(r.get(column.name), str)]
             if len(values) >= MIN_TITLE_VALUES and sum(map(is_lorem_title, values)) >= TITLE_SHARE * len(values):
-                out.update({normalize(v): f"{table.name}.{column.name}" for v in values})
+                out.update({v: f"{table.name}.{column.name}" for v in values})
     return out
 
 
@@ -111,5 +112,5 @@ class Names:
         return sorted({t for t in _TOKEN.findall(text) if t in self.keys})
 
     def titles_in(self, text: str) -> list[str]:
-        """Generated titles that normalized ``text`` names (on word boundaries)."""
+        """Generated titles that ``text`` names as written (capitals included, on word boundaries)."""
         return sorted(t for t in self.titles if t in text and mentions(text, t))

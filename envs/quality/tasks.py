@@ -11,6 +11,7 @@ generated titles (:mod:`.naming`). Definitions: docs/synthesis.md ("Quality repo
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -182,9 +183,10 @@ class TaskReplay:
         found.reveal_facts_in_instruction = sum(
             fact_in_instruction(f, task.instruction) for f in task.user.reveal_if_asked
         )
-        evidence = normalize("\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked]))
+        said = "\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
+        evidence = normalize(said)
         found.internal_keys = self.names().keys_in(evidence)
-        found.titles = self.names().titles_in(evidence)
+        found.titles = self.names().titles_in(unicodedata.normalize("NFKC", said))
         try:
             episode = self.env.episode(task)
         except EnvFarmError as exc:
