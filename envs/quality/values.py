@@ -50,9 +50,14 @@ def column_kind(table: TableSpec, column: ColumnSpec) -> str | None:
         return None
     if column.type in ("date", "datetime"):
         return "date"
-    words = column.name.split("_")
     if column.type != "text" or column.enum:
         return None
+    return name_kind(column.name)
+
+
+def name_kind(name: str) -> str | None:
+    """The structured kind a text column's name says it holds (see :func:`column_kind`), or None."""
+    words = name.split("_")
     for kind, names in _KIND_WORDS:
         if kind == "code":
             if words[-1] in names:

@@ -37,6 +37,7 @@ from ..tools.toolkit import ToolMeta
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .phrasing import Phrasing, verb_phrase
+from .values import UserValues
 from .writes import WriteGoals
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
@@ -56,6 +57,7 @@ class TaskGenerator(WriteGoals):
         self.oracle = Oracle(domain, spec)
         self.rng = random.Random(f"tasks:{domain.id}:{seed}")
         self.say = Phrasing(self.rng)
+        self.values = UserValues(self.rng, self.say, spec.clock)
         self.user = domain.entity(domain.user_entity)
         self.rejections: Counter[str] = Counter()
         self.used: Counter[str] = Counter()  # write tools by the number of tasks that call them
