@@ -114,6 +114,8 @@ class WriteGoals(RecordGoals):
             return False
         e = self.domain.entity(m.entity)
         left = set(m.produces)
+        if any(called_off(x.partition(":")[2]) for x in left):
+            return False  # nothing follows a record called off
         started = set(m.requires)
         for o in self.meta.values():
             if o.tool == m.tool:
@@ -226,6 +228,8 @@ class WriteGoals(RecordGoals):
         last = next((g for g in reversed(chain.goals) if g.blocked is None), None)
         if last is None or chain.episode is None or last.entity == self.user.name:
             return False
+        if (made := self.meta.get(last.tool)) is None or made.role == "bulk":
+            return False  # several items: "the same one" would name none of them
         e = self.domain.entity(last.entity)
         row = chain.episode.rows_by_key(e.table, [(last.key,)])[(last.key,)]
         if row is None or (e.lifecycle is not None and called_off(row.get(e.lifecycle.field))):
