@@ -21,6 +21,7 @@ grow and keeps what it says out of its tasks. Rules: docs/synthesis.md ("Quality
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ class WriteHistory:
         self._kinds = {t.name: {c.name: k for c in t.columns if (k := column_kind(t, c))} for t in spec.tables}
         numeric = ("integer", "real", "boolean")
         self._numeric = {t.name: {c.name for c in t.columns if c.type in numeric} for t in spec.tables}
+        self._json = {t.name: {c.name for c in t.columns if c.type == "json"} for t in spec.tables}
         self._versions: dict[RowKey, list[Row | None]] = {}
         self._set: set[tuple[RowKey, str]] = set()  # (row, column) set from a write's arguments
         self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
@@ -95,7 +97,7 @@ class WriteHistory:
         """An independent history with the same past (to try a write without recording it)."""
         other = WriteHistory.__new__(WriteHistory)
         other.spec, other._status, other._keys, other._kinds = self.spec, self._status, self._keys, self._kinds
-        other._numeric = self._numeric
+        other._numeric, other._json = self._numeric, self._json
         other._versions = {k: list(v) for k, v in self._versions.items()}
         other._set, other._touched = set(self._set), set(self._touched)
         return other
@@ -107,10 +109,11 @@ class WriteHistory:
         given = list(argument_values(dict(arguments)))
         verdict = WriteVerdict()
         newly_set: set[tuple[RowKey, str]] = set()
-        for key, (before, after) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
+        for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
+            table = key[0]
+            before, after = self._parsed(table, old), self._parsed(table, new)
             if before == after:
                 continue
-            table = key[0]
             versions = self._versions.setdefault(key, [before])
             earlier = versions[:-1]
             where = f"{table} {'/'.join(map(str, key[1]))}"
@@ -131,8 +134,10 @@ class WriteHistory:
                 for col, value in after.items():
                     if col in self._keys.get(table, ()) or (before is not None and before.get(col) == value):
                         continue
-                    given_here = any(_same(value, g) for g in given)
-                    changed_text = before is not None and col not in self._numeric.get(table, ())
+                    given_here = _given(value, given)
+                    # text and dates changed by a write are set by it; numbers and JSON only from arguments
+                    plain = col not in self._numeric.get(table, ()) and col not in self._json.get(table, ())
+                    changed_text = before is not None and plain
                     if given_here or (changed_text and col not in self._status.get(table, ())):
                         if (key, col) in self._set:
                             verdict.sets_twice.append(f"{where}: {col} is set again, to {value!r}")
@@ -144,6 +149,28 @@ class WriteHistory:
         self._set |= newly_set
         self._touched |= {k for k, (b, a) in changes.items() if a is not None and a != b}
         return verdict
+
+    def _parsed(self, table: str, row: Row | None) -> Row | None:
+        """``row`` with its JSON columns parsed, so the same object written twice compares equal."""
+        if row is None or not self._json.get(table):
+            return row
+        out = dict(row)
+        for col in self._json[table]:
+            if isinstance(out.get(col), str):
+                try:
+                    out[col] = json.loads(out[col])
+                except ValueError:
+                    pass
+        return out
+
+
+def _given(value: Any, given: list[Any]) -> bool:
+    """Whether a column value comes from the arguments: equal to one, or (a JSON object or list)
+    made of them (an address from its fields)."""
+    if isinstance(value, dict | list):
+        inside = list(argument_values(value))
+        return bool(inside) and all(any(_same(v, g) for g in given) for v in inside)
+    return any(_same(value, g) for g in given)
 
 
 def _same(value: Any, given: Any) -> bool:
