@@ -109,7 +109,8 @@ class WriteGoals(RecordGoals):
     def _leads_on(self, m: ToolMeta) -> bool:
         """Whether a dependent write can follow ``m``: a transition that carries its record on from a
         state ``m`` leaves it in (a state edge of the graph that neither goes back to a state ``m``
-        starts from nor calls the record off), a change of another field of it, or a new record for it."""
+        starts from, nor calls the record off, nor ends it where it could have been ended before
+        ``m``), a change of another field of it, or a new record for it."""
         if m.role not in ("transition", "create", "update") or m.entity == self.user.name:
             return False
         e = self.domain.entity(m.entity)
@@ -117,12 +118,17 @@ class WriteGoals(RecordGoals):
         if any(called_off(x.partition(":")[2]) for x in left):
             return False  # nothing follows a record called off
         started = set(m.requires)
+        lc = e.lifecycle
+        final = (
+            {f"{e.name}:{x}" for x in lc.states if not any(x in t.from_states for t in lc.transitions)} if lc else set()
+        )
         for o in self.meta.values():
             if o.tool == m.tool:
                 continue
             if o.role == "transition" and left & set(o.requires):
                 ends = set(o.produces)
-                if not ends & started and not any(called_off(x.partition(":")[2]) for x in ends):
+                pointless = bool(ends & final and set(o.requires) & started)  # see _add_follow_on
+                if not ends & started and not pointless and not any(called_off(x.partition(":")[2]) for x in ends):
                     return True
             if (o.role == "update" and o.entity == m.entity) or (
                 o.role == "create" and any(r.entity == e.name for r in self.domain.entity(o.entity).references)
@@ -258,10 +264,16 @@ class WriteGoals(RecordGoals):
     def _add_follow_on(
         self, chain: Chain, m: ToolMeta, e: Entity, row: dict[str, Any], last: Goal, checks: Checklist
     ) -> bool:
-        """A transition from the state the last goal left its record in."""
+        """A transition from the state the last goal left its record in, unless it could have been done
+        before that goal and leaves the record where nothing follows: then the last goal was for
+        nothing (extend a hold by a week, then end it today)."""
         assert e.lifecycle is not None
         _, t = self._transition(m)
         if row[e.lifecycle.field] not in t.from_states:
+            return False
+        earlier = next((x for x in e.lifecycle.transitions if x.name == last.verb), None)
+        final = not any(t.to in x.from_states for x in e.lifecycle.transitions)
+        if earlier is not None and final and set(t.from_states) & set(earlier.from_states):
             return False
         extra = self.extra_arguments(m)
         args = {pk(e): last.key, **extra}

@@ -17,6 +17,7 @@ from envs.quality.values import fits_kind
 from envs.spec import EnvSpec
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Chain, ChainBroken
+from synthesis.tasks.checklist import Checklist
 from synthesis.tasks.naming import handles, single_out
 from synthesis.tasks.phrasing import Phrasing
 from synthesis.tasks.taskgen import TaskGenerator, generate_tasks
@@ -156,5 +157,28 @@ def test_a_write_that_takes_a_record_back_is_refused_on_a_copy_and_breaks_a_chai
         assert not gen.clean_write(chain, "resume_wash_membership", args)
         with pytest.raises(ChainBroken, match="set back"):
             chain.call("resume_wash_membership", **args)
+    finally:
+        chain.close()
+
+
+def test_a_follow_on_that_could_have_come_first_and_ends_the_record_is_not_added() -> None:
+    """Extending an active vacation hold, then ending it today, makes the extension pointless:
+    ending it was possible before and nothing follows an ended hold."""
+    domain = next(d for d in load_ontology() if d.id == "newspaper_home_delivery")
+    g = generate_env(domain, seed=0)
+    env = Environment(g.spec)
+    gen = TaskGenerator(domain, g.spec, g.meta, env, seed=0)
+    extend = gen.meta["extend_active_vacation_hold"]
+    row, extra = gen.candidates(extend)[0]
+    hold = domain.entity("vacation_hold")
+    checks = Checklist(domain, g.spec.clock, gen.oracle.holds)
+    chain = Chain.start(env, str(gen.oracle.owner_of(hold, row)))
+    try:
+        assert gen.identify_user(chain) and gen.add_transition(chain, extend, row, extra, checks)
+        assert chain.episode is not None
+        now = chain.episode.rows_by_key(hold.table, [(chain.goals[-1].key,)])[(chain.goals[-1].key,)]
+        assert now is not None and now["status"] == "active"  # ending it would work ...
+        end = gen.meta["end_early_vacation_hold"]
+        assert not gen._add_follow_on(chain, end, hold, now, chain.goals[-1], checks)  # ... but is pointless now
     finally:
         chain.close()
