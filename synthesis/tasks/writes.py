@@ -27,6 +27,10 @@ from .consent import CONSENT_SHARE
 from .naming import handles, single_out
 from .records import RecordGoals
 
+#: Share of write goals that start with a tool a dependent write can follow (the rest keep the
+#: least-used order, so tools nothing follows still start tasks of their own).
+LEADING_SHARE = 0.75
+
 
 class WriteGoals(RecordGoals):
     """Adds write goals to a chain (mixed into the task generator)."""
@@ -47,9 +51,7 @@ class WriteGoals(RecordGoals):
 
     def start_write_chain(self, checks: Checklist) -> Chain | None:
         """A chain for a user, started with the least-used write tool that can be satisfied."""
-        tools = self._by_use(self._writes())
-        if self.rng.random() < 0.9:  # most write tasks start where a dependent step can follow
-            tools = self._leading_first(tools)
+        tools = self._leading_first(self._by_use(self._writes()))
         for m in tools[:4]:
             user_id = self._user_for(m)
             if user_id is None:
@@ -91,9 +93,10 @@ class WriteGoals(RecordGoals):
         return self.rng.choice(users) if users else None
 
     def _leading_first(self, tools: list[ToolMeta]) -> list[ToolMeta]:
-        """``tools`` with those no task uses yet first (every tool gets its tasks), then those a
-        dependent write can follow, each group in its former order."""
-        return sorted(tools, key=lambda m: (self.used[m.tool] > 0, not self._leads_on(m)))
+        """``tools`` with those no task uses yet first (every tool gets its tasks), then, most of the
+        time, those a dependent write can follow, each group in its former order."""
+        leading = self.rng.random() < LEADING_SHARE
+        return sorted(tools, key=lambda m: (self.used[m.tool] > 0, leading and not self._leads_on(m)))
 
     def add_some_write(self, chain: Chain, checks: Checklist, *, first: bool) -> bool:
         """A write goal with one of the least-used tools, one a dependent write can follow if one can."""
