@@ -47,13 +47,14 @@ def is_handle(a: Attribute) -> bool:
 
 
 def _sayable(a: Attribute, value: Any) -> bool:
-    """A value to name a record by: set, and not one letter ("grade B" is too slight a handle);
-    an amount or quantity other than zero."""
+    """A value to name a record by: set, and of three characters or with a digit ("grade B", "type
+    ep" are too slight a handle to be heard, or found in a sentence); an amount other than zero."""
     if value is None or isinstance(value, bool):
         return False
     if a.kind in AMOUNT_KINDS:
         return isinstance(value, int | float) and value != 0
-    return len(str(value)) > 1
+    text = str(value)
+    return len(text) >= 3 or any(ch.isdigit() for ch in text)
 
 
 def _when(value: Any, kind: str) -> str:
