@@ -71,6 +71,14 @@ class QualityCounts:
     staff_tools: int = 0
     dependent_chain_tasks: int = 0
     dependent_chain_share: float = 0.0
+    self_undoing_chains: int = 0
+    self_undoing_share: float = 0.0
+    fields_set_twice: int = 0
+    filler_values: int = 0
+    internal_key_references: int = 0
+    internal_key_share: float = 0.0
+    title_references: int = 0
+    title_share: float = 0.0
     replay_errors: int = 0
     rules: int = 0
     policy_only_rules: int = 0
@@ -96,6 +104,9 @@ class QualityCounts:
         self.policy_only_share = _share(self.policy_only_rules, self.rules)
         self.policy_refusal_share = _share(self.policy_refusal_tasks, self.tasks)
         self.derived_value_share = _share(self.derived_value_tasks, self.tasks)
+        self.self_undoing_share = _share(self.self_undoing_chains, self.tasks)
+        self.internal_key_share = _share(self.internal_key_references, self.tasks)
+        self.title_share = _share(self.title_references, self.tasks)
 
     def to_dict(self) -> dict[str, Any]:
         """Every measure by its field name."""
@@ -113,6 +124,7 @@ class EnvQuality:
     staff_tools: dict[str, str]
     list_parameters: list[str]
     replay_errors: list[str]
+    naming: dict[str, list[str]] = field(default_factory=dict)
     skeletons: set[str] = field(default_factory=set, repr=False)
     guards: set[str] = field(default_factory=set, repr=False)
 
@@ -126,6 +138,7 @@ class EnvQuality:
             "staff_tool_names": self.staff_tools,
             "list_parameter_names": self.list_parameters,
             "replay_error_messages": self.replay_errors,
+            "named_by_key_or_title": self.naming,
         }
 
 
@@ -168,6 +181,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         counts.tasks_with_refusal_tag += any(tag in task.tags for tag in REFUSAL_TAGS)
     tasks_calling: dict[str, int] = {t.name: 0 for t in writes}
     replay_errors: list[str] = []
+    naming: dict[str, list[str]] = {}
     for task in entry.tasks:
         found = replay.run(task)
         for name in found.write_tools:
@@ -179,6 +193,13 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         counts.ambiguous_goals += found.ambiguous_goals
         counts.reveal_facts += found.reveal_facts
         counts.reveal_facts_in_instruction += found.reveal_facts_in_instruction
+        counts.self_undoing_chains += found.self_undoing
+        counts.fields_set_twice += found.sets_field_twice
+        counts.filler_values += found.filler_values
+        counts.internal_key_references += bool(found.internal_keys)
+        counts.title_references += bool(found.titles)
+        if found.internal_keys or found.titles:
+            naming[task.id] = found.internal_keys + [f"'{t}'" for t in found.titles]
         if found.replay_error:
             replay_errors.append(f"{task.id}: {found.replay_error}")
     counts.replay_errors = len(replay_errors)
@@ -213,6 +234,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         staff_tools=staff,
         list_parameters=lists,
         replay_errors=replay_errors,
+        naming=naming,
         skeletons=skeletons,
         guards=guards,
     )
@@ -225,6 +247,9 @@ _NOT_SUMMED = {
     "used_write_tool_share",
     "unused_write_tools",
     "dependent_chain_share",
+    "self_undoing_share",
+    "internal_key_share",
+    "title_share",
     "status_date_contradictions",
     "policy_only_share",
     "policy_refusal_share",
@@ -296,6 +321,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("cross-user write tasks", f"{c.cross_user_write_tasks}/{c.write_tasks} write tasks"),
         ("staff tools exposed to the agent", str(c.staff_tools)),
         ("dependent write chains", f"{c.dependent_chain_share:.1%} ({c.dependent_chain_tasks} tasks)"),
+        ("self-undoing chains", f"{c.self_undoing_share:.1%} ({c.self_undoing_chains} tasks)"),
+        ("tasks setting a field twice", str(c.fields_set_twice)),
+        ("filler values in structured fields", str(c.filler_values)),
+        ("internal keys in the user's words", f"{c.internal_key_share:.1%} ({c.internal_key_references} tasks)"),
+        ("generated titles in the user's words", f"{c.title_share:.1%} ({c.title_references} tasks)"),
         ("gold replay errors", str(c.replay_errors)),
         ("policy-only rules", f"{c.policy_only_share:.1%} ({c.policy_only_rules}/{c.rules} rules)"),
         ("refusals resting on a policy-only rule", f"{c.policy_refusal_share:.1%} ({c.policy_refusal_tasks} tasks)"),
@@ -332,6 +362,11 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("policy-only", lambda c: f"{c.policy_only_rules}/{c.rules}"),
     ("policy refusals", lambda c: f"{c.policy_refusal_share:.0%}"),
     ("derived", lambda c: f"{c.derived_value_share:.0%}"),
+    ("undoing", lambda c: str(c.self_undoing_chains)),
+    ("set twice", lambda c: str(c.fields_set_twice)),
+    ("filler", lambda c: str(c.filler_values)),
+    ("keys", lambda c: str(c.internal_key_references)),
+    ("titles", lambda c: str(c.title_references)),
 ]
 
 

@@ -3,12 +3,15 @@
 For each task the gold actions run on a fresh episode; around every write call the state of the
 tables it touched is read before and after, which gives the rows it inserted, updated and deleted.
 From that: whether a write builds on an earlier one (dependent chains), whose rows the task changes
-(cross-user writes), and whether the record each write acts on can be singled out from what the user
-says (ambiguous goals). Definitions: docs/synthesis.md ("Quality report").
+(cross-user writes), whether the record each write acts on can be singled out from what the user
+says (ambiguous goals), and what each write does to what earlier writes did (:mod:`.chains`: undone
+writes, fields set twice, filler values). The user's words are also searched for internal keys and
+generated titles (:mod:`.naming`). Definitions: docs/synthesis.md ("Quality report").
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -17,6 +20,8 @@ from typing import Any
 from ..engine import Environment, Episode
 from ..errors import EnvFarmError
 from ..task import Task
+from .chains import WriteHistory
+from .naming import Names
 from .spec import Ownership, State
 from .text import Feature, fact_in_instruction, mentions, normalize, numbers_in, value_features
 
@@ -35,6 +40,11 @@ class TaskFindings:
     ambiguous_goals: int = 0
     reveal_facts: int = 0
     reveal_facts_in_instruction: int = 0
+    self_undoing: bool = False
+    sets_field_twice: bool = False
+    filler_values: int = 0
+    internal_keys: list[str] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
     replay_error: str | None = None
 
 
@@ -185,6 +195,7 @@ class TaskReplay:
         self.ownership = ownership
         self.table_names = [t.name for t in env.spec.tables]
         self._seed_rows: dict[str, list[dict[str, Any]]] | None = None
+        self._names: Names | None = None
 
     def seed_rows(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows in the seed state."""
@@ -196,6 +207,12 @@ class TaskReplay:
                 episode.close()
         return self._seed_rows
 
+    def names(self) -> Names:
+        """The seed's internal keys and generated titles."""
+        if self._names is None:
+            self._names = Names.of(self.env.spec, self.ownership, self.seed_rows())
+        return self._names
+
     def run(self, task: Task) -> TaskFindings:
         """Replay ``task``'s gold actions and measure them."""
         found = TaskFindings()
@@ -203,7 +220,10 @@ class TaskReplay:
         found.reveal_facts_in_instruction = sum(
             fact_in_instruction(f, task.instruction) for f in task.user.reveal_if_asked
         )
-        evidence = normalize("\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked]))
+        said = "\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
+        evidence = normalize(said)
+        found.internal_keys = self.names().keys_in(evidence)
+        found.titles = self.names().titles_in(unicodedata.normalize("NFKC", said))
         try:
             episode = self.env.episode(task)
         except EnvFarmError as exc:
@@ -224,6 +244,7 @@ class TaskReplay:
         created: set[RowKey] = set()  # rows inserted by earlier writes
         assessed: set[RowKey] = set()
         owners: set[Any] = set()
+        history = WriteHistory(self.env.spec)
         task_user: Any = None
         all_targets = {
             target
@@ -257,8 +278,13 @@ class TaskReplay:
             change = _diff(state, after, changed_tables)
             if (change.updated | change.deleted) & touched:
                 found.dependent = True
+            changed = change.inserted | change.updated | change.deleted
+            did = history.record(call.arguments, {k: (_row(state, k), _row(after, k)) for k in changed})
+            found.self_undoing |= bool(did.undoes)
+            found.sets_field_twice |= bool(did.sets_twice)
+            found.filler_values += len(did.filler)
             # An updated row counts for its owner before and after (a change of owner is a transfer).
-            for key in change.inserted | change.updated | change.deleted:
+            for key in changed:
                 for side in (state, after):
                     row = _row(side, key)
                     if row is not None:

@@ -37,8 +37,8 @@ _NOT_NAMES = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 }  # fmt: skip
-#: A fact whose longest run of words found verbatim in the instruction is at least this long (and at
-#: least half the fact) is stated there, e.g. "The request is about my booking with cabin business."
+#: A fact whose last words are found verbatim in the instruction, at least this many of them (and at
+#: least half the fact), is stated there, e.g. "The request is about my booking with cabin business."
 MIN_SHARED_RUN = 4
 
 
@@ -87,23 +87,25 @@ def distinctive_values(fact: str) -> tuple[list[str], list[float]]:
     return found, numbers
 
 
-def _longest_shared_run(a: list[str], b: list[str]) -> int:
-    best = 0
+def _shared_ending(a: list[str], b: list[str]) -> int:
+    """How many of the last words of ``a`` occur, in a row, in ``b``: the longest run of consecutive
+    words shared by both that ends with ``a``'s last word."""
     previous = [0] * (len(b) + 1)
     for x in a:
         current = [0] * (len(b) + 1)
         for j, y in enumerate(b, 1):
             if x == y:
                 current[j] = previous[j - 1] + 1
-                best = max(best, current[j])
         previous = current
-    return best
+    return max(previous)
 
 
 def fact_in_instruction(fact: str, instruction: str) -> bool:
     """Whether the instruction already states a ``reveal_if_asked`` fact: the whole fact appears in
     it; or the fact has distinctive values and every one appears in it; or most of the fact appears
-    verbatim (a shared run of at least ``MIN_SHARED_RUN`` words covering half the fact's words)."""
+    verbatim: its last words (at least ``MIN_SHARED_RUN`` and half the fact's words) appear in a row.
+    The run must end the fact, where its particular value is: "my care visit with Robert Chapman"
+    is not stated by "my care visit with Kevin Sexton"."""
     said = normalize(instruction)
     whole = normalize(fact).rstrip(" .!?;,")
     if not whole:
@@ -116,7 +118,7 @@ def fact_in_instruction(fact: str, instruction: str) -> bool:
         if all(mentions(said, t) for t in texts) and all(n in said_numbers for n in numbers):
             return True
     fact_words = _WORD.findall(whole)
-    run = _longest_shared_run(fact_words, _WORD.findall(said))
+    run = _shared_ending(fact_words, _WORD.findall(said))
     return run >= MIN_SHARED_RUN and 2 * run >= len(fact_words)
 
 

@@ -145,6 +145,12 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
     raise DomainError(f"attribute '{name}': unknown kind '{k}'")
 
 
+def attribute_value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime) -> Any:
+    """A value of ``attr``'s kind as seed rows have them (a Faker name, city, phone, code ...), for a
+    value a user gives outside the seed: a new phone number, the country of a new address."""
+    return _value(attr, fake, rng, clock, {}, rng.randint(1, 999))
+
+
 def _state_weights(entity: Entity) -> list[float]:
     assert entity.lifecycle is not None
     lc = entity.lifecycle

@@ -2,7 +2,9 @@
 
 Every gold call runs on a live episode the moment it joins the chain, so a later goal can depend on
 what an earlier one did (the id a create returned, the state a transition left) and a chain that a
-tool refuses is dropped at once instead of after assembly.
+tool refuses is dropped at once instead of after assembly. Each write's changes go into the quality
+report's write history, so a chain never undoes, sets a field twice or writes filler: a goal is
+tried on a copy first (:meth:`Chain.trial`), and a write that does slips through breaks the chain.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from envs import Environment, Episode
 from envs.errors import ToolError
+from envs.quality.chains import Row, RowKey, WriteHistory, WriteVerdict
 
 from ..tools.confirm import confirmed
 
@@ -55,23 +58,51 @@ class Chain:
     goals: list[Goal] = field(default_factory=list)
     outputs: list[tuple[str, str, str]] = field(default_factory=list)  # (table, id, column) to report
     identity_hidden: bool = False
+    history: WriteHistory | None = None  # what the chain's writes did, write after write
 
     @classmethod
     def start(cls, env: Environment, user_id: str) -> Chain:
-        return cls(user_id=user_id, episode=env.episode())
+        return cls(user_id=user_id, episode=env.episode(), history=WriteHistory(env.spec))
 
     def call(self, tool: str, **arguments: Any) -> Any:
-        """Run one gold call on the live episode and keep it; ChainBroken when the tool refuses it."""
+        """Run one gold call on the live episode and keep it; ChainBroken when the tool refuses it, or
+        when a write undoes an earlier one, sets a field twice or writes filler."""
         if self.episode is not None:
             spec = self.episode.env.spec.tool(tool)
             arguments = confirmed(spec.parameters, arguments) if spec is not None else arguments
+            before = self.episode.serialize() if spec is not None and spec.kind == "write" else None
             try:
                 result = self.episode.call_tool(tool, arguments).content
             except ToolError as exc:
                 raise ChainBroken(f"{tool}: {exc}") from None
+            if before is not None and self.history is not None:
+                earlier = self.episode.env.restore(before)
+                try:
+                    verdict = self.history.record(arguments, changes(earlier, self.episode))
+                finally:
+                    earlier.close()
+                if not verdict.clean:
+                    raise ChainBroken(f"{tool}: {(verdict.undoes + verdict.sets_twice + verdict.filler)[0]}")
             self.results.append(result)
         self.calls.append({"tool": tool, "arguments": arguments})
         return self.results[-1] if self.episode is not None else None
+
+    def trial(self, env: Environment, tool: str, arguments: dict[str, Any]) -> ToolError | WriteVerdict:
+        """What ``tool`` would do with ``arguments`` on a copy of the live episode: the tool's error,
+        or what the write history says of it (clean when it neither undoes an earlier write, nor
+        sets a field twice, nor writes filler). The chain itself is untouched."""
+        assert self.episode is not None
+        trial = env.restore(self.episode.serialize())
+        spec = env.spec.tool(tool)
+        args = confirmed(spec.parameters, arguments) if spec is not None else arguments
+        try:
+            trial.call_tool(tool, args)
+            history = self.history.copy() if self.history is not None else WriteHistory(env.spec)
+            return history.record(args, changes(self.episode, trial))
+        except ToolError as exc:
+            return exc
+        finally:
+            trial.close()
 
     def checkpoint(self) -> tuple[int, ...]:
         """Where the chain stands, to undo the reads of a goal that turned out impossible."""
@@ -111,3 +142,12 @@ class Chain:
         if self.episode is not None:
             self.episode.close()
             self.episode = None
+
+
+def changes(before: Episode, after: Episode) -> dict[RowKey, tuple[Row | None, Row | None]]:
+    """Rows that differ between two states of one episode (``after`` later), as (before, after)."""
+    out: dict[RowKey, tuple[Row | None, Row | None]] = {}
+    for table, keys in after.changed_keys().items():
+        old, new = before.rows_by_key(table, keys), after.rows_by_key(table, keys)
+        out.update({(table, k): (old[k], new[k]) for k in keys if old[k] != new[k]})
+    return out

@@ -184,10 +184,8 @@ class Checklist:
             self.inserted.append((other.table, values, f"a new {other.human} is recorded for {e.human} {row[pk(e)]}"))
 
     def _expect(self, table: str, key: str, col: str, value: Any, description: str) -> None:
-        if (table, key) in self.new_rows:  # a later goal changed a record an earlier one created
-            values = self.new_rows[(table, key)]
-            if col in values:
-                values[col] = value
+        if (table, key) in self.new_rows:  # a later goal changed a record an earlier one created: the new
+            self.new_rows[(table, key)][col] = value  # record must exist with what that goal left
             return
         self.expected[(table, key, col)] = value
         self.described[(table, key, col)] = description

@@ -29,6 +29,9 @@ ORDERED = {
     "date": ("earliest", "latest"),
     "datetime": ("earliest", "latest"),
 }
+#: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
+#: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
+CRITERION_SHARE = 0.9
 #: The most records a search shows at once (its ``limit``): a criterion over more is not checkable.
 SEARCH_LIMIT = 50
 Row = dict[str, Any]

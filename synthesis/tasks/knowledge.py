@@ -1,9 +1,10 @@
 """What a user knows and how an agent gets from it to the right records (the backwards expansion).
 
 The user is identified by email (or full name + date, used only when a query shows it is unique);
-a record by a distinguishing attribute — its own, or of a record it references ("the loan of 'Tidy
-Windows'") — that no other record *of the same user* shares, else by its id. The calls an agent
-needs to get there (lookup, listing, details) join the chain.
+a record as people name theirs (:mod:`.naming`: a code they were given, a date, what it is, or the
+same of a record it references, "my loan from 2026-02-10 for the book with genre fiction") in words
+that no other record *of the same user* fits — never by its id. The calls an agent needs to get
+there (lookup, listing, details) join the chain.
 """
 
 from __future__ import annotations
@@ -21,10 +22,8 @@ from ..domains.sqlgen import pk
 from ..gate.oracle import Oracle
 from ..tools.toolkit import ToolMeta
 from .chain import Chain
+from .naming import handles, single_out
 from .phrasing import Phrasing
-
-_DESCRIPTIVE = ("title", "person_name", "company", "date", "datetime", "code", "city", "enum")
-_LABELS = ("title", "person_name", "company", "code")
 
 
 class UserKnowledge:
@@ -83,7 +82,8 @@ class UserKnowledge:
     def locate(
         self, chain: Chain, entity: Entity, row: dict[str, Any], *, avoid: str | None = None, details: bool = False
     ) -> str | None:
-        """Add the calls that let an agent find ``row`` from the user's id; return how the user names it.
+        """Add the calls that let an agent find ``row`` from the user's id; return how the user names it
+        (None: the user cannot name it unambiguously, and the caller picks another record).
 
         ``details``: the agent must read the record itself (to see why a request is refused).
         """
@@ -123,6 +123,8 @@ class UserKnowledge:
                 {"holders": json.dumps(holders)},
             )
         phrase = self.describe(chain, entity, row, siblings, avoid=avoid)
+        if phrase is None:
+            return None
         reader = self._tool("details", entity.name)
         if reader is not None and (details or self.rng.random() < 0.45):  # a careful agent checks the record
             chain.call(reader.tool, **{pk(entity): row[pk(entity)]})
@@ -136,48 +138,30 @@ class UserKnowledge:
         siblings: list[dict[str, Any]],
         *,
         avoid: str | None = None,
-    ) -> str:
-        """A fact that singles ``row`` out among the user's ``siblings`` (checked), else its id."""
-        options: list[tuple[str, Any, str | None]] = []
-        kinds: dict[str, str] = {}
-        for a in entity.attributes:
-            # a one-letter value ("grade B") is too slight a handle to name a record by
-            if a.kind in _DESCRIPTIVE and len(str(row.get(a.name) or "")) > 1 and a.name != avoid:
-                options.append((a.name, row[a.name], None))
-                kinds[a.name] = a.kind
-        for ref in entity.references:
-            if ref.role == "owner" or row.get(ref.column) is None:
-                continue
-            parent = self.domain.entity(ref.entity)
-            prow = self.oracle.rows[parent.name].get(row[ref.column], {})
-            label = next((a.name for a in parent.attributes if a.kind in _LABELS), None)
-            if label and prow.get(label):
-                options.append((f"{ref.ref_name}.{label}", prow[label], ref.column))
-        self.rng.shuffle(options)
-        if not any(s[pk(entity)] == row[pk(entity)] for s in siblings):
-            siblings = [*siblings, row]
-        for key, value, via in options:
-            if via is None:
-                same = [s for s in siblings if s.get(key) == value]
-            else:
-                ref_entity = self.domain.entity(next(r.entity for r in entity.references if r.column == via))
-                col = key.split(".", 1)[1]
-                same = [s for s in siblings if self.oracle.rows[ref_entity.name].get(s.get(via), {}).get(col) == value]
-            if len(same) == 1:
-                if via is not None:
-                    details = self._tool("details", ref_entity.name)
-                    if details is not None:
-                        chain.call(details.tool, **{pk(ref_entity): row[via]})
-                shown = value.replace("_", " ") if kinds.get(key) == "enum" else value
-                return self.say.record_phrase(entity.human, key, shown, kinds.get(key, "title"))
-        return self.say.id_phrase(entity.human, row[pk(entity)])
+    ) -> str | None:
+        """How the user names ``row`` so that none of their other records (``siblings``) fits
+        (:mod:`.naming`), or None when they cannot. The agent reads a referenced record named in it."""
+        others = [s for s in siblings if s[pk(entity)] != row[pk(entity)]]
+        options = handles(self.domain, entity, row, self.oracle.rows, self.rng, avoid=avoid)
+        chosen = single_out(options, others, self.oracle.rows, self.rng)
+        if chosen is None:
+            self.rejections["no_natural_name"] += 1
+            return None
+        for h in chosen:
+            if h.via is not None:
+                parent = self.domain.entity(h.via.entity)
+                details = self._tool("details", parent.name)
+                if details is not None:
+                    chain.call(details.tool, **{pk(parent): row[h.via.column]})
+        return self.say.record_name(entity.human, [h.fragment for h in chosen])
 
     def name_public_record(self, chain: Chain, entity: Entity, row: dict[str, Any]) -> str | None:
         """How a user names a record that is not theirs (a flight, a class, a product): by a value a
-        lookup tool finds it with; the lookup joins the chain. None when there is no such lookup."""
+        lookup tool finds it with (not a title: seed titles are made-up words); the lookup joins the
+        chain. None when there is no such lookup."""
         for a in entity.attributes:
             m = self._tool("lookup", entity.name, attribute=a.name)
-            if m is None or row.get(a.name) is None:
+            if m is None or row.get(a.name) is None or a.kind == "title":  # seed titles are made-up words
                 continue
             n = self.base.query(
                 f"SELECT count(*) AS n FROM {entity.table} WHERE lower({a.name}) = lower(:v)", {"v": row[a.name]}

@@ -179,22 +179,10 @@ class Phrasing:
         what = "date of birth" if "birth" in key else _human(key)
         return self.rng.choice([f"My name is {name} and my {what} is {value}.", f"I'm {name}, {what} {value}."])
 
-    def record_phrase(self, entity: str, key: str, value: Any, kind: str) -> str:
-        """How a user names one of their records, e.g. "my loan for 'Tidy Windows'"."""
-        if "." in key:
-            return f"my {entity} for '{value}'"
-        if kind in ("date", "datetime"):
-            return (
-                self.rng.choice([f"my {entity} from {value}", f"the {entity} dated {value}"])
-                if "due" not in key
-                else (f"my {entity} due on {value}")
-            )
-        if kind == "title":
-            return f"my {entity} '{value}'"
-        return f"my {entity} with {_human(key)} {value}"
-
-    def id_phrase(self, entity: str, record_id: str) -> str:
-        return self.rng.choice([f"{entity} {record_id}", f"my {entity} {record_id}"])
+    def record_name(self, entity: str, fragments: list[str]) -> str:
+        """How a user names one of their records from its handles: "my loan from 2026-02-10 for the
+        book with genre fiction"."""
+        return " ".join([f"my {entity}", *fragments])
 
     def record_fact(self, phrase: str) -> str:
         return f"The request is about {phrase}."

@@ -22,6 +22,7 @@ from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
 from .phrasing import verb_phrase
+from .values import UserValues
 
 
 class RuleGoals(UserKnowledge):
@@ -30,6 +31,7 @@ class RuleGoals(UserKnowledge):
     env: Environment  # the generator's twin: every rule checked by its tool
     served: Environment  # the environment agents get: policy-only rules are not checked
     spec: EnvSpec
+    values: UserValues
 
     # -- rules -------------------------------------------------------------------------------------
     def _transition(self, m: ToolMeta) -> tuple[Entity, Transition]:
@@ -48,7 +50,7 @@ class RuleGoals(UserKnowledge):
             if "enum" in schema:
                 args[p.name] = self.rng.choice(schema["enum"])
             elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
-                args[p.name] = self.say.param_value(p.name, schema)  # free text in the user's words
+                args[p.name] = self.values.text(p.name, p.kind, schema)  # realistic, or the user's words
             else:
                 args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
         return args

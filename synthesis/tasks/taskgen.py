@@ -42,6 +42,7 @@ from .answers import declined_sentence, participles, refusal_sentence, values_se
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .phrasing import Phrasing, verb_phrase
+from .values import UserValues
 from .writes import WriteGoals
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
@@ -84,6 +85,7 @@ class TaskGenerator(WriteGoals):
         self.oracle = Oracle(domain, spec)
         self.rng = random.Random(f"tasks:{domain.id}:{seed}")
         self.say = Phrasing(self.rng)
+        self.values = UserValues(self.rng, self.say, spec.clock)
         self.user = domain.entity(domain.user_entity)
         self.rejections: Counter[str] = Counter()
         self.used: Counter[str] = Counter()  # write tools by the number of tasks that call them

@@ -1,7 +1,10 @@
 """Write goals of a task: transitions, creates, updates, and writes that an earlier goal enabled.
 
 Which tool a new task starts from is drawn with the least-used tools first, so the tasks of an
-environment cover its write tools instead of the few with the most satisfiable records.
+environment cover its write tools instead of the few with the most satisfiable records. Every write
+is tried on a copy of the episode first and joins the chain only if it is clean: it does not undo
+an earlier write of the task (a record back in a state it had, a booking cancelled right after it
+was made or moved), set a field an earlier write set, or write filler into a structured field.
 """
 
 from __future__ import annotations
@@ -10,28 +13,27 @@ from collections import Counter
 from typing import Any
 
 from envs import Environment
+from envs.quality.chains import called_off
 from envs.spec import EnvSpec
 
-from ..domains.domain import Attribute, Domain, Entity, Transition
+from ..domains.domain import Domain, Entity, Transition
 from ..domains.sqlgen import pk
-from ..domains.timeline import inverted, ordered_inputs, user_date
 from ..gate.oracle import Oracle
 from ..tools.bulk import covered, within_limits
-from ..tools.toolkit import ToolMeta, sample_argument
+from ..tools.toolkit import ToolMeta
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .consent import CONSENT_SHARE
-from .criteria import CriterionGoals, extreme
+from .criteria import CRITERION_SHARE
+from .naming import handles, single_out
+from .records import RecordGoals
 
-_NAMES = ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Nguyen", "Robin Patel"]
+#: Share of write goals that start with a tool a dependent write can follow (the rest keep the
+#: least-used order, so tools nothing follows still start tasks of their own).
+LEADING_SHARE = 0.75
 
 
-#: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
-#: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
-CRITERION_SHARE = 0.9
-
-
-class WriteGoals(CriterionGoals):
+class WriteGoals(RecordGoals):
     """Adds write goals to a chain (mixed into the task generator)."""
 
     env: Environment
@@ -51,9 +53,7 @@ class WriteGoals(CriterionGoals):
 
     def start_write_chain(self, checks: Checklist) -> Chain | None:
         """A chain for a user, started with the least-used write tool that can be satisfied."""
-        tools = self._by_use(self._writes())
-        if self.rng.random() < 0.8:  # most write tasks start where a dependent step can follow
-            tools = [m for m in tools if self._leads_on(m)] + [m for m in tools if not self._leads_on(m)]
+        tools = self._leading_first(self._by_use(self._writes()))
         for m in tools[:4]:
             user_id = self._user_for(m)
             if user_id is None:
@@ -101,8 +101,15 @@ class WriteGoals(CriterionGoals):
             return self.oracle.owner_of(e, self.rng.choice(rows)) if rows else None
         return self.rng.choice(users) if users else None
 
+    def _leading_first(self, tools: list[ToolMeta]) -> list[ToolMeta]:
+        """``tools`` with those no task uses yet first (every tool gets its tasks), then, most of the
+        time, those a dependent write can follow, each group in its former order."""
+        leading = self.rng.random() < LEADING_SHARE
+        return sorted(tools, key=lambda m: (self.used[m.tool] > 0, leading and not self._leads_on(m)))
+
     def add_some_write(self, chain: Chain, checks: Checklist, *, first: bool) -> bool:
-        return any(self.add_write(chain, m, checks) for m in self._by_use(self._writes())[:5])
+        """A write goal with one of the least-used tools, one a dependent write can follow if one can."""
+        return any(self.add_write(chain, m, checks) for m in self._leading_first(self._by_use(self._writes()))[:5])
 
     def add_write(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         mark = chain.checkpoint()
@@ -112,9 +119,34 @@ class WriteGoals(CriterionGoals):
         return False
 
     def _leads_on(self, m: ToolMeta) -> bool:
-        """Whether another transition can follow ``m`` on the same record (a state edge of the graph)."""
-        states = set(m.produces)
-        return any(o.role == "transition" and o.tool != m.tool and states & set(o.requires) for o in self.meta.values())
+        """Whether a dependent write can follow ``m``: a transition that carries its record on from a
+        state ``m`` leaves it in (a state edge of the graph that neither goes back to a state ``m``
+        starts from, nor calls the record off, nor ends it where it could have been ended before
+        ``m``), a change of another field of it, or a new record for it."""
+        if m.role not in ("transition", "create", "update") or m.entity == self.user.name:
+            return False
+        e = self.domain.entity(m.entity)
+        left = set(m.produces)
+        if any(called_off(x.partition(":")[2]) for x in left):
+            return False  # nothing follows a record called off
+        started = set(m.requires)
+        lc = e.lifecycle
+        final = (
+            {f"{e.name}:{x}" for x in lc.states if not any(x in t.from_states for t in lc.transitions)} if lc else set()
+        )
+        for o in self.meta.values():
+            if o.tool == m.tool:
+                continue
+            if o.role == "transition" and left & set(o.requires):
+                ends = set(o.produces)
+                pointless = bool(ends & final and set(o.requires) & started)  # see _add_follow_on
+                if not ends & started and not pointless and not any(called_off(x.partition(":")[2]) for x in ends):
+                    return True
+            if (o.role == "update" and o.entity == m.entity) or (
+                o.role == "create" and any(r.entity == e.name for r in self.domain.entity(o.entity).references)
+            ):
+                return True
+        return False
 
     def _add_write(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         if m.role == "transition":
@@ -125,10 +157,13 @@ class WriteGoals(CriterionGoals):
                 row, extra, named = chosen
                 return self.add_transition(chain, m, row, extra, checks, named=named)
             mine = self.candidates(m, chain.user_id)
-            if not mine:
-                return False
-            row, extra = self.rng.choice(mine)
-            return self.add_transition(chain, m, row, extra, checks)
+            self.rng.shuffle(mine)
+            for row, extra in mine[:4]:  # a record the user cannot name, or a write that is not clean: the next
+                mark = chain.checkpoint()
+                if self.add_transition(chain, m, row, extra, checks):
+                    return True
+                chain.rollback(mark)
+            return False
         if m.role == "create":
             return self.add_create(chain, m, checks)
         if m.role == "bulk":
@@ -136,15 +171,6 @@ class WriteGoals(CriterionGoals):
         return self.add_update(chain, m, checks)
 
     # -- transitions ---------------------------------------------------------------------------------
-    def _parents(self, chain: Chain, e: Entity, row: dict[str, Any]) -> dict[str, Any]:
-        assert chain.episode is not None
-        out = {}
-        for ref in e.references:
-            if row.get(ref.column) is not None:
-                parent = self.domain.entity(ref.entity)
-                out[ref.ref_name] = chain.episode.rows_by_key(parent.table, [(row[ref.column],)])[(row[ref.column],)]
-        return out
-
     def _children(self, chain: Chain, e: Entity, t: Transition, key: str) -> dict[str, list[dict[str, Any]]]:
         """Rows a transition's cascades act on, as they are before the call."""
         assert chain.episode is not None
@@ -189,6 +215,8 @@ class WriteGoals(CriterionGoals):
         on_condition = fee is not None and self.rng.random() < CONSENT_SHARE
         if on_condition and fee:  # the user agrees only if no fee applies, and one does
             return self.add_declined(chain, m, before, args, extra, phrase, fee, checks)
+        if not self.clean_write(chain, m.tool, args):
+            return False
         parents = self._parents(chain, e, before)
         children = self._children(chain, e, t, key)
         chain.call(m.tool, **args)
@@ -221,32 +249,61 @@ class WriteGoals(CriterionGoals):
             checks.keep(e, other, e.lifecycle.field, f"the user's other {e.human} {other[pk(e)]} is still {status}")
 
     def add_dependent(self, chain: Chain, checks: Checklist) -> bool:
-        """A transition on the record the last goal created or changed, which that goal made possible."""
+        """A write on the record the last goal created or changed, or for it: a transition that goal
+        made possible, a change of one of its fields, or a new record for it. Only clean ones: none
+        that takes the record back, sets a field the last goal set, or calls off what it did."""
         last = next((g for g in reversed(chain.goals) if g.blocked is None), None)
-        if last is None or chain.episode is None:
+        if last is None or chain.episode is None or last.entity == self.user.name:
             return False
+        if (made := self.meta.get(last.tool)) is None or made.role == "bulk":
+            return False  # several items: "the same one" would name none of them
         e = self.domain.entity(last.entity)
-        if e.lifecycle is None:
-            return False
         row = chain.episode.rows_by_key(e.table, [(last.key,)])[(last.key,)]
-        if row is None:
-            return False
-        status = row[e.lifecycle.field]
-        follow = [
-            m for m in self.meta.values() if m.role == "transition" and m.entity == e.name and m.tool != last.tool
-        ]
-        for m in self._by_use(follow):
-            _, t = self._transition(m)
-            if status not in t.from_states:
-                continue
-            extra = self.extra_arguments(m)
-            args = {pk(e): last.key, **extra}
-            owner = self.domain.owner_checked(e, t)
-            if owner is not None:
-                args[owner.column] = row[owner.column]
-            if chain.on_copy(self.env, m.tool, args) is None:
-                return self.add_transition(chain, m, row, extra, checks, dependent=True)
+        if row is None or (e.lifecycle is not None and called_off(row.get(e.lifecycle.field))):
+            return False  # nobody changes or adds to what they just called off
+        for m in self._by_use([m for m in self.meta.values() if self._follows(m, e, last)]):
+            mark = chain.checkpoint()
+            if m.role == "transition":
+                added = self._add_follow_on(chain, m, e, row, last, checks)
+            elif m.role == "update":
+                added = self.add_update(chain, m, checks, row=row)
+            else:
+                added = self.add_create(chain, m, checks, onto=last)
+            if added:
+                return True
+            chain.rollback(mark)
         return False
+
+    def _follows(self, m: ToolMeta, e: Entity, last: Goal) -> bool:
+        """Whether ``m`` can act on (a transition, an update) or for (a create) ``last``'s record."""
+        if m.tool == last.tool:
+            return False
+        if m.role in ("transition", "update"):
+            return m.entity == e.name
+        return m.role == "create" and any(r.entity == e.name for r in self.domain.entity(m.entity).references)
+
+    def _add_follow_on(
+        self, chain: Chain, m: ToolMeta, e: Entity, row: dict[str, Any], last: Goal, checks: Checklist
+    ) -> bool:
+        """A transition from the state the last goal left its record in, unless it could have been done
+        before that goal and leaves the record where nothing follows: then the last goal was for
+        nothing (extend a hold by a week, then end it today)."""
+        assert e.lifecycle is not None
+        _, t = self._transition(m)
+        if row[e.lifecycle.field] not in t.from_states:
+            return False
+        earlier = next((x for x in e.lifecycle.transitions if x.name == last.verb), None)
+        final = not any(t.to in x.from_states for x in e.lifecycle.transitions)
+        if earlier is not None and final and set(t.from_states) & set(earlier.from_states):
+            return False
+        extra = self.extra_arguments(m)
+        args = {pk(e): last.key, **extra}
+        owner = self.domain.owner_checked(e, t)
+        if owner is not None:
+            args[owner.column] = row[owner.column]
+        return self.clean_write(chain, m.tool, args) and self.add_transition(
+            chain, m, row, extra, checks, dependent=True
+        )
 
     # -- several items at once -------------------------------------------------------------------------
     def add_bulk(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
@@ -289,23 +346,23 @@ class WriteGoals(CriterionGoals):
         if phrase is None or listing is None:
             return False
         chain.call(listing.tool, **{parent_ref.column: prow[pk(parent)]})
-        label = next((a.name for a in e.attributes if a.kind in ("title", "code", "person_name", "company")), None)
-        names = []
-        for r in chosen:
-            unique = label is not None and sum(s.get(label) == r.get(label) for s in siblings) == 1
-            names.append(f"'{r[label]}'" if unique and label else r[pk(e)])
+        items_named = self._item_names(e, t, chosen, siblings, phrase)
+        if items_named is None:
+            return False
         args: dict[str, Any] = {parent_ref.column: prow[pk(parent)], f"{e.name}_ids": [r[pk(e)] for r in chosen]}
         owner = next((r for r in parent.references if r.role == "owner"), None)
         if owner is not None:
             args[owner.column] = prow[owner.column]
         extra = self.extra_arguments(m)
         args.update(extra)
+        if not self.clean_write(chain, m.tool, args):
+            return False
         befores = [r for r in chain.episode.rows_by_key(e.table, [(r[pk(e)],) for r in chosen]).values() if r]
         parents = [self._parents(chain, e, before) for before in befores]  # as they were before the call
         chain.call(m.tool, **args)
         for before, its_parents in zip(befores, parents, strict=True):
             checks.transition(e, t, before, extra, its_parents)
-        what = f"the {e.table.replace('_', ' ')} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
+        what = items_named
         chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, extra))
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         chain.requests.append(self.say.request(t.name, what, shown, first=len(chain.requests) == 0))
@@ -313,147 +370,27 @@ class WriteGoals(CriterionGoals):
             chain.facts.append(self.say.record_fact(phrase))
         return True
 
-    # -- creates and updates ---------------------------------------------------------------------------
-    def input_value(self, a: Attribute, schema: dict[str, Any]) -> Any:
-        """A value a user would give for an attribute of a new record."""
-        if a.kind == "enum" and a.values:
-            return self.rng.choice(a.values)
-        if a.kind in ("date", "datetime"):
-            return user_date(a.name, a.kind, self.spec.clock, self.rng)
-        if a.kind in ("money", "quantity", "integer", "percent", "rating"):
-            lo, hi = a.range or (1, 5)
-            if a.kind == "money":
-                return round(self.rng.uniform(max(lo, 1), min(hi, max(lo, 1) + 50)), 2)
-            return self.rng.randint(max(int(lo), 1 if a.kind != "percent" else 0), max(int(lo), 1, min(int(hi), 4)))
-        if a.kind == "person_name":
-            return self.rng.choice(_NAMES)
-        if schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
-            return self.say.param_value(a.name, schema)
-        return sample_argument(schema, self.rng, self.spec.clock)
-
-    def add_create(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
-        e = self.domain.entity(m.entity)
-        tool = self.spec.tool(m.tool)
-        assert tool is not None and e.create is not None and chain.episode is not None
-        args: dict[str, Any] = {}
-        about: list[str] = []
-        fixed_inputs: dict[str, Any] | None = None  # the inputs a criterion's answer was checked with
-        for ref in e.references:
-            parent = self.domain.entity(ref.entity)
-            if parent.name == self.user.name:  # the user; a second such reference is someone else (a payee)
-                others = [u for u in self.oracle.rows[parent.name] if u != chain.user_id]
-                taken = any(v == chain.user_id for v in args.values())
-                args[ref.column] = self.rng.choice(others) if taken and others else chain.user_id
-                continue
-            if ref.nullable:
-                continue
-            mine = self.owned(parent, chain.user_id)
-            if mine:
-                row = self.rng.choice(mine)
-                phrase = self.locate(chain, parent, row)
-            elif any(r.role == "owner" for r in parent.references):
-                return False  # it would be someone else's record
-            else:
-                rows = list(self.oracle.rows[parent.name].values())
-                by_criterion = None
-                if rows and self.rng.random() < CRITERION_SHARE:
-                    given_now = self._create_inputs(e, m)
-                    by_criterion = self.public_by_criterion(chain, m, parent, ref.column, args, given_now)
-                if by_criterion is not None:
-                    row, phrase = by_criterion
-                    fixed_inputs = given_now
-                else:
-                    row = self._fitting_public_row(chain, m, parent, rows, args) if rows else {}
-                    phrase = self.name_public_record(chain, parent, row) if row else None
-            if phrase is None:
-                return False
-            args[ref.column] = row[pk(parent)]
-            about.append(phrase)
-        given = fixed_inputs if fixed_inputs is not None else self._create_inputs(e, m)
-        if chain.on_copy(self.env, m.tool, {**args, **given}) is not None:
-            self.rejections["create_refused"] += 1
-            return False
-        parents = self._parents(chain, e, args)
-        result = chain.call(m.tool, **args, **given)
-        key = result[pk(e)] if isinstance(result, dict) else None
-        if key is None:
-            return False
-        checks.created(e, key, {**args, **given}, parents)
-        chain.goals.append(Goal(m.tool, e.name, key, "create", f"the new {e.human}", given))
-        shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in given.items()}
-        chain.requests.append(
-            self.say.create_request(e.create.description, about, shown, first=len(chain.requests) == 0)
-        )
-        chain.facts += [self.say.record_fact(p) for p in about]
-        return True
-
-    def _fitting_public_row(
-        self, chain: Chain, m: ToolMeta, parent: Entity, rows: list[dict[str, Any]], args: dict[str, Any]
-    ) -> dict[str, Any]:
-        """A public record (a flight, a class) the new record can use: the first of a few random ones
-        for which a create with default inputs is not refused, else any."""
-        assert chain.episode is not None
-        e = self.domain.entity(m.entity)
-        tool = self.spec.tool(m.tool)
-        assert tool is not None and e.create is not None
-        column = next(r.column for r in e.references if r.entity == parent.name)
-        sample = self.rng.sample(rows, min(5, len(rows)))
-        for row in sample:
-            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **self._create_inputs(e, m)}) is None:
-                return row
-        return sample[0]
-
-    def _create_inputs(self, e: Entity, m: ToolMeta) -> dict[str, Any]:
-        """Values a user would give for the attributes a create asks for."""
-        tool = self.spec.tool(m.tool)
-        assert tool is not None and e.create is not None
-        props = tool.parameters["properties"]
-        values = {
-            name: self.input_value(a, props[name])
-            for name in e.create.inputs
-            if (a := e.attribute(name)) is not None and name in props
-        }
-        return ordered_inputs(values, {a.name: a.kind for a in e.attributes}, self.rng)
-
-    def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
-        e = self.domain.entity(m.entity)
-        tool = self.spec.tool(m.tool)
-        a = e.attribute(m.attribute or "")
-        assert tool is not None and chain.episode is not None
-        if a is None:
-            return False
-        if e.name == self.user.name:
-            rows = [self.oracle.rows[e.name][chain.user_id]]
+    def _item_names(
+        self, e: Entity, t: Transition, chosen: list[dict[str, Any]], siblings: list[dict[str, Any]], phrase: str
+    ) -> str | None:
+        """How the user names the items of one record they want acted on: each by a handle no other
+        item of the record shares (:mod:`.naming`), else, when they are every item in the states the
+        action starts from, as all of those; None when neither works."""
+        assert e.lifecycle is not None
+        plural = e.table.replace("_", " ")
+        names = []
+        for r in chosen:
+            others = [s for s in siblings if s[pk(e)] != r[pk(e)]]
+            options = handles(self.domain, e, r, self.oracle.rows, self.rng)
+            found = single_out(options, others, self.oracle.rows, self.rng)
+            if found is None:
+                break
+            names.append(" ".join(h.fragment for h in found))
         else:
-            rows = [r for r in self.owned(e, chain.user_id) if (e.name, r[pk(e)]) not in chain.targets]
-        if not rows:
-            return False
-        row = self.rng.choice(rows)
-        named = None
-        if e.name != self.user.name and self.rng.random() < CRITERION_SHARE:
-            mine = self.owned_now(e, chain.user_id, chain)
-            found = extreme(e, mine, self.rng) if len(mine) >= 2 else None
-            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
-                row, criterion = found
-                named = f"my {e.human} with {criterion}"
-        value = self.input_value(a, tool.parameters["properties"][a.name])
-        if a.kind == "email":
-            value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
-        if value == row.get(a.name) or inverted({**row, a.name: value}, {x.name: x.kind for x in e.attributes}):
-            return False  # no change, or an end before its start
-        phrase = self.locate(chain, e, row)
-        if phrase is None:
-            return False
-        phrase = named or phrase
-        args = {pk(e): row[pk(e)], a.name: value}
-        owner = next((r for r in e.references if r.role == "owner"), None)
-        if owner is not None and owner.column in tool.parameters["properties"]:
-            args[owner.column] = row[owner.column]
-        chain.call(m.tool, **args)
-        checks.updated(e, row[pk(e)], a.name, value)
-        chain.goals.append(Goal(m.tool, e.name, row[pk(e)], f"update_{a.name}", phrase, {a.name: value}))
-        shown = value.replace("_", " ") if isinstance(value, str) and a.kind == "enum" else value
-        chain.requests.append(self.say.update_request(a.name, phrase, shown, first=len(chain.requests) == 0))
-        if phrase != "my account":
-            chain.facts.append(self.say.record_fact(phrase))
-        return True
+            return f"the {plural} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
+        status = e.lifecycle.field
+        startable = {s[pk(e)] for s in siblings if s.get(status) in t.from_states}
+        if startable != {r[pk(e)] for r in chosen}:
+            return None
+        states = " or ".join(sorted({str(r[status]).replace("_", " ") for r in chosen}))
+        return f"all the {states} {plural} of {phrase}"

@@ -431,6 +431,8 @@ def test_reference_environments() -> None:
         assert c.unused_write_tools == 0 and c.staff_tools == 0
         assert c.cross_user_write_tasks == 0
         assert c.coherence_violations == 0 and c.status_date_contradictions == 0
+        assert (c.self_undoing_chains, c.fields_set_twice, c.filler_values) == (0, 0, 0)
+        assert (c.internal_key_references, c.title_references) == (0, 0)
     assert retail.coherence_rows_checked > 0  # an order's user is its payment method's user
     assert clinic.before_event_rows_checked > 0  # booked appointments, dated by their slot
     assert retail.list_parameters == 5 and clinic.list_parameters == 0

@@ -211,3 +211,20 @@ def test_cli_import_says_what_it_wrote(tmp_path: Path, capsys: pytest.CaptureFix
         "spec.json",
         "tasks.json",
     ]
+
+
+@needs_tau2
+def test_tau2_users_quote_codes_they_were_given_not_internal_keys(catalog: Path) -> None:
+    """tau2's users quote order, reservation and user ids: random or name-made codes its systems show
+    customers, so the quality report does not count them as internal keys (docs/synthesis.md)."""
+    from envs.quality import quality_report
+
+    report = quality_report(load_env_dir(catalog / env_id) for env_id in ("tau2_airline", "tau2_retail"))
+    by_id = {e.env_id: e.counts for e in report.envs}
+    for counts in by_id.values():
+        assert (counts.internal_key_references, counts.title_references, counts.filler_values) == (0, 0, 0)
+    # tau2_airline-7 upgrades a reservation to business, then cancels it (what the cancellation rule
+    # allows); in tau2_retail-22 the user regrets a new address and has it set back to the old one
+    airline, retail = by_id["tau2_airline"], by_id["tau2_retail"]
+    assert (airline.self_undoing_chains, airline.fields_set_twice) == (1, 0)
+    assert (retail.self_undoing_chains, retail.fields_set_twice) == (1, 1)

@@ -1,0 +1,182 @@
+"""What the writes of one task do to the rows they touch, write after write.
+
+:class:`WriteHistory` is fed each write's changed rows (before and after) in order and says, for
+each write, whether it
+
+* **undoes** an earlier write of the task: it sets a column back to a value the row held earlier in
+  the task (submitted → draft → submitted, a seat taken and given back), deletes a row the task
+  inserted or re-inserts one it deleted, or moves a row an earlier write inserted or changed into a
+  called-off status (book, then cancel the same booking);
+* **sets a field twice**: it sets a column of a row that an earlier write of the task set too (the
+  phone changed to one number, then to another; a booking made for one date, then moved to
+  another). A write *sets* a column when it gives it a value from its own arguments, or changes a
+  text, date or JSON column other than the status; counters and balances (numbers a write adds to
+  or takes from) and the status (a dependent move) change as often as the task needs;
+* writes **filler**: a value from its arguments into a structured column (:mod:`.values`) that is
+  no value of that column's kind ("Call me first" as a country).
+
+The quality report feeds it the gold actions' replay; the task generator feeds it its chains as they
+grow and keeps what it says out of its tasks. Rules: docs/synthesis.md ("Quality report").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..spec import EnvSpec
+from .seed import status_columns
+from .text import word_set
+from .values import column_kind, fits_kind
+
+Row = dict[str, Any]
+RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
+
+#: Status values that call a thing off (their last word, after lower-casing and turning spaces and
+#: hyphens into ``_``: ``late_cancelled`` and ``consent_revoked`` count).
+CALLED_OFF = word_set(
+    """cancelled canceled withdrawn void voided revoked rescinded retracted abandoned dropped removed
+    deleted reversed refunded terminated discontinued declined rejected unenrolled unsubscribed
+    deregistered surrendered"""
+)
+
+
+def called_off(value: object) -> bool:
+    """Whether a status value says the thing was called off (cancelled, withdrawn, refunded ...)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    return re.split(r"[\s_\-]+", value.strip().lower())[-1] in CALLED_OFF
+
+
+def argument_values(value: Any) -> Iterator[Any]:
+    """Every string and number inside an argument value (lists and objects included; no booleans)."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, str | int | float):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from argument_values(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from argument_values(v)
+
+
+@dataclass
+class WriteVerdict:
+    """What one write did wrong, each as a short description (empty lists: nothing)."""
+
+    undoes: list[str] = field(default_factory=list)
+    sets_twice: list[str] = field(default_factory=list)
+    filler: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.undoes or self.sets_twice or self.filler)
+
+
+class WriteHistory:
+    """The versions of every row a task's writes changed, and which columns they set from arguments."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        self._status = {t.name: {c.name for c in status_columns(t)} for t in spec.tables}
+        self._keys = {t.name: set(t.primary_key) for t in spec.tables}
+        self._kinds = {t.name: {c.name: k for c in t.columns if (k := column_kind(t, c))} for t in spec.tables}
+        numeric = ("integer", "real", "boolean")
+        self._numeric = {t.name: {c.name for c in t.columns if c.type in numeric} for t in spec.tables}
+        self._json = {t.name: {c.name for c in t.columns if c.type == "json"} for t in spec.tables}
+        self._versions: dict[RowKey, list[Row | None]] = {}
+        self._set: set[tuple[RowKey, str]] = set()  # (row, column) set from a write's arguments
+        self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
+
+    def copy(self) -> WriteHistory:
+        """An independent history with the same past (to try a write without recording it)."""
+        other = WriteHistory.__new__(WriteHistory)
+        other.spec, other._status, other._keys, other._kinds = self.spec, self._status, self._keys, self._kinds
+        other._numeric, other._json = self._numeric, self._json
+        other._versions = {k: list(v) for k, v in self._versions.items()}
+        other._set, other._touched = set(self._set), set(self._touched)
+        return other
+
+    def record(
+        self, arguments: Mapping[str, Any], changes: Mapping[RowKey, tuple[Row | None, Row | None]]
+    ) -> WriteVerdict:
+        """Add one write: ``changes`` maps each row it touched to (before, after), None for no row."""
+        given = list(argument_values(dict(arguments)))
+        verdict = WriteVerdict()
+        newly_set: set[tuple[RowKey, str]] = set()
+        for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
+            table = key[0]
+            before, after = self._parsed(table, old), self._parsed(table, new)
+            if before == after:
+                continue
+            versions = self._versions.setdefault(key, [before])
+            earlier = versions[:-1]
+            where = f"{table} {'/'.join(map(str, key[1]))}"
+            if after is None:
+                if None in earlier:
+                    verdict.undoes.append(f"{where} is deleted after this task inserted it")
+            elif before is None:
+                if any(v is not None for v in earlier):
+                    verdict.undoes.append(f"{where} is inserted again after this task deleted it")
+            else:
+                for col, value in after.items():
+                    if value != before.get(col) and any(v is not None and v.get(col) == value for v in earlier):
+                        verdict.undoes.append(f"{where}: {col} is set back to {value!r}")
+                for col in self._status.get(table, ()):
+                    if after.get(col) != before.get(col) and called_off(after.get(col)) and key in self._touched:
+                        verdict.undoes.append(f"{where}: {after[col]!r} calls off what this task did to it")
+            if after is not None:
+                for col, value in after.items():
+                    if col in self._keys.get(table, ()) or (before is not None and before.get(col) == value):
+                        continue
+                    given_here = _given(value, given)
+                    # text and dates changed by a write are set by it; numbers and JSON only from arguments
+                    plain = col not in self._numeric.get(table, ()) and col not in self._json.get(table, ())
+                    changed_text = before is not None and plain
+                    if given_here or (changed_text and col not in self._status.get(table, ())):
+                        if (key, col) in self._set:
+                            verdict.sets_twice.append(f"{where}: {col} is set again, to {value!r}")
+                        newly_set.add((key, col))
+                    kind = self._kinds.get(table, {}).get(col)
+                    if given_here and kind is not None and not fits_kind(kind, value):
+                        verdict.filler.append(f"{where}: {value!r} is no {kind} for {col}")
+            versions.append(after)
+        self._set |= newly_set
+        self._touched |= {k for k, (b, a) in changes.items() if a is not None and a != b}
+        return verdict
+
+    def _parsed(self, table: str, row: Row | None) -> Row | None:
+        """``row`` with its JSON columns parsed, so the same object written twice compares equal."""
+        if row is None or not self._json.get(table):
+            return row
+        out = dict(row)
+        for col in self._json[table]:
+            if isinstance(out.get(col), str):
+                try:
+                    out[col] = json.loads(out[col])
+                except ValueError:
+                    pass
+        return out
+
+
+def _given(value: Any, given: list[Any]) -> bool:
+    """Whether a column value comes from the arguments: equal to one, or (a JSON object or list)
+    made of them (an address from its fields)."""
+    if isinstance(value, dict | list):
+        inside = list(argument_values(value))
+        return bool(inside) and all(any(_same(v, g) for g in given) for v in inside)
+    return any(_same(value, g) for g in given)
+
+
+def _same(value: Any, given: Any) -> bool:
+    """Whether a column value is an argument's value (numbers by value, text exactly)."""
+    if isinstance(value, bool) or isinstance(given, bool):
+        return False
+    if isinstance(value, int | float) and isinstance(given, int | float):
+        return float(value) == float(given)
+    return isinstance(value, str) and isinstance(given, str) and value == given

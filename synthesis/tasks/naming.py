@@ -1,0 +1,157 @@
+"""How a user names one of their records: as people do, from what the domain says they know.
+
+One rule set, read from the domain format (attribute kinds and ``lookup``), for every domain. A
+record is named by *handles*, each a fact its owner really has:
+
+1. **a code they were given**: an attribute marked ``lookup`` (a booking reference, an order
+   number, a line's phone number): "my booking with booking reference BK-204913";
+2. **when**: a date or datetime of the record: "my loan from 2026-02-10", "my loan due on
+   2026-03-01", "my appointment on 2026-03-03 at 09:30";
+3. **what it is**: an enum value of the record: "my booking with cabin premium economy";
+4. **who or where**: a person's name, a company or a city on the record;
+5. the same of a record it references (one hop, never its owner): "my appointment with Jane Roe"
+   (the doctor's name), "my shift in Parkerside", "my loan for the book with genre fiction", "my
+   appointment for the slot on 2026-03-03 at 09:30", "my booking for flight AW1234" (the flight's
+   lookup code);
+6. **how much**, last: an amount or quantity of the record ("my solar project with system kw 6"),
+   only when nothing above names it.
+
+Never a primary key (the system's own id, which the customer was never told), a title (seed titles
+are made-up words: "Two Account Worker"), even one marked ``lookup``, a code the customer was not
+given (no ``lookup``) or free text. A handle names the record only when no other record of the user
+shares it; a single handle is tried first (in random order), then a date with one other handle,
+then an amount. With no such name the record is not named at all, and the task generator picks
+another record.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ..domains.domain import Attribute, Domain, Entity, Reference
+
+#: Attribute kinds people name their records by (besides the codes they were given).
+HANDLE_KINDS = frozenset({"date", "datetime", "enum", "person_name", "company", "city"})
+#: Kinds a record is named by only when nothing else names it: how much.
+AMOUNT_KINDS = frozenset({"money", "quantity"})
+Row = dict[str, Any]
+
+
+def is_handle(a: Attribute) -> bool:
+    """Whether the owner of a record knows this attribute's value and would name the record by it."""
+    return a.kind in HANDLE_KINDS or a.kind in AMOUNT_KINDS or (a.lookup and a.kind != "title")
+
+
+def _sayable(a: Attribute, value: Any) -> bool:
+    """A value to name a record by: set, and of three characters or with a digit ("grade B", "type
+    ep" are too slight a handle to be heard, or found in a sentence); an amount other than zero."""
+    if value is None or isinstance(value, bool):
+        return False
+    if a.kind in AMOUNT_KINDS:
+        return isinstance(value, int | float) and value != 0
+    text = str(value)
+    return len(text) >= 3 or any(ch.isdigit() for ch in text)
+
+
+def _when(value: Any, kind: str) -> str:
+    text = str(value)
+    return f"{text[:10]} at {text[11:16]}" if kind == "datetime" and len(text) >= 16 else text[:10]
+
+
+@dataclass(frozen=True)
+class Handle:
+    """One fact that may single a record out: ``column`` of the record, or of the record it
+    references through ``via``, is ``value``; ``fragment`` is how the user says it."""
+
+    fragment: str
+    column: str
+    value: Any
+    via: Reference | None = None
+    is_date: bool = False
+    is_amount: bool = False
+
+    def fits(self, row: Row, parents: Mapping[str, Mapping[Any, Row]]) -> bool:
+        """Whether another record ``row`` has the same value (``parents``: rows by id, per entity)."""
+        if self.via is None:
+            return bool(row.get(self.column) == self.value)
+        parent = parents[self.via.entity].get(row.get(self.via.column), {})
+        return bool(parent.get(self.column) == self.value)
+
+
+def _own_fragment(a: Attribute, value: Any, rng: random.Random) -> str:
+    if a.kind in ("date", "datetime"):
+        when = _when(value, a.kind)
+        if "due" in a.name.split("_"):
+            return f"due on {when}"
+        return f"on {when}" if a.kind == "datetime" else rng.choice([f"from {when}", f"dated {when}"])
+    shown = str(value).replace("_", " ")
+    return f"with {a.name.replace('_', ' ')} {shown}"
+
+
+def _parent_fragment(parent: Entity, a: Attribute, value: Any) -> str:
+    names_parent = a.name in ("name", "full_name", "company", f"{parent.name}_name")
+    if a.kind in ("person_name", "company") and names_parent:
+        return f"with {value}"  # the record's own name: my appointment with Jane Roe, my policy with Acme Ltd
+    if a.kind == "city":
+        return f"in {value}"
+    if a.kind in ("date", "datetime"):
+        return f"for the {parent.human} on {_when(value, a.kind)}"
+    if a.kind == "code" or a.lookup:
+        return f"for {parent.human} {value}"  # a code the customer has: my booking for flight AW1234
+    return f"for the {parent.human} with {a.name.replace('_', ' ')} {str(value).replace('_', ' ')}"
+
+
+def handles(
+    domain: Domain,
+    entity: Entity,
+    row: Row,
+    parents: Mapping[str, Mapping[Any, Row]],
+    rng: random.Random,
+    *,
+    avoid: str | None = None,
+) -> list[Handle]:
+    """Every handle of ``row`` (see the module doc); ``avoid``: a column not to name it by (the value
+    the user asks about, or the one a refusal is about)."""
+    out = []
+    for a in entity.attributes:
+        # a one-letter value ("grade B") is too slight a handle to name a record by
+        if is_handle(a) and a.name != avoid and _sayable(a, row.get(a.name)):
+            is_date, is_amount = a.kind in ("date", "datetime"), a.kind in AMOUNT_KINDS
+            out.append(Handle(_own_fragment(a, row[a.name], rng), a.name, row[a.name], None, is_date, is_amount))
+    for ref in entity.references:
+        if ref.role == "owner" or row.get(ref.column) is None:
+            continue
+        parent = domain.entity(ref.entity)
+        prow = parents[parent.name].get(row[ref.column], {})
+        for a in parent.attributes:
+            if is_handle(a) and a.kind not in AMOUNT_KINDS and _sayable(a, prow.get(a.name)):
+                is_date = a.kind in ("date", "datetime")
+                out.append(Handle(_parent_fragment(parent, a, prow[a.name]), a.name, prow[a.name], ref, is_date))
+    return out
+
+
+def single_out(
+    candidates: list[Handle],
+    siblings: Iterable[Row],
+    parents: Mapping[str, Mapping[Any, Row]],
+    rng: random.Random,
+) -> list[Handle] | None:
+    """The handles that no sibling shares: one, else a date and one more, else an amount; or None."""
+    others = list(siblings)
+    options = list(candidates)
+    rng.shuffle(options)
+    named = [h for h in options if not h.is_amount]
+    for h in named:
+        if not any(h.fits(s, parents) for s in others):
+            return [h]
+    for a, b in combinations(named, 2):
+        if (a.is_date or b.is_date) and not any(a.fits(s, parents) and b.fits(s, parents) for s in others):
+            return sorted((a, b), key=lambda h: not h.is_date)  # the date first: "my loan from ... for ..."
+    for h in options:
+        if h.is_amount and not any(h.fits(s, parents) for s in others):
+            return [h]
+    return None

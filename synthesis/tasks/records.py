@@ -1,0 +1,208 @@
+"""Creates and updates in task goals: the values a user gives for a new or changed record.
+
+Both may also be *dependent* writes, on the record the previous goal made or moved: a create for it
+(a document added to the claim just opened) or a change of one of its fields (the seat of the
+booking just made). Every write is tried on a copy of the episode first (:meth:`clean_write`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs import Environment
+from envs.quality.chains import WriteVerdict
+from envs.spec import EnvSpec
+
+from ..domains.domain import Attribute, Domain, Entity
+from ..domains.sqlgen import pk
+from ..domains.timeline import inverted, ordered_inputs, user_date
+from ..gate.oracle import Oracle
+from ..tools.toolkit import ToolMeta, sample_argument
+from .chain import Chain, Goal
+from .checklist import Checklist
+from .criteria import CRITERION_SHARE, CriterionGoals, extreme
+
+
+class RecordGoals(CriterionGoals):
+    """Adds creates and updates to a chain (mixed into the task generator)."""
+
+    env: Environment
+    spec: EnvSpec
+    domain: Domain
+    oracle: Oracle
+
+    def clean_write(self, chain: Chain, tool: str, args: dict[str, Any]) -> bool:
+        """Whether ``tool`` would succeed on a copy of the episode and be clean: not undo an earlier
+        write of the task, set a field an earlier write set, or write filler into a structured field."""
+        outcome = chain.trial(self.env, tool, args)
+        if isinstance(outcome, WriteVerdict) and not outcome.clean:
+            self.rejections["undoes_or_repeats"] += 1
+        return isinstance(outcome, WriteVerdict) and outcome.clean
+
+    def _parents(self, chain: Chain, e: Entity, row: dict[str, Any]) -> dict[str, Any]:
+        assert chain.episode is not None
+        out = {}
+        for ref in e.references:
+            if row.get(ref.column) is not None:
+                parent = self.domain.entity(ref.entity)
+                out[ref.ref_name] = chain.episode.rows_by_key(parent.table, [(row[ref.column],)])[(row[ref.column],)]
+        return out
+
+    def input_value(self, a: Attribute, schema: dict[str, Any]) -> Any:
+        """A value a user would give for an attribute of a new record."""
+        if a.kind == "enum" and a.values:
+            return self.rng.choice(a.values)
+        if a.kind in ("date", "datetime"):
+            return user_date(a.name, a.kind, self.spec.clock, self.rng)
+        if a.kind in ("money", "quantity", "integer", "percent", "rating"):
+            lo, hi = a.range or (1, 5)
+            if a.kind == "money":
+                return round(self.rng.uniform(max(lo, 1), min(hi, max(lo, 1) + 50)), 2)
+            return self.rng.randint(max(int(lo), 1 if a.kind != "percent" else 0), max(int(lo), 1, min(int(hi), 4)))
+        if schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
+            return self.values.text(a.name, a.kind, schema, a)  # a structured kind's value, or free text
+        return sample_argument(schema, self.rng, self.spec.clock)
+
+    def add_create(self, chain: Chain, m: ToolMeta, checks: Checklist, *, onto: Goal | None = None) -> bool:
+        """A new record of the user's; ``onto``: a goal whose record the new one is for (a dependent
+        write: a document added to the claim just opened)."""
+        e = self.domain.entity(m.entity)
+        tool = self.spec.tool(m.tool)
+        assert tool is not None and e.create is not None and chain.episode is not None
+        args: dict[str, Any] = {}
+        about: list[str] = []
+        fixed_inputs: dict[str, Any] | None = None  # the inputs a criterion's answer was checked with
+        for ref in e.references:
+            parent = self.domain.entity(ref.entity)
+            if onto is not None and parent.name == onto.entity and onto.key not in args.values():
+                args[ref.column] = onto.key
+                about.append(f"the same {parent.human}")
+                continue
+            if parent.name == self.user.name:  # the user; a second such reference is someone else (a payee)
+                others = [u for u in self.oracle.rows[parent.name] if u != chain.user_id]
+                taken = any(v == chain.user_id for v in args.values())
+                args[ref.column] = self.rng.choice(others) if taken and others else chain.user_id
+                continue
+            if ref.nullable:
+                continue
+            mine = self.owned(parent, chain.user_id)
+            if mine:
+                row = self.rng.choice(mine)
+                phrase = self.locate(chain, parent, row)
+            elif any(r.role == "owner" for r in parent.references):
+                return False  # it would be someone else's record
+            else:
+                rows = list(self.oracle.rows[parent.name].values())
+                by_criterion = None
+                if rows and self.rng.random() < CRITERION_SHARE:
+                    given_now = self._create_inputs(e, m)
+                    by_criterion = self.public_by_criterion(chain, m, parent, ref.column, args, given_now)
+                if by_criterion is not None:
+                    row, phrase = by_criterion
+                    fixed_inputs = given_now
+                else:
+                    row = self._fitting_public_row(chain, m, parent, rows, args) if rows else {}
+                    phrase = self.name_public_record(chain, parent, row) if row else None
+            if phrase is None:
+                return False
+            args[ref.column] = row[pk(parent)]
+            about.append(phrase)
+        given = fixed_inputs if fixed_inputs is not None else self._create_inputs(e, m)
+        if not self.clean_write(chain, m.tool, {**args, **given}):
+            self.rejections["create_refused"] += 1
+            return False
+        parents = self._parents(chain, e, args)
+        result = chain.call(m.tool, **args, **given)
+        key = result[pk(e)] if isinstance(result, dict) else None
+        if key is None:
+            return False
+        checks.created(e, key, {**args, **given}, parents)
+        goal = Goal(m.tool, e.name, key, "create", f"the new {e.human}", given, depends_on_previous=onto is not None)
+        chain.goals.append(goal)
+        shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in given.items()}
+        chain.requests.append(
+            self.say.create_request(e.create.description, about, shown, first=len(chain.requests) == 0)
+        )
+        chain.facts += [self.say.record_fact(p) for p in about if not p.startswith("the same ")]
+        return True
+
+    def _fitting_public_row(
+        self, chain: Chain, m: ToolMeta, parent: Entity, rows: list[dict[str, Any]], args: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A public record (a flight, a class) the new record can use: the first of a few random ones
+        for which a create with default inputs is not refused, else any."""
+        assert chain.episode is not None
+        e = self.domain.entity(m.entity)
+        tool = self.spec.tool(m.tool)
+        assert tool is not None and e.create is not None
+        column = next(r.column for r in e.references if r.entity == parent.name)
+        sample = self.rng.sample(rows, min(5, len(rows)))
+        for row in sample:
+            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **self._create_inputs(e, m)}) is None:
+                return row
+        return sample[0]
+
+    def _create_inputs(self, e: Entity, m: ToolMeta) -> dict[str, Any]:
+        """Values a user would give for the attributes a create asks for."""
+        tool = self.spec.tool(m.tool)
+        assert tool is not None and e.create is not None
+        props = tool.parameters["properties"]
+        values = {
+            name: self.input_value(a, props[name])
+            for name in e.create.inputs
+            if (a := e.attribute(name)) is not None and name in props
+        }
+        return ordered_inputs(values, {a.name: a.kind for a in e.attributes}, self.rng)
+
+    def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist, *, row: dict[str, Any] | None = None) -> bool:
+        """A change of one field of one of the user's records; ``row``: the record the previous goal
+        made or moved, as it is now (a dependent write: the seat of the booking just made)."""
+        e = self.domain.entity(m.entity)
+        tool = self.spec.tool(m.tool)
+        a = e.attribute(m.attribute or "")
+        assert tool is not None and chain.episode is not None
+        if a is None:
+            return False
+        if row is not None:
+            rows = [row]
+        elif e.name == self.user.name:
+            rows = [self.oracle.rows[e.name][chain.user_id]]
+        else:
+            rows = [r for r in self.owned(e, chain.user_id) if (e.name, r[pk(e)]) not in chain.targets]
+        if not rows:
+            return False
+        dependent = row is not None
+        row = self.rng.choice(rows)
+        named = None
+        if not dependent and e.name != self.user.name and self.rng.random() < CRITERION_SHARE:
+            mine = self.owned_now(e, chain.user_id, chain)
+            found = extreme(e, mine, self.rng) if len(mine) >= 2 else None
+            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
+                row, criterion = found
+                named = f"my {e.human} with {criterion}"
+        value = self.input_value(a, tool.parameters["properties"][a.name])
+        if a.kind == "email":
+            value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
+        if value == row.get(a.name) or inverted({**row, a.name: value}, {x.name: x.kind for x in e.attributes}):
+            return False  # no change, or an end before its start
+        phrase = f"the same {e.human}" if dependent else self.locate(chain, e, row)
+        if phrase is None:
+            return False
+        phrase = named or phrase
+        args = {pk(e): row[pk(e)], a.name: value}
+        owner = next((r for r in e.references if r.role == "owner"), None)
+        if owner is not None and owner.column in tool.parameters["properties"]:
+            args[owner.column] = row[owner.column]
+        if not self.clean_write(chain, m.tool, args):
+            return False
+        chain.call(m.tool, **args)
+        checks.updated(e, row[pk(e)], a.name, value)
+        verb = f"update_{a.name}"
+        chain.goals.append(
+            Goal(m.tool, e.name, row[pk(e)], verb, phrase, {a.name: value}, depends_on_previous=dependent)
+        )
+        shown = value.replace("_", " ") if isinstance(value, str) and a.kind == "enum" else value
+        chain.requests.append(self.say.update_request(a.name, phrase, shown, first=len(chain.requests) == 0))
+        if phrase != "my account" and not dependent:
+            chain.facts.append(self.say.record_fact(phrase))
+        return True
