@@ -6,7 +6,6 @@ gate of the synthesis pipeline. It never raises for a problem in the environment
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from collections.abc import Iterable
@@ -263,23 +262,25 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
             trial.close()
 
 
-#: Rows of one listing a total may add up (2**12 subsets at most are tried).
-MAX_SUMMED_ROWS = 12
-
-
 def _a_listed_total(output: str, results: list[Any]) -> bool:
     """Whether ``output`` is a total an agent can work out from one gold listing: the sum of one
-    numeric field over two or more of its rows ("the total amount of my open fines")."""
+    numeric field over its rows that share a value of another field ("the total amount of my open
+    fines": the amounts of the rows whose status is open), or over all of them."""
     value = as_number(output)
     if value is None:
         return False
     for result in results:
-        if not isinstance(result, list) or not 2 <= len(result) <= MAX_SUMMED_ROWS:
+        rows = [r for r in result if isinstance(r, dict)] if isinstance(result, list) else []
+        if len(rows) < 2:
             continue
-        rows = [r for r in result if isinstance(r, dict)]
-        for key in {k for r in rows for k, v in r.items() if isinstance(v, int | float) and not isinstance(v, bool)}:
-            numbers = [r[key] for r in rows if isinstance(r.get(key), int | float)]
-            for size in range(2, len(numbers) + 1):
-                if any(math.isclose(sum(c), value, abs_tol=0.005) for c in itertools.combinations(numbers, size)):
+        numeric = {k for r in rows for k, v in r.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+        groups: list[list[dict[str, Any]]] = [rows]
+        for key in {k for r in rows for k, v in r.items() if isinstance(v, str)}:
+            for shared in {r.get(key) for r in rows}:
+                groups.append([r for r in rows if r.get(key) == shared])
+        for group in groups:
+            for key in numeric:
+                numbers = [r[key] for r in group if isinstance(r.get(key), int | float)]
+                if len(numbers) >= 2 and math.isclose(sum(numbers), value, abs_tol=0.005):
                     return True
     return False

@@ -231,13 +231,6 @@ class Phrasing:
             )
         return f"Also, please change the {what} of {phrase} to {value}."
 
-    def ask_reason(self, several: bool) -> str:
-        if several:
-            return self.rng.choice(
-                ["If any of this can't be done, tell me why.", "If something is not possible, please explain why."]
-            )
-        return self.rng.choice(["If that's not possible, tell me why.", "If you can't, please tell me the reason."])
-
     def ask_value(self, column: str) -> str:
         return self.rng.choice(
             [f"Afterwards, tell me my new {_human(column)}.", f"Also, what is my {_human(column)} after that?"]

@@ -38,9 +38,9 @@ from ..gate.oracle import Oracle
 from ..tools.escalation import TOOL as ESCALATION_TOOL
 from ..tools.escalation import escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
-from .answers import declined_sentence, participles, refusal_sentence, values_sentence
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
+from .outcome import Outcomes
 from .phrasing import Phrasing, verb_phrase
 from .values import UserValues
 from .writes import WriteGoals
@@ -49,8 +49,6 @@ from .writes import WriteGoals
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
-#: Of users whose request will be refused: how many hold a wrong belief about it, how many push back once.
-BELIEF_SHARE, INSIST_SHARE = 0.25, 0.3
 #: Of information tasks, how many ask for a total over several records instead of one value.
 TOTAL_QUESTIONS = 0.5
 #: Of refusals where a policy-only rule could be the reason, how many rest on one (the rest on any rule).
@@ -64,7 +62,7 @@ def _named_in(phrase: str, said: str) -> bool:
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
-class TaskGenerator(WriteGoals):
+class TaskGenerator(WriteGoals, Outcomes):
     """Generates verified tasks for one environment."""
 
     def __init__(
@@ -206,14 +204,7 @@ class TaskGenerator(WriteGoals):
                 chain.requests.append(self.say.ask_value(col))
         outputs = list(dict.fromkeys(outputs))
         refusals = [self.refusal_of(g, writes) for g in refused]
-        answer = [
-            declined_sentence(g.verb, g.phrase, g.blocked or "")
-            if g.declined
-            else refusal_sentence(g.verb, g.phrase, g.blocked or "", self.rule_text(g.rule))
-            for g in refused
-        ]
-        if outputs:
-            answer.append(values_sentence(outputs))
+        answer = self.reference_answer(refused, outputs)
         assertions = checks.assertions() if chain.goals else []
         n_writes = len(writes)
         calls = len(chain.calls)
@@ -257,7 +248,7 @@ class TaskGenerator(WriteGoals):
                 "outputs": outputs,
                 "distractors": [d for d in dict.fromkeys(distractors or []) if d not in outputs],
                 "refusals": refusals,
-                "answer": " ".join(answer) if answer else None,
+                "answer": answer,
                 "assertions": assertions,
                 "difficulty": difficulty,
                 "expects_change": bool(writes),
@@ -266,47 +257,6 @@ class TaskGenerator(WriteGoals):
                 "ignore": ignore or [],
             }
         )
-
-    def behaviour(self, refused: list[Goal]) -> list[str]:
-        """How a user whose request will be refused acts: some push back once, some are sure the
-        rule does not stop them (tau2-bench's users insist and hold wrong beliefs)."""
-        out: list[str] = []
-        goal = refused[0] if refused and not refused[0].declined else None
-        if goal is None:
-            return out
-        draw = self.rng.random()
-        if draw < BELIEF_SHARE:
-            rule = self.rule_text(goal.rule)
-            e = self.domain.entity(goal.entity)
-            what = f"that {rule}, and that it holds here" if rule else f"the {e.human} is in a state that allows it"
-            out.append(
-                f"You are sure the request is allowed: you believe {what}. Say so if the agent hesitates; "
-                "accept it once the agent tells you the actual value from your records."
-            )
-        elif draw < BELIEF_SHARE + INSIST_SHARE:
-            out.append(
-                "If the agent says it cannot do what you asked, push back once: say it matters to you and ask "
-                "them to make an exception. Accept a second no."
-            )
-        return out
-
-    def rule_text(self, rule: str | None) -> str | None:
-        found = self.spec.rule(rule) if rule is not None else None
-        return found.text if found is not None else None
-
-    def refusal_of(self, goal: Goal, done: list[Goal]) -> dict[str, Any]:
-        """The task's record of a refused goal: what was asked, why not, and what acting would be."""
-        reason = [goal.blocked] if goal.blocked else []
-        said = {str(v).lower() for v in reason}
-        claims = [] if any(g.verb.split("_")[0] == goal.verb.split("_")[0] for g in done) else participles(goal.verb)
-        return {
-            "request": verb_phrase(goal.verb, goal.phrase),
-            "reason": reason,
-            # a participle that is also the reason ("paid") says why, not that the agent acted
-            "claims": [c for c in claims if c.lower() not in said],
-            "rule": goal.rule,
-            "call": {"tool": goal.tool, "arguments": goal.refused_call} if goal.refused_call else None,
-        }
 
     # -- task kinds ----------------------------------------------------------------------------------
     def _transitions(self) -> list[ToolMeta]:

@@ -165,7 +165,12 @@ def test_rules_must_name_write_tools_once():
 def test_a_total_of_a_listing_counts_as_shown_but_not_any_number():
     from envs.check import _a_listed_total
 
-    listing = [[{"fine_id": "F1", "amount": 3.75}, {"fine_id": "F2", "amount": 8.07}, {"fine_id": "F3", "amount": 1.0}]]
-    assert _a_listed_total("11.82", listing) and _a_listed_total("12.82", listing)
-    assert not _a_listed_total("3.75", listing)  # one row is not a total (and is shown anyway)
-    assert not _a_listed_total("99.99", listing) and not _a_listed_total("open", listing)
+    fines = [
+        {"fine_id": "F1", "amount": 3.75, "status": "open"},
+        {"fine_id": "F2", "amount": 8.07, "status": "open"},
+        {"fine_id": "F3", "amount": 1.0, "status": "paid"},
+    ]
+    assert _a_listed_total("11.82", [fines])  # the open ones
+    assert _a_listed_total("12.82", [fines])  # all of them
+    assert not _a_listed_total("4.75", [fines])  # F1 + F3 share nothing: not a total anyone asks for
+    assert not _a_listed_total("3.75", [fines]) and not _a_listed_total("open", [fines])
