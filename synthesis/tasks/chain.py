@@ -58,6 +58,7 @@ class Chain:
     goals: list[Goal] = field(default_factory=list)
     outputs: list[tuple[str, str, str]] = field(default_factory=list)  # (table, id, column) to report
     identity_hidden: bool = False
+    behaviour: list[str] = field(default_factory=list)  # how the user acts (tells a user simulator)
     history: WriteHistory | None = None  # what the chain's writes did, write after write
 
     @classmethod

@@ -242,7 +242,7 @@ class TaskGenerator(WriteGoals, Outcomes):
                     "persona": self.say.persona(),
                     "known_facts": facts,
                     "reveal_if_asked": hidden,
-                    "behaviour": self.behaviour(refused),
+                    "behaviour": [*chain.behaviour, *self.behaviour(refused)],
                 },
                 "gold_actions": chain.calls,
                 "outputs": outputs,

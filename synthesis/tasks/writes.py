@@ -26,11 +26,16 @@ from .checklist import Checklist
 from .consent import CONSENT_SHARE
 from .criteria import CRITERION_SHARE
 from .naming import handles, single_out
+from .phrasing import verb_phrase
 from .records import RecordGoals
 
 #: Share of write goals that start with a tool a dependent write can follow (the rest keep the
 #: least-used order, so tools nothing follows still start tasks of their own).
 LEADING_SHARE = 0.75
+
+
+#: Of single-record transitions, how many users first ask for another of their records, then change their mind.
+CHANGE_OF_MIND = 0.1
 
 
 class WriteGoals(RecordGoals):
@@ -153,22 +158,41 @@ class WriteGoals(RecordGoals):
             wanted = self.criterion_user == chain.user_id or self.rng.random() < CRITERION_SHARE
             self.criterion_user = None
             chosen = self.criterion_target(m, chain.user_id, chain) if wanted else None
+            mine = self.candidates(m, chain.user_id)
             if chosen is not None:
                 row, extra, named = chosen
-                return self.add_transition(chain, m, row, extra, checks, named=named)
-            mine = self.candidates(m, chain.user_id)
-            self.rng.shuffle(mine)
-            for row, extra in mine[:4]:  # a record the user cannot name, or a write that is not clean: the next
-                mark = chain.checkpoint()
-                if self.add_transition(chain, m, row, extra, checks):
-                    return True
-                chain.rollback(mark)
-            return False
+                done = self.add_transition(chain, m, row, extra, checks, named=named)
+            else:
+                self.rng.shuffle(mine)
+                done = False
+                for row, extra in mine[:4]:  # a record the user cannot name, or a write that is not clean: the next
+                    mark = chain.checkpoint()
+                    if self.add_transition(chain, m, row, extra, checks):
+                        done = True
+                        break
+                    chain.rollback(mark)
+            if done and len(chain.goals) == 1 and self.rng.random() < CHANGE_OF_MIND:
+                self.change_mind(chain, m, row, [r for r, _ in mine])
+            return done
         if m.role == "create":
             return self.add_create(chain, m, checks)
         if m.role == "bulk":
             return self.add_bulk(chain, m, checks)
         return self.add_update(chain, m, checks)
+
+    def change_mind(self, chain: Chain, m: ToolMeta, meant: dict[str, Any], options: list[dict[str, Any]]) -> None:
+        """The user first asks for the same action on another of their records, then changes their mind
+        before anything is done (told to the user simulator; the task is the record finally meant)."""
+        e, t = self._transition(m)
+        other = next((r for r in options if r[pk(e)] != meant[pk(e)]), None)
+        phrase = self.locate(chain, e, other) if other is not None else None
+        if phrase is None:
+            return
+        final = chain.goals[-1].phrase
+        chain.behaviour.append(
+            f"Start by asking the agent to {verb_phrase(t.name, phrase)}. Once the agent has found it, and "
+            f"before anything is done, change your mind: what you want is to {verb_phrase(t.name, final)}."
+        )
 
     # -- transitions ---------------------------------------------------------------------------------
     def _children(self, chain: Chain, e: Entity, t: Transition, key: str) -> dict[str, list[dict[str, Any]]]:

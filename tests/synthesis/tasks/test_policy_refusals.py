@@ -53,7 +53,7 @@ def test_refusals_resting_on_policy_only_rules_change_the_state_when_acted_on(ca
                 # the right words do not save an agent that acted
                 assert score_episode(env, task, ep, answer=task.answer or "").reward == 0.0
                 seen += 1
-    assert seen >= 20
+    assert seen >= 15
 
 
 def test_no_instruction_gives_a_refusal_away_and_no_question_is_answered_by_a_dump(catalog):
@@ -82,7 +82,7 @@ def test_policy_refusals_are_a_sixth_of_the_tasks(catalog):
 def test_gaming_agents_fail_the_tasks_they_target_and_the_oracle_passes_all(catalog):
     _, entries = catalog
     report = bench_gaming(entries)
-    assert report.tasks[POLICY_REFUSAL] >= 20 and report.tasks[INFORMATION] >= 10
+    assert report.tasks[POLICY_REFUSAL] >= 15 and report.tasks[INFORMATION] >= 10
     for cls in report.tasks:
         assert report.rate("oracle", cls) == 1.0, cls
     for agent, targets in TARGETS.items():
@@ -122,8 +122,10 @@ def test_a_third_of_the_tasks_need_a_value_worked_out(catalog):
 def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_coming(catalog):
     _, entries = catalog
     tasks = [t for e in entries for t in e.tasks]
-    acting = [t for t in tasks if t.user.behaviour]
+    acting = [t for t in tasks if any("push back" in b or "you believe" in b for b in t.user.behaviour)]
     assert all(t.refusals for t in acting)
+    minded = [t for t in tasks if any("change your mind" in b for b in t.user.behaviour)]
+    assert minded and all(t.expects_change and not t.refusals for t in minded)
     refused = [t for t in tasks if t.refusals]
     assert 0.25 <= len(acting) / len(refused) <= 0.8
     said = " ".join(b for t in acting for b in t.user.behaviour)
