@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from .engine import Environment, Episode
 from .errors import EnvFarmError, SpecError, ToolError
-from .outputs import as_number, output_present
+from .outputs import as_number, numbers_in, output_present
 from .schema_lint import lint_tool
 from .scoring import expected_outcome, score_episode
 from .spec import EnvSpec
@@ -211,7 +211,7 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
     produced += " " + produced.replace("_", " ")  # a stored value 'checked_in' is stated as "checked in"
     produced += " " + env.spec.policy  # a rule's fixed amount ("at least 50.00") is the policy's to state
     for out in [*task.outputs, *(value for r in task.refusals for value in r.reason)]:
-        if not output_present(out, produced) and not _a_listed_total(out, expected.results):
+        if not output_present(out, produced) and not _worked_out(out, produced, expected.results):
             report.warnings.append(
                 Problem("output", where, f"required output '{out}' appears in no gold result nor the policy")
             )
@@ -260,6 +260,26 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
                 report.fail("refusal", where, f"the tool lets the refused call {refusal.call.tool} through")
         finally:
             trial.close()
+
+
+#: Numbers of the gold results and the policy tried in pairs for a one-step sum or difference.
+MAX_NUMBERS_PAIRED = 400
+
+
+def _worked_out(output: str, produced: str, results: list[Any]) -> bool:
+    """Whether a number no result shows can be worked out from them: a total of one listing, or one
+    value plus or minus another (a balance after a payment the policy describes)."""
+    if _a_listed_total(output, results):
+        return True
+    value = as_number(output)
+    if value is None:
+        return False
+    numbers = sorted(set(numbers_in(produced)))[:MAX_NUMBERS_PAIRED]
+    seen = set(numbers)
+    return any(
+        any(math.isclose(value - a, b, abs_tol=0.005) or math.isclose(a - value, b, abs_tol=0.005) for b in seen)
+        for a in numbers
+    )
 
 
 def _a_listed_total(output: str, results: list[Any]) -> bool:

@@ -23,7 +23,7 @@ from ..task import Task
 from .chains import WriteHistory
 from .naming import Names
 from .spec import Ownership, State
-from .text import Feature, fact_in_instruction, mentions, normalize, numbers_in, value_features
+from .text import Feature, column_words, fact_in_instruction, mentions, normalize, numbers_in, value_features
 
 RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
 
@@ -155,15 +155,6 @@ _SMALLEST = ("lowest", "smallest", "earliest", "cheapest", "least", "soonest", "
 _LARGEST = ("highest", "largest", "latest", "biggest", "most expensive", "newest", "most recent", "last")
 
 
-def _column_words(column: str) -> str:
-    """How a column is named in prose: ``lesson_at`` -> "lesson time", ``due_on`` -> "due date"."""
-    if column.endswith("_at"):
-        column = column[:-3] + "_time"
-    elif column.endswith("_on"):
-        column = column[:-3] + "_date"
-    return column.replace("_", " ")
-
-
 def picked_by_superlative(
     state: State, table: str, row: Mapping[str, Any], fitting: list[dict[str, Any]], evidence: str
 ) -> bool:
@@ -173,16 +164,14 @@ def picked_by_superlative(
         value = row.get(c.name)
         if c.type not in ("integer", "real", "date", "datetime") or value is None:
             continue
-        if not mentions(evidence, _column_words(c.name)):
+        if not mentions(evidence, column_words(c.name)):
             continue
         others = [s.get(c.name) for s in fitting]
         if any(v is None for v in others):
             continue
-        if any(mentions(evidence, f"{w} {_column_words(c.name)}") for w in _SMALLEST) and all(
-            value < v for v in others
-        ):
+        if any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _SMALLEST) and all(value < v for v in others):
             return True
-        if any(mentions(evidence, f"{w} {_column_words(c.name)}") for w in _LARGEST) and all(value > v for v in others):
+        if any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _LARGEST) and all(value > v for v in others):
             return True
     return False
 

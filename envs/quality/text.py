@@ -175,3 +175,20 @@ def _date_features(origin: tuple[str, ...], text: str) -> list[Feature]:
     if len(text) >= 16:
         out.append(Feature((*origin, "time", text[11:16]), (text[11:16],)))
     return out
+
+
+#: Verbs a timestamp column is named after, as the noun a person uses ("departs_at": departure time).
+_EVENT_NOUNS = {"departs": "departure", "arrives": "arrival", "starts": "start", "ends": "end", "opens": "opening",
+                "closes": "closing", "begins": "beginning", "expires": "expiry", "leaves": "departure"}  # fmt: skip
+
+
+def column_words(column: str) -> str:
+    """A column as a person names it: ``lesson_at`` is the "lesson time", ``due_on`` the "due date",
+    ``departs_at`` the "departure time"."""
+    suffix = ""
+    if column.endswith("_at"):
+        column, suffix = column[:-3], " time"
+    elif column.endswith("_on"):
+        column, suffix = column[:-3], " date"
+    words = [_EVENT_NOUNS.get(w, w) for w in column.split("_")]
+    return " ".join(words) + suffix

@@ -10,6 +10,7 @@ include the listing or search that shows every record that fits, so an agent can
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 from typing import Any
 
 from ..domains.domain import Entity
@@ -98,7 +99,11 @@ class CriterionGoals(ConsentGoals):
             return None
         spec = self.env.spec.tool(search.tool)
         assert spec is not None
-        filters = [f for f in spec.parameters.get("properties", {}) if f != "limit"]
+        if self.rng.random() < 0.5 and (after := self._after_a_date(chain, m, parent, column, args, given, search)):
+            return after
+        filters = [
+            f for f in spec.parameters.get("properties", {}) if f != "limit" and not f.endswith(("_from", "_to"))
+        ]
         self.rng.shuffle(filters)
         rows = chain.episode.dump(parent.table)
         for f in filters:
@@ -114,6 +119,41 @@ class CriterionGoals(ConsentGoals):
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
                 return row, f"the {value.replace('_', ' ')} {parent.human} with {criterion}"
+        return None
+
+    def _after_a_date(
+        self,
+        chain: Chain,
+        m: ToolMeta,
+        parent: Entity,
+        column: str,
+        args: dict[str, Any],
+        given: dict[str, Any],
+        search: ToolMeta,
+    ) -> tuple[Row, str] | None:
+        """The public record with the earliest date from a day the user names on ("the slot with the
+        earliest start time on or after 2026-03-11"), found with the search's date range."""
+        assert chain.episode is not None
+        props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
+        dated = [a for a in parent.attributes if a.kind in ("date", "datetime") and f"{a.name}_from" in props]
+        if not dated:
+            return None
+        a = self.rng.choice(dated)
+        rows = [r for r in chain.episode.dump(parent.table) if r.get(a.name)]
+        days = sorted({str(r[a.name])[:10] for r in rows})
+        for day in self.rng.sample(days, min(4, len(days))):
+            start = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+            fitting = [r for r in rows if str(r[a.name])[:10] >= start]
+            if not 2 <= len(fitting) <= SEARCH_LIMIT:
+                continue
+            first = min(str(r[a.name]) for r in fitting)
+            if [str(r[a.name]) for r in fitting].count(first) != 1:
+                continue
+            row = next(r for r in fitting if str(r[a.name]) == first)
+            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **given}) is not None:
+                continue
+            chain.call(search.tool, **{f"{a.name}_from": start, "limit": SEARCH_LIMIT})
+            return row, f"the {parent.human} with the earliest {column_noun(a.name)} on or after {start}"
         return None
 
     def total_question(self, e: Entity, rows: list[Row]) -> tuple[str, str, str, float] | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from envs.quality.text import column_words
+
 _PERSONAS = [
     "A busy parent who answers in short sentences.",
     "A retired teacher, polite and a little wordy.",
@@ -148,12 +150,9 @@ def record_question(phrase: str, column: str) -> str | None:
 
 
 def _column_noun(column: str) -> str:
-    """A column as a noun: ``lesson_at`` is the "lesson time", ``expected_on`` the "expected date"."""
-    if column.endswith("_at"):
-        return _human(column[:-3]) + " time"
-    if column.endswith("_on"):
-        return _human(column[:-3]) + " date"
-    return _human(column)
+    """A column as a noun: ``lesson_at`` is the "lesson time", ``expected_on`` the "expected date"
+    (the same words the quality report reads superlatives with)."""
+    return column_words(column)
 
 
 def column_noun(column: str) -> str:
@@ -234,6 +233,15 @@ class Phrasing:
     def ask_value(self, column: str) -> str:
         return self.rng.choice(
             [f"Afterwards, tell me my new {_human(column)}.", f"Also, what is my {_human(column)} after that?"]
+        )
+
+    def ask_what_if(self, action: str, what: str) -> str:
+        """A question about what an action would do, without asking for it."""
+        return self.rng.choice(
+            [
+                f"If I were to {action}, what would my {what} be afterwards? Don't do it yet, I just want to know.",
+                f"Before I decide: what would my {what} come to if I {action}? Please don't change anything.",
+            ]
         )
 
     def ask_total(self, column: str, which: str) -> str:

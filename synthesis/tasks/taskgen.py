@@ -42,15 +42,16 @@ from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .outcome import Outcomes
 from .phrasing import Phrasing, verb_phrase
+from .quotes import QuoteGoals
 from .values import UserValues
-from .writes import WriteGoals
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
-#: Of information tasks, how many ask for a total over several records instead of one value.
-TOTAL_QUESTIONS = 0.5
+#: Of information tasks, how many ask for a total over several records, and how many what an action
+#: would leave the user with (the rest ask for one value of one record).
+TOTAL_QUESTIONS, WHAT_IF_QUESTIONS = 0.4, 0.25
 #: Of refusals where a policy-only rule could be the reason, how many rest on one (the rest on any rule).
 POLICY_REFUSALS = 0.75
 
@@ -62,7 +63,7 @@ def _named_in(phrase: str, said: str) -> bool:
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
-class TaskGenerator(WriteGoals, Outcomes):
+class TaskGenerator(QuoteGoals, Outcomes):
     """Generates verified tasks for one environment."""
 
     def __init__(
@@ -351,8 +352,11 @@ class TaskGenerator(WriteGoals, Outcomes):
         rows = [r for r in self.oracle.rows[e.name].values() if self.oracle.owner_of(e, r) is not None]
         if not rows:
             return None
-        if self.rng.random() < TOTAL_QUESTIONS:
+        draw = self.rng.random()
+        if draw < TOTAL_QUESTIONS:
             return self.total_task(task_id, e, rows)
+        if draw < TOTAL_QUESTIONS + WHAT_IF_QUESTIONS:
+            return self.what_if_task(task_id)
         row = self.rng.choice(rows)
         asked = [a for a in e.attributes if a.kind in ("money", "date", "datetime", "enum", "quantity")]
         col = (

@@ -181,7 +181,9 @@ class ReadTools(ToolBuilderBase):
 
     def search(self, e: Entity) -> None:
         filters = [a for a in e.attributes if a.kind == "enum"]
-        if not e.lifecycle and not filters:
+        # people are not searched by date (a birth date is no search criterion)
+        dated = [a for a in e.attributes if a.kind in ("date", "datetime")] if e.name != self.domain.user_entity else []
+        if not e.lifecycle and not filters and not dated:
             return
         props: dict[str, Any] = {}
         conds = []
@@ -191,6 +193,18 @@ class ReadTools(ToolBuilderBase):
         for a in filters:
             props[a.name] = param_schema("enum", a.values, "")
             conds.append(f"(:{a.name} IS NULL OR {a.name} = :{a.name})")
+        taken = {a.name for a in e.attributes} | {r.column for r in e.references}
+        for a in dated:  # a date range: on or after ``_from``, on or before ``_to`` (days, for datetimes too)
+            low, high = f"{a.name}_from", f"{a.name}_to"
+            if {low, high} & taken:
+                continue
+            what = a.name.replace("_", " ")
+            props[low] = param_schema("date", None, f"Only those whose {what} is on or after this date")
+            props[high] = param_schema("date", None, f"Only those whose {what} is on or before this date")
+            conds.append(f"(:{low} IS NULL OR date({a.name}) >= :{low})")
+            conds.append(f"(:{high} IS NULL OR date({a.name}) <= :{high})")
+        if not conds:
+            return
         props["limit"] = {
             "type": "integer",
             "minimum": 1,
@@ -202,8 +216,8 @@ class ReadTools(ToolBuilderBase):
             {
                 "name": name,
                 "kind": "read",
-                "description": f"Search {e.table.replace('_', ' ')} by {', '.join(props).replace(', limit', '')}; "
-                "every filter is optional.",
+                "description": f"Search {e.table.replace('_', ' ')} by "
+                f"{', '.join(p for p in props if p != 'limit')}; every filter is optional.",
                 "parameters": object_schema(props, []),
                 "steps": [
                     {

@@ -92,3 +92,23 @@ def test_a_total_is_the_sum_of_the_records_it_names(generated):
             assert value is not None and task.answer is not None and task.outputs[0] in task.answer
             seen += 1
     assert seen >= 3
+
+
+def test_a_what_if_question_is_answered_without_acting_and_not_by_the_value_as_it_is(generated):
+    from envs import score_episode
+
+    seen = 0
+    for spec, tasks in generated:
+        env = Environment(spec)
+        for task in tasks:
+            if "what would my" not in task.instruction:
+                continue
+            assert not task.expects_change and len(task.outputs) == 1 and len(task.distractors) == 1
+            ep = env.episode(task)
+            ep.replay(task.gold_actions)
+            assert score_episode(env, task, ep, answer=task.answer or "").reward == 1.0
+            now = task.distractors[0]
+            assert score_episode(env, task, ep, answer=f"Your balance is {now}.").reward == 0.0
+            assert task.outputs[0] != now
+            seen += 1
+    assert seen >= 1
