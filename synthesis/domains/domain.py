@@ -303,6 +303,11 @@ class Domain(Model):
     user_entity: Identifier = Field(description="The entity that represents the person asking for help")
     entities: list[Entity] = Field(min_length=2)
     rules: list[str] = Field([], description="Behavioural rules for the agent, beyond what the guards enforce")
+    requests: list[str] = Field(
+        [],
+        description="What people say when they need this service, in their own words (for matching topics to domains)",
+    )
+    synonyms: list[str] = Field([], description="Other names people use for this service or its records")
 
     @model_validator(mode="after")
     def _references_resolve(self) -> Domain:
