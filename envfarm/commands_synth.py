@@ -41,6 +41,11 @@ from envs.errors import EnvFarmError
 )
 @click.option("--llm-model", default=None, help="Model name for the LLM backend.")
 @click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
+@click.option(
+    "--substitute-nearest",
+    is_flag=True,
+    help="Offline, synthesize the nearest built-in domain for a topic no built-in domain fits (default: skip it).",
+)
 def synthesize(
     domains: str,
     variants: int,
@@ -51,15 +56,33 @@ def synthesize(
     llm_base_url: str | None,
     llm_model: str | None,
     llm_api_key_env: str,
+    substitute_nearest: bool,
 ) -> None:
     """Synthesize verified environments and tasks into a catalog, with a report."""
     from clients.progress import counting
     from synthesis.catalog.pipeline import SynthesisConfig, run_pipeline
-    from synthesis.sources.selection import select_domains
+    from synthesis.sources.selection import select
 
-    chosen = select_domains(domains, llm_base_url=llm_base_url, llm_model=llm_model, llm_api_key_env=llm_api_key_env)
+    selection = select(
+        domains,
+        llm_base_url=llm_base_url,
+        llm_model=llm_model,
+        llm_api_key_env=llm_api_key_env,
+        substitute=substitute_nearest,
+    )
+    con = Console(soft_wrap=True, stderr=True)
+    for t in selection.topics:
+        if t.decision != "built-in":
+            nearest = ", ".join(f"{d} {s:.2f}" for d, s in t.nearest)
+            con.print(
+                f"no built-in domain fits '{t.topic}' (nearest: {nearest}); {t.decision.removeprefix('no fit: ')}"
+            )
+    chosen = selection.domains
     if not chosen:
-        raise EnvFarmError(f"--domains {domains!r} selects no domain")
+        hint = (
+            " (no topic fits a built-in domain: add --substitute-nearest or an LLM backend)" if selection.topics else ""
+        )
+        raise EnvFarmError(f"--domains {domains!r} selects no domain{hint}")
     llm = None
     if llm_base_url:
         from synthesis.sources.llm import ClientConfig
@@ -68,7 +91,13 @@ def synthesize(
             raise EnvFarmError("--llm-model is required with --llm-base-url")
         llm = ClientConfig(base_url=llm_base_url, model=llm_model, api_key_env=llm_api_key_env)
     config = SynthesisConfig(
-        out=out, seed=seed, tasks_per_env=tasks_per_env, variants=variants, workers=workers, llm=llm
+        out=out,
+        seed=seed,
+        tasks_per_env=tasks_per_env,
+        variants=variants,
+        workers=workers,
+        llm=llm,
+        topics=[t.to_dict() for t in selection.topics],
     )
     with counting("synthesize", len(chosen) * variants, "environments") as progress:
         report = run_pipeline(chosen, config, progress=lambda o: progress.advance(note=f"{o.env_id} {o.status}"))

@@ -52,6 +52,7 @@ class SynthesisConfig:
     quality: bool = True  # write quality-report.{json,md} (the default catalog skips it: first start is faster)
     limit: int | None = None  # at most this many environments (each domain's first variant comes first)
     policy_share: float = DEFAULT_POLICY_SHARE  # of each domain's rules, written in the policy only
+    topics: list[dict[str, Any]] = field(default_factory=list)  # each mined topic's decision, for the report
 
 
 @dataclass
@@ -229,6 +230,7 @@ def build_report(outcomes: list[EnvOutcome], config: SynthesisConfig) -> dict[st
             "rejected_attempts": dict(sorted(task_reasons.items())),
         },
         "probe_cases": sum(o.probe_cases for o in outcomes),
+        "topics": config.topics,
         "per_environment": [
             {
                 "id": o.env_id,
@@ -273,6 +275,18 @@ def report_markdown(report: dict[str, Any]) -> str:
         "",
         *_bullets(envs["rejected"]),
         "",
+    ]
+    if report.get("topics"):
+        lines += ["## Topics matched to domains", "", "| topic | requests | decision | domain | score | nearest |"]
+        lines.append("|---|---|---|---|---|---|")
+        for t in report["topics"]:
+            nearest = ", ".join(f"{n['domain']} {n['score']:.2f}" for n in t["nearest"])
+            lines.append(
+                f"| {t['topic']} | {t['requests']} | {t['decision']} | {t['domain'] or '–'} | {t['score']:.2f} | "
+                f"{nearest} |"
+            )
+        lines.append("")
+    lines += [
         "## Per environment",
         "",
         "| id | sector | tools (write) | tasks (4+ calls) |",
