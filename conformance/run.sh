@@ -52,10 +52,14 @@ if [ "$node_major" -lt 22 ]; then
 fi
 suite=(node "$here/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 
+py="$venv/bin/python"
+# The suite gets a throwaway HOME, but the server keeps the user's catalog cache: the default catalog
+# the tests already generated is reused instead of built again before the server can answer.
+ENVFARM_CACHE_DIR="$("$py" -c 'from envs import paths; print(paths.cache_dir())')"
+export ENVFARM_CACHE_DIR
 export HOME="$tmp/home"
 mkdir -p "$HOME" "$tmp/data" "$results"
 
-py="$venv/bin/python"
 port="$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 base="http://127.0.0.1:$port"
 echo "== conformance: envfarm serve on $base (node $(node --version), suite $("${suite[@]}" --version))"
@@ -68,7 +72,7 @@ if ! mcp_url="$("$py" - "$base" "$task" "$server_pid" <<'EOF'
 import json, os, sys, time, urllib.request
 
 base, task, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
-deadline = time.monotonic() + 240  # a first start generates the default catalog
+deadline = time.monotonic() + 900  # a first start generates the default catalog (~2 min, more when busy)
 while True:
     try:
         with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
@@ -81,7 +85,7 @@ while True:
     except OSError:
         sys.exit("envfarm serve exited before becoming healthy")
     if time.monotonic() > deadline:
-        sys.exit("envfarm serve not healthy after 240 s")
+        sys.exit("envfarm serve not healthy after 900 s")
     time.sleep(0.2)
 req = urllib.request.Request(
     f"{base}/episodes",
