@@ -30,7 +30,7 @@ __all__ = ["DEFAULT_THRESHOLD", "SECTOR_KEYWORDS", "Topic", "guess_sector", "jac
 DEFAULT_THRESHOLD = 0.4
 """The Jaccard similarity at which two lines are taken to describe the same domain."""
 
-_STOPWORD_TEXT = """
+_FUNCTION_WORD_TEXT = """
     a about above after again all also am an and any are as at be been before being below between both
     but by can could did do does doing down during each few for from further had has have having he her
     here hers him his how i if in into is it its itself just me more most my myself no nor not now of off
@@ -40,13 +40,18 @@ _STOPWORD_TEXT = """
     able want wants need needs needed like would please help thank thanks hi hello get got make let
     someone something via using use new next last today tomorrow yesterday week day month year etc
     one two three four five six seven eight nine ten
+"""
+FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
+"""English function words and the generic words of any request (please, need, today, one...)."""
+_REQUEST_VERB_TEXT = """
     cancel change reschedule track update check find view show list add remove request modify edit look
     see know tell give send set move arrange manage handle process submit
 """
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-"""English function words, generic request words and the verbs of everyday requests (cancel, change,
-track...): they say nothing about the domain. Verbs that are also domain nouns (book, return, order,
-pay) are kept."""
+REQUEST_VERBS = frozenset(_REQUEST_VERB_TEXT.split())
+"""The verbs of everyday requests, whatever the service."""
+STOPWORDS = FUNCTION_WORDS | REQUEST_VERBS
+"""What topic mining drops: function words and request verbs (cancel, change, track...) say nothing
+about the domain. Verbs that are also domain nouns (book, return, order, pay) are kept."""
 
 SYNONYMS = {
     "booking": "reservation",
