@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -336,10 +336,12 @@ def domains_from_topics(
     model: str,
     api_key_env: str | None = "OPENAI_API_KEY",
     retries: int = 3,
+    taken: Collection[str] = (),
 ) -> list[Domain]:
     """The accepted domains for ``topics`` (``envfarm synthesize --domains FILE --llm-base-url ...``).
 
-    Rejections are logged; a domain id already taken gets a ``_2``, ``_3``... suffix.
+    Rejections are logged; a domain id already taken (by an earlier topic, or in ``taken``: the
+    built-in domains chosen beside them) gets a ``_2``, ``_3``... suffix.
 
     Raises:
         LLMError: no topic gave an accepted domain, or the API key variable is not set.
@@ -354,7 +356,7 @@ def domains_from_topics(
             rejected.append(f"{topic.name}: {result.rejected_reason}")
             continue
         domain, k = result.domain, 2
-        while domain.id in out:
+        while domain.id in out or domain.id in taken:
             domain = result.domain.model_copy(update={"id": f"{result.domain.id}_{k}"[:40]})
             k += 1
         out[domain.id] = domain

@@ -106,7 +106,9 @@ def select(
         from .llm import domains_from_topics
 
         assert llm_model is not None and llm_base_url is not None
-        domains += domains_from_topics(unmatched, base_url=llm_base_url, model=llm_model, api_key_env=llm_api_key_env)
+        domains += domains_from_topics(
+            unmatched, base_url=llm_base_url, model=llm_model, api_key_env=llm_api_key_env, taken=set(chosen)
+        )
     return Selection(domains, decisions)
 
 

@@ -13,6 +13,9 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.sources.matching import DEFAULT_THRESHOLD, DomainMatcher, terms
 from synthesis.sources.selection import select
 
+from ..domains import library_dict
+from ..fake_llm import FakeLLM
+
 
 @pytest.fixture(scope="module")
 def matcher() -> DomainMatcher:
@@ -113,3 +116,22 @@ def test_the_labelled_set_is_well_formed():
     assert len({i.request.lower() for i in items}) == len(items)
     assert all(i.domain is None or i.domain in ids for i in items)
     assert {i.split for i in items} == {"dev", "test"}
+
+
+def test_with_an_llm_backend_a_topic_nothing_fits_is_written_by_the_llm(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test")
+    requests = tmp_path / "requests.txt"
+    requests.write_text("my library book is overdue and I want to renew it\nreport a pothole to the city\n")
+    llm = FakeLLM().start()
+    try:
+        llm.script(json.dumps(library_dict()))  # the fake writes a domain whose id a built-in one holds
+        chosen = select(str(requests), llm_base_url=llm.base_url, llm_model="m", llm_api_key_env="FAKE_LLM_KEY")
+        asked = [last["messages"][-1]["content"] for last in llm.requests]
+    finally:
+        llm.stop()
+    assert {t.topic: t.decision for t in chosen.topics} == {
+        "my library book is overdue and I want to renew it": "built-in",
+        "report a pothole to the city": "no fit: written by the LLM",
+    }
+    assert [d.id for d in chosen.domains] == ["library_loans", "library_loans_2"]
+    assert len(asked) == 1 and "pothole" in asked[0]
