@@ -10,7 +10,10 @@ The hierarchy::
         ├── AgentError              the agent itself failed (counts as a failed trial, not an infra error)
         ├── SelectionError          a task selector names nothing, or something unknown
         ├── ConfigError             an evaluation cannot start as configured (missing model, key ...)
-        └── RunDirError             an output directory cannot be used (another run's config, bad records)
+        ├── RunDirError             an output directory cannot be used (another run's config, bad records)
+        ├── ForeignOriginError      the farm named a URL on another origin: the key is not sent there
+        ├── ResponseTooLarge        a response from the farm was larger than the client reads
+        └── PagingError             a listing's pages did not end (too many, or no progress)
 
 Whether a failure is the *agent's* (the trial counts, with reward 0 if the state is wrong) or the
 *infrastructure's* (the trial is reported and retried, never counted) is decided by
@@ -84,3 +87,48 @@ class RunDirError(ClientError):
 
 class ConfigError(ClientError):
     """An evaluation cannot start as configured (a missing model or API key, a bad limit)."""
+
+
+class ForeignOriginError(ClientError):
+    """The farm returned a URL (an episode's ``mcp_url``) on another origin than the one the client was
+    configured with. The farm key is sent to the configured origin only, so the URL is refused, never
+    rewritten. A farm whose public address differs from the configured one: configure that address.
+
+    Attributes:
+        url: the URL the farm returned.
+        origin: the configured origin (``scheme://host:port``).
+    """
+
+    def __init__(self, url: str, origin: str) -> None:
+        self.url = url
+        self.origin = origin
+        super().__init__(
+            f"the farm returned {url}, which is not on the configured origin {origin}: the farm key is only "
+            f"sent to {origin} (if the farm's public address is that URL's origin, configure the client with it)"
+        )
+
+
+class ResponseTooLarge(ClientError):
+    """A response from the farm was larger than the client reads (``max_bytes``).
+
+    Attributes:
+        url: the URL requested.
+        max_bytes: the limit that was passed.
+    """
+
+    def __init__(self, url: str, max_bytes: int) -> None:
+        self.url = url
+        self.max_bytes = max_bytes
+        super().__init__(f"the response from {url} is larger than {max_bytes} bytes; it was not read")
+
+
+class PagingError(ClientError):
+    """A paged listing did not end: more pages or rows than the client reads, or a page that made no progress.
+
+    Attributes:
+        path: the listing's path (``/tasks`` ...).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        super().__init__(f"stopped reading the pages of {path}: {reason}")

@@ -3,7 +3,8 @@
 Every error the service sends (``{"error": {"code", "message", "field"}}``) becomes a
 ``FarmAPIError`` carrying the status, code and message; unreachable servers become
 ``TransportError``. Transient failures (429, 5xx, connection) are retried with backoff; tool
-calls are retried only when the server cannot have run them (429, connection refused).
+calls are retried only when the server cannot have run them (429, connection refused). Responses and
+listings are read within bounds (``clients.guard``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import httpx
 from envs.scoring import Score
 
 from .errors import FarmAPIError, TransportError
+from .guard import MAX_RESPONSE_BYTES, PAGE_SIZE, Pages, asend
 from .models import CallResult, EnvInfo, EpisodeInfo, EpisodeStatus, TaskView
 from .retry import RetryPolicy, is_transient, parse_retry_after, with_retries
-
-_PAGE = 500
 
 
 def _not_yet_run(exc: BaseException) -> bool:
@@ -38,6 +38,8 @@ class FarmClient:
         timeout: seconds per request.
         retry: how transient failures are retried.
         on_retry: called with the error and the delay before each retry.
+        max_response_bytes: the largest response body read (``ResponseTooLarge`` past it); listings are
+            bounded too (``PagingError``, see ``clients.guard``).
 
     >>> async def main():  # doctest: +SKIP
     ...     async with FarmClient("http://127.0.0.1:8765") as farm:
@@ -53,8 +55,10 @@ class FarmClient:
         timeout: float = 30.0,
         retry: RetryPolicy | None = None,
         on_retry: Callable[[BaseException, float], None] | None = None,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.max_response_bytes = max_response_bytes
         self.api_key = api_key
         self.retry = retry or RetryPolicy()
         self.on_retry = on_retry
@@ -76,14 +80,28 @@ class FarmClient:
         await self._http.aclose()
 
     # -- plumbing -------------------------------------------------------------------------------------
-    async def _send(self, method: str, path: str, json: Any = None, params: dict[str, Any] | None = None) -> Any:
+    async def _send(
+        self, method: str, path: str, json: Any = None, params: dict[str, Any] | None = None
+    ) -> httpx.Response:
         try:
-            response = await self._http.request(method, path, json=json, params=params)
+            response = await asend(
+                self._http, method, path, json=json, params=params, max_bytes=self.max_response_bytes
+            )
         except httpx.TransportError as exc:
             raise TransportError(f"cannot reach the task service at {self.base_url}: {exc!r}") from exc
         if response.status_code >= 400:
             raise error_from_response(response)
-        return response.json()
+        return response
+
+    async def _respond(
+        self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None, idempotent: bool = True
+    ) -> httpx.Response:
+        return await with_retries(
+            lambda: self._send(method, path, json, params),
+            self.retry,
+            on_retry=self.on_retry,
+            retry_if=is_transient if idempotent else _not_yet_run,
+        )
 
     async def request(
         self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None, idempotent: bool = True
@@ -93,21 +111,17 @@ class FarmClient:
         Raises:
             FarmAPIError: the service answered with an error status.
             TransportError: the service could not be reached.
+            ResponseTooLarge: the body is larger than ``max_response_bytes``.
         """
-        return await with_retries(
-            lambda: self._send(method, path, json, params),
-            self.retry,
-            on_retry=self.on_retry,
-            retry_if=is_transient if idempotent else _not_yet_run,
-        )
+        response = await self._respond(method, path, json=json, params=params, idempotent=idempotent)
+        return response.json()
 
     async def _pages(self, path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        items: list[dict[str, Any]] = []
+        pages = Pages(path)
         while True:
-            page = await self.request("GET", path, params={**params, "limit": _PAGE, "offset": len(items)})
-            items += page["items"]
-            if not page["items"] or len(items) >= page["total"]:
-                return items
+            response = await self._respond("GET", path, params={**params, "limit": PAGE_SIZE, "offset": pages.offset})
+            if not pages.add(response.json(), len(response.content)):
+                return pages.items
 
     # -- catalog --------------------------------------------------------------------------------------
     async def health(self) -> dict[str, Any]:

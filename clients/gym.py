@@ -23,6 +23,7 @@ from envs.scoring import Score
 
 from .errors import ClientError, TransportError
 from .farm import error_from_response
+from .guard import send
 from .models import CallResult, EpisodeInfo
 
 Observation = dict[str, Any]
@@ -62,7 +63,7 @@ class FarmEnv:
 
     def _request(self, method: str, path: str, json: Any = None) -> Any:
         try:
-            response = self._http.request(method, path, json=json)
+            response = send(self._http, method, path, json=json)
         except httpx.TransportError as exc:
             raise TransportError(f"cannot reach the task service: {exc!r}") from exc
         if response.status_code >= 400:

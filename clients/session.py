@@ -22,6 +22,7 @@ from envs.scoring import Score
 
 from .errors import ClientError, TransportError
 from .farm import FarmClient
+from .guard import require_same_origin
 from .models import EpisodeInfo, EpisodeStatus
 from .tools import ToolDef, ToolOutcome
 
@@ -94,14 +95,18 @@ async def open_episode(
 
     Raises:
         FarmAPIError: the episode could not be created.
+        ForeignOriginError: the farm returned an ``mcp_url`` on another origin than ``farm.base_url``'s
+            (the episode is closed; nothing is sent to that URL).
         TransportError: the MCP endpoint could not be reached.
     """
     info = await farm.create_episode(task_id=task_id, env_id=env_id)
     try:
+        # The MCP client sends the farm key: only to the origin the farm client was configured with.
+        mcp_url = require_same_origin(info.mcp_url, farm.base_url)
         async with AsyncExitStack() as stack:
             http = await stack.enter_async_context(httpx2.AsyncClient(headers=farm.auth_headers, timeout=timeout))
             try:
-                client = Client(streamable_http_client(info.mcp_url, http_client=http), mode=cast(Any, mode))
+                client = Client(streamable_http_client(mcp_url, http_client=http), mode=cast(Any, mode))
                 await stack.enter_async_context(client)
             except Exception as exc:
                 raise TransportError(f"cannot open the MCP session at {info.mcp_url}: {exc!r}") from exc

@@ -23,6 +23,7 @@ from envs.scoring import Score
 
 from ..errors import ClientError, TransportError
 from ..farm import FarmClient, error_from_response
+from ..guard import PAGE_SIZE, Pages, send
 from ..models import EnvInfo, EpisodeInfo, TaskView
 from ..selection import select
 from ..session import EpisodeSession, open_episode
@@ -31,19 +32,20 @@ from ..tools import ToolDef, ToolOutcome
 Transport = Literal["mcp", "rest"]
 T = TypeVar("T")
 
-_PAGE = 500
+
+def _get(http: httpx.Client, path: str, params: dict[str, Any] | None = None) -> httpx.Response:
+    response = send(http, "GET", path, params=params)
+    if response.status_code >= 400:
+        raise error_from_response(response)
+    return response
 
 
 def _get_pages(http: httpx.Client, path: str) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
+    pages = Pages(path)
     while True:
-        response = http.get(path, params={"limit": _PAGE, "offset": len(items)})
-        if response.status_code >= 400:
-            raise error_from_response(response)
-        page = response.json()
-        items += page["items"]
-        if not page["items"] or len(items) >= page["total"]:
-            return items
+        response = _get(http, path, {"limit": PAGE_SIZE, "offset": pages.offset})
+        if not pages.add(response.json(), len(response.content)):
+            return pages.items
 
 
 def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = None) -> list[dict[str, Any]]:
@@ -61,6 +63,8 @@ def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = Non
     Raises:
         SelectionError: the selector names nothing the farm knows.
         FarmAPIError, TransportError: the farm refused or could not be reached.
+        PagingError, ResponseTooLarge: the farm's listings did not end, or a response was too large
+            (the bounds are ``clients.guard``'s).
 
     >>> load_task_rows("http://127.0.0.1:8765", "clinic-001")[0]["task_id"]  # doctest: +SKIP
     'clinic-001'
@@ -78,9 +82,7 @@ def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = Non
                 chosen = select(tasks, [e.id for e in envs], every)
             policies: dict[str, str] = {}
             for env_id in dict.fromkeys(t.env for t in chosen):
-                response = http.get(f"/envs/{env_id}")
-                if response.status_code >= 400:
-                    raise error_from_response(response)
+                response = _get(http, f"/envs/{env_id}")
                 policies[env_id] = EnvInfo.model_validate(response.json()).policy or ""
     except httpx.TransportError as exc:
         raise TransportError(f"cannot reach the task service at {server}: {exc!r}") from exc

@@ -31,6 +31,7 @@ from envs.scoring import Score
 
 from ..errors import ClientError, TransportError
 from ..farm import error_from_response
+from ..guard import send
 from ..gym import EpisodeNotActive, FarmEnv
 from ..models import EnvInfo, ToolInfo
 from .episode import load_task_rows
@@ -132,7 +133,8 @@ def farm_environment_factory(
     """
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        response = httpx.get(f"{server.rstrip('/')}/envs/{env_id}", headers=headers, timeout=60)
+        with httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=60) as http:
+            response = send(http, "GET", f"/envs/{env_id}")
     except httpx.TransportError as exc:
         raise TransportError(f"cannot reach the task service at {server}: {exc!r}") from exc
     if response.status_code >= 400:
