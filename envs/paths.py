@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .cache_files import read_pointer, require_trusted
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: The hand-written reference environments shipped with the package.
 BUILTIN_CATALOG = PACKAGE_DIR / "catalog"
@@ -25,12 +27,20 @@ def cache_dir() -> Path:
 
 
 def generated_catalog() -> Path | None:
-    """The generated default catalog, if one has been generated on this machine."""
-    pointer = cache_dir() / CURRENT_POINTER
+    """The generated default catalog, if one has been generated on this machine.
+
+    Raises:
+        UnsafeCacheEntry: the pointer file, or the catalog it names, is a symlink or another user's
+            (another user who can write to the cache folder must not choose the catalog loaded).
+    """
     try:
-        path = Path(pointer.read_text(encoding="utf-8").strip())
+        text = read_pointer(cache_dir() / CURRENT_POINTER)
     except OSError:
         return None
+    if not text:
+        return None
+    path = Path(text)
+    require_trusted(path)
     return path if path.is_dir() else None
 
 

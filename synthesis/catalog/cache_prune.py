@@ -1,7 +1,8 @@
 """Remove default catalogs that an older envfarm generated: every change to the synthesis code or
 ontology gets a catalog of its own in the cache (``catalog-<fingerprint>``, ``envs-<fingerprint>``),
 and the old ones are never read again. A catalog another process is building (its lock is held), the
-current one, and the one the pointer file names are kept."""
+current one, and the one the pointer file names are kept. So is whatever is a symlink or another
+user's (the cache folder may be shared): it is skipped with a warning, never followed nor removed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envs import paths
+from envs.cache_files import trusted
 
 from .default_catalog import fingerprint, lock_held
 
@@ -29,7 +31,11 @@ def _size(path: Path) -> int:
 
 
 def prune_old_catalogs(*, dry_run: bool = False) -> Pruned:
-    """Remove (or, with ``dry_run``, list) the cache's catalogs of other fingerprints."""
+    """Remove (or, with ``dry_run``, list) the cache's catalogs of other fingerprints.
+
+    Raises:
+        UnsafeCacheEntry: the pointer file is a symlink or another user's (what is in use is unknown).
+    """
     root = paths.cache_dir()
     current = fingerprint()
     pointed = paths.generated_catalog()
@@ -42,7 +48,7 @@ def prune_old_catalogs(*, dry_run: bool = False) -> Pruned:
         return Pruned([], [], 0)
     for path in entries:
         m = _CACHED.match(path.name)
-        if m is None or m["fingerprint"] == current or not path.is_dir() or path.is_symlink():
+        if m is None or m["fingerprint"] == current or not trusted(path) or not path.is_dir():
             continue
         lock = path.with_name(f"{path.name}.lock")
         if lock_held(lock) or (pointed is not None and path.resolve() == pointed.resolve()):

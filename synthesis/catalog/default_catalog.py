@@ -17,6 +17,10 @@ Writing is crash-safe and safe for concurrent processes:
 * whole-catalog builds take ``catalog-<fingerprint>.lock`` first, so a second process waits for the
   first one instead of building the same catalog beside it.
 
+The cache folder may be writable by other local users: no entry that is a symlink or another user's is
+followed, removed, locked or loaded (``envs.cache_files``). Cleaning skips such an entry with a warning;
+a lock, catalog or pointer that is one stops with ``UnsafeCacheEntry`` naming it.
+
 One environment can also be generated alone (:func:`default_env_dir`), into
 ``envs-<fingerprint>/<env_id>``: synthesis is deterministic per domain, so it is the same
 environment, byte for byte, as the one in the whole catalog, made in about a second. ``envfarm mcp``
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -37,6 +42,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from envs import paths
+from envs.cache_files import UnsafeCacheEntry, open_lock, read_pointer, require_trusted, trusted, write_new
 from envs.errors import EnvFarmError
 
 from ..domains.ontology import ONTOLOGY_DIR, load_ontology
@@ -54,6 +60,7 @@ _COMPLETE = "COMPLETE"
 _WRITER_LOCK = ".writer"
 # Subpackages of synthesis/ the default catalog does not depend on: editing them keeps the cache.
 _NOT_IN_CATALOG = frozenset({"tau2", "bench"})
+log = logging.getLogger("envfarm.cache")
 _STAGING = re.compile(r"\.tmp(?P<pid>\d+)(?:-[0-9a-f]+)?$")
 
 
@@ -96,7 +103,7 @@ def synthesis_config(out: Path, workers: int = 1) -> SynthesisConfig:
 # -- locks and staging --------------------------------------------------------------------------
 
 
-def _try_lock(f: IO[str]) -> bool:
+def _try_lock(f: IO[str] | int) -> bool:
     if fcntl is None:
         return True
     try:
@@ -106,20 +113,27 @@ def _try_lock(f: IO[str]) -> bool:
     return True
 
 
-def _lock(f: IO[str]) -> None:
+def _lock(f: IO[str] | int) -> None:
     if fcntl is not None:
         fcntl.flock(f, fcntl.LOCK_EX)
 
 
 def lock_held(lock: Path) -> bool:
-    """Whether a process holds the lock file ``lock`` (builds that catalog right now)."""
+    """Whether a process holds the lock file ``lock`` (builds that catalog right now). A lock that is a
+    symlink or another user's is never opened through; it counts as held, so what it guards is kept."""
     try:
-        with open(lock, encoding="utf-8") as f:
-            return not _try_lock(f)
+        fd = open_lock(lock, create=False)
     except FileNotFoundError:
         return False
+    except UnsafeCacheEntry as exc:
+        log.warning("%s", exc)
+        return True
     except OSError:
         return True
+    try:
+        return not _try_lock(fd)
+    finally:
+        os.close(fd)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -141,29 +155,37 @@ def _is_stale(path: Path) -> bool:
         return False
     if fcntl is not None and path.is_dir() and not path.is_symlink():
         try:
-            with open(path / _WRITER_LOCK, encoding="utf-8") as f:
-                # a writer holds its lock from before the file has this name until it is gone
-                return _try_lock(f)
+            fd = open_lock(path / _WRITER_LOCK, create=False)
         except FileNotFoundError:  # a writer just starting, or one from before locks existed
             pass
-        except OSError:
+        except (OSError, UnsafeCacheEntry):
             return False
+        else:
+            try:
+                # a writer holds its lock from before the file has this name until it is gone
+                return _try_lock(fd)
+            finally:
+                os.close(fd)
     return not _pid_alive(int(m["pid"]))
 
 
 def clean_stale() -> list[Path]:
-    """Remove the staging left in the cache by writers that died (killed, crashed); return it."""
+    """Remove the staging left in the cache by writers that died (killed, crashed); return it.
+
+    Symlinks and other users' entries are skipped with a warning, never followed nor removed.
+    """
     root = paths.cache_dir()
     try:
         candidates = [*root.iterdir()]
     except OSError:
         return []
-    for envs in [p for p in candidates if p.name.startswith("envs-") and p.is_dir()]:
-        with contextlib.suppress(OSError):
-            candidates += envs.iterdir()
+    for envs in [p for p in candidates if p.name.startswith("envs-")]:
+        if trusted(envs) and envs.is_dir():
+            with contextlib.suppress(OSError):
+                candidates += envs.iterdir()
     removed = []
     for path in candidates:
-        if not _is_stale(path):
+        if _STAGING.search(path.name) is None or not trusted(path) or not _is_stale(path):
             continue
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
@@ -196,22 +218,27 @@ def _staging(target: Path) -> Iterator[Path]:
 def _build_lock(target: Path, on_wait: Callable[[], None]) -> Iterator[None]:
     """Hold ``<target>.lock``: one process builds a given catalog at a time."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.with_name(target.name + ".lock"), "a", encoding="utf-8") as lock:
-        if not _try_lock(lock):
+    fd = open_lock(target.with_name(target.name + ".lock"), create=True)
+    try:
+        if not _try_lock(fd):
             on_wait()
-            _lock(lock)
+            _lock(fd)
         yield
+    finally:
+        os.close(fd)
 
 
 def _point_at(target: Path) -> None:
+    """Make the pointer name ``target``. A pointer that is a symlink or another user's is not replaced:
+    it is an error (UnsafeCacheEntry), since whoever planted it could plant it again."""
     pointer = paths.cache_dir() / paths.CURRENT_POINTER
     try:
-        if pointer.read_text(encoding="utf-8").strip() == str(target):
+        if read_pointer(pointer) == str(target):
             return
     except OSError:
         pass
     tmp = pointer.with_name(f"{pointer.name}.tmp{os.getpid()}-{secrets.token_hex(4)}")
-    tmp.write_text(str(target) + "\n", encoding="utf-8")
+    write_new(tmp, str(target) + "\n")
     tmp.replace(pointer)
 
 
@@ -228,8 +255,12 @@ def ensure_default_catalog(
 
     Staging left by a writer that died is removed first. If another process is generating the same
     catalog, ``on_wait`` is called and this one waits for it, then uses its result.
+
+    Raises:
+        UnsafeCacheEntry: the catalog folder, its lock or the pointer is a symlink or another user's.
     """
     target = default_catalog_dir()
+    require_trusted(target)  # another user's catalog, complete or not, is not loaded nor replaced
     clean_stale()
     if not is_built(target):
         with _build_lock(target, on_wait):
@@ -260,11 +291,14 @@ def default_env_dir(env_id: str) -> Path | None:
 
     Raises:
         SynthesisFailed: the domain did not pass synthesis (the whole catalog would lack it too).
+        UnsafeCacheEntry: the catalog or environments folder is a symlink or another user's.
     """
     full = default_catalog_dir()
+    require_trusted(full)
     if is_built(full):
         found = full / env_id
         return found if (found / paths.SPEC_FILE).is_file() else None
+    require_trusted(default_envs_dir())
     target = default_envs_dir() / env_id
     if (target / paths.SPEC_FILE).is_file():
         return target
