@@ -73,7 +73,7 @@ def test_clean_stale_never_follows_an_envs_symlink_out_of_the_cache(
     planted = cache / "envs-0123456789abcdef"
     planted.symlink_to(victim, target_is_directory=True)
     staging_link = cache / f"catalog-0123456789abcdef.tmp{dead_pid()}-cd34"
-    staging_link.symlink_to(victim / f"draft.tmp{dead_pid()}")
+    staging_link.symlink_to(next(victim.glob("draft.tmp*")))
     own_stale = cache / f"catalog-{dc.fingerprint()}.tmp{dead_pid()}-ef56"
     own_stale.mkdir()
 
@@ -192,7 +192,7 @@ def test_prune_skips_symlinked_catalogs_and_locks(cache: Path, victim: Path, cap
     os.mkfifo(fifo_lock)  # opening it for reading would block a pruner that followed it blindly
     plain_old = cache / "catalog-00000000000000cc"
     (plain_old / "env").mkdir(parents=True)
-    (cache / "catalog-00000000000000cc.lock").symlink_to(victim / f"draft.tmp{dead_pid()}")
+    (cache / "catalog-00000000000000cc.lock").symlink_to(next(victim.glob("draft.tmp*")))
 
     with caplog.at_level(logging.WARNING):
         result = prune_old_catalogs()
