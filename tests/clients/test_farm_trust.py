@@ -9,6 +9,7 @@ bystander listens; the farms whose pages or bodies never end are small hostile H
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from server.api import create_app
 from server.settings import Settings
 from server.threaded import ThreadedServer
 
-from .hostile import HostileServer, Reply, Seen, endless_bytes
+from .hostile import HostileServer, Reply, Route, Seen, endless_bytes
 
 KEY = "farm-key-that-must-stay-home"
 
@@ -98,9 +99,12 @@ def _same_page_again(request: Seen) -> Reply:
     return Reply(body={"items": [{"id": "env-0"}, {"id": "env-1"}], "total": 10**9})
 
 
+_served = itertools.count()
+
+
 def _wrong_offset(request: Seen) -> Reply:
     """A new page each time, always claiming to be the first."""
-    return Reply(body={"items": [{"id": f"env-{len(request.query)}-{id(request)}"}], "total": 10**9, "offset": 0})
+    return Reply(body={"items": [{"id": f"env-{next(_served)}"}], "total": 10**9, "offset": 0})
 
 
 def test_a_farm_whose_pages_never_end_is_stopped_with_a_paging_error() -> None:
@@ -122,7 +126,7 @@ def test_a_farm_whose_pages_never_end_is_stopped_with_a_paging_error() -> None:
 
 
 @pytest.mark.parametrize("route", [_same_page_again, _wrong_offset], ids=["repeated page", "wrong offset"])
-def test_a_page_that_makes_no_progress_stops_the_listing_at_once(route) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_that_makes_no_progress_stops_the_listing_at_once(route: Route) -> None:
     with HostileServer(route) as farm:
         with pytest.raises(PagingError):
             load_task_rows(farm.url, "all")
