@@ -13,6 +13,7 @@ The hierarchy::
         ├── ToolArgumentError   arguments do not match the tool's JSON Schema (names the field)
         ├── StateError          a precondition of the tool does not hold (the step's message)
         └── SandboxError        the SQL tried something the sandbox forbids, or ran out of budget
+            └── IdLimitReached  the episode has made as many new ids as it may
 
 `ToolError` and its subclasses are *agent-facing*: their message is safe to show to an agent and
 is what a server returns as an `isError` tool result. Everything else is for operators.
@@ -120,3 +121,6 @@ class StateError(ToolError):
 class SandboxError(ToolError):
     """The tool's SQL did something the sandbox forbids, or exceeded its step budget."""
 
+
+class IdLimitReached(SandboxError):
+    """``new_id()`` was called after the episode made the most ids it may (or with too long a prefix)."""
