@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import SpecError
+from .errors import SchemaMismatch, SpecError
 from .sandbox import StepBudget, limit
 from .spec import ColumnSpec, EnvSpec, TableSpec
 
@@ -139,6 +139,53 @@ def check_foreign_keys(conn: sqlite3.Connection, *, where: str) -> None:
         raise SpecError(f"a row of '{table}' references a missing '{parent}' row: {key}", location=where)
 
 
+def verify_schema(conn: sqlite3.Connection, spec: EnvSpec) -> None:
+    """Check that every table SQLite built is the spec's: its columns, hidden ones included, exactly
+    the spec's in order, its primary key the spec's, and STRICT.
+
+    A spec's CHECK and DEFAULT texts are spliced into ``CREATE TABLE``, so a text that closes its
+    parenthesis can declare more: a generated column (hidden from ``PRAGMA table_info``, and from
+    ``envs check``), or a comment that cuts the rest of the statement off. Whatever the text did,
+    the table it left is checked here.
+
+    Raises:
+        SchemaMismatch: naming the table and the column that differs.
+    """
+    strict = {name: flag for _, name, _, _, _, flag in conn.execute("PRAGMA main.table_list")}
+    for i, table in enumerate(spec.tables):
+        where = f"tables[{i}]"
+        built = conn.execute(f"PRAGMA main.table_xinfo({sql_literal(table.name)})").fetchall()
+        names = [row[1] for row in built]
+        declared = [c.name for c in table.columns]
+        hidden = [row[1] for row in built if row[6]]
+        extra = hidden or [n for n in names if n not in declared]
+        if extra:
+            raise SchemaMismatch(
+                f"table '{table.name}' was built with column '{extra[0]}', which the spec does not declare "
+                "(a CHECK or DEFAULT must be one expression, not more table definition)",
+                table=table.name,
+                column=extra[0],
+                location=where,
+            )
+        if names != declared:
+            missing = next((n for n in declared if n not in names), None)
+            raise SchemaMismatch(
+                f"table '{table.name}' was built with columns {names}, not the spec's {declared} "
+                "(a CHECK or DEFAULT must be one expression, not more table definition)",
+                table=table.name,
+                column=missing,
+                location=where,
+            )
+        key = [row[1] for row in sorted((r for r in built if r[5]), key=lambda r: r[5])]
+        if key != list(table.primary_key) or not strict.get(table.name):
+            raise SchemaMismatch(
+                f"table '{table.name}' was not built with the spec's primary key {list(table.primary_key)} "
+                "as a STRICT table (a CHECK or DEFAULT must be one expression, not more table definition)",
+                table=table.name,
+                location=where,
+            )
+
+
 BUILD_STEPS = 200_000_000  # SQLite steps to build one environment's seed database
 BUILD_SECONDS = 60.0
 
@@ -176,6 +223,7 @@ def _build(conn: sqlite3.Connection, spec: EnvSpec) -> bytes:
             conn.execute(table_ddl(table))
         except sqlite3.Error as exc:
             raise SpecError(f"table '{table.name}' cannot be created: {exc}", location=f"tables[{i}]") from exc
+    verify_schema(conn, spec)
     conn.execute(f"CREATE TABLE {COUNTERS_TABLE} (prefix TEXT PRIMARY KEY, last INTEGER NOT NULL) STRICT")
     for name, rows in spec.seed.items():
         insert_rows(conn, spec.table(name), rows, where=f"seed.{name}")

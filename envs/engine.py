@@ -43,7 +43,7 @@ from .compile import (
     quote_ident,
     to_sql_value,
 )
-from .errors import SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .errors import IdLimitReached, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
@@ -55,6 +55,13 @@ from .tool_schemas import advertised_parameters, output_schema
 DEFAULT_STEP_BUDGET = 5_000_000
 MAX_STEP_RESULT_BYTES = 20_000_000  # text and blobs one step (or one query) may return
 _FIRST_ID = 1001
+#: The most ids ``new_id()`` hands out in one episode, all prefixes together. Scoring looks up every
+#: id an episode made; an episode that had made 400,000 failed to score ("string or blob too big").
+MAX_IDS_PER_EPISODE = 100_000
+#: The longest ``new_id()`` prefix, in characters: scoring holds every id made as text.
+MAX_ID_PREFIX_CHARS = 64
+#: Ids looked up per statement while scoring, so the list stays well under SQLite's longest string.
+_IDS_PER_LOOKUP = 5_000
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\}")
 # Put before statements run read-only, so a cached statement prepared in write mode is never reused.
 _READ_ONLY_TAG = "/* read-only */\n"
@@ -152,6 +159,8 @@ class Episode:
         conn.deserialize(image)
         conn.execute("PRAGMA foreign_keys = ON")
         self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
+        self._ids_made = sum(last - _FIRST_ID + 1 for last in self._counters.values())
+        self._id_refusal: str | None = None  # why new_id() refused, for the error of the statement it broke
         conn.create_function("now", 0, env._now_fn, deterministic=True)
         install_clock(conn, env.now)
         install_functions(conn)
@@ -177,7 +186,8 @@ class Episode:
         if tool is None:
             raise UnknownTool(name, self.env.tools)
         args = self.env.validators[name].checked(name, {} if arguments is None else arguments)
-        counters = dict(self._counters)
+        self._id_refusal = None
+        counters, ids_made = dict(self._counters), self._ids_made
         writes = tool.kind == "write"
         if writes:  # a read tool cannot change the database (the sandbox denies it): no transaction needed
             self._conn.execute("BEGIN")
@@ -191,14 +201,14 @@ class Episode:
             if writes:
                 self._save_counters(counters)
                 self._conn.execute("COMMIT")
-            else:
-                self._counters = counters  # a read tool's new_id() calls are undone with it
+            else:  # a read tool's new_id() calls are undone with it
+                self._counters, self._ids_made = counters, ids_made
         except BaseException as exc:
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
             if self._conn.in_transaction:  # SQLite already rolled back after an interrupt or OR ROLLBACK
                 self._conn.execute("ROLLBACK")
-            self._counters = counters
+            self._counters, self._ids_made = counters, ids_made
             if isinstance(exc, sqlite3.Error):
                 raise self._translate(exc, tool) from None
             raise
@@ -294,14 +304,17 @@ class Episode:
         out: dict[str, set[str]] = {}
         if not made:
             return out
-        names = json.dumps(list(made))  # one parameter however many ids were made (SQLite caps parameters)
+        listed = list(made)
+        # One JSON parameter per batch (SQLite caps the number of parameters, and the length of a string).
+        batches = [json.dumps(listed[i : i + _IDS_PER_LOOKUP]) for i in range(0, len(listed), _IDS_PER_LOOKUP)]
         for table in self.env.spec.tables:
             key = table.column(table.primary_key[0]) if len(table.primary_key) == 1 else None
             if key is not None and key.type == "text":
                 pk = quote_ident(key.name)
                 sql = f"SELECT {pk} FROM {quote_ident(table.name)} WHERE {pk} IN (SELECT value FROM json_each(?))"
-                for (value,) in self._conn.execute(sql, (names,)):
-                    out.setdefault(made[value], set()).add(value)
+                for names in batches:
+                    for (value,) in self._conn.execute(sql, (names,)):
+                        out.setdefault(made[value], set()).add(value)
         return out
 
     def rename_ids(self, renaming: Mapping[str, str]) -> None:
@@ -330,8 +343,17 @@ class Episode:
 
     # -- internals ---------------------------------------------------------------------------------
     def _new_id(self, prefix: str) -> str:
+        # An exception raised here reaches the caller as SQLite's "user-defined function raised
+        # exception"; _translate gives the reason instead.
+        if self._ids_made >= MAX_IDS_PER_EPISODE:
+            self._id_refusal = f"this episode has created the most records it may: {MAX_IDS_PER_EPISODE:,}"
+            raise IdLimitReached(self._id_refusal)
+        if len(str(prefix)) > MAX_ID_PREFIX_CHARS:
+            self._id_refusal = f"a new_id() prefix may be at most {MAX_ID_PREFIX_CHARS} characters"
+            raise IdLimitReached(self._id_refusal)
         n = self._counters.get(prefix, _FIRST_ID - 1) + 1
         self._counters[prefix] = n
+        self._ids_made += 1
         return f"{prefix}{n}"
 
     def _save_counters(self, before: Mapping[str, int]) -> None:
@@ -393,6 +415,9 @@ class Episode:
     def _translate(self, exc: sqlite3.Error, tool: ToolSpec | None) -> ToolError:
         where = f"Tool '{tool.name}'" if tool else "Query"
         text = str(exc)
+        refusal, self._id_refusal = self._id_refusal, None
+        if refusal is not None:
+            return IdLimitReached(f"{where} stopped: {refusal}")
         if self._sandbox.denial:
             return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
         if text == "interrupted" and self._budget.timed_out:

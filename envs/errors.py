@@ -4,7 +4,8 @@ The hierarchy::
 
     EnvFarmError
     ├── SpecError               a spec, task or catalog file is invalid (names file and JSON path)
-    │   └── CatalogError        a catalog directory cannot be read
+    │   ├── CatalogError        a catalog directory cannot be read
+    │   └── SchemaMismatch      the database built from a spec is not the one it declares
     ├── UnknownEnvironment      no environment with that id ("Did you mean ...")
     ├── UnknownTask             no task with that id
     └── ToolError               a tool call failed; the episode state is unchanged
@@ -12,6 +13,7 @@ The hierarchy::
         ├── ToolArgumentError   arguments do not match the tool's JSON Schema (names the field)
         ├── StateError          a precondition of the tool does not hold (the step's message)
         └── SandboxError        the SQL tried something the sandbox forbids, or ran out of budget
+            └── IdLimitReached  the episode has made as many new ids as it may
 
 `ToolError` and its subclasses are *agent-facing*: their message is safe to show to an agent and
 is what a server returns as an `isError` tool result. Everything else is for operators.
@@ -48,6 +50,21 @@ class SpecError(EnvFarmError):
 
 class CatalogError(SpecError):
     """A catalog directory is missing or malformed."""
+
+
+class SchemaMismatch(SpecError):
+    """SQLite built a table unlike the spec's declaration: SQL text spliced into the DDL (a CHECK, a
+    DEFAULT) added a column, hid one, or cut the rest of the statement off.
+
+    Attributes:
+        table: the table's name.
+        column: the column that differs (one the spec does not declare, or one missing), if any.
+    """
+
+    def __init__(self, message: str, *, table: str, column: str | None = None, location: str | None = None) -> None:
+        self.table = table
+        self.column = column
+        super().__init__(message, location=location)
 
 
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
@@ -103,3 +120,7 @@ class StateError(ToolError):
 
 class SandboxError(ToolError):
     """The tool's SQL did something the sandbox forbids, or exceeded its step budget."""
+
+
+class IdLimitReached(SandboxError):
+    """``new_id()`` was called after the episode made the most ids it may (or with too long a prefix)."""

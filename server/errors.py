@@ -20,6 +20,10 @@ class Unauthorized(ServiceError):
     status, code = 401, "unauthorized"
 
 
+#: The message of every 401, REST and MCP alike.
+MISSING_KEY = "Missing or invalid API key: send 'Authorization: Bearer <key>'"
+
+
 class Forbidden(ServiceError):
     status, code = 403, "forbidden"
 
@@ -59,3 +63,7 @@ class ReplayFailed(ServiceError):
 
 class StoreUnavailable(ServiceError):
     status, code = 503, "store_unavailable"
+
+
+class BodyTimeout(ServiceError):
+    status, code = 408, "body_timeout"

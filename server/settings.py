@@ -60,6 +60,12 @@ class Settings(BaseSettings):
         description="Event streams (GET on an MCP endpoint) one tenant may hold open at once; more get 429",
     )
     max_body_bytes: int = Field(1_000_000, ge=1024, description="Largest request body accepted")
+    body_read_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="Seconds a request body may take to arrive once the server reads it; a slower one gets 408 "
+        "and its connection is closed",
+    )
     step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
     call_time_limit_seconds: float = Field(
         10.0, gt=0, description="Seconds of SQL one tool call may take; a slower call ends with a tool error"

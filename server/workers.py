@@ -59,6 +59,10 @@ class FairShare:
         """Note that ``tenant`` is calling, whether or not this call needs a turn."""
         self._last_seen[tenant] = time.monotonic()
 
+    def tenants(self) -> set[str]:
+        """Every tenant that called lately or holds or waits for a turn now."""
+        return {t for t, n in (self._running + self._waiting).items() if n} | set(self._last_seen)
+
     def allowed(self, tenant: str) -> int:
         since = time.monotonic() - self.recent
         for t in [t for t, at in self._last_seen.items() if at < since]:

@@ -38,12 +38,13 @@ from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
-from ..errors import Forbidden, LimitExceeded, ServiceError, Unauthorized
+from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import STORE_UNREACHABLE, Store
 from ..workers import FairShare
+from .authn import Authenticate, BodyReadDeadline
 from .deps import FarmState
 from .errors import (
     error_response,
@@ -158,7 +159,7 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         principal = self.keys.resolve(Headers(scope=scope).get("authorization"))
         if principal is None:
-            await _send_error(send, scope, Unauthorized("Missing or invalid API key", field="authorization"))
+            await _send_error(send, scope, Unauthorized(MISSING_KEY, field="authorization"))
             return
         try:
             live = await self.service.live(principal, scope["path_params"]["episode_id"])
@@ -319,21 +320,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
-    endpoint = McpEndpoint(manager, service, keys, StreamSlots(settings.max_streams_per_tenant))
+    app.state.stream_slots = StreamSlots(settings.max_streams_per_tenant)
+    endpoint = McpEndpoint(manager, service, keys, app.state.stream_slots)
     # One meter and one set of turns for REST and MCP: a tenant's requests on both count together.
     turns, meter = FairShare(HEAVY_ALONE), BusyMeter(headroom=settings.tenant_pacing)
+    app.state.busy_meter, app.state.heavy_turns = meter, turns
+    # The key is checked from the headers before fairness counts the request or anything reads its
+    # body, and the body's deadline starts once the request's turn has come (authn.py).
+    deadline = settings.body_read_timeout_seconds
+    fair_endpoint = TenantPacing(
+        HeavyBodyTurns(BodyReadDeadline(endpoint, seconds=deadline), share=turns, keys=keys),
+        meter=meter,
+        keys=keys,
+        metrics=metrics,
+    )
     app.mcp_app = TrimFieldValues(
         HostOriginMiddleware(
             GuardMiddleware(
-                TenantPacing(HeavyBodyTurns(endpoint, share=turns, keys=keys), meter=meter, keys=keys, metrics=metrics),
-                max_body=settings.max_body_bytes,
-                local_only=keys.local_mode,
+                Authenticate(fair_endpoint, keys=keys), max_body=settings.max_body_bytes, local_only=keys.local_mode
             ),
             policy=hosts,
         )
     )
+    app.add_middleware(BodyReadDeadline, seconds=deadline)
     app.add_middleware(HeavyBodyTurns, share=turns, keys=keys)
     app.add_middleware(TenantPacing, meter=meter, keys=keys, metrics=metrics)
+    app.add_middleware(Authenticate, keys=keys)
     # Added last, so outermost: a misdirected request is refused before anything else looks at it,
     # once its header values are what the client meant.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)

@@ -11,7 +11,7 @@ from envs import Catalog
 
 from ..auth import KeyRing, Principal
 from ..episodes import EpisodeService
-from ..errors import Unauthorized
+from ..errors import MISSING_KEY, Unauthorized
 from ..metrics import Metrics
 from ..settings import Settings
 from ..store import Store
@@ -38,7 +38,7 @@ def get_principal(request: Request) -> Principal:
     farm = get_farm(request)
     principal = farm.keys.resolve(request.headers.get("authorization"))
     if principal is None:
-        raise Unauthorized("Missing or invalid API key: send 'Authorization: Bearer <key>'", field="authorization")
+        raise Unauthorized(MISSING_KEY, field="authorization")
     return principal
 
 

@@ -28,6 +28,7 @@ _MEANING = {
     403: "Not allowed for this key, a non-loopback client with no API keys configured, or a browser Origin "
     "that is not allowed",
     404: "No such environment, task or episode (other tenants' episodes included)",
+    408: "The request body did not arrive within ENVFARM_BODY_READ_TIMEOUT_SECONDS; the connection is closed",
     409: "Contradicts the catalog or the episode: a task of another environment, scoring free play, "
     "a log that no longer replays",
     410: "The episode is closed or expired",

@@ -25,8 +25,10 @@ Two rules; a tenant alone is never held back by either.
   tenant's turn: each tenant has as many heavy requests in progress as its share of the cores, at
   least one (``workers.FairShare``). Agents' requests are small and never wait.
 
-Tenants are the authenticated ones; every request with a key the farm does not know counts as one
-tenant more, so rotating bogus keys cannot shrink the others' shares. Event streams (a GET asking
+Tenants are the authenticated ones, and only they are counted: ``authn.Authenticate`` answers a
+request with a body but no valid key before anything reads it, and a bodiless request without a key
+(``/healthz``, a refused GET) is charged to no one. Counting requests with a key the farm does not
+know let one idle socket trickling a body with a made-up key pass for a busy tenant. Event streams (a GET asking
 for ``text/event-stream``) stay open while idle and are neither paced nor charged.
 """
 
@@ -62,14 +64,17 @@ PEER_SLACK = 1.1
 COUNTED_BUSY = 0.05
 #: The longest a paced request sleeps before it looks again (another tenant may have stopped calling).
 MAX_PAUSE_SECONDS = 0.25
-#: The tenant of requests whose key the farm does not know.
-UNKNOWN_KEY = "\x00unknown-key"
 _TENANT = "envfarm.tenant"  # where a request's scope keeps the tenant it is charged to
 
 
-def tenant_of(keys: KeyRing | None, scope: Scope) -> str:
-    """The tenant a request is charged to: its key's tenant, one bucket for unknown keys (looked
-    up once per request: pacing and turns both ask)."""
+def charge(scope: Scope, tenant: str) -> None:
+    """Charge the request of ``scope`` to ``tenant`` (the key was checked: ``authn.Authenticate``)."""
+    scope[_TENANT] = tenant
+
+
+def tenant_of(keys: KeyRing | None, scope: Scope) -> str | None:
+    """The authenticated tenant a request is charged to, or None for a request without a valid key,
+    which is not counted. Without a key ring, the ``Authorization`` header itself names the tenant."""
     tenant = scope.get(_TENANT)
     if isinstance(tenant, str):
         return tenant
@@ -78,8 +83,10 @@ def tenant_of(keys: KeyRing | None, scope: Scope) -> str:
         tenant = header or ""
     else:
         principal = keys.resolve(header)
-        tenant = principal.tenant if principal is not None else UNKNOWN_KEY
-    scope[_TENANT] = tenant
+        if principal is None:
+            return None
+        tenant = principal.tenant
+    charge(scope, tenant)
     return tenant
 
 
@@ -151,6 +158,11 @@ class BusyMeter:
         busy = self.busy(tenant)
         return 0.0 if busy <= allowance else self.window * math.log(busy / allowance)
 
+    def tenants(self) -> set[str]:
+        """Every tenant charged lately or in flight now."""
+        self._advance()
+        return set(self._busy) | set(self._in_flight)
+
     def start(self, tenant: str) -> None:
         self._advance()
         self._in_flight[tenant] += 1
@@ -179,6 +191,9 @@ class TenantPacing:
             await self.app(scope, receive, send)
             return
         tenant = tenant_of(self.keys, scope)
+        if tenant is None:
+            await self.app(scope, receive, send)
+            return
         paced = self._one_at_a_time.setdefault(tenant, asyncio.Lock())
         if not paced.locked() and self.meter.pause(tenant) <= 0:
             await self._charged(tenant, scope, receive, send)
@@ -212,6 +227,9 @@ class HeavyBodyTurns:
             await self.app(scope, receive, send)
             return
         tenant = tenant_of(self.keys, scope)
+        if tenant is None:
+            await self.app(scope, receive, send)
+            return
         length = Headers(scope=scope).get("content-length")
         heavy = scope.get("method") in ("POST", "PUT", "PATCH") and (
             (length.isdigit() and int(length) > HEAVY_BODY_BYTES) if length is not None else True

@@ -12,7 +12,6 @@ from server.api.fairness import (
     COUNTED_BUSY,
     HEADROOM,
     HEAVY_BODY_BYTES,
-    UNKNOWN_KEY,
     WINDOW_SECONDS,
     BusyMeter,
     HeavyBodyTurns,
@@ -223,11 +222,19 @@ def test_event_streams_are_neither_paced_nor_charged() -> None:
     assert meter.busy("Bearer a") == 0.0
 
 
-def test_keys_the_farm_does_not_know_are_one_tenant() -> None:
+def test_keys_the_farm_does_not_know_are_no_tenant_and_never_charged() -> None:
     keys = KeyRing(parse_keys("key-aaaaaaaaaaaaaaaa alpha", source="test"))
     known = tenant_of(keys, _scope("key-aaaaaaaaaaaaaaaa", 1))
     bogus = {tenant_of(keys, _scope(f"bogus-key-{i:08d}", 1)) for i in range(20)}
-    assert known == "alpha" and bogus == {UNKNOWN_KEY}
+    assert known == "alpha" and bogus == {None}
+    meter, share = BusyMeter(), FairShare(64, cores=2, recent=60.0)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        return None
+
+    pacing = TenantPacing(HeavyBodyTurns(app, share=share, keys=keys), meter=meter, keys=keys)
+    asyncio.run(pacing(_scope("bogus-key-00000000", None), _noop_receive, _noop_send))
+    assert meter.tenants() == set() and share.tenants() == set()
 
 
 def test_pacing_set_to_zero_never_holds_a_request_back() -> None:

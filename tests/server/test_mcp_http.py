@@ -251,7 +251,7 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
         assert r.status_code == 401
         assert farm_error(r) == {
             "code": "unauthorized",
-            "message": "Missing or invalid API key",
+            "message": "Missing or invalid API key: send 'Authorization: Bearer <key>'",
             "field": "authorization",
         }
         r = httpx.post(url, json=body, headers={**headers, **auth("key-wrong-wrong-wrong")})

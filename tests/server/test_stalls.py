@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from envs import engine
 from server.bench.isolation import UNIQUE_ITEMS_CALL, write_lab_catalog
 from server.store import CallRow
 
@@ -162,6 +163,32 @@ def test_many_new_ids_then_score(farm):
         score = a.post(f"/episodes/{episode}/score", json={"answer": ""})
         assert score.status_code == 200, score.text
         assert score.json()["reward"] == 1.0
+
+
+def test_past_the_id_limit_calls_are_tool_errors_and_scoring_still_answers(farm, monkeypatch):
+    # The server runs in this process; lab-001's gold run makes 40,000 ids, exactly the limit here.
+    monkeypatch.setattr(engine, "MAX_IDS_PER_EPISODE", 40_000)
+    with farm.http(KEY_A) as a:
+        episode = _episode(a, task_id="lab-001")
+        made = a.post(f"/episodes/{episode}/calls", json={"tool": "mint", "arguments": {"n": 40_000}})
+        assert made.status_code == 200 and not made.json()["is_error"], made.text
+        refused = a.post(f"/episodes/{episode}/calls", json={"tool": "mint", "arguments": {"n": 1}})
+        assert refused.status_code == 200, refused.text
+        body = refused.json()
+        assert body["is_error"] and body["error_type"] == "IdLimitReached", body
+        assert "this episode has created the most records it may: 40,000" in body["message"]
+        rpc = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "mint", "arguments": {"n": 1}}}
+        over_mcp = a.post(
+            f"/episodes/{episode}/mcp",
+            json=rpc,
+            headers={"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"},
+        )
+        assert over_mcp.status_code == 200, over_mcp.text
+        result = over_mcp.json()["result"]
+        assert result["isError"] and "the most records it may" in result["content"][0]["text"], result
+        score = a.post(f"/episodes/{episode}/score", json={"answer": ""})
+        assert score.status_code == 200, score.text
+        assert score.json()["reward"] == 1.0  # the refused call changed nothing
 
 
 def test_bearer_scheme_is_case_insensitive_as_http_says(farm):

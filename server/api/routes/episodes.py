@@ -27,7 +27,7 @@ from ..json_bodies import RustJsonRoute
 from .catalog import Limit, Offset, tool_infos
 
 router = APIRouter(  # 503: the store is down
-    tags=["episodes"], responses=documented(401, 403, 413, 422, 503), route_class=RustJsonRoute
+    tags=["episodes"], responses=documented(401, 403, 408, 413, 422, 503), route_class=RustJsonRoute
 )
 _METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
 
