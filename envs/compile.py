@@ -14,6 +14,7 @@ from typing import Any
 from .errors import SchemaMismatch, SpecError
 from .sandbox import StepBudget, limit
 from .spec import ColumnSpec, EnvSpec, TableSpec
+from .watchdog import WATCHDOG
 
 #: Internal table holding per-prefix id counters, so ids are part of the state and replay exactly.
 COUNTERS_TABLE = "_envfarm_counters"
@@ -200,8 +201,10 @@ def compile_image(spec: EnvSpec) -> bytes:
     limit(conn)
     # A spec's CHECKs, DEFAULTs and triggers run on every seed row: bounded like a tool call.
     budget = StepBudget(BUILD_STEPS)
-    budget.start(time.monotonic() + BUILD_SECONDS)
+    deadline = time.monotonic() + BUILD_SECONDS
+    budget.start(deadline)
     conn.set_progress_handler(budget, StepBudget.GRANULARITY)
+    watch = WATCHDOG.arm(conn, deadline, budget.expire)
     try:
         return _build(conn, spec)
     except SpecError as exc:
@@ -212,6 +215,7 @@ def compile_image(spec: EnvSpec) -> bytes:
             ) from None
         raise
     finally:
+        WATCHDOG.disarm(watch)
         conn.close()
 
 

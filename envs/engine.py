@@ -50,6 +50,7 @@ from .spec import EnvSpec, Step, ToolSpec
 from .sqltext import PreparedSQL, prepare
 from .task import PatchOp, Task, ToolCall
 from .tool_schemas import advertised_parameters, output_schema
+from .watchdog import WATCHDOG
 
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
@@ -194,8 +195,15 @@ class Episode:
         try:
             self._sandbox.mode = Mode.WRITE if writes else Mode.READ
             limit = self.env.time_limit
-            self._budget.start(time.monotonic() + limit if limit is not None else None)
-            content, changes = self._run(tool, dict(args))
+            deadline = time.monotonic() + limit if limit is not None else None
+            self._budget.start(deadline)
+            if deadline is not None:
+                watch = WATCHDOG.arm(self._conn, deadline, self._budget.expire)
+            try:
+                content, changes = self._run(tool, dict(args))
+            finally:
+                if deadline is not None:
+                    WATCHDOG.disarm(watch)
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
             if writes:

@@ -187,6 +187,11 @@ class StepBudget:
         """Stop counting (back to engine work)."""
         self.active = False
 
+    def expire(self) -> None:
+        """The deadline passed while one step ran (``envs.watchdog``): the statement is interrupted
+        for the clock, as if this handler had seen it."""
+        self.timed_out = True
+
     def __call__(self) -> int:
         if not self.active:
             return 0
