@@ -80,7 +80,7 @@ async def create_episode(
         mcp_url=mcp_url(farm, request, live.row.id),
         instruction=live.task.instruction if live.task else None,
         policy=entry.spec.policy,
-        tools=tool_infos(entry),
+        tools=tool_infos(live.env),
         expires_at=farm.service.expires_at(live.row),
     )
 
