@@ -141,6 +141,7 @@ class EpisodeStatus(ApiModel):
     last_active_at: float
     expires_at: float
     calls: int
+    log_bytes: int = Field(0, description="Bytes its call log holds (arguments and results), as the quotas count")
     log: list[CallRecord] | None = None
 
 

@@ -46,6 +46,7 @@ async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> Episod
         last_active_at=row.last_active_at,
         expires_at=farm.service.expires_at(row),
         calls=row.calls,
+        log_bytes=row.log_bytes,
         log=log,
     )
 
