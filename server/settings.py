@@ -71,6 +71,11 @@ class Settings(BaseSettings):
         description="Bytes of call logs one tenant may hold in the store, open and ended episodes; "
         "further calls get 413",
     )
+    log_page_max_bytes: int = Field(
+        4_000_000,
+        ge=10_000,
+        description="Bytes of call log one response carries (GET /episodes/{id}/log pages); one call is always sent",
+    )
     max_live_episodes_per_tenant: int = Field(1000, ge=1, description="Open episodes one tenant may have")
     max_episodes_in_memory: int = Field(20000, ge=1, description="Least recently used episodes beyond this are evicted")
     max_calls_per_episode: int = Field(500, ge=1, description="Tool calls one episode may make")

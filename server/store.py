@@ -92,6 +92,28 @@ class CallRow:
     arguments_json: str | None = None  # ``arguments`` already serialized, likewise
 
 
+@dataclass(frozen=True)
+class StoredCall:
+    """One logged call as the store holds it: arguments and result as their JSON text, which a log
+    page sends as it is (parsing and serializing a megabyte again cost several times its size)."""
+
+    seq: int
+    tool: str
+    arguments_json: str
+    kind: str
+    is_error: bool
+    result_json: str | None
+    error_type: str | None
+    started_at: float
+    duration_ms: float
+    transport: str
+
+    @property
+    def size(self) -> int:
+        """Characters of its arguments and result."""
+        return len(self.arguments_json) + len(self.result_json or "")
+
+
 #: What the database driver raises when the store cannot be reached (down, dropped, out of connections),
 #: as opposed to a mistake in a statement: the API answers these with 503, not 500.
 STORE_UNREACHABLE: tuple[type[Exception], ...] = (sa.exc.OperationalError, sa.exc.InterfaceError)
@@ -165,6 +187,7 @@ class _DriverStatement:
 
 
 _CALL_KEYS = tuple(c.name for c in calls.columns)
+_LOG_ROWS_BUFFERED = 4  # rows of a log page fetched from the database at a time (a row may be megabytes)
 _DELETE_BATCH = 500  # episodes deleted per transaction (SQLite caps a statement's parameters)
 _TOUCH_KEYS = ("eid", "new_calls", "at", "added")
 _ADVANCE_KEYS = ("eid", "prev_calls", "new_calls", "at", "added")
@@ -423,6 +446,46 @@ class Store:
             )
             for r in rows
         ]
+
+    def log_page(
+        self, episode_id: str, *, after: int, limit: int, max_chars: int
+    ) -> tuple[int, list[StoredCall], bool]:
+        """(calls in the log, up to ``limit`` calls with ``seq`` above ``after`` in order, whether more
+        follow). The page ends once it holds ``max_chars`` characters of arguments and results (one
+        call at least): rows are read a few at a time, so however large the log, a page is about
+        that size in memory."""
+        where = (calls.c.episode_id == episode_id, calls.c.seq > after)
+        page: list[StoredCall] = []
+        size = 0
+        with self.engine.connect() as c:
+            total = int(c.execute(sa.select(sa.func.count()).where(calls.c.episode_id == episode_id)).scalar_one())
+            q = sa.select(calls).where(*where).order_by(calls.c.seq).limit(limit)
+            result = c.execution_options(yield_per=_LOG_ROWS_BUFFERED).execute(q)
+            try:
+                for r in result.mappings():
+                    call = StoredCall(
+                        seq=r["seq"],
+                        tool=r["tool"],
+                        arguments_json=r["arguments"],
+                        kind=r["kind"],
+                        is_error=r["is_error"],
+                        result_json=r["result"],
+                        error_type=r["error_type"],
+                        started_at=r["started_at"],
+                        duration_ms=r["duration_ms"],
+                        transport=r["transport"],
+                    )
+                    page.append(call)
+                    size += call.size
+                    if size >= max_chars:
+                        break
+            finally:
+                result.close()
+            more = False
+            if page and (size >= max_chars or len(page) == limit):
+                beyond = sa.select(calls.c.seq).where(calls.c.episode_id == episode_id, calls.c.seq > page[-1].seq)
+                more = c.execute(beyond.limit(1)).first() is not None
+        return total, page, more
 
     def set_status(self, episode_id: str, status: str) -> None:
         with self._tx() as c:

@@ -1,5 +1,5 @@
-"""A hostile tenant cannot exhaust the farm: string limits, call-log quotas and retention by count and
-bytes, all against a live server over TCP (and MCP where it applies).
+"""A hostile tenant cannot exhaust the farm: string limits, call-log quotas, retention by count and
+bytes, and log reads in bounded pages, all against a live server over TCP (and MCP where it applies).
 
 Nothing is timed: what happens in the background (retention) is polled for with a generous deadline.
 """
@@ -16,9 +16,10 @@ from typing import Any
 
 import httpx
 
+from clients.farm import FarmClient
 from server.store import Store
 
-from .conftest import API_KEYS, KEY_A, KEY_B, LiveServer, mcp_session, run
+from .conftest import API_KEYS, KEY_A, KEY_B, LiveServer, auth, mcp_session, run
 
 DEADLINE_SECONDS = 120  # for retention, which runs every reap interval in the server's own loop
 MEGABYTE_OF_TEXT = 990_000  # with the rest of the request, within the default 1,000,000-byte body limit
@@ -205,6 +206,57 @@ def test_retention_by_bytes_deletes_the_oldest_closed_logs_beyond_the_limit(make
         ids += _closed_episodes(c, 1, 2000)
         _poll(lambda: _gone(c, ids[0]), "the oldest closed log deleted")
         assert not _gone(c, ids[1]) and not _gone(c, ids[2])
+
+
+# -- log reads in bounded pages ----------------------------------------------------------------------
+
+
+def test_a_large_log_is_read_in_bounded_pages(make_server: Callable[..., Any]) -> None:
+    page_bytes = 20_000
+    srv: LiveServer = make_server(log_page_max_bytes=page_bytes)
+    with srv.http() as c:
+        episode_id = _episode(c)
+        for _ in range(30):
+            assert _lookup(c, episode_id).status_code == 200
+        seqs: list[int] = []
+        path: str | None = f"/episodes/{episode_id}/log?limit=1000"
+        pages = 0
+        while path is not None:
+            response = c.get(path)
+            assert response.status_code == 200, response.text
+            # A page ends once it holds page_bytes of arguments and results: one call more at most.
+            assert len(response.content) < page_bytes + 6_000
+            page = response.json()
+            assert page["total"] == 30 and page["episode_id"] == episode_id
+            seqs += [call["seq"] for call in page["items"]]
+            path = page["next"]
+            pages += 1
+        assert seqs == list(range(1, 31)) and pages >= 5
+        small = c.get(f"/episodes/{episode_id}/log", params={"after": 28, "limit": 1}).json()
+        assert [call["seq"] for call in small["items"]] == [29] and small["next"] is not None
+
+        embedded = c.get(f"/episodes/{episode_id}")  # the status embeds the first page and says where the rest is
+        assert len(embedded.content) < page_bytes + 6_000
+        status = embedded.json()
+        assert status["log"][0]["seq"] == 1 and len(status["log"]) < 30 and status["log_next"]
+
+        async def whole_log() -> Any:
+            async with FarmClient(srv.base_url) as farm:
+                return await farm.get_episode(episode_id)
+
+        assert [call["seq"] for call in run(whole_log()).log] == list(range(1, 31))  # the client reads every page
+
+
+def test_log_pages_are_the_tenants_own_and_bad_bounds_are_refused(make_server: Callable[..., Any]) -> None:
+    srv: LiveServer = make_server(api_keys=API_KEYS)
+    with srv.http(KEY_A) as a:
+        episode_id = _episode(a)
+        assert httpx.get(f"{srv.base_url}/episodes/{episode_id}/log", headers=auth(KEY_B)).status_code == 404
+        for params in ({"limit": 0}, {"limit": 1001}, {"after": -1}, {"after": 2**63}):
+            response = a.get(f"/episodes/{episode_id}/log", params=params)
+            assert response.status_code == 422, (params, response.text)
+        empty = a.get(f"/episodes/{episode_id}/log").json()
+        assert empty["items"] == [] and empty["next"] is None and empty["total"] == 0
 
 
 # -- a store from before log bytes were counted ------------------------------------------------------
