@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .errors import QuotaExceeded
+from .errors import QuotaExceeded, StoreUnavailable
 from .settings import Settings
-from .store import Store
+from .store import STORE_UNREACHABLE, Store
 
 REFRESH_SECONDS = 5.0
 
@@ -33,8 +33,12 @@ class TenantLogBytes:
         known = self._known.get(tenant)
         now = time.monotonic()
         if known is None or now - known[1] > REFRESH_SECONDS:
-            flush()
-            known = self._known[tenant] = (self.store.tenant_log_bytes(tenant), now)
+            try:
+                flush()
+                used = self.store.tenant_log_bytes(tenant)
+            except STORE_UNREACHABLE as exc:  # a 503 (an isError result over MCP), not a bare driver error
+                raise StoreUnavailable("The episode store is unavailable; the call was not run") from exc
+            known = self._known[tenant] = (used, now)
         return known[0]
 
     def add(self, tenant: str, logged: int) -> None:

@@ -538,6 +538,14 @@ class Store:
         """Delete each tenant's oldest ended episodes (and their logs) beyond its newest
         ``keep_episodes``, or beyond ``keep_bytes`` of logs counted from its newest; the number deleted.
         One tenant's logs never push out another's."""
+        ended = episodes.c.status != "open"
+        # Only tenants over a limit are ranked: counting and summing needs no sort, ranking does.
+        over = (
+            sa.select(episodes.c.tenant)
+            .where(ended)
+            .group_by(episodes.c.tenant)
+            .having(sa.or_(sa.func.count() > keep_episodes, sa.func.sum(episodes.c.log_bytes) > keep_bytes))
+        )
         newest_first = (episodes.c.last_active_at.desc(), episodes.c.id)
         ranked = (
             sa.select(
@@ -547,7 +555,7 @@ class Store:
                 .over(partition_by=episodes.c.tenant, order_by=newest_first, rows=(None, 0))
                 .label("kept_bytes"),
             )
-            .where(episodes.c.status != "open")
+            .where(ended, episodes.c.tenant.in_(over))
             .subquery()
         )
         beyond = sa.select(ranked.c.id).where(sa.or_(ranked.c.n > keep_episodes, ranked.c.kept_bytes > keep_bytes))

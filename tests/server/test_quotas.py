@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 
 from clients.farm import FarmClient
 from server.store import Store
@@ -262,31 +262,43 @@ def test_log_pages_are_the_tenants_own_and_bad_bounds_are_refused(make_server: C
 # -- a store from before log bytes were counted ------------------------------------------------------
 
 
-def test_a_store_made_before_log_bytes_gets_the_column_filled_in(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        db.executescript(
-            """
-            CREATE TABLE episodes (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(128) NOT NULL,
-                env_id VARCHAR(64) NOT NULL, task_id VARCHAR(128), status VARCHAR(16) NOT NULL,
-                created_at FLOAT NOT NULL, last_active_at FLOAT NOT NULL, calls INTEGER NOT NULL);
-            CREATE TABLE calls (episode_id VARCHAR(64) NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
-                seq INTEGER NOT NULL, tool VARCHAR(128) NOT NULL, arguments TEXT NOT NULL, kind VARCHAR(8) NOT NULL,
-                is_error BOOLEAN NOT NULL, result TEXT, error_type VARCHAR(64), started_at FLOAT NOT NULL,
-                duration_ms FLOAT NOT NULL, transport VARCHAR(8) NOT NULL, PRIMARY KEY (episode_id, seq));
-            INSERT INTO episodes VALUES ('ep_old', 'local', 'clinic', NULL, 'closed', 1.0, 2.0, 2);
-            INSERT INTO calls VALUES ('ep_old', 1, 'list_providers', '{}', 'read', 0, '[1, 2]', NULL, 1.0, 1.0, 'rest');
-            INSERT INTO calls VALUES ('ep_old', 2, 'list_providers', '{"a": 1}', 'read', 0, NULL, NULL, 2.0, 1.0, 'rest');
-            """
-        )
-    store = Store(f"sqlite:///{path}")
+_OLD_SCHEMA = (
+    "CREATE TABLE episodes (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(128) NOT NULL, env_id VARCHAR(64) NOT NULL, "
+    "task_id VARCHAR(128), status VARCHAR(16) NOT NULL, created_at FLOAT NOT NULL, last_active_at FLOAT NOT NULL, "
+    "calls INTEGER NOT NULL)",
+    "CREATE TABLE calls (episode_id VARCHAR(64) NOT NULL REFERENCES episodes(id) ON DELETE CASCADE, "
+    "seq INTEGER NOT NULL, tool VARCHAR(128) NOT NULL, arguments TEXT NOT NULL, kind VARCHAR(8) NOT NULL, "
+    "is_error BOOLEAN NOT NULL, result TEXT, error_type VARCHAR(64), started_at FLOAT NOT NULL, "
+    "duration_ms FLOAT NOT NULL, transport VARCHAR(8) NOT NULL, PRIMARY KEY (episode_id, seq))",
+    "INSERT INTO episodes VALUES ('ep_old', 'local', 'clinic', NULL, 'closed', 1.0, 2.0, 2)",
+    "INSERT INTO calls VALUES ('ep_old', 1, 'list_providers', '{}', 'read', FALSE, '[1, 2]', NULL, 1.0, 1.0, 'rest')",
+    "INSERT INTO calls VALUES ('ep_old', 2, 'list_providers', '{\"a\": 1}', 'read', FALSE, NULL, NULL, 2.0, 1.0, 'rest')",
+)
+
+
+def _store_made_before_log_bytes_gets_the_column_filled_in(url: str) -> None:
+    old = sa.create_engine(url)
+    with old.begin() as db:
+        for statement in _OLD_SCHEMA:
+            db.exec_driver_sql(statement)
+    old.dispose()
+    store = Store(url)
     try:
         row = store.get_episode("ep_old")
         assert row is not None and row.log_bytes == len("{}") + len("[1, 2]") + len('{"a": 1}')
         assert store.tenant_log_bytes("local") == row.log_bytes
-        assert store.prune_ended(keep_episodes=0, keep_bytes=0) == 1 and store.get_episode("ep_old") is None
+        assert store.prune_ended(keep_episodes=1, keep_bytes=row.log_bytes) == 0  # within both limits
+        assert store.prune_ended(keep_episodes=0, keep_bytes=row.log_bytes) == 1 and store.get_episode("ep_old") is None
     finally:
         store.close()
+
+
+def test_a_sqlite_store_made_before_log_bytes_gets_the_column_filled_in(tmp_path: Path) -> None:
+    _store_made_before_log_bytes_gets_the_column_filled_in(f"sqlite:///{tmp_path / 'old.db'}")
+
+
+def test_a_postgresql_store_made_before_log_bytes_gets_the_column_filled_in(postgres_url: str) -> None:
+    _store_made_before_log_bytes_gets_the_column_filled_in(postgres_url)
 
 
 def test_the_log_quota_holds_under_concurrent_calls(make_server: Callable[..., Any]) -> None:
