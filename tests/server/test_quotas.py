@@ -50,6 +50,11 @@ def _lookup(c: httpx.Client, episode_id: str, chars: int = 2000) -> httpx.Respon
     )
 
 
+def _store_size(srv: LiveServer) -> int:
+    """Bytes of the server's SQLite store on disk, its write-ahead log included."""
+    return sum(path.stat().st_size for path in Path(srv.settings.data_dir).glob("envfarm.db*"))
+
+
 def _poll(condition: Callable[[], bool], what: str) -> None:
     deadline = time.monotonic() + DEADLINE_SECONDS
     while not condition():
@@ -66,6 +71,7 @@ def test_a_megabyte_summary_is_refused_naming_the_limit_and_changes_nothing(make
     with srv.http() as c:
         episode_id = _episode(c, "retail")
         before = _status(c, episode_id)
+        disk_before = _store_size(srv)
         refused = c.post(
             f"/episodes/{episode_id}/calls",
             json={"tool": "transfer_to_human_agents", "arguments": {"summary": summary, "user_id": USER}},
@@ -85,6 +91,7 @@ def test_a_megabyte_summary_is_refused_naming_the_limit_and_changes_nothing(make
         after = _status(c, episode_id)
         assert after["calls"] == before["calls"] + 2  # both refusals are in the trajectory ...
         assert after["log_bytes"] - before["log_bytes"] < 2_000  # ... as notes, not the megabyte twice
+        assert _store_size(srv) - disk_before < 200_000  # the database and its write-ahead log
         log = c.get(f"/episodes/{episode_id}").json()["log"]
         assert all("_invalid" in call["arguments"] and call["is_error"] for call in log)
         # A refused call changed nothing (the engine rolls every failure back); a summary within the limit works.
