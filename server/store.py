@@ -110,8 +110,8 @@ class StoredCall:
 
     @property
     def size(self) -> int:
-        """Characters of its arguments and result."""
-        return len(self.arguments_json) + len(self.result_json or "")
+        """Bytes of its arguments and result as UTF-8 (what the log quotas count)."""
+        return _utf8_bytes(self.arguments_json) + _utf8_bytes(self.result_json)
 
 
 #: What the database driver raises when the store cannot be reached (down, dropped, out of connections),
@@ -448,10 +448,10 @@ class Store:
         ]
 
     def log_page(
-        self, episode_id: str, *, after: int, limit: int, max_chars: int
+        self, episode_id: str, *, after: int, limit: int, max_bytes: int
     ) -> tuple[int, list[StoredCall], bool]:
         """(calls in the log, up to ``limit`` calls with ``seq`` above ``after`` in order, whether more
-        follow). The page ends once it holds ``max_chars`` characters of arguments and results (one
+        follow). The page ends once it holds ``max_bytes`` bytes of arguments and results (one
         call at least): rows are read a few at a time, so however large the log, a page is about
         that size in memory."""
         where = (calls.c.episode_id == episode_id, calls.c.seq > after)
@@ -477,12 +477,12 @@ class Store:
                     )
                     page.append(call)
                     size += call.size
-                    if size >= max_chars:
+                    if size >= max_bytes:
                         break
             finally:
                 result.close()
             more = False
-            if page and (size >= max_chars or len(page) == limit):
+            if page and (size >= max_bytes or len(page) == limit):
                 beyond = sa.select(calls.c.seq).where(calls.c.episode_id == episode_id, calls.c.seq > page[-1].seq)
                 more = c.execute(beyond.limit(1)).first() is not None
         return total, page, more

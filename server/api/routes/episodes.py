@@ -119,7 +119,7 @@ async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, l
         return _json(status.model_dump_json().encode())
     farm.service.flush()  # buffered rows are part of the log
     _, page, more = farm.store.log_page(
-        episode_id, after=0, limit=EMBEDDED_LOG_CALLS, max_chars=farm.settings.log_page_max_bytes
+        episode_id, after=0, limit=EMBEDDED_LOG_CALLS, max_bytes=farm.settings.log_page_max_bytes
     )
     status.log_next = next_page(episode_id, page, more, LOG_PAGE_CALLS)
     return _json(with_field(status.model_dump_json(exclude={"log"}), "log", calls_json(page)))
@@ -134,7 +134,7 @@ async def get_log(
     farm.service.row(principal, episode_id)  # another tenant's episode is not found
     farm.service.flush()
     total, page, more = farm.store.log_page(
-        episode_id, after=after, limit=limit, max_chars=farm.settings.log_page_max_bytes
+        episode_id, after=after, limit=limit, max_bytes=farm.settings.log_page_max_bytes
     )
     head = CallLogPage(
         episode_id=episode_id,
