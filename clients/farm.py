@@ -9,7 +9,7 @@ listings are read within bounds (``clients.guard``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -162,9 +162,25 @@ class FarmClient:
         return [EpisodeStatus.model_validate(e) for e in await self._pages("/episodes", params)]
 
     async def get_episode(self, episode_id: str, *, log: bool = True) -> EpisodeStatus:
-        """Status and (with ``log``) the call log of an episode."""
+        """Status and (with ``log``) the whole call log of an episode; a log the server sends in pages
+        (``log_next``) is read to its end."""
         data = await self.request("GET", f"/episodes/{episode_id}", params={"log": str(log).lower()})
+        if log and data.get("log_next") and data.get("log"):
+            data["log"] += [call async for call in self.iter_log(episode_id, after=data["log"][-1]["seq"])]
+            data["log_next"] = None
         return EpisodeStatus.model_validate(data)
+
+    async def iter_log(self, episode_id: str, *, after: int = 0, page_size: int = 100) -> AsyncIterator[dict[str, Any]]:
+        """An episode's calls with seq above ``after``, in order, read a page at a time
+        (``GET /episodes/{id}/log``): a long log need not be held in memory at once."""
+        while True:
+            params = {"after": after, "limit": page_size}
+            page = await self.request("GET", f"/episodes/{episode_id}/log", params=params)
+            for call in page["items"]:
+                yield call
+            if page["next"] is None or not page["items"]:
+                return
+            after = page["items"][-1]["seq"]
 
     async def call_tool(self, episode_id: str, tool: str, arguments: dict[str, Any] | None = None) -> CallResult:
         """Call a tool over REST (no MCP). A failed tool call is a result with ``is_error``."""

@@ -106,7 +106,9 @@ class EpisodeStatus(View):
     status: str
     calls: int = 0
     expires_at: float = 0.0
+    log_bytes: int = 0
     log: list[dict[str, Any]] | None = None
+    log_next: str | None = None
 
 
 EnvInfo.model_rebuild()

@@ -15,9 +15,18 @@ call waits for; in Rust it takes 15 µs.
 Before the schema, a linear walk refuses what no schema should have to think about and what would
 crash or stall what comes after: nesting deeper than ``MAX_DEPTH``, an array of more than
 ``MAX_ARRAY_ITEMS`` items or more than ``MAX_VALUES`` values in all, strings that are not valid
-Unicode (a lone surrogate cannot be stored or sent), integers SQLite cannot hold (beyond 64 bits)
-and non-finite numbers. ``uniqueItems`` is checked in linear time (jsonschema's own check compares
-unhashable items pairwise: 6,000 objects took 30 s).
+Unicode (a lone surrogate cannot be stored or sent), text longer than any argument of the tool
+takes, integers SQLite cannot hold (beyond 64 bits) and non-finite numbers.
+
+Every string has a length limit, whatever the spec says: a string schema without ``maxLength``
+gets ``DEFAULT_MAX_STRING_CHARS`` (a setting of the server), and a ``maxLength`` above
+``MAX_STRING_CHARS_CAP`` is lowered to it (``bounded_strings``). A spec that forgot the limit on a
+free-text field (a hand-over summary, a reason) otherwise let one call log a megabyte, and a client
+can make many calls a second. Strings the schema does not describe at all (an object's undeclared
+properties) are held to the tool's largest limit by the walk.
+
+``uniqueItems`` is checked in linear time (jsonschema's own check compares unhashable items
+pairwise: 6,000 objects took 30 s).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import itertools
 import math
 import re
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema
@@ -44,6 +54,11 @@ MAX_DEPTH = 32  # levels of arrays and objects in one call's arguments
 #: objects sent to one list kept every other tenant's calls waiting.
 MAX_ARRAY_ITEMS = 1_000
 MAX_VALUES = 10_000
+#: Characters a string argument may hold where the spec sets no ``maxLength``: free text (a
+#: summary, a reason, a note) of a few paragraphs. The server's ``ENVFARM_MAX_STRING_CHARS``.
+DEFAULT_MAX_STRING_CHARS = 4_096
+#: The most any string argument may hold, whatever its spec or the server's settings say.
+MAX_STRING_CHARS_CAP = 65_536
 _MAX_ERRORS = 20
 _INT64 = (-(2**63), 2**63 - 1)
 
@@ -169,9 +184,15 @@ def _holds_null(value: Any) -> bool:
     return False
 
 
-def _scalar_problem(value: Any) -> str | None:
+def _too_long(length: int, limit: int) -> str:
+    return f"a text of {length:,} characters; at most {limit:,} are accepted"
+
+
+def _scalar_problem(value: Any, max_string: int) -> str | None:
     """What no tool could accept in a single value (not an array or object), or None."""
     if isinstance(value, str):
+        if len(value) > max_string:
+            return _too_long(len(value), max_string)
         if not value.isascii() and _SURROGATE.search(value):
             return "the text is not valid Unicode (it holds a lone surrogate)"
     elif isinstance(value, int) and not isinstance(value, bool):
@@ -186,12 +207,16 @@ def _dotted(path: tuple[Any, ...]) -> str:
     return ".".join(str(key) for key in path)
 
 
-def structure_problem(arguments: Any) -> tuple[str, str] | None:
-    """(field path, problem) of the first value no tool could accept, or None. Iterative: a value
-    nested too deep for recursion is reported, not crashed on. A field's path is only spelled out
-    for the one reported (building it for each of a long list's items cost more than the check)."""
+def structure_problem(
+    arguments: Any, max_string: int = MAX_STRING_CHARS_CAP, limit_at: Callable[[tuple[Any, ...]], int] | None = None
+) -> tuple[str, str] | None:
+    """(field path, problem) of the first value no tool could accept, or None; no string (value or
+    key) may be longer than ``max_string`` characters (``limit_at(path)`` names the limit of the field
+    a string too long is in, where the schema says). Iterative: a value nested too deep for
+    recursion is reported, not crashed on. A field's path is only spelled out for the one reported
+    (building it for each of a long list's items cost more than the check)."""
     if not isinstance(arguments, dict | list):
-        problem = _scalar_problem(arguments)
+        problem = _scalar_problem(arguments, max_string)
         return None if problem is None else ("", problem)
     stack: list[tuple[Any, tuple[Any, ...]]] = [(arguments, ())]
     values = 0
@@ -206,23 +231,91 @@ def structure_problem(arguments: Any) -> tuple[str, str] | None:
             return _dotted(path), f"the arguments hold more than {MAX_VALUES:,} values"
         if isinstance(container, dict):
             for key in container:
+                if isinstance(key, str) and len(key) > max_string:
+                    return _dotted(path), "a key is " + _too_long(len(key), max_string)
                 if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
                     return _dotted(path), "a key is not valid Unicode (it holds a lone surrogate)"
             items: Any = container.items()
-        elif all(type(child) is str and child.isascii() for child in container):
+        elif all(type(child) is str and child.isascii() and len(child) <= max_string for child in container):
             continue  # the usual list of ids, at a fraction of the cost of the loop below
         else:
             items = enumerate(container)
         for key, child in items:
             if isinstance(child, dict | list):
                 stack.append((child, (*path, key)))
-            elif (problem := _scalar_problem(child)) is not None:
+            elif (problem := _scalar_problem(child, max_string)) is not None:
+                if limit_at is not None and isinstance(child, str) and len(child) > max_string:
+                    problem = _too_long(len(child), limit_at((*path, key)))
                 return _dotted((*path, key)), problem
     return None
 
 
+# Where a schema holds subschemas that a bound on strings may be added to. ``not``, ``if``,
+# ``contains`` and ``propertyNames`` are left alone: a bound inside ``not`` would admit long strings
+# instead of refusing them, and in the others it would change which branch or item matches.
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "dependentSchemas")
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_ONE = ("items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "then", "else")
+
+
+def bounded_strings(
+    schema: dict[str, Any], default: int = DEFAULT_MAX_STRING_CHARS, cap: int = MAX_STRING_CHARS_CAP
+) -> tuple[dict[str, Any], int]:
+    """(a copy of ``schema`` in which every string has a ``maxLength``, the largest one).
+
+    A schema that may be a string and has no ``maxLength`` gets ``default`` (or its ``minLength``,
+    if that is more); a ``maxLength`` above ``cap`` becomes ``cap``. Schemas whose strings are fixed
+    (``enum``, ``const``) or decided elsewhere (``$ref``, a union's branches) are left to those.
+
+    >>> bounded_strings({"type": "object", "properties": {"s": {"type": "string"}}}, 100)[0]["properties"]
+    {'s': {'type': 'string', 'maxLength': 100}}
+    """
+    default = min(default, cap)
+    largest = default
+
+    def bound(node: Any, depth: int) -> Any:
+        nonlocal largest
+        if not isinstance(node, dict) or depth > MAX_DEPTH:
+            return node
+        out = dict(node)
+        for key in _SUBSCHEMA_MAPS:
+            if isinstance(node.get(key), dict):
+                out[key] = {name: bound(sub, depth + 1) for name, sub in node[key].items()}
+        for key in _SUBSCHEMA_LISTS:
+            if isinstance(node.get(key), list):
+                out[key] = [bound(sub, depth + 1) for sub in node[key]]
+        for key in _SUBSCHEMA_ONE:
+            if isinstance(node.get(key), dict):
+                out[key] = bound(node[key], depth + 1)
+            elif key == "items" and isinstance(node.get(key), list):  # the tuple form of older drafts
+                out[key] = [bound(sub, depth + 1) for sub in node[key]]
+        if _may_be_free_text(node):
+            given, low = _count(node.get("maxLength")), _count(node.get("minLength"))
+            limit = min(given, cap) if given is not None else min(max(default, low or 0), cap)
+            out["maxLength"] = limit
+            largest = max(largest, limit)
+        return out
+
+    return bound(schema, 0), largest
+
+
+def _count(value: Any) -> int | None:
+    """``value`` if it is a length a schema can give (a non-negative integer), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _may_be_free_text(node: dict[str, Any]) -> bool:
+    """Whether ``node`` admits strings of its own choosing (not fixed by an enum, nor by another schema)."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return declared == "string" and "enum" not in node and "const" not in node
+    if isinstance(declared, list):
+        return "string" in declared and "enum" not in node and "const" not in node
+    return not any(k in node for k in ("enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "type"))
+
+
 class ArgumentValidator:
-    """A tool's argument schema.
+    """A tool's argument schema, with every string's length bounded (``bounded_strings``).
 
     >>> v = ArgumentValidator({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
     >>> v.validate("t", {"n": 1})
@@ -232,9 +325,10 @@ class ArgumentValidator:
     envs.errors.ToolArgumentError: Invalid argument 'n' for tool 't': 'x' is not of type 'integer'
     """
 
-    def __init__(self, schema: dict[str, Any]) -> None:
-        self.schema = schema
-        self.full = _VALIDATOR(schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
+    def __init__(self, schema: dict[str, Any], *, max_string_chars: int = DEFAULT_MAX_STRING_CHARS) -> None:
+        #: The schema calls are validated against: the spec's, with every string bounded.
+        self.schema, self.max_string = bounded_strings(schema, max_string_chars)
+        self.full = _VALIDATOR(self.schema, format_checker=_VALIDATOR.FORMAT_CHECKER, registry=_NO_RETRIEVAL)
         self._null_ok: dict[int, bool] = {}  # by id() of a subschema of ``schema``, which lives as long
 
     def absent_nulls(self, arguments: Any) -> Any:
@@ -329,7 +423,7 @@ class ArgumentValidator:
             raise ToolArgumentError(
                 f"Arguments for tool '{tool}' must be a JSON object, got {type(arguments).__name__}", field=""
             )
-        if (problem := structure_problem(arguments)) is not None:
+        if (problem := structure_problem(arguments, self.max_string, self._limit_at)) is not None:
             field, what = problem
             raise ToolArgumentError(f"Invalid argument '{field}' for tool '{tool}': {what}", field=field)
 
@@ -350,7 +444,34 @@ class ArgumentValidator:
         if error.validator == "additionalProperties":
             raise ToolArgumentError(f"Unexpected argument '{field}' for tool '{tool}'", field=field)
         label = f"argument '{field}'" if field else "arguments"
-        raise ToolArgumentError(f"Invalid {label} for tool '{tool}': {error.message}", field=field)
+        message = error.message
+        if error.validator == "maxLength" and isinstance(error.instance, str):  # not jsonschema's repr of the text
+            message = _too_long(len(error.instance), int(error.validator_value))
+        raise ToolArgumentError(f"Invalid {label} for tool '{tool}': {message}", field=field)
+
+    def _limit_at(self, path: tuple[Any, ...]) -> int:
+        """The length limit of the string at ``path`` as the schema states it (following properties,
+        items and local references; the largest of a union's branches), else the tool's largest."""
+        node: Any = self.schema
+        for key in path:
+            node = self._resolved(node)
+            if not isinstance(node, dict):
+                return self.max_string
+            props = node.get("properties")
+            if isinstance(key, str) and isinstance(props, dict) and key in props:
+                node = props[key]
+            elif isinstance(key, int) and isinstance(node.get("items"), dict):
+                node = node["items"]
+            else:
+                return self.max_string
+        node = self._resolved(node)
+        if not isinstance(node, dict):
+            return self.max_string
+        limits = [node.get("maxLength")] + [
+            b.get("maxLength") for b in [*node.get("anyOf", []), *node.get("oneOf", [])] if isinstance(b, dict)
+        ]
+        found = [n for n in limits if isinstance(n, int)]
+        return max(found) if found else self.max_string
 
     @functools.cached_property
     def fast(self) -> Any:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import state_edits
-from .arguments import ArgumentValidator
+from .arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP, ArgumentValidator
 from .clock import install_clock
 from .compile import (
     CHANGES_TABLE,
@@ -452,14 +452,22 @@ class Environment:
     """
 
     def __init__(
-        self, spec: EnvSpec, *, step_budget: int = DEFAULT_STEP_BUDGET, time_limit: float | None = None
+        self,
+        spec: EnvSpec,
+        *,
+        step_budget: int = DEFAULT_STEP_BUDGET,
+        time_limit: float | None = None,
+        max_string_chars: int = DEFAULT_MAX_STRING_CHARS,
     ) -> None:
         self.spec = spec
         self.step_budget = step_budget
         self.time_limit = time_limit  # seconds of SQL per tool call (None: the step budget alone)
         self.table_names = frozenset(t.name for t in spec.tables)
         self.tools = {t.name: t for t in spec.tools}
-        self.validators = {t.name: ArgumentValidator(t.parameters) for t in spec.tools}
+        # Every string argument is bounded here, where the spec set no limit or too high a one.
+        self.validators = {
+            t.name: ArgumentValidator(t.parameters, max_string_chars=max_string_chars) for t in spec.tools
+        }
         self.now = spec.clock.strftime("%Y-%m-%d %H:%M:%S")
         self.builtins = {"now": self.now, "today": spec.clock.strftime("%Y-%m-%d")}
         self.json_columns = frozenset(c.name for t in spec.tables for c in t.columns if c.type == "json")
@@ -472,11 +480,17 @@ class Environment:
         self._output_schemas: dict[str, dict[str, Any] | None] = {}
 
     def advertised_parameters(self, tool: str) -> dict[str, Any]:
-        """The input schema clients see for ``tool`` (``envs.tool_schemas``); built once."""
+        """The input schema clients see for ``tool`` (``envs.tool_schemas``); built once. It is built
+        from the schema calls are validated against, so every string's limit is stated."""
         schema = self._advertised.get(tool)
         if schema is None:
-            schema = self._advertised[tool] = advertised_parameters(self.tools[tool].parameters)
+            schema = self._advertised[tool] = advertised_parameters(self.validators[tool].schema)
         return schema
+
+    def max_string_chars(self, tool: str) -> int:
+        """The longest string any argument of ``tool`` may be (the engine's cap for an unknown tool)."""
+        validator = self.validators.get(tool)
+        return validator.max_string if validator is not None else MAX_STRING_CHARS_CAP
 
     def output_schema(self, tool: str) -> dict[str, Any] | None:
         """The output schema of ``tool``: only where every result is an object (``envs.tool_schemas``)."""

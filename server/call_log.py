@@ -18,7 +18,7 @@ import json
 import logging
 from typing import Any
 
-from envs.arguments import structure_problem
+from envs.arguments import MAX_STRING_CHARS_CAP, structure_problem
 
 from .metrics import Metrics
 from .store import STORE_UNREACHABLE, CallRow, Store, result_text
@@ -28,12 +28,13 @@ FLUSH_BATCH = 512
 MAX_LOGGED_RESULT = 1_000_000  # characters of one result kept in the log
 
 
-def loggable_arguments(arguments: Any) -> dict[str, Any]:
+def loggable_arguments(arguments: Any, max_string: int = MAX_STRING_CHARS_CAP) -> dict[str, Any]:
     """The arguments as logged: as given, or a note of why they could not be (never replayed: such
-    a call failed validation and changed nothing)."""
+    a call failed validation and changed nothing). Text longer than ``max_string`` characters is
+    such a reason: a refused megabyte must not cost the store a megabyte."""
     if not isinstance(arguments, dict):
         return {"_invalid": f"not a JSON object: {type(arguments).__name__}"}
-    problem = structure_problem(arguments)
+    problem = structure_problem(arguments, max_string)
     if problem is not None:
         return {"_invalid": f"{problem[0]}: {problem[1]}"}
     return arguments

@@ -48,13 +48,15 @@ from .errors import (
     EpisodeNotFound,
     LimitExceeded,
     NoTask,
+    QuotaExceeded,
     ReplayFailed,
     ServiceError,
     StoreUnavailable,
 )
 from .metrics import Metrics
+from .quotas import TenantLogBytes, check_episode, check_tenant
 from .settings import Settings
-from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, served
+from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, call_bytes, served
 from .workers import Workers
 
 log = logging.getLogger("envfarm.server")
@@ -87,11 +89,14 @@ class LiveEpisode:
     state: Episode
     seq: int
     last_active_at: float
+    log_bytes: int = 0  # bytes its call log holds, buffered rows included
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     dropped: bool = False  # left memory while a caller waited for its lock: that caller starts over
 
     def current_row(self) -> EpisodeRow:
-        return dataclasses.replace(self.row, calls=self.seq, last_active_at=self.last_active_at)
+        return dataclasses.replace(
+            self.row, calls=self.seq, last_active_at=self.last_active_at, log_bytes=self.log_bytes
+        )
 
 
 class EpisodeService:
@@ -106,6 +111,7 @@ class EpisodeService:
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self.call_log = CallLog(store, metrics)
+        self.tenant_bytes = TenantLogBytes(store)
         self.shared = settings.store_is_shared()
         self.workers = Workers(settings.call_threads)
 
@@ -118,6 +124,7 @@ class EpisodeService:
                 self.catalog.get(env_id).spec,
                 step_budget=self.settings.step_budget,
                 time_limit=self.settings.call_time_limit_seconds,
+                max_string_chars=self.settings.max_string_chars,
             )
         return env
 
@@ -138,6 +145,7 @@ class EpisodeService:
             raise ServiceError("Give a task_id, or an env_id for free play", field="task_id")
         env = self.environment(env_id)
         self._check_open_limit(principal)
+        check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
         return self._start(principal, env, task, env.episode(task), [])
 
     def _fork(self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None) -> LiveEpisode:
@@ -150,9 +158,11 @@ class EpisodeService:
             if given is not None and given != actual:
                 raise Conflict(f"Episode '{source_id}' has {name} {actual!r}, not {given!r}", field=name)
         self._check_open_limit(principal)
+        check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
         env, task, state, _, copied = self._replayed(source)
         log_rows = [dataclasses.replace(call, seq=i, transport="fork") for i, call in enumerate(copied, 1)]
         live = self._start(principal, env, task, state, log_rows)
+        self.tenant_bytes.add(principal.tenant, live.log_bytes)
         log.info("episode forked", extra={"episode_id": live.row.id, "source": source_id, "calls": len(log_rows)})
         return live
 
@@ -185,7 +195,15 @@ class EpisodeService:
         except BaseException:
             state.close()
             raise
-        live = LiveEpisode(row=row, env=env, task=task, state=state, seq=len(log_rows), last_active_at=now)
+        live = LiveEpisode(
+            row=row,
+            env=env,
+            task=task,
+            state=state,
+            seq=len(log_rows),
+            last_active_at=now,
+            log_bytes=sum(map(call_bytes, log_rows)),
+        )
         self._remember(live)
         self.metrics.episodes_created.labels(env=env.spec.id).inc()
         log.info("episode created", extra={"episode_id": row.id, "env": env.spec.id, "task": row.task_id})
@@ -251,7 +269,13 @@ class EpisodeService:
     def _rebuild(self, row: EpisodeRow) -> LiveEpisode:
         env, task, state, fresh, _ = self._replayed(row)
         live = LiveEpisode(
-            row=fresh, env=env, task=task, state=state, seq=fresh.calls, last_active_at=fresh.last_active_at
+            row=fresh,
+            env=env,
+            task=task,
+            state=state,
+            seq=fresh.calls,
+            last_active_at=fresh.last_active_at,
+            log_bytes=fresh.log_bytes,
         )
         self._remember(live)
         self.metrics.replays.inc()
@@ -303,6 +327,7 @@ class EpisodeService:
             if live.dropped:  # evicted or found stale while this call waited
                 return None
             self._check_call_limit(live)
+            self._check_quotas(principal, live)
             started = time.time()
             t0 = time.perf_counter()
             seq = live.seq + 1
@@ -327,6 +352,9 @@ class EpisodeService:
                 return None  # another replica logged a call first: run this one again on the current state
             live.seq = seq
             live.last_active_at = started
+            logged = call_bytes(row)
+            live.log_bytes += logged
+            self.tenant_bytes.add(principal.tenant, logged)
         label = "error" if row.is_error else "ok"
         self.metrics.call_done(live.env.spec.id, tool if spec else "(unknown)", label, time.perf_counter() - t0)
         if log.isEnabledFor(logging.DEBUG):
@@ -339,6 +367,15 @@ class EpisodeService:
                 f"Episode '{live.row.id}' reached its limit of {self.settings.max_calls_per_episode} calls",
                 field="calls",
             )
+
+    def _check_quotas(self, principal: Principal, live: LiveEpisode) -> None:
+        """Refuse a call, before it runs, once the episode's or the tenant's call logs fill their quota."""
+        try:
+            check_episode(self.settings, live.row.id, live.log_bytes)
+            check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
+        except QuotaExceeded as exc:
+            self.metrics.quota_refusals.labels(quota="episode" if exc.field == "log_bytes" else "tenant").inc()
+            raise
 
     async def reset(self, principal: Principal, episode_id: str) -> EpisodeRow:
         """Put the episode back in its initial state (its task's, or the seed for free play), keeping its
@@ -374,6 +411,7 @@ class EpisodeService:
                     continue
                 live.state.close()
                 live.state, live.seq, live.last_active_at = initial, row.seq, started
+                live.log_bytes += call_bytes(row)
             self.metrics.resets.inc()
             log.info("episode reset", extra={"episode_id": episode_id})
             return live.current_row()
@@ -394,7 +432,9 @@ class EpisodeService:
             outcome = CallOutcome(seq=seq, content=content, text=text)
         # The log's form of the arguments is made here, in the worker, not on the event loop: a failed
         # call's may be anything validation refused (only a failed call can hold such arguments).
-        outcome.arguments_json = arguments_text(loggable_arguments(arguments) if outcome.is_error else arguments)
+        if outcome.is_error:  # text over the tool's limit is logged as a note, never in full
+            arguments = loggable_arguments(arguments, live.env.max_string_chars(tool))
+        outcome.arguments_json = arguments_text(arguments)
         return outcome
 
     def _log_call(self, episode_id: str, row: CallRow, *, durable: bool) -> bool:
@@ -481,6 +521,12 @@ class EpisodeService:
         for episode_id in expired + (idle if self.shared else []):  # shared: idle here, maybe busy elsewhere
             self._forget(episode_id)
         purged = self.store.purge(now - self.settings.episode_ttl_seconds - self.settings.retention_seconds)
+        purged += self.store.prune_ended(
+            keep_episodes=self.settings.retention_max_episodes_per_tenant,
+            keep_bytes=self.settings.retention_max_bytes_per_tenant,
+        )
+        if purged:
+            self.tenant_bytes.forget()  # their bytes left the store
         if expired or purged:
             log.info("reaped episodes", extra={"expired": len(expired), "purged": purged})
         return expired, purged

@@ -55,6 +55,13 @@ class LimitExceeded(ServiceError):
     status, code = 429, "limit_exceeded"
 
 
+class QuotaExceeded(ServiceError):
+    """A storage quota is used up: the episode's call log, or all of a tenant's. Not 429: retrying
+    the same call does not help (clients retry a 429), a new episode or retention does."""
+
+    status, code = 413, "quota_exceeded"
+
+
 class ReplayFailed(ServiceError):
     """An episode's log no longer replays (its environment changed since it was recorded)."""
 

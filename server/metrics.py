@@ -43,6 +43,12 @@ class Metrics:
             "Call rows the store refused, stored as an error record instead (or dropped)",
             registry=self.registry,
         )
+        self.quota_refusals = Counter(
+            "envfarm_quota_refusals",
+            "Calls refused because a call-log quota was used up (quota: episode or tenant)",
+            ["quota"],
+            registry=self.registry,
+        )
         self.paced_requests = Counter(
             "envfarm_paced_requests",
             "Requests held back because their tenant kept the farm busy beyond its allowance",

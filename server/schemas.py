@@ -141,7 +141,23 @@ class EpisodeStatus(ApiModel):
     last_active_at: float
     expires_at: float
     calls: int
-    log: list[CallRecord] | None = None
+    log_bytes: int = Field(0, description="Bytes its call log holds (arguments and results), as the quotas count")
+    log: list[CallRecord] | None = Field(
+        None,
+        description="The call log (with log=true): all of it, or, for a log over one page, the first page and log_next",
+    )
+    log_next: str | None = Field(None, description="Where the rest of the log is (GET), when log holds only its start")
+
+
+class CallLogPage(ApiModel):
+    """A page of an episode's call log (``GET /episodes/{id}/log``)."""
+
+    episode_id: str
+    total: int = Field(description="Calls in the whole log")
+    after: int = Field(description="The page holds calls with seq above this")
+    limit: int
+    items: list[CallRecord]
+    next: str | None = Field(description="The next page's path, or null at the end of the log")
 
 
 class EpisodeList(Page):

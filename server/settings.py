@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from envs.arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP
 from envs.errors import EnvFarmError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -51,6 +52,30 @@ class Settings(BaseSettings):
     )
     episode_ttl_seconds: float = Field(3600, gt=0, description="Idle time after which an episode expires")
     retention_seconds: float = Field(7 * 86400, gt=0, description="How long call logs are kept after expiry")
+    retention_max_episodes_per_tenant: int = Field(
+        20_000, ge=0, description="Ended episodes (with their logs) kept per tenant; the oldest beyond are deleted"
+    )
+    retention_max_bytes_per_tenant: int = Field(
+        1_000_000_000,
+        ge=0,
+        description="Bytes of ended episodes' call logs kept per tenant; the oldest logs beyond are deleted",
+    )
+    max_log_bytes_per_episode: int = Field(
+        64_000_000,
+        ge=1000,
+        description="Bytes of call log (arguments and results) one episode may hold; further calls get 413",
+    )
+    max_store_bytes_per_tenant: int = Field(
+        4_000_000_000,
+        ge=1000,
+        description="Bytes of call logs one tenant may hold in the store, open and ended episodes; "
+        "further calls get 413",
+    )
+    log_page_max_bytes: int = Field(
+        4_000_000,
+        ge=10_000,
+        description="Bytes of call log one response carries (GET /episodes/{id}/log pages); one call is always sent",
+    )
     max_live_episodes_per_tenant: int = Field(1000, ge=1, description="Open episodes one tenant may have")
     max_episodes_in_memory: int = Field(20000, ge=1, description="Least recently used episodes beyond this are evicted")
     max_calls_per_episode: int = Field(500, ge=1, description="Tool calls one episode may make")
@@ -65,6 +90,13 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds a request body may take to arrive once the server reads it; a slower one gets 408 "
         "and its connection is closed",
+    )
+    max_string_chars: int = Field(
+        DEFAULT_MAX_STRING_CHARS,
+        ge=16,
+        le=MAX_STRING_CHARS_CAP,
+        description="Characters a string argument may hold where its tool's schema sets no maxLength (a "
+        f"maxLength above {MAX_STRING_CHARS_CAP:,} is lowered to that); tools/list states each limit",
     )
     step_budget: int = Field(5_000_000, ge=1000, description="SQLite VM steps one tool call may use")
     call_time_limit_seconds: float = Field(
@@ -81,7 +113,9 @@ class Settings(BaseSettings):
         "tenant may always keep busy, however light the others; up to its share when the others are as busy. "
         "1: pace only beyond an equal share; 0: no pacing",
     )
-    reap_interval_seconds: float = Field(30, gt=0, description="How often idle episodes are expired")
+    reap_interval_seconds: float = Field(
+        30, gt=0, description="How often idle episodes are expired and ended episodes' logs past retention deleted"
+    )
     metrics_public: bool = Field(
         False, description="Serve /metrics without a key (a scraper on a trusted network); else admin keys only"
     )

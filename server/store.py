@@ -37,6 +37,9 @@ episodes = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("last_active_at", sa.Float, nullable=False),
     sa.Column("calls", sa.Integer, nullable=False, default=0),
+    # Bytes of its call log (arguments and results as stored), kept with each append: the tenant's
+    # store use is a sum over its episodes, not over every logged call.
+    sa.Column("log_bytes", sa.BigInteger, nullable=False, default=0, server_default="0"),
 )
 
 calls = sa.Table(
@@ -68,6 +71,7 @@ class EpisodeRow:
     created_at: float
     last_active_at: float
     calls: int
+    log_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,28 @@ class CallRow:
     arguments_json: str | None = None  # ``arguments`` already serialized, likewise
 
 
+@dataclass(frozen=True)
+class StoredCall:
+    """One logged call as the store holds it: arguments and result as their JSON text, which a log
+    page sends as it is (parsing and serializing a megabyte again cost several times its size)."""
+
+    seq: int
+    tool: str
+    arguments_json: str
+    kind: str
+    is_error: bool
+    result_json: str | None
+    error_type: str | None
+    started_at: float
+    duration_ms: float
+    transport: str
+
+    @property
+    def size(self) -> int:
+        """Bytes of its arguments and result as UTF-8 (what the log quotas count)."""
+        return _utf8_bytes(self.arguments_json) + _utf8_bytes(self.result_json)
+
+
 #: What the database driver raises when the store cannot be reached (down, dropped, out of connections),
 #: as opposed to a mistake in a statement: the API answers these with 503, not 500.
 STORE_UNREACHABLE: tuple[type[Exception], ...] = (sa.exc.OperationalError, sa.exc.InterfaceError)
@@ -104,16 +130,24 @@ _ADVANCE = (
     episodes.update()
     .where(
         episodes.c.id == sa.bindparam("eid"),
-        episodes.c.status == sa.literal_column("'open'"),  # not a parameter: callers bind only the four below
+        episodes.c.status == sa.literal_column("'open'"),  # not a parameter: callers bind only the five below
         episodes.c.calls == sa.bindparam("prev_calls"),
     )
-    .values(calls=sa.bindparam("new_calls"), last_active_at=sa.bindparam("at"))
+    .values(
+        calls=sa.bindparam("new_calls"),
+        last_active_at=sa.bindparam("at"),
+        log_bytes=episodes.c.log_bytes + sa.bindparam("added", type_=sa.BigInteger),
+    )
 )
 
 _TOUCH = (
     episodes.update()
     .where(episodes.c.id == sa.bindparam("eid"))
-    .values(calls=sa.bindparam("new_calls"), last_active_at=sa.bindparam("at"))
+    .values(
+        calls=sa.bindparam("new_calls"),
+        last_active_at=sa.bindparam("at"),
+        log_bytes=episodes.c.log_bytes + sa.bindparam("added", type_=sa.BigInteger),
+    )
 )
 
 
@@ -153,8 +187,10 @@ class _DriverStatement:
 
 
 _CALL_KEYS = tuple(c.name for c in calls.columns)
-_TOUCH_KEYS = ("eid", "new_calls", "at")
-_ADVANCE_KEYS = ("eid", "prev_calls", "new_calls", "at")
+_LOG_ROWS_BUFFERED = 4  # rows of a log page fetched from the database at a time (a row may be megabytes)
+_DELETE_BATCH = 500  # episodes deleted per transaction (SQLite caps a statement's parameters)
+_TOUCH_KEYS = ("eid", "new_calls", "at", "added")
+_ADVANCE_KEYS = ("eid", "prev_calls", "new_calls", "at", "added")
 
 
 def _advance_and_insert() -> sa.sql.ClauseElement:
@@ -185,6 +221,22 @@ def served(value: Any) -> tuple[Any, str]:
 def result_text(value: Any) -> str:
     """A tool result's JSON text (see ``served``)."""
     return served(value)[1]
+
+
+def _utf8_bytes(text: str | None) -> int:
+    if text is None:
+        return 0
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def values_bytes(values: tuple[Any, ...]) -> int:
+    """Bytes a ``calls`` row (``_call_values``) stores: its arguments and result as UTF-8 JSON text."""
+    return _utf8_bytes(values[3]) + _utf8_bytes(values[6])
+
+
+def call_bytes(call: CallRow) -> int:
+    """Bytes ``call``'s row stores in the log (what the log quotas count)."""
+    return values_bytes(_call_values("", call))
 
 
 def _call_values(episode_id: str, call: CallRow) -> tuple[Any, ...]:
@@ -243,6 +295,7 @@ class Store:
             if self.engine.dialect.name == "sqlite":
                 sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
             metadata.create_all(self.engine)
+            self._add_log_bytes_column()
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             hint = ""
             if url.split(":", 1)[0] in ("postgres", "postgresql", "postgresql+psycopg2"):
@@ -268,6 +321,22 @@ class Store:
             # every checkout and back on return costs round trips of its own.
             self._autocommit = sa.create_engine(url, isolation_level="AUTOCOMMIT")
 
+    def _add_log_bytes_column(self) -> None:
+        """Give a store made before episodes counted their log bytes that column, filled in from the
+        calls it holds (``create_all`` makes missing tables, never missing columns). Characters are
+        counted there, not UTF-8 bytes: close enough for quotas, and the same SQL on every database."""
+        if "log_bytes" in {c["name"] for c in sa.inspect(self.engine).get_columns("episodes")}:
+            return
+        stored = sa.func.length(calls.c.arguments) + sa.func.coalesce(sa.func.length(calls.c.result), 0)
+        per_episode = (
+            sa.select(sa.func.coalesce(sa.func.sum(stored), 0))
+            .where(calls.c.episode_id == episodes.c.id)
+            .scalar_subquery()
+        )
+        with self.engine.begin() as c:
+            c.exec_driver_sql("ALTER TABLE episodes ADD COLUMN log_bytes BIGINT NOT NULL DEFAULT 0")
+            c.execute(episodes.update().values(log_bytes=per_episode))
+
     def close(self) -> None:
         self.engine.dispose()
         if self._commit_one is not None:
@@ -290,10 +359,11 @@ class Store:
     def create_episode(self, row: EpisodeRow, log: list[CallRow] | None = None) -> None:
         """Record a new episode, with the calls it starts from (a fork's copy of its source's), in one
         transaction."""
+        values = [_call_values(row.id, call) for call in log or []]
         with self._tx() as c:
-            c.execute(episodes.insert().values(**row.__dict__))
-            if log:
-                self._insert_call.run(c, [_call_values(row.id, call) for call in log])
+            c.execute(episodes.insert().values(**{**row.__dict__, "log_bytes": sum(map(values_bytes, values))}))
+            if values:
+                self._insert_call.run(c, values)
 
     def get_episode(self, episode_id: str) -> EpisodeRow | None:
         with self.engine.connect() as c:
@@ -304,12 +374,14 @@ class Store:
         """Log calls (episode id, call) in order and touch their episodes, in one transaction."""
         if not rows:
             return
-        latest: dict[str, tuple[int, float]] = {}
-        for episode_id, call in rows:
-            latest[episode_id] = (call.seq, call.started_at)
+        latest: dict[str, tuple[int, float, int]] = {}
+        values = [_call_values(episode_id, call) for episode_id, call in rows]
+        for (episode_id, call), row_values in zip(rows, values, strict=True):
+            added = latest[episode_id][2] if episode_id in latest else 0
+            latest[episode_id] = (call.seq, call.started_at, added + values_bytes(row_values))
         with self._tx() as c:
-            self._insert_call.run(c, [_call_values(episode_id, call) for episode_id, call in rows])
-            self._touch.run(c, [(e, seq, at) for e, (seq, at) in latest.items()])
+            self._insert_call.run(c, values)
+            self._touch.run(c, [(e, seq, at, added) for e, (seq, at, added) in latest.items()])
 
     def commit_call(self, episode_id: str, call: CallRow) -> CommitResult:
         """Log one call as the episode's next, if no other replica logged that sequence number first.
@@ -318,15 +390,16 @@ class Store:
         one transaction. Replicas racing for the same number serialize on the episode row (the
         database's row lock); the loser sees the counter moved and gets "stale".
         """
-        advance = (episode_id, call.seq - 1, call.seq, call.started_at)
+        values = _call_values(episode_id, call)
+        advance = (episode_id, call.seq - 1, call.seq, call.started_at, values_bytes(values))
         if self._commit_one is not None:
             with self._autocommit.connect() as c:
-                if self._commit_one.run(c, [advance + _call_values(episode_id, call)]) == 1:
+                if self._commit_one.run(c, [advance + values]) == 1:
                     return "committed"
         else:
             with self._tx() as c:
                 if c.execute(_ADVANCE, dict(zip(_ADVANCE_KEYS, advance, strict=True))).rowcount == 1:
-                    self._insert_call.run(c, [_call_values(episode_id, call)])
+                    self._insert_call.run(c, [values])
                     return "committed"
         with self.engine.connect() as c:
             status = c.execute(sa.select(episodes.c.status).where(episodes.c.id == episode_id)).scalar()
@@ -374,6 +447,46 @@ class Store:
             for r in rows
         ]
 
+    def log_page(
+        self, episode_id: str, *, after: int, limit: int, max_bytes: int
+    ) -> tuple[int, list[StoredCall], bool]:
+        """(calls in the log, up to ``limit`` calls with ``seq`` above ``after`` in order, whether more
+        follow). The page ends once it holds ``max_bytes`` bytes of arguments and results (one
+        call at least): rows are read a few at a time, so however large the log, a page is about
+        that size in memory."""
+        where = (calls.c.episode_id == episode_id, calls.c.seq > after)
+        page: list[StoredCall] = []
+        size = 0
+        with self.engine.connect() as c:
+            total = int(c.execute(sa.select(sa.func.count()).where(calls.c.episode_id == episode_id)).scalar_one())
+            q = sa.select(calls).where(*where).order_by(calls.c.seq).limit(limit)
+            result = c.execution_options(yield_per=_LOG_ROWS_BUFFERED).execute(q)
+            try:
+                for r in result.mappings():
+                    call = StoredCall(
+                        seq=r["seq"],
+                        tool=r["tool"],
+                        arguments_json=r["arguments"],
+                        kind=r["kind"],
+                        is_error=r["is_error"],
+                        result_json=r["result"],
+                        error_type=r["error_type"],
+                        started_at=r["started_at"],
+                        duration_ms=r["duration_ms"],
+                        transport=r["transport"],
+                    )
+                    page.append(call)
+                    size += call.size
+                    if size >= max_bytes:
+                        break
+            finally:
+                result.close()
+            more = False
+            if page and (size >= max_bytes or len(page) == limit):
+                beyond = sa.select(calls.c.seq).where(calls.c.episode_id == episode_id, calls.c.seq > page[-1].seq)
+                more = c.execute(beyond.limit(1)).first() is not None
+        return total, page, more
+
     def set_status(self, episode_id: str, status: str) -> None:
         with self._tx() as c:
             c.execute(episodes.update().where(episodes.c.id == episode_id).values(status=status))
@@ -388,6 +501,12 @@ class Store:
             q = sa.select(episodes).where(*where).order_by(episodes.c.created_at.desc(), episodes.c.id)
             rows = c.execute(q.limit(limit).offset(offset)).mappings().all()
         return total, [EpisodeRow(**r) for r in rows]
+
+    def tenant_log_bytes(self, tenant: str) -> int:
+        """Bytes of every call log the tenant has in the store, open episodes and ended ones."""
+        with self.engine.connect() as c:
+            q = sa.select(sa.func.coalesce(sa.func.sum(episodes.c.log_bytes), 0)).where(episodes.c.tenant == tenant)
+            return int(c.execute(q).scalar_one())
 
     def count_open(self, tenant: str) -> int:
         with self.engine.connect() as c:
@@ -414,3 +533,37 @@ class Store:
             )
             c.execute(calls.delete().where(calls.c.episode_id.in_(ended)))
             return int(c.execute(episodes.delete().where(episodes.c.id.in_(ended.scalar_subquery()))).rowcount)
+
+    def prune_ended(self, *, keep_episodes: int, keep_bytes: int) -> int:
+        """Delete each tenant's oldest ended episodes (and their logs) beyond its newest
+        ``keep_episodes``, or beyond ``keep_bytes`` of logs counted from its newest; the number deleted.
+        One tenant's logs never push out another's."""
+        ended = episodes.c.status != "open"
+        # Only tenants over a limit are ranked: counting and summing needs no sort, ranking does.
+        over = (
+            sa.select(episodes.c.tenant)
+            .where(ended)
+            .group_by(episodes.c.tenant)
+            .having(sa.or_(sa.func.count() > keep_episodes, sa.func.sum(episodes.c.log_bytes) > keep_bytes))
+        )
+        newest_first = (episodes.c.last_active_at.desc(), episodes.c.id)
+        ranked = (
+            sa.select(
+                episodes.c.id,
+                sa.func.row_number().over(partition_by=episodes.c.tenant, order_by=newest_first).label("n"),
+                sa.func.sum(episodes.c.log_bytes)
+                .over(partition_by=episodes.c.tenant, order_by=newest_first, rows=(None, 0))
+                .label("kept_bytes"),
+            )
+            .where(ended, episodes.c.tenant.in_(over))
+            .subquery()
+        )
+        beyond = sa.select(ranked.c.id).where(sa.or_(ranked.c.n > keep_episodes, ranked.c.kept_bytes > keep_bytes))
+        with self.engine.connect() as c:
+            ids = list(c.execute(beyond).scalars())
+        for start in range(0, len(ids), _DELETE_BATCH):
+            batch = ids[start : start + _DELETE_BATCH]
+            with self._tx() as c:  # an ended episode takes no calls: nothing can be added to it meanwhile
+                c.execute(calls.delete().where(calls.c.episode_id.in_(batch)))
+                c.execute(episodes.delete().where(episodes.c.id.in_(batch), episodes.c.status != "open"))
+        return len(ids)

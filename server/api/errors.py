@@ -32,7 +32,8 @@ _MEANING = {
     409: "Contradicts the catalog or the episode: a task of another environment, scoring free play, "
     "a log that no longer replays",
     410: "The episode is closed or expired",
-    413: "Request body over the limit",
+    413: "Request body over the limit, or a call-log quota used up (code quota_exceeded: the episode's log, "
+    "or all of the tenant's logs in the store)",
     422: "Invalid request: the message names the field and the value",
     429: "A limit was reached: open episodes per tenant, calls per episode",
     503: "The episode store is unavailable; nothing was recorded",

@@ -10,7 +10,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from envs.arguments import MAX_ARRAY_ITEMS, ArgumentValidator
+from envs.arguments import (
+    DEFAULT_MAX_STRING_CHARS,
+    MAX_ARRAY_ITEMS,
+    MAX_STRING_CHARS_CAP,
+    ArgumentValidator,
+    bounded_strings,
+)
 from envs.errors import ToolArgumentError
 from synthesis.tools.toolkit import sample_argument
 
@@ -193,7 +199,10 @@ def test_arguments_no_tool_could_take_are_refused_naming_the_field(arguments, fi
 
 
 def test_a_pattern_is_matched_in_linear_time():
-    v = ArgumentValidator({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}})
+    v = ArgumentValidator(
+        {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}},
+        max_string_chars=MAX_STRING_CHARS_CAP,
+    )
     with pytest.raises(ToolArgumentError, match="does not match"):
         v.validate("t", {"s": "a" * 50_000 + "!"})  # a backtracking engine would not return
     v.validate("t", {"s": "a" * 50_000})
@@ -213,3 +222,63 @@ def test_a_panic_in_the_rust_validator_leaves_the_decision_to_the_python_one():
     v.validate("t", {"n": 1})
     with pytest.raises(ToolArgumentError, match="'n'"):
         v.validate("t", {"n": "x"})
+
+
+# -- every string has a limit ------------------------------------------------------------------------
+
+FREE_TEXT = {
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string", "description": "What the customer needs"},
+        "code": {"type": "string", "maxLength": 8},
+        "essay": {"type": "string", "maxLength": 10 * MAX_STRING_CHARS_CAP},
+        "tags": {"type": "array", "items": {"type": ["string", "null"]}},
+        "mode": {"type": "string", "enum": ["x" * (DEFAULT_MAX_STRING_CHARS + 1)]},
+        "either": {"anyOf": [{"type": "string", "maxLength": 20_000}, {"type": "integer"}]},
+        "not_text": {"not": {"type": "string"}},
+    },
+    "additionalProperties": True,
+}
+
+
+def test_a_string_without_a_limit_gets_the_default_and_one_above_the_cap_gets_the_cap():
+    bounded, largest = bounded_strings(FREE_TEXT)
+    props = bounded["properties"]
+    assert props["summary"]["maxLength"] == DEFAULT_MAX_STRING_CHARS
+    assert props["code"]["maxLength"] == 8  # a spec's own lower limit stands
+    assert props["essay"]["maxLength"] == MAX_STRING_CHARS_CAP
+    assert props["tags"]["items"]["maxLength"] == DEFAULT_MAX_STRING_CHARS
+    assert "maxLength" not in props["mode"]  # an enum fixes its strings
+    assert props["either"]["anyOf"][0]["maxLength"] == 20_000 and "maxLength" not in props["either"]
+    assert props["not_text"] == {"not": {"type": "string"}}  # a bound inside "not" would admit long text
+    assert largest == MAX_STRING_CHARS_CAP
+    assert "maxLength" not in FREE_TEXT["properties"]["summary"]  # the spec's schema is not changed
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "limit"),
+    [
+        ({"summary": "x" * (DEFAULT_MAX_STRING_CHARS + 1)}, "summary", DEFAULT_MAX_STRING_CHARS),
+        ({"summary": "x" * 1_000_000}, "summary", DEFAULT_MAX_STRING_CHARS),
+        ({"code": "123456789"}, "code", 8),
+        ({"tags": ["a", "é" * (DEFAULT_MAX_STRING_CHARS + 1)]}, "tags.1", DEFAULT_MAX_STRING_CHARS),
+        ({"essay": "x" * (MAX_STRING_CHARS_CAP + 1)}, "essay", MAX_STRING_CHARS_CAP),
+        ({"undeclared": "x" * (MAX_STRING_CHARS_CAP + 1)}, "undeclared", MAX_STRING_CHARS_CAP),
+    ],
+)
+def test_text_over_its_limit_is_refused_naming_the_field_and_the_limit(arguments, field, limit):
+    v = ArgumentValidator(FREE_TEXT)
+    with pytest.raises(ToolArgumentError) as info:
+        v.validate("t", arguments)
+    assert info.value.field == field
+    assert f"at most {limit:,} are accepted" in str(info.value)
+    assert len(str(info.value)) < 300  # the message never repeats the text
+
+
+def test_text_within_its_limit_is_accepted_and_the_default_is_a_setting():
+    v = ArgumentValidator(FREE_TEXT)
+    v.validate("t", {"summary": "x" * DEFAULT_MAX_STRING_CHARS, "essay": "y" * MAX_STRING_CHARS_CAP})
+    v.validate("t", {"undeclared": "z" * MAX_STRING_CHARS_CAP})
+    small = ArgumentValidator(FREE_TEXT, max_string_chars=100)
+    with pytest.raises(ToolArgumentError, match="at most 100 are accepted"):
+        small.validate("t", {"summary": "x" * 101})

@@ -316,3 +316,18 @@ def test_openai_size_limits() -> None:
 def test_mcp_rules_check_the_output_schema() -> None:
     problems = lint_tool("t", "t", closed(), {"type": "array"}).problems["mcp"]
     assert problems == ['outputSchema: the root must be "type": "object"']
+
+
+def test_the_advertised_schema_states_every_string_limit_the_engine_enforces() -> None:
+    env = load_env("clinic").environment
+    for tool in env.spec.tools:
+        shown = env.advertised_parameters(tool.name)
+        assert ok_everywhere(tool.name, shown) == {}, tool.name
+        for name, prop in shown["properties"].items():
+            typed = prop["anyOf"][0] if "anyOf" in prop else prop
+            if typed.get("type") == "string" and "enum" not in typed:
+                assert "4096 characters" in prop["description"] or "200 characters" in prop["description"], (
+                    tool.name,
+                    name,
+                    prop,
+                )

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
 
-from envs import CatalogEntry, Task
+from envs import CatalogEntry, Environment, Task
 
 from ...auth import Principal
 from ...schemas import EnvDetail, EnvList, EnvSummary, TaskAdmin, TaskList, TaskPublic, ToolInfo
@@ -35,16 +35,17 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
     )
 
 
-def tool_infos(entry: CatalogEntry) -> list[ToolInfo]:
+def tool_infos(env: Environment) -> list[ToolInfo]:
+    """The tools as the server's own environment advertises them (with the string limits it enforces)."""
     return [
         ToolInfo(
             name=t.name,
             description=t.description,
             kind=t.kind,
-            input_schema=entry.environment.advertised_parameters(t.name),
-            output_schema=entry.environment.output_schema(t.name),
+            input_schema=env.advertised_parameters(t.name),
+            output_schema=env.output_schema(t.name),
         )
-        for t in entry.spec.tools
+        for t in env.spec.tools
     ]
 
 
@@ -94,7 +95,7 @@ def get_env(env_id: EnvId, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
         **env_summary(entry).model_dump(),
         policy=entry.spec.policy,
         tables=[t.model_dump(mode="json") for t in entry.spec.tables],
-        tool_list=tool_infos(entry),
+        tool_list=tool_infos(farm.service.environment(env_id)),
     )
 
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from envs import Score
 
 from ...errors import Forbidden
 from ...schemas import (
-    CallRecord,
+    CallLogPage,
     CallRequest,
     CallResponse,
     EpisodeCreate,
@@ -24,19 +24,30 @@ from ...store import EpisodeRow
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
 from ..json_bodies import RustJsonRoute
+from ..log_pages import calls_json, next_page, with_field
 from .catalog import Limit, Offset, tool_infos
 
 router = APIRouter(  # 503: the store is down
     tags=["episodes"], responses=documented(401, 403, 408, 413, 422, 503), route_class=RustJsonRoute
 )
 _METRICS_TEXT = {"text/plain": {"schema": {"type": "string"}}}
+LOG_PAGE_CALLS = 100  # calls per page of GET /episodes/{id}/log unless the client asks for other
+#: Calls GET /episodes/{id} embeds at most: every call of an episode within the call limit, so that
+#: only a log over ENVFARM_LOG_PAGE_MAX_BYTES comes in pages (log_next).
+EMBEDDED_LOG_CALLS = 10_000
+LogLimit = Annotated[
+    int, Query(ge=1, le=1000, description="Calls per page at most (a page also ends at ENVFARM_LOG_PAGE_MAX_BYTES)")
+]
+After = Annotated[
+    int, Query(ge=0, le=2**31 - 1, description="Only calls with seq above this (the last seq of the page before)")
+]
 
 
-async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> EpisodeStatus:
-    log = None
-    if with_log:
-        farm.service.flush()
-        log = [CallRecord.model_validate(c, from_attributes=True) for c in farm.store.calls(row.id)]
+def _json(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
+
+
+async def _status(farm: FarmState, row: EpisodeRow) -> EpisodeStatus:
     return EpisodeStatus(
         episode_id=row.id,
         env_id=row.env_id,
@@ -46,7 +57,7 @@ async def _status(farm: FarmState, row: EpisodeRow, *, with_log: bool) -> Episod
         last_active_at=row.last_active_at,
         expires_at=farm.service.expires_at(row),
         calls=row.calls,
-        log=log,
+        log_bytes=row.log_bytes,
     )
 
 
@@ -80,7 +91,7 @@ async def create_episode(
         mcp_url=mcp_url(farm, request, live.row.id),
         instruction=live.task.instruction if live.task else None,
         policy=entry.spec.policy,
-        tools=tool_infos(entry),
+        tools=tool_infos(live.env),
         expires_at=farm.service.expires_at(live.row),
     )
 
@@ -95,14 +106,45 @@ async def list_episodes(
 ) -> EpisodeList:
     """Your episodes, newest first (e.g. ``status=open`` to find and close those a crashed trainer left)."""
     total, rows = farm.service.rows(principal, status=status, limit=limit, offset=offset)
-    items = [await _status(farm, row, with_log=False) for row in rows]
+    items = [await _status(farm, row) for row in rows]
     return EpisodeList(total=total, limit=limit, offset=offset, items=items)
 
 
 @router.get("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))
-async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> EpisodeStatus:
-    """Status and (unless log=false) the full call log with timing."""
-    return await _status(farm, farm.service.row(principal, episode_id), with_log=log)
+async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, log: bool = True) -> Response:
+    """Status and (unless log=false) the call log with timing: all of it, or for a log larger than one
+    page (ENVFARM_LOG_PAGE_MAX_BYTES), its first page and ``log_next``, where the rest is."""
+    status = await _status(farm, farm.service.row(principal, episode_id))
+    if not log:
+        return _json(status.model_dump_json().encode())
+    farm.service.flush()  # buffered rows are part of the log
+    _, page, more = farm.store.log_page(
+        episode_id, after=0, limit=EMBEDDED_LOG_CALLS, max_bytes=farm.settings.log_page_max_bytes
+    )
+    status.log_next = next_page(episode_id, page, more, LOG_PAGE_CALLS)
+    return _json(with_field(status.model_dump_json(exclude={"log"}), "log", calls_json(page)))
+
+
+@router.get("/episodes/{episode_id}/log", response_model=CallLogPage, responses=documented(404))
+async def get_log(
+    episode_id: str, farm: FarmDep, principal: PrincipalDep, after: After = 0, limit: LogLimit = LOG_PAGE_CALLS
+) -> Response:
+    """A page of the call log: calls with seq above ``after``, in order, at most ``limit`` of them and
+    about ENVFARM_LOG_PAGE_MAX_BYTES (one call at least); ``next`` is the following page, null at the end."""
+    farm.service.row(principal, episode_id)  # another tenant's episode is not found
+    farm.service.flush()
+    total, page, more = farm.store.log_page(
+        episode_id, after=after, limit=limit, max_bytes=farm.settings.log_page_max_bytes
+    )
+    head = CallLogPage(
+        episode_id=episode_id,
+        total=total,
+        after=after,
+        limit=limit,
+        items=[],
+        next=next_page(episode_id, page, more, limit),
+    )
+    return _json(with_field(head.model_dump_json(exclude={"items"}), "items", calls_json(page)))
 
 
 @router.post("/episodes/{episode_id}/calls", response_model=CallResponse, responses=documented(400, 404, 410, 429, 503))
@@ -123,7 +165,7 @@ async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal
 async def reset_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
     """Put the episode back in its initial state, keeping its id and MCP URL (agents stay connected).
     The log keeps every call and the reset itself (kind "reset")."""
-    return await _status(farm, await farm.service.reset(principal, episode_id), with_log=False)
+    return await _status(farm, await farm.service.reset(principal, episode_id))
 
 
 @router.post("/episodes/{episode_id}/score", response_model=Score, responses=documented(404, 409, 410, 503))
@@ -137,7 +179,7 @@ async def score_episode(
 @router.delete("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))
 async def close_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep) -> EpisodeStatus:
     """End the episode. Its log is kept until retention ends."""
-    return await _status(farm, await farm.service.close(principal, episode_id), with_log=False)
+    return await _status(farm, await farm.service.close(principal, episode_id))
 
 
 @router.get(
