@@ -32,10 +32,12 @@ import dataclasses
 import functools
 import logging
 import secrets
+import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError, UnknownEnvironment, UnknownTask
@@ -60,6 +62,7 @@ from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, call_
 from .workers import Workers
 
 log = logging.getLogger("envfarm.server")
+T = TypeVar("T")
 FLUSH_INTERVAL = 0.05
 _STALE_RETRIES = 8  # a call losing the race to other replicas this often in a row gives up
 RESET_TOOL = "(reset)"  # the ``tool`` of a logged reset: no tool name can look like it
@@ -108,6 +111,7 @@ class EpisodeService:
         self.store = store
         self.metrics = metrics
         self._envs: dict[str, Environment] = {}
+        self._compile_locks: dict[str, threading.Lock] = {}
         self._live: OrderedDict[str, LiveEpisode] = OrderedDict()
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self.call_log = CallLog(store, metrics)
@@ -117,16 +121,37 @@ class EpisodeService:
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
-        """The compiled environment (with the server's step budget), compiled once."""
+        """The compiled environment (with the server's step budget), compiled once. Compiling builds
+        the seed database and can take seconds (a hostile spec up to the build's time limit), so it
+        is called from worker threads, never on the event loop; two first episodes of one environment
+        compile it once."""
         env = self._envs.get(env_id)
-        if env is None:
-            env = self._envs[env_id] = Environment(
-                self.catalog.get(env_id).spec,
-                step_budget=self.settings.step_budget,
-                time_limit=self.settings.call_time_limit_seconds,
-                max_string_chars=self.settings.max_string_chars,
-            )
+        if env is not None:
+            return env
+        with self._compile_locks.setdefault(env_id, threading.Lock()):
+            env = self._envs.get(env_id)
+            if env is None:
+                env = self._envs[env_id] = Environment(
+                    self.catalog.get(env_id).spec,
+                    step_budget=self.settings.step_budget,
+                    time_limit=self.settings.call_time_limit_seconds,
+                    max_string_chars=self.settings.max_string_chars,
+                )
         return env
+
+    def _fresh_state(self, env_id: str, task: Task | None) -> tuple[Environment, Episode]:
+        env = self.environment(env_id)
+        return env, env.episode(task)
+
+    async def _off_loop(self, principal: Principal, fn: Callable[[], T], release: Callable[[T], None]) -> T:
+        """``fn()`` in a worker thread; if the request is cancelled meanwhile, what ``fn`` made is
+        handed to ``release`` once it is done instead of being left open."""
+        job = asyncio.ensure_future(self.workers.run(principal.tenant, fn))
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            job.add_done_callback(lambda done: None if done.cancelled() or done.exception() else release(done.result()))
+            raise
 
     # -- lifecycle -------------------------------------------------------------------------------------
     async def create(
@@ -134,7 +159,7 @@ class EpisodeService:
     ) -> LiveEpisode:
         """Start an episode of a task, free play in an environment, or a fork of another episode."""
         if fork_of is not None:
-            return self._fork(principal, fork_of, task_id=task_id, env_id=env_id)
+            return await self._fork(principal, fork_of, task_id=task_id, env_id=env_id)
         task: Task | None = None
         if task_id is not None:
             entry, task = self.catalog.task(task_id)
@@ -143,12 +168,17 @@ class EpisodeService:
             env_id = entry.spec.id
         elif env_id is None:
             raise ServiceError("Give a task_id, or an env_id for free play", field="task_id")
-        env = self.environment(env_id)
+        self.catalog.get(env_id)  # an unknown environment is a 404 before any limit
         self._check_open_limit(principal)
         check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
-        return self._start(principal, env, task, env.episode(task), [])
+        env, state = await self._off_loop(
+            principal, functools.partial(self._fresh_state, env_id, task), lambda made: made[1].close()
+        )
+        return self._start(principal, env, task, state, [])
 
-    def _fork(self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None) -> LiveEpisode:
+    async def _fork(
+        self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None
+    ) -> LiveEpisode:
         """A new episode in the state ``source_id`` has now: its replay log (the committed writes since
         its last reset) is copied as the fork's own, so the fork rebuilds like any episode. The source
         may be open or ended; calls in flight on it are not part of the fork. A task or environment
@@ -159,7 +189,9 @@ class EpisodeService:
                 raise Conflict(f"Episode '{source_id}' has {name} {actual!r}, not {given!r}", field=name)
         self._check_open_limit(principal)
         check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
-        env, task, state, _, copied = self._replayed(source)
+        env, task, state, _, copied = await self._off_loop(
+            principal, functools.partial(self._replayed, source), lambda made: made[2].close()
+        )
         log_rows = [dataclasses.replace(call, seq=i, transport="fork") for i, call in enumerate(copied, 1)]
         live = self._start(principal, env, task, state, log_rows)
         self.tenant_bytes.add(principal.tenant, live.log_bytes)
@@ -388,7 +420,9 @@ class EpisodeService:
                 self._check_call_limit(live)
                 started = time.time()
                 t0 = time.perf_counter()
-                initial = live.env.episode(live.task)
+                initial = await self._off_loop(
+                    principal, functools.partial(live.env.episode, live.task), lambda made: made.close()
+                )
                 row = CallRow(
                     seq=live.seq + 1,
                     tool=RESET_TOOL,
