@@ -19,7 +19,8 @@ from envs.spec import EnvSpec
 from envs.task import Task
 
 from ..tau2.common import convert_task
-from ..tau2.importer import DOMAINS, Tau2ImportError, detect_domain, domain_folders
+from ..tau2.importer import DOMAINS, detect_domain, domain_folders
+from ..tau2.inputs import Tau2ImportError
 
 #: tau2 1.0.1's own figures on this kind of machine, as the issue quotes them (not measured here).
 TAU2_REPORTED_MS = {"get_environment": 51.7, "db_hash": 37.4, "score_one_task": 166.0}
