@@ -10,6 +10,7 @@ from .check import CheckReport, check_env
 from .engine import Environment, Episode, ToolResult
 from .errors import (
     EnvFarmError,
+    InvalidEnvironment,
     SandboxError,
     SpecError,
     StateError,
@@ -31,6 +32,7 @@ __all__ = [
     "EnvSpec",
     "Environment",
     "Episode",
+    "InvalidEnvironment",
     "SandboxError",
     "Score",
     "SpecError",
