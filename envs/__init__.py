@@ -11,6 +11,7 @@ from .engine import Environment, Episode, ToolResult
 from .errors import (
     EnvFarmError,
     InvalidEnvironment,
+    ResultError,
     SandboxError,
     SpecError,
     StateError,
@@ -33,6 +34,7 @@ __all__ = [
     "Environment",
     "Episode",
     "InvalidEnvironment",
+    "ResultError",
     "SandboxError",
     "Score",
     "SpecError",

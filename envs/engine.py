@@ -43,7 +43,8 @@ from .compile import (
     quote_ident,
     to_sql_value,
 )
-from .errors import SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .errors import ResultError, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .finite import non_finite, sqlite_json_with_infinities
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
@@ -62,6 +63,9 @@ _READ_ONLY_TAG = "/* read-only */\n"
 # the counters' SELECT, ...) and sqlite3 cached by its text is never reused for spec SQL. Both tags go
 # first: SQLite names an unaliased last result column after its text up to the end of the statement.
 _WRITE_TAG = "/* write */\n"
+
+
+_NEVER_NON_FINITE = frozenset({str, int, bytes, bool})  # what a column holds, checked no further
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,7 +525,14 @@ class Environment:
                     try:
                         row[col] = json.loads(row[col])
                     except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
-                        pass
+                        if (with_infinities := sqlite_json_with_infinities(row[col])) is not None:
+                            row[col] = with_infinities  # refused just below
+            for col, value in row.items():
+                if value is None or value.__class__ in _NEVER_NON_FINITE:
+                    continue
+                # raised inside the tool's transaction, so a write tool's changes are rolled back with it
+                if (found := non_finite(value, col)) is not None:
+                    raise ResultError(f"The result holds {found[1]} at {found[0]}, a number JSON cannot carry")
         if shape == "many":
             return rows
         if shape == "one":

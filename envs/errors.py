@@ -124,3 +124,7 @@ class StateError(ToolError):
 
 class SandboxError(ToolError):
     """The tool's SQL did something the sandbox forbids, or exceeded its step budget."""
+
+
+class ResultError(ToolError):
+    """The tool's result cannot be given as JSON (it holds NaN or an infinity); the call is undone."""
