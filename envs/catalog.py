@@ -235,6 +235,8 @@ class Catalog:
         if self._task_index is None:
             self._task_index = {t.id: entry.spec.id for entry in self.entries() for t in entry.tasks}
         env_id = self._task_index.get(task_id)
+        if env_id is None and env_guess in self._invalid:  # the index holds valid environments only
+            raise self._invalid[env_guess]
         if env_id is None:
             raise UnknownTask(task_id, self._task_index)
         entry = self.get(env_id)

@@ -63,4 +63,7 @@ def test_one_invalid_env_is_skipped_and_the_others_served(
             assert error["code"] == "env_invalid" and error["field"] == "env_id"
             assert error["message"].startswith("Environment 'broken' is in the catalog but invalid, so it is not")
             assert "broken/spec.json: at tools[0].kind" in error["message"]
+        # once the task index is built (it holds the valid environments only), still 409, not 404
+        assert client.get("/tasks/nowhere-001").status_code == 404
+        assert client.get("/tasks/broken-001").json()["error"]["code"] == "env_invalid"
         assert client.get("/envs/nowhere").status_code == 404  # unknown stays unknown
