@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sqlite3
 import time
@@ -44,7 +45,7 @@ from .compile import (
     to_sql_value,
 )
 from .errors import ResultError, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
-from .finite import non_finite, sqlite_json_with_infinities
+from .finite import non_finite, read_json_text, sqlite_json_with_infinities
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
@@ -63,9 +64,6 @@ _READ_ONLY_TAG = "/* read-only */\n"
 # the counters' SELECT, ...) and sqlite3 cached by its text is never reused for spec SQL. Both tags go
 # first: SQLite names an unaliased last result column after its text up to the end of the statement.
 _WRITE_TAG = "/* write */\n"
-
-
-_NEVER_NON_FINITE = frozenset({str, int, bytes, bool})  # what a column holds, checked no further
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,18 +518,22 @@ class Environment:
         """Rows as a tool result: nest JSON columns, then pick the shape."""
         nested = self.json_columns | set(json_columns)
         for row in rows:
-            for col in nested & row.keys():
-                if isinstance(row[col], str):
-                    try:
-                        row[col] = json.loads(row[col])
-                    except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
-                        if (with_infinities := sqlite_json_with_infinities(row[col])) is not None:
-                            row[col] = with_infinities  # refused just below
+            # raised inside the tool's transaction, so a write tool's changes are rolled back with it
             for col, value in row.items():
-                if value is None or value.__class__ in _NEVER_NON_FINITE:
+                if value.__class__ is float and not math.isfinite(value):
+                    raise ResultError(f"The result holds {value} at {col}, a number JSON cannot carry")
+            for col in nested & row.keys():
+                text = row[col]
+                if not isinstance(text, str):
                     continue
-                # raised inside the tool's transaction, so a write tool's changes are rolled back with it
-                if (found := non_finite(value, col)) is not None:
+                try:
+                    parsed, suspect = read_json_text(text)
+                except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
+                    parsed, suspect = sqlite_json_with_infinities(text), True
+                    if parsed is None:
+                        continue
+                row[col] = parsed
+                if suspect and (found := non_finite(parsed, col)) is not None:
                     raise ResultError(f"The result holds {found[1]} at {found[0]}, a number JSON cannot carry")
         if shape == "many":
             return rows
