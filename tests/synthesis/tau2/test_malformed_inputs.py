@@ -8,6 +8,7 @@ and breaks one thing in them.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -314,3 +315,12 @@ def test_a_malformed_second_domain_leaves_the_first_unwritten(
     err = capsys.readouterr().err
     assert err.startswith(f"error: {data / 'airline' / 'policy.md'}: line 1: not UTF-8") and err.count("\n") == 1
     assert not out.exists()
+
+
+def test_the_bench_reads_a_malformed_folder_as_the_importer_does(retail_files: Path, tmp_path: Path) -> None:
+    from synthesis.bench.tau2 import bench_tau2_retail
+
+    case = next(c for c in CASES if c.name == "a price of 1e999")
+    folder = _folder_with(case, retail_files, tmp_path)
+    with pytest.raises(Tau2ImportError, match=rf"db\.json: {re.escape(VARIANT_PRICE)}: inf is not a finite number$"):
+        bench_tau2_retail(folder, repeat=1)
