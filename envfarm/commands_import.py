@@ -31,13 +31,19 @@ def import_tau2(data_dir: Path, out: Path) -> None:
     DATA_DIR is one domain folder (db.json, tasks.json, policy.md), a folder holding retail/ and
     airline/, or a tau2-bench checkout. Every gold action is replayed while importing.
     """
-    from synthesis.tau2 import domain_folders, import_domain  # only when importing: not at every CLI start
+    from synthesis.tau2 import domain_folders, prepare_domain, write_import  # only when importing
 
     folders = domain_folders(data_dir)  # before anything is written: a wrong path writes nothing
     console = Console(stderr=True, soft_wrap=True)
+    prepared = []
+    # Every domain is read, checked and converted before any is written: a malformed file in one
+    # leaves the output folder as it was (a Tau2ImportError is one line on stderr and exit code 1).
     for folder in folders:
-        with Progress(console=console, transient=True) as progress:
-            result = import_domain(folder, out, progress=_advance(progress, f"importing {folder.name}"))
+        # off when stderr is no terminal: a stopped live display would leave a blank line before an error
+        with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
+            prepared.append(prepare_domain(folder, progress=_advance(progress, f"importing {folder.name}")))
+    for one in prepared:
+        result = write_import(one, out)
         failing = len(result.failing_gold_actions)
         click.echo(
             f"{result.env_id}: {result.tasks} tasks, {result.gold_actions} gold actions "

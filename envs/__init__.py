@@ -10,6 +10,8 @@ from .check import CheckReport, check_env
 from .engine import Environment, Episode, ToolResult
 from .errors import (
     EnvFarmError,
+    InvalidEnvironment,
+    ResultError,
     SandboxError,
     SpecError,
     StateError,
@@ -31,6 +33,8 @@ __all__ = [
     "EnvSpec",
     "Environment",
     "Episode",
+    "InvalidEnvironment",
+    "ResultError",
     "SandboxError",
     "Score",
     "SpecError",

@@ -6,6 +6,7 @@ Every file is validated strictly; an error names the file and the JSON path of t
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,9 +17,11 @@ from pydantic import BaseModel, ValidationError
 
 from . import paths
 from .engine import Environment
-from .errors import CatalogError, SpecError, UnknownEnvironment, UnknownTask
+from .errors import CatalogError, InvalidEnvironment, SpecError, UnknownEnvironment, UnknownTask
 from .spec import EnvSpec
 from .task import Task
+
+log = logging.getLogger("envfarm.catalog")
 
 
 def _json_path(loc: tuple[int | str, ...], data: Any = None) -> str:
@@ -163,6 +166,7 @@ class Catalog:
                 raise CatalogError("catalog directory not found", source=str(r))
         self.root = self.roots[0]
         self._entries: dict[str, CatalogEntry] = {}
+        self._invalid: dict[str, InvalidEnvironment] = {}
         self._task_index: dict[str, str] | None = None
         self._dirs: dict[str, Path] | None = None
 
@@ -181,14 +185,42 @@ class Catalog:
         return sorted(self._env_dirs())
 
     def get(self, env_id: str) -> CatalogEntry:
-        """The environment ``env_id`` (UnknownEnvironment with suggestions if absent)."""
+        """The environment ``env_id``.
+
+        Raises:
+            UnknownEnvironment: no such environment (with suggestions).
+            InvalidEnvironment: its files do not validate (remembered: it is not read again).
+        """
         entry = self._entries.get(env_id)
-        if entry is None:
-            path = self._env_dirs().get(env_id)
-            if path is None:
-                raise UnknownEnvironment(env_id, self.ids())
+        if entry is not None:
+            return entry
+        if env_id in self._invalid:
+            raise self._invalid[env_id]
+        path = self._env_dirs().get(env_id)
+        if path is None:
+            raise UnknownEnvironment(env_id, self.ids())
+        try:
             entry = self._entries[env_id] = load_env_dir(path)
+        except SpecError as exc:
+            invalid = self._invalid[env_id] = InvalidEnvironment(env_id, exc, catalog_root=str(path.parent))
+            log.warning("environment not served: %s", exc, extra={"env": env_id})
+            raise invalid from None
         return entry
+
+    def entries(self) -> list[CatalogEntry]:
+        """Every valid environment, sorted by id. An invalid one is left out (see :meth:`invalid`), so
+        one broken environment never hides the others."""
+        found = []
+        for env_id in self.ids():
+            try:
+                found.append(self.get(env_id))
+            except InvalidEnvironment:
+                continue
+        return found
+
+    def invalid(self) -> dict[str, InvalidEnvironment]:
+        """The environments found invalid so far, by id (all of them once :meth:`entries` ran)."""
+        return dict(sorted(self._invalid.items()))
 
     def task(self, task_id: str) -> tuple[CatalogEntry, Task]:
         """Find a task by id anywhere in the catalog."""
@@ -201,8 +233,10 @@ class Catalog:
             if found is not None:
                 return entry, found
         if self._task_index is None:
-            self._task_index = {t.id: env_id for env_id in self.ids() for t in self.get(env_id).tasks}
+            self._task_index = {t.id: entry.spec.id for entry in self.entries() for t in entry.tasks}
         env_id = self._task_index.get(task_id)
+        if env_id is None and env_guess in self._invalid:  # the index holds valid environments only
+            raise self._invalid[env_guess]
         if env_id is None:
             raise UnknownTask(task_id, self._task_index)
         entry = self.get(env_id)

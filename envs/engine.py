@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sqlite3
 import time
@@ -43,7 +44,8 @@ from .compile import (
     quote_ident,
     to_sql_value,
 )
-from .errors import IdLimitReached, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .errors import IdLimitReached, ResultError, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from .finite import non_finite, read_json_text, sqlite_json_with_infinities
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
@@ -563,12 +565,23 @@ class Environment:
         """Rows as a tool result: nest JSON columns, then pick the shape."""
         nested = self.json_columns | set(json_columns)
         for row in rows:
+            # raised inside the tool's transaction, so a write tool's changes are rolled back with it
+            for col, value in row.items():
+                if value.__class__ is float and not math.isfinite(value):
+                    raise ResultError(f"The result holds {value} at {col}, a number JSON cannot carry")
             for col in nested & row.keys():
-                if isinstance(row[col], str):
-                    try:
-                        row[col] = json.loads(row[col])
-                    except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
-                        pass
+                text = row[col]
+                if not isinstance(text, str):
+                    continue
+                try:
+                    parsed, suspect = read_json_text(text)
+                except (ValueError, RecursionError):  # not JSON, or nested too deep to read: kept as text
+                    parsed, suspect = sqlite_json_with_infinities(text), True
+                    if parsed is None:
+                        continue
+                row[col] = parsed
+                if suspect and (found := non_finite(parsed, col)) is not None:
+                    raise ResultError(f"The result holds {found[1]} at {found[0]}, a number JSON cannot carry")
         if shape == "many":
             return rows
         if shape == "one":

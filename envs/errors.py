@@ -82,6 +82,27 @@ class UnknownEnvironment(EnvFarmError):
         super().__init__(f"Environment '{env_id}' doesn't exist.{_did_you_mean(env_id, known)}")
 
 
+class InvalidEnvironment(SpecError):
+    """An environment is in the catalog but its files do not validate, so it is not served; the others
+    are. Reads as the validation error it wraps (same message, ``source`` and ``location``).
+
+    Attributes:
+        env_id: the environment's id.
+        reason: the validation error with its file named relative to the catalog, for a server's
+            clients (they are not told where the catalog lies).
+    """
+
+    def __init__(self, env_id: str, error: SpecError, *, catalog_root: str) -> None:
+        Exception.__init__(self, str(error))
+        self.source, self.location = error.source, error.location
+        self.env_id = env_id
+        self.reason = str(error).replace(catalog_root.rstrip("/") + "/", "")
+
+    def served_message(self) -> str:
+        """What a client of the server is told."""
+        return f"Environment '{self.env_id}' is in the catalog but invalid, so it is not served: {self.reason}"
+
+
 class UnknownTask(EnvFarmError):
     """No task with the requested id exists."""
 
@@ -124,3 +145,7 @@ class SandboxError(ToolError):
 
 class IdLimitReached(SandboxError):
     """``new_id()`` was called after the episode made the most ids it may (or with too long a prefix)."""
+
+
+class ResultError(ToolError):
+    """The tool's result cannot be given as JSON (it holds NaN or an infinity); the call is undone."""

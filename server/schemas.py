@@ -39,8 +39,18 @@ class EnvSummary(ApiModel):
     tasks: int
 
 
+class SkippedEnv(ApiModel):
+    """An environment of the catalog that does not validate: not served, and not counted in ``total``."""
+
+    id: str
+    reason: str = Field(description="The validation error, naming the file (relative to the catalog) and the field")
+
+
 class EnvList(Page):
     items: list[EnvSummary]
+    skipped: list[SkippedEnv] = Field(
+        default_factory=list, description="Environments of the catalog left out because they do not validate"
+    )
 
 
 class ToolInfo(ApiModel):

@@ -23,6 +23,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..metrics import lowest, worst_first
+from .escape import plot_text
 
 if TYPE_CHECKING:
     from .model import EvalReport
@@ -60,7 +61,7 @@ def _curve(ax: Axes, report: EvalReport) -> None:
                 linewidth=1.2,
                 alpha=0.9 if shown else 0.2,
                 color=None if shown else "#7b8794",
-                label=name if shown else None,
+                label=plot_text(name) if shown else None,
             )
     points = [(k, v) for k, v in sorted(report.overall.pass_hat.items()) if v is not None]
     if points:
@@ -108,7 +109,9 @@ def _sectors(ax: Axes, report: EvalReport) -> None:
     ax.bar([x - 0.2 for x in xs], p1, width=0.4, label="pass^1", color=_ACCENT)
     ax.bar([x + 0.2 for x in xs], pc, width=0.4, label="avg partial credit", color=_SECOND)
     slanted = len(sectors) > 3
-    ax.set_xticks(list(xs), sectors, rotation=40 if slanted else 0, ha="right" if slanted else "center")
+    ax.set_xticks(
+        list(xs), [plot_text(s) for s in sectors], rotation=40 if slanted else 0, ha="right" if slanted else "center"
+    )
     ax.set_ylim(0, 1.12)
     ax.set_title("by sector (lowest first)")
     ax.legend(fontsize=8, loc="upper right", ncols=2)

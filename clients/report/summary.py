@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..metrics import FAILURES_KEPT, FailurePattern, GroupStats, lowest
+from .escape import markdown_code, markdown_text
 from .model import EvalReport
 from .plot import trials_per_task
 
@@ -18,7 +19,7 @@ def _table(title: str, groups: dict[str, GroupStats], ks: list[int]) -> list[str
     head = "| " + title + " | tasks | trials | " + " | ".join(f"pass^{k}" for k in ks) + " | avg partial credit |"
     rule = "|" + "---|" * (4 + len(ks))
     rows = [
-        f"| {name} | {g.tasks} | {g.trials} | "
+        f"| {markdown_text(name)} | {g.tasks} | {g.trials} | "
         + " | ".join(_num(g.pass_hat.get(k)) for k in ks)
         + f" | {_num(g.avg_partial_credit)} |"
         for name, g in groups.items()
@@ -30,10 +31,12 @@ def summary_markdown(report: EvalReport) -> str:
     """A short markdown summary of the report."""
     run = report.run
     ks = sorted(report.overall.pass_hat)
+    who = markdown_text(f"{run.get('agent')} {run.get('model') or ''}".strip())
     lines = [
-        f"# Evaluation: {run.get('agent')} {run.get('model') or ''}".rstrip(),
+        f"# Evaluation: {who}",
         "",
-        f"User: {run.get('user')}; tasks: `{run.get('tasks')}`; {run.get('trials')} trial(s) per task; "
+        f"User: {markdown_text(run.get('user'))}; tasks: {markdown_code(run.get('tasks'))}; "
+        f"{markdown_text(run.get('trials'))} trial(s) per task; "
         f"{report.trials_counted}/{report.trials_expected} trials counted, "
         f"{len(report.infra_errors)} infrastructure error(s).",
         "",
@@ -44,11 +47,17 @@ def summary_markdown(report: EvalReport) -> str:
     ]
     if report.failures:
         lines += ["## Most common failures", ""]
-        lines += [f"- {f.count}× {f.signature} ({', '.join(f.tasks[:5])})" for f in report.failures]
+        lines += [
+            f"- {f.count}× {markdown_text(f.signature)} ({markdown_text(', '.join(f.tasks[:5]))})"
+            for f in report.failures
+        ]
         lines.append("")
     if report.infra_errors:
         lines += ["## Infrastructure errors (not counted; rerun the same command to retry them)", ""]
-        lines += [f"- {e.task_id} trial {e.trial}: {e.error_type}: {e.error}" for e in report.infra_errors[:20]]
+        lines += [
+            f"- {markdown_text(e.task_id)} trial {e.trial}: {markdown_text(e.error_type)}: {markdown_text(e.error)}"
+            for e in report.infra_errors[:20]
+        ]
         lines.append("")
     t = report.tokens
     lines.append(

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
-from envs.errors import EnvFarmError, UnknownEnvironment, UnknownTask
+from envs.errors import EnvFarmError, InvalidEnvironment, UnknownEnvironment, UnknownTask
 
 from ..errors import ServiceError, StoreUnavailable
 from ..schemas import ErrorResponse
@@ -30,7 +30,7 @@ _MEANING = {
     404: "No such environment, task or episode (other tenants' episodes included)",
     408: "The request body did not arrive within ENVFARM_BODY_READ_TIMEOUT_SECONDS; the connection is closed",
     409: "Contradicts the catalog or the episode: a task of another environment, scoring free play, "
-    "a log that no longer replays",
+    "a log that no longer replays, an environment of the catalog that does not validate (code env_invalid)",
     410: "The episode is closed or expired",
     413: "Request body over the limit, or a call-log quota used up (code quota_exceeded: the episode's log, "
     "or all of the tenant's logs in the store)",
@@ -100,6 +100,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(UnknownEnvironment)
     async def unknown_env(request: Request, exc: UnknownEnvironment) -> JSONResponse:
         return error_response(404, "env_not_found", str(exc), "env_id")
+
+    @app.exception_handler(InvalidEnvironment)
+    async def invalid_env(request: Request, exc: InvalidEnvironment) -> JSONResponse:
+        # the request is fine; the catalog holds this environment but cannot serve it
+        return error_response(409, "env_invalid", exc.served_message(), "env_id")
 
     @app.exception_handler(UnknownTask)
     async def unknown_task(request: Request, exc: UnknownTask) -> JSONResponse:

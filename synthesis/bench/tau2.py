@@ -19,7 +19,8 @@ from envs.spec import EnvSpec
 from envs.task import Task
 
 from ..tau2.common import convert_task
-from ..tau2.importer import DOMAINS, Tau2ImportError, detect_domain, domain_folders
+from ..tau2.importer import DOMAINS, detect_domain, domain_folders
+from ..tau2.inputs import TASKS, Tau2ImportError, read_json
 
 #: tau2 1.0.1's own figures on this kind of machine, as the issue quotes them (not measured here).
 TAU2_REPORTED_MS = {"get_environment": 51.7, "db_hash": 37.4, "score_one_task": 166.0}
@@ -36,11 +37,17 @@ def bench_tau2_retail(data_dir: Path, *, repeat: int = 200) -> dict[str, Any]:
     """Reset, full-state hash and scoring of tau2's first retail task, with in-run dict baselines."""
     folder = _retail_folder(data_dir)
     domain = DOMAINS["retail"]
-    db = json.loads((folder / "db.json").read_text(encoding="utf-8"))
-    raw = json.loads((folder / "tasks.json").read_text(encoding="utf-8"))[0]
+    # read as the importer reads them: a malformed file is a one-line Tau2ImportError, not a traceback
+    db = read_json(folder / "db.json", domain.db_schema)
+    tasks = read_json(folder / "tasks.json", TASKS)
+    if not tasks:
+        raise Tau2ImportError(f"{folder / 'tasks.json'}: no task to score")
+    raw = tasks[0]
     env = Environment(EnvSpec.model_validate({**domain.spec(), "seed": domain.seed(db)}))
-    actions = raw["evaluation_criteria"]["actions"]
-    gold = [{**a, "writes": env.tools[a["name"]].kind == "write"} for a in actions]
+    actions = [a for a in (raw.get("evaluation_criteria") or {}).get("actions") or [] if a["name"] in env.tools]
+    gold = [
+        {**a, "arguments": a.get("arguments") or {}, "writes": env.tools[a["name"]].kind == "write"} for a in actions
+    ]
     changes = any(a["writes"] for a in gold)
     task = Task.model_validate(convert_task(domain.env_id, raw, gold=gold, expects_change=changes, split=[]))
 

@@ -1,11 +1,22 @@
 """tau2-bench's retail and airline domains, imported from a tau2 data folder (see docs/tau2.md)."""
 
 from .common import Tau2Domain, db_diff, export_db
-from .importer import DOMAINS, ImportResult, Tau2ImportError, detect_domain, domain_folders, import_domain
+from .importer import (
+    DOMAINS,
+    ImportResult,
+    PreparedImport,
+    detect_domain,
+    domain_folders,
+    import_domain,
+    prepare_domain,
+    write_import,
+)
+from .inputs import Tau2ImportError
 
 __all__ = [
     "DOMAINS",
     "ImportResult",
+    "PreparedImport",
     "Tau2Domain",
     "Tau2ImportError",
     "db_diff",
@@ -13,4 +24,6 @@ __all__ = [
     "domain_folders",
     "export_db",
     "import_domain",
+    "prepare_domain",
+    "write_import",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .airline_data import DOCUMENTS, TABLES, seed
 from .airline_tools import tools
 from .common import Tau2Domain
+from .inputs import AIRLINE_DB
 
 ENV_ID = "tau2_airline"
 
@@ -22,4 +23,5 @@ DOMAIN = Tau2Domain(
     tools=tools,
     seed=seed,
     documents=DOCUMENTS,
+    db_schema=AIRLINE_DB,
 )

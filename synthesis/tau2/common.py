@@ -102,6 +102,8 @@ class Tau2Domain:
     tools: Callable[[], list[dict[str, Any]]]
     seed: Callable[[dict[str, Any]], dict[str, list[dict[str, Any]]]]
     documents: Mapping[str, tuple[str, str, str, str]]
+    #: JSON Schema of the fields of ``db.json`` that ``seed`` reads (synthesis.tau2.inputs)
+    db_schema: Mapping[str, Any]
 
     def spec(self) -> dict[str, Any]:
         """The spec as ``spec.json`` holds it (no seed, no policy)."""

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from envs import paths
 from envs.engine import Environment
 from envs.errors import EnvFarmError, ToolError
@@ -25,15 +27,12 @@ from envs.spec import EnvSpec
 from envs.task import Task
 
 from . import airline, retail
-from .common import Tau2Domain, convert_task
+from .common import Tau2Domain, convert_task, task_id
+from .inputs import SPLITS, TASKS, Tau2ImportError, field_path, read_json, read_text
 
 DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN, "airline": airline.DOMAIN}
 #: A top-level table of ``db.json`` that tells which domain a folder holds.
 _MARKERS = {"products": "retail", "flights": "airline"}
-
-
-class Tau2ImportError(EnvFarmError):
-    """The folder is not a tau2 domain this importer knows, or its files do not read."""
 
 
 @dataclass
@@ -50,22 +49,11 @@ def register(name: str, domain: Tau2Domain) -> None:
     DOMAINS[name] = domain
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise Tau2ImportError(
-            f"{path} is missing: a tau2 domain folder holds db.json, tasks.json and policy.md"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise Tau2ImportError(f"{path} does not read as JSON: {exc}") from None
-
-
 def detect_domain(data_dir: Path) -> str:
     """``retail`` or ``airline``, from the folder's name or the tables in its ``db.json``."""
     if data_dir.name in DOMAINS:
         return data_dir.name
-    db = _read_json(data_dir / "db.json")
+    db = read_json(data_dir / "db.json")
     for table, name in _MARKERS.items():
         if isinstance(db, dict) and table in db and name in DOMAINS:
             return name
@@ -101,41 +89,78 @@ def _splits(data_dir: Path) -> dict[str, list[str]]:
     if not path.exists():
         return {}
     found: dict[str, list[str]] = {}
-    for split, ids in _read_json(path).items():
-        for task_id in ids:
-            found.setdefault(str(task_id), []).append(split)
+    for split, ids in read_json(path, SPLITS).items():
+        for tau2_id in ids:
+            found.setdefault(str(tau2_id), []).append(split)
     return found
 
 
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+    # allow_nan=False: the inputs were checked, but a non-finite number must never be written as the
+    # non-JSON ``Infinity`` the loader would refuse
+    return json.dumps(obj, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def import_domain(data_dir: Path, out_dir: Path, *, progress: Callable[[int, int], None] | None = None) -> ImportResult:
-    """Write ``out_dir/<env_id>/`` (spec, seed, policy, tasks) from a tau2 domain folder.
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = field_path(err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    return msg if where == "(root)" else f"{where}: {msg}"
+
+
+def _refuse_colliding_ids(env_id: str, tasks: list[dict[str, Any]], source: Path) -> None:
+    """Two tau2 ids that become one envfarm id (``a/b`` and ``a_b``, or the same id twice) would make a
+    catalog the loader refuses: refuse them here, naming both."""
+    seen: dict[str, int] = {}
+    for i, task in enumerate(tasks):
+        new_id = task_id(env_id, task["id"])
+        if new_id in seen:
+            j = seen[new_id]
+            other = tasks[j]["id"]
+            same = "is the same id as" if str(other) == str(task["id"]) else f"becomes task id {new_id!r}, as does"
+            raise Tau2ImportError(f"{source}: [{i}].id: {task['id']!r} {same} [{j}].id {other!r}")
+        seen[new_id] = i
+
+
+@dataclass
+class PreparedImport:
+    """One domain converted and checked in memory: the files to write, nothing written yet."""
+
+    env_id: str
+    files: dict[str, str]
+    tasks: int
+    gold_actions: int
+    failing_gold_actions: list[str]
+
+
+def prepare_domain(data_dir: Path, *, progress: Callable[[int, int], None] | None = None) -> PreparedImport:
+    """Read, check and convert a tau2 domain folder, replaying every gold action; write nothing.
 
     Raises:
-        Tau2ImportError: the folder is not a known tau2 domain, or a file is missing or unreadable.
+        Tau2ImportError: the folder is not a known tau2 domain, or a file is missing or malformed
+            (one line naming the file and the field).
     """
     name = detect_domain(data_dir)
     domain = DOMAINS[name]
-    db = _read_json(data_dir / "db.json")
-    tasks = _read_json(data_dir / "tasks.json")
-    try:
-        policy = (data_dir / "policy.md").read_text(encoding="utf-8")
-    except OSError as exc:
-        raise Tau2ImportError(f"{data_dir / 'policy.md'} does not read: {exc}") from None
-    if not isinstance(tasks, list):
-        raise Tau2ImportError(f"{data_dir / 'tasks.json'} must hold a list of tasks")
+    db_path, tasks_path = data_dir / "db.json", data_dir / "tasks.json"
+    db = read_json(db_path, domain.db_schema)
+    tasks = read_json(tasks_path, TASKS)
+    policy = read_text(data_dir / "policy.md")
+    splits = _splits(data_dir)
+    _refuse_colliding_ids(domain.env_id, tasks, tasks_path)
     spec = domain.spec()
     seed = domain.seed(db)
-    env = Environment(EnvSpec.model_validate({**spec, "seed": seed, "policy": policy}))
-    splits = _splits(data_dir)
+    try:
+        env = Environment(EnvSpec.model_validate({**spec, "seed": seed, "policy": policy}))
+    except ValidationError as exc:  # a value a table refuses: the message names table, row and column
+        raise Tau2ImportError(f"{db_path}: {_first_error(exc)}") from None
+    except EnvFarmError as exc:
+        raise Tau2ImportError(f"{db_path}: {exc}") from None
     converted, failing, total = [], [], 0
     for done, task in enumerate(tasks):
         if task.get("initial_state"):  # none of retail's or airline's tasks has one
             raise Tau2ImportError(
-                f"task {task.get('id')!r} in {data_dir / 'tasks.json'} has an initial_state, which this importer "
+                f"{tasks_path}: [{done}].initial_state: task {task['id']!r} has one, which this importer "
                 "does not apply; its gold actions would start from the wrong state"
             )
         actions = (task.get("evaluation_criteria") or {}).get("actions") or []
@@ -143,32 +168,61 @@ def import_domain(data_dir: Path, out_dir: Path, *, progress: Callable[[int, int
         gold, changed = [], False
         for action in actions:
             total += 1
+            arguments = action.get("arguments") or {}
             try:
-                result = episode.call_tool(action["name"], action.get("arguments") or {})
+                result = episode.call_tool(action["name"], arguments)
             except ToolError as exc:
                 failing.append(f"{task['id']}: {action['name']}: {exc}")
                 continue
-            gold.append({**action, "writes": result.wrote})
+            gold.append({**action, "arguments": arguments, "writes": result.wrote})
             changed = changed or result.wrote
         episode.close()
         record = convert_task(
             domain.env_id, task, gold=gold, expects_change=changed, split=splits.get(str(task["id"]), [])
         )
-        converted.append(Task.model_validate(record).model_dump(mode="json", exclude_defaults=True))
+        try:
+            converted.append(Task.model_validate(record).model_dump(mode="json", exclude_defaults=True))
+        except ValidationError as exc:
+            raise Tau2ImportError(
+                f"{tasks_path}: [{done}]: task {task['id']!r} does not convert: {_first_error(exc)}"
+            ) from None
         if progress:
             progress(done + 1, len(tasks))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / domain.env_id
-    staging = Path(tempfile.mkdtemp(prefix=f".{domain.env_id}-", dir=out_dir))
     try:
-        (staging / paths.SPEC_FILE).write_text(_dump(spec), encoding="utf-8")
-        (staging / paths.SEED_FILE).write_text(_dump(seed), encoding="utf-8")
-        (staging / paths.POLICY_FILE).write_text(policy, encoding="utf-8")
-        (staging / paths.TASKS_FILE).write_text(_dump(converted), encoding="utf-8")
+        files = {
+            paths.SPEC_FILE: _dump(spec),
+            paths.SEED_FILE: _dump(seed),
+            paths.POLICY_FILE: policy,
+            paths.TASKS_FILE: _dump(converted),
+        }
+    except ValueError as exc:
+        raise Tau2ImportError(f"{data_dir}: {exc}") from None
+    return PreparedImport(domain.env_id, files, len(converted), total, failing)
+
+
+def write_import(prepared: PreparedImport, out_dir: Path) -> ImportResult:
+    """Write ``out_dir/<env_id>/`` whole or not at all: the files go to a staging folder beside it,
+    renamed into place once complete."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / prepared.env_id
+    staging = Path(tempfile.mkdtemp(prefix=f".{prepared.env_id}-", dir=out_dir))
+    try:
+        for name, text in prepared.files.items():
+            (staging / name).write_text(text, encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
         os.replace(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return ImportResult(domain.env_id, target, len(converted), total, failing)
+    return ImportResult(prepared.env_id, target, prepared.tasks, prepared.gold_actions, prepared.failing_gold_actions)
+
+
+def import_domain(data_dir: Path, out_dir: Path, *, progress: Callable[[int, int], None] | None = None) -> ImportResult:
+    """Write ``out_dir/<env_id>/`` (spec, seed, policy, tasks) from a tau2 domain folder.
+
+    Raises:
+        Tau2ImportError: the folder is not a known tau2 domain, or a file is missing or malformed
+            (one line naming the file and the field); nothing is written then.
+    """
+    return write_import(prepare_domain(data_dir, progress=progress), out_dir)

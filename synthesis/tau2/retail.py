@@ -4,6 +4,7 @@ cancel, modify, return and exchange under tau2's policy (read from the user's ta
 from __future__ import annotations
 
 from .common import Tau2Domain
+from .inputs import RETAIL_DB
 from .retail_data import DOCUMENTS, TABLES, seed
 from .retail_tools import tools
 
@@ -20,4 +21,5 @@ DOMAIN = Tau2Domain(
     tools=tools,
     seed=seed,
     documents=DOCUMENTS,
+    db_schema=RETAIL_DB,
 )

@@ -12,7 +12,7 @@ import pytest
 from envs import paths
 from envs.catalog import Catalog, load_env, load_env_dir
 from envs.check import check_env
-from envs.errors import CatalogError, SpecError, UnknownEnvironment, UnknownTask
+from envs.errors import CatalogError, InvalidEnvironment, SpecError, UnknownEnvironment, UnknownTask
 from tests.envs.specs import SHOP, TASK
 
 BUILTIN = Catalog(paths.BUILTIN_CATALOG)
@@ -261,3 +261,18 @@ def test_missing_spec_file_is_a_catalog_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(CatalogError, match="file not found"):
         load_env_dir(tmp_path / "empty")
+
+
+def test_an_invalid_environment_is_left_out_of_entries_and_remembered(tmp_path: Path) -> None:
+    write_env(tmp_path, "shop")
+    write_env(tmp_path, "broken", spec_text='{"id": "broken"')
+    catalog = Catalog(tmp_path)
+    assert [e.spec.id for e in catalog.entries()] == ["shop"]
+    (invalid,) = catalog.invalid().values()
+    assert invalid.env_id == "broken" and invalid.reason.startswith("broken/spec.json: invalid JSON")
+    # to the library it reads as the validation error it wraps
+    with pytest.raises(SpecError) as info:
+        catalog.get("broken")
+    assert info.value is invalid and isinstance(info.value, InvalidEnvironment)
+    assert info.value.source == str(tmp_path / "broken" / "spec.json")
+    assert str(info.value).startswith(f"{tmp_path / 'broken' / 'spec.json'}: invalid JSON")

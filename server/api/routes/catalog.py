@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query
 from envs import CatalogEntry, Environment, Task
 
 from ...auth import Principal
-from ...schemas import EnvDetail, EnvList, EnvSummary, TaskAdmin, TaskList, TaskPublic, ToolInfo
+from ...schemas import EnvDetail, EnvList, EnvSummary, SkippedEnv, TaskAdmin, TaskList, TaskPublic, ToolInfo
 from ..deps import FarmDep, PrincipalDep
 from ..errors import documented
 
@@ -79,15 +79,19 @@ def task_view(task: Task, principal: Principal) -> TaskPublic | TaskAdmin:
 def list_envs(
     farm: FarmDep, principal: PrincipalDep, sector: str | None = None, limit: Limit = 50, offset: Offset = 0
 ) -> EnvList:
-    """Environments in the catalog, optionally of one sector."""
-    entries = [farm.catalog.get(i) for i in farm.catalog.ids()]
+    """Environments in the catalog, optionally of one sector. Those that do not validate are listed
+    under ``skipped`` with the reason, never failing the listing."""
+    entries = farm.catalog.entries()
     if sector:
         entries = [e for e in entries if e.spec.sector == sector]
     page = entries[offset : offset + limit]
-    return EnvList(total=len(entries), limit=limit, offset=offset, items=[env_summary(e) for e in page])
+    skipped = [SkippedEnv(id=env_id, reason=exc.reason) for env_id, exc in farm.catalog.invalid().items()]
+    return EnvList(
+        total=len(entries), limit=limit, offset=offset, items=[env_summary(e) for e in page], skipped=skipped
+    )
 
 
-@router.get("/envs/{env_id}", response_model=EnvDetail, responses=documented(404))
+@router.get("/envs/{env_id}", response_model=EnvDetail, responses=documented(404, 409))
 def get_env(env_id: EnvId, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
     """One environment: policy, tables and tools."""
     entry = farm.catalog.get(env_id)
@@ -106,7 +110,7 @@ def _task_page(tasks: list[Task], principal: Principal, difficulty: str | None, 
     return TaskList(total=len(tasks), limit=limit, offset=offset, items=[task_view(t, principal) for t in page])
 
 
-@router.get("/envs/{env_id}/tasks", response_model=TaskList, responses=documented(404))
+@router.get("/envs/{env_id}/tasks", response_model=TaskList, responses=documented(404, 409))
 def list_env_tasks(
     env_id: EnvId,
     farm: FarmDep,
@@ -129,16 +133,11 @@ def list_tasks(
     offset: Offset = 0,
 ) -> TaskList:
     """Tasks across the catalog, filtered by sector and difficulty."""
-    tasks = [
-        t
-        for env_id in farm.catalog.ids()
-        if not sector or farm.catalog.get(env_id).spec.sector == sector
-        for t in farm.catalog.get(env_id).tasks
-    ]
+    tasks = [t for entry in farm.catalog.entries() if not sector or entry.spec.sector == sector for t in entry.tasks]
     return _task_page(tasks, principal, difficulty, limit, offset)
 
 
-@router.get("/tasks/{task_id}", response_model=TaskAdmin | TaskPublic, responses=documented(404))
+@router.get("/tasks/{task_id}", response_model=TaskAdmin | TaskPublic, responses=documented(404, 409))
 def get_task(task_id: TaskId, farm: FarmDep, principal: PrincipalDep) -> TaskPublic | TaskAdmin:
     """One task (gold actions only for admin keys)."""
     return task_view(farm.catalog.task(task_id)[1], principal)
