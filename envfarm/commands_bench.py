@@ -33,7 +33,7 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
 # How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
 SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
 SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
-ISOLATION_STEPS = 7  # tenant B alone, then beside each of three kinds of hostile calls, to this farm and another
+ISOLATION_STEPS = 12  # the logs to read, B alone, then beside five kinds of hostile calls, to this farm and another
 
 
 @click.group()
@@ -199,13 +199,21 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 @click.option(
     "--attackers", type=click.IntRange(min=1), default=4, show_default=True, help="Tenant A's hostile clients."
 )
-def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
+@click.option(
+    "--readers", type=click.IntRange(min=1), default=8, show_default=True, help="Tenant A's clients reading a log."
+)
+@click.option(
+    "--log-calls", type=click.IntRange(min=1), default=500, show_default=True, help="Calls in the log they read."
+)
+def bench_isolation_cmd(out: Path, calls: int, attackers: int, readers: int, log_calls: int) -> None:
     """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
     from clients.progress import stepping
     from server.bench.isolation import bench_isolation
 
     with stepping("bench isolation", ISOLATION_STEPS) as steps:
-        result = bench_isolation(calls=calls, attackers=attackers, progress=steps.step)
+        result = bench_isolation(
+            calls=calls, attackers=attackers, readers=readers, log_calls=log_calls, progress=steps.step
+        )
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     alone = result["bystander_alone"]
@@ -216,6 +224,17 @@ def bench_isolation_cmd(out: Path, calls: int, attackers: int) -> None:
             f"farm process: p99 {result['floor_p99_ratio'][kind]:.2f}, p50 {result['floor_p50_ratio'][kind]:.2f}); "
             f"tenant A's calls meanwhile: {result['attack_calls'].get(kind, {}).get('calls', 0)} "
             f"({result['attack_calls_other_farm'].get(kind, {}).get('calls', 0)} to the other farm)"
+        )
+    flood = result["flood"]
+    con.print(
+        f"the flood reached tenant A's store quota ({flood['max_store_bytes_per_tenant']:,} bytes): "
+        + ", ".join(f"{farm} {'yes' if done else 'no'}" for farm, done in flood["quota_reached"].items())
+    )
+    for farm, figures in result["farm_processes"].items():
+        rss, store = figures["pid_rss_mb"], figures["store_bytes"]
+        con.print(
+            f"{farm} process: RSS {rss['start']:.0f} MB at start, peak {rss['peak']:.0f} MB "
+            f"(+{rss['growth_to_peak']:.0f} MB); store grew {store['growth']:,} bytes"
         )
     con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")
 

@@ -56,24 +56,44 @@ def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> No
 
 def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Path) -> None:
     out = tmp_path / "isolation.json"
-    result = CliRunner().invoke(cli, ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"])
+    argv = ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"]
+    result = CliRunner().invoke(cli, [*argv, "--readers", "2", "--log-calls", "100"])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
+    kinds = {"spin", "unique_items", "longest_list", "text_flood", "log_reads"}
     assert data["bystander_alone"]["calls"] == 30
     phases = {kind: p["calls"] for kind, p in data["bystander_beside"].items()}
-    assert phases == {"spin": 30, "unique_items": 30, "longest_list": 30}
+    assert set(phases) == kinds and all(n == 30 for kind, n in phases.items() if kind != "text_flood")
+    assert phases["text_flood"] >= 30  # B measures until the flood meets tenant A's quota
     assert data["server_errors"] == []
     for kind, phase in data["bystander_beside"].items():
         assert data["p99_ratio"][kind] == round(phase["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
         floor = data["bystander_beside_other_farm"][kind]
-        assert floor["calls"] == 30
+        assert floor["calls"] >= 30
         assert data["floor_p99_ratio"][kind] == round(floor["p99_ms"] / data["bystander_alone"]["p99_ms"], 3)
         assert data["p99_over_floor"][kind] == round(data["p99_ratio"][kind] / data["floor_p99_ratio"][kind], 3)
     # the hostile calls really ran: spins ended by the time limit, unique-item lists refused
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
     assert data["attack_calls"]["longest_list"]["calls"] >= 1
-    assert set(data["attack_calls_other_farm"]) == {"spin", "unique_items", "longest_list"}
+    assert set(data["attack_calls_other_farm"]) == kinds
+    for outcomes in (data["attack_outcomes"], data["attack_outcomes_other_farm"]):
+        # megabyte summaries refused as tool errors, notes logged until the tenant's store quota said no
+        flood = outcomes["text_flood"]
+        assert flood["tool_error"] >= 1 and flood["ok"] >= 1 and flood["413 store_bytes"] >= 1
+        assert outcomes["log_reads"]["full reads"] >= 1 and set(outcomes["log_reads"]) == {"ok", "full reads"}
+    assert data["flood"]["quota_reached"] == {"same_farm": True, "other_farm": True}
+    assert data["flood"]["text_chars"] > 990_000 and data["log_episode"]["log_bytes"] > 100 * 8000
+    for figures in data["farm_processes"].values():
+        rss, store = figures["pid_rss_mb"], figures["store_bytes"]
+        assert rss["peak"] >= rss["start"] > 0 and store["end"] == store["start"] + store["growth"]
+        assert set(figures["phases"]) == {"build_log", *kinds}
+        # the store stops at the quota: the flood filled it, and nothing more was stored after it
+        assert (
+            figures["phases"]["text_flood"]["store_bytes"]["growth"] > data["flood"]["max_store_bytes_per_tenant"] / 2
+        )
+        assert store["end"] < 2 * data["flood"]["max_store_bytes_per_tenant"]
+    assert "store grew" in result.output
 
 
 def test_bench_load_soaks_a_farm_and_reports_memory(tmp_path: Path) -> None:
