@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from envs import Score
 
+from ...auth import Principal
 from ...errors import Forbidden
 from ...schemas import (
     CallLogPage,
@@ -20,7 +21,7 @@ from ...schemas import (
     EpisodeStatus,
     ScoreRequest,
 )
-from ...store import EpisodeRow
+from ...store import EpisodeRow, StoredCall
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
 from ..json_bodies import RustJsonRoute
@@ -118,11 +119,9 @@ async def get_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep, l
     if not log:
         return _json(status.model_dump_json().encode())
     farm.service.flush()  # buffered rows are part of the log
-    _, page, more = farm.store.log_page(
-        episode_id, after=0, limit=EMBEDDED_LOG_CALLS, max_bytes=farm.settings.log_page_max_bytes
-    )
+    _, page, more, calls = await _read_page(farm, principal, episode_id, after=0, limit=EMBEDDED_LOG_CALLS)
     status.log_next = next_page(episode_id, page, more, LOG_PAGE_CALLS)
-    return _json(with_field(status.model_dump_json(exclude={"log"}), "log", calls_json(page)))
+    return _json(with_field(status.model_dump_json(exclude={"log"}), "log", calls))
 
 
 @router.get("/episodes/{episode_id}/log", response_model=CallLogPage, responses=documented(404))
@@ -133,9 +132,7 @@ async def get_log(
     about ENVFARM_LOG_PAGE_MAX_BYTES (one call at least); ``next`` is the following page, null at the end."""
     farm.service.row(principal, episode_id)  # another tenant's episode is not found
     farm.service.flush()
-    total, page, more = farm.store.log_page(
-        episode_id, after=after, limit=limit, max_bytes=farm.settings.log_page_max_bytes
-    )
+    total, page, more, calls = await _read_page(farm, principal, episode_id, after=after, limit=limit)
     head = CallLogPage(
         episode_id=episode_id,
         total=total,
@@ -144,7 +141,23 @@ async def get_log(
         items=[],
         next=next_page(episode_id, page, more, limit),
     )
-    return _json(with_field(head.model_dump_json(exclude={"items"}), "items", calls_json(page)))
+    return _json(with_field(head.model_dump_json(exclude={"items"}), "items", calls))
+
+
+async def _read_page(
+    farm: FarmState, principal: Principal, episode_id: str, *, after: int, limit: int
+) -> tuple[int, list[StoredCall], bool, str]:
+    """A page of the log and its JSON text, read in a worker thread under the tenant's share: a page
+    is megabytes of store reads and text, and eight readers on the event loop held every tenant's
+    calls behind them (``envfarm bench isolation``, phase log_reads)."""
+
+    def read() -> tuple[int, list[StoredCall], bool, str]:
+        total, page, more = farm.store.log_page(
+            episode_id, after=after, limit=limit, max_bytes=farm.settings.log_page_max_bytes
+        )
+        return total, page, more, calls_json(page)
+
+    return await farm.service.workers.run(principal.tenant, read)
 
 
 @router.post("/episodes/{episode_id}/calls", response_model=CallResponse, responses=documented(400, 404, 410, 429, 503))
