@@ -267,6 +267,8 @@ def _described(description: Any, notes: list[str], tail: str = "") -> str:
         said = "; ".join(notes)
         text = f"{text} ({said})" if text else said[0].upper() + said[1:] + "."
     if tail:
+        if text and not text.endswith((".", "!", "?")):
+            text += "."  # the tail is a sentence of its own: "Omit if none. Optional: ..."
         text = f"{text} {tail}" if text else tail
     return text
 

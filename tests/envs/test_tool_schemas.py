@@ -104,6 +104,19 @@ def test_advertised_schemas_of_real_tools_pass_every_vendor() -> None:
         assert ok_everywhere(name.split(".")[-1], advertised_parameters(schema)) == {}, name
 
 
+def test_the_optional_note_follows_a_full_sentence() -> None:
+    schema = advertised_parameters(
+        {"type": "object", "properties": {"note": {"type": "string", "description": "Omit if none"}}}
+    )
+    assert schema["properties"]["note"]["description"] == "Omit if none. Optional: null leaves it out."
+    # over real tools: every description the note is added to ends its own sentence first
+    for name, raw, _ in tool_schemas_with_gold_arguments():
+        for key, prop in advertised_parameters(raw)["properties"].items():
+            text = prop.get("description", "")
+            head, noted, _ = text.partition("Optional: null leaves it out.")
+            assert not (noted and head) or head.rstrip().endswith((".", "!", "?")), (name, key, text)
+
+
 @pytest.mark.parametrize(
     "schema",
     [
