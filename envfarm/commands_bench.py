@@ -378,3 +378,24 @@ def bench_mining_cmd(out: Path) -> None:
             f"{r['no_fit_requests']} no-fit, recall {r['no_fit_recall']:.1%}, precision {r['no_fit_precision']:.1%}"
         )
     con.print(f"threshold {result['threshold']} (calibrated on dev); results in {out}")
+
+
+@bench.command("stdio")
+@click.option("--runs", type=click.IntRange(1, 100), default=5, show_default=True, help="Starts of each process.")
+@click.option("--task", "task_id", default="retail-001", show_default=True, help="The task envfarm mcp serves.")
+@out_option("stdio")
+def bench_stdio_cmd(runs: int, task_id: str, out: Path) -> None:
+    """CPU seconds and wall time `envfarm mcp` takes to answer initialize, beside a process that only
+    imports the MCP SDK's server and answers it (the floor), measured alternately in the same run."""
+    from clients.progress import counting
+    from server.bench.stdio import bench_stdio
+
+    with counting("bench stdio", runs, "starts") as progress:
+        result = bench_stdio(runs=runs, task=task_id, progress=lambda _: progress.advance())
+    write_results(out, result)
+    mine, floor = result["envfarm_mcp"], result["sdk_floor"]
+    Console(soft_wrap=True).print(
+        f"envfarm mcp answered initialize after {mine['cpu_s']} s of CPU ({mine['wall_s']} s wall); "
+        f"the SDK floor {floor['cpu_s']} s ({floor['wall_s']} s); ratio {result['cpu_ratio']}, "
+        f"{result['extra_cpu_s']} s more; results in {out}"
+    )

@@ -116,3 +116,25 @@ def test_bench_synthesis_makes_exactly_the_environments_asked_and_says_so(tmp_pa
     data = json.loads(out.read_text())
     assert data["all_workers"]["environments_attempted"] == 5
     assert "of 5 environments" in result.output and "1,000 environments would take" in result.output
+
+
+def test_bench_stdio_measures_envfarm_mcp_beside_the_sdk_floor(tmp_path: Path) -> None:
+    out = tmp_path / "stdio.json"
+    result = CliRunner().invoke(cli, ["bench", "stdio", "--runs", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "answered initialize" in result.output and f"results in {out}" in result.output
+    data = json.loads(out.read_text())
+    assert data["runs"] == 2 and data["task"] == "retail-001"
+    for side in ("envfarm_mcp", "sdk_floor"):
+        runs = data[side]["cpu_s_runs"]
+        assert len(runs) == 2 and all(cpu > 0 for cpu in runs)
+        assert min(runs) <= data[side]["cpu_s"] <= max(runs)
+    assert data["cpu_ratio"] == round(data["envfarm_mcp"]["cpu_s"] / data["sdk_floor"]["cpu_s"], 3)
+
+
+def test_bench_stdio_says_which_task_it_could_not_serve(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["bench", "stdio", "--runs", "1", "--task", "no-such-task", "--out", str(tmp_path / "s.json")]
+    )
+    assert result.exit_code != 0
+    assert "did not answer initialize" in result.output and "Traceback" not in result.output
