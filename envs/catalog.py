@@ -164,6 +164,11 @@ class Catalog:
         for r in self.roots:
             if not r.is_dir():
                 raise CatalogError("catalog directory not found", source=str(r))
+            if root is not None and not any((p / paths.SPEC_FILE).is_file() for p in r.iterdir()):
+                # a folder given by mistake (a run folder, a catalog's parent) would serve nothing
+                raise CatalogError(
+                    f"not a catalog: no environment folder (one holding {paths.SPEC_FILE}) in it", source=str(r)
+                )
         self.root = self.roots[0]
         self._entries: dict[str, CatalogEntry] = {}
         self._invalid: dict[str, InvalidEnvironment] = {}

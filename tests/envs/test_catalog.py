@@ -276,3 +276,20 @@ def test_an_invalid_environment_is_left_out_of_entries_and_remembered(tmp_path: 
     assert info.value is invalid and isinstance(info.value, InvalidEnvironment)
     assert info.value.source == str(tmp_path / "broken" / "spec.json")
     assert str(info.value).startswith(f"{tmp_path / 'broken' / 'spec.json'}: invalid JSON")
+
+
+def test_a_folder_without_environments_is_refused_as_no_catalog(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from envfarm.cli import cli
+
+    runs = tmp_path / "runs"
+    (runs / "oracle").mkdir(parents=True)
+    (runs / "oracle" / "report.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(CatalogError, match="not a catalog: no environment folder"):
+        Catalog(runs)
+    for argv in (["envs", "list", "--catalog", str(runs)], ["serve", "--catalog", str(runs), "--port", "0"]):
+        result = CliRunner().invoke(cli, argv)
+        assert result.exit_code != 0, argv
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and "not a catalog" in lines[0] and str(runs) in lines[0], result.output
