@@ -26,10 +26,9 @@ from synthesis.domains.ontology import load_ontology
 from .conftest import run
 from .test_stdio import exit_report, params
 
-#: MCP Inspector gives up after 15 s: a cold start must answer before that, on a busy machine too,
-#: without waiting for the default catalog (minutes). How fast it is on a quiet machine (about 1 s)
-#: is printed, not asserted: a timed assertion fails on a loaded CI runner.
-INITIALIZE_LIMIT_S = 15.0
+#: MCP Inspector gives up after 15 s: a cold start must answer without waiting for the default
+#: catalog (minutes). That it does not wait is asserted on the cache (no catalog was built); how long
+#: it takes is printed here and measured by ``envfarm bench stdio``, never asserted.
 SYNTHESIZED = load_ontology()[0].id
 
 
@@ -60,7 +59,6 @@ def test_cold_cache_serves_a_reference_task_at_once_and_generates_nothing(tmp_pa
     with (tmp_path / "stderr.txt").open("w") as err:
         initialized, tools = run(timed_session(cold(cache, "mcp", "--task", "retail-001"), err, work))
     print(f"cold-cache initialize, reference task: {initialized:.2f} s")
-    assert initialized <= INITIALIZE_LIMIT_S
     assert tools == [t.name for t in entry.spec.tools]
     assert not cache.exists() or not [p for p in cache.iterdir() if p.name.startswith(("catalog-", "envs-"))]
 
@@ -75,8 +73,8 @@ def test_cold_cache_answers_initialize_while_a_synthesized_env_is_generated(tmp_
     with stderr.open("w") as err:
         initialized, names = run(timed_session(cold(cache, "mcp", "--env", SYNTHESIZED), err, tools))
     print(f"cold-cache initialize, synthesized environment: {initialized:.2f} s")
-    assert initialized <= INITIALIZE_LIMIT_S
     [generated] = cache.glob(f"envs-*/{SYNTHESIZED}")
+    assert not list(cache.glob("catalog-*"))  # the one environment alone, not the catalog first
     assert names == [t["name"] for t in json.loads((generated / "spec.json").read_text())["tools"]]
     assert not list(cache.rglob("*.tmp*"))
     assert (
@@ -96,7 +94,7 @@ def test_cold_cache_answers_initialize_while_a_synthesized_env_is_generated(tmp_
     with stderr.open("w") as err:
         initialized, results = run(timed_session(server, err, gold))
     print(f"cold-cache initialize, synthesized task: {initialized:.2f} s")
-    assert initialized <= INITIALIZE_LIMIT_S
+    assert not list((tmp_path / "cache2").glob("catalog-*"))
     assert not any(r.is_error for r in results)
     score = exit_report(stderr)["score"]
     assert score["task_id"] == task.id and score["components"]["state"] == 1.0
@@ -116,7 +114,8 @@ def test_a_missing_task_of_a_synthesized_env_is_an_error_after_initialize(tmp_pa
         initialized, (listed, called) = run(
             timed_session(cold(tmp_path / "cache", "mcp", "--task", missing), err, work)
         )
-    assert initialized <= INITIALIZE_LIMIT_S
+    print(f"cold-cache initialize, missing task: {initialized:.2f} s")
+    assert not list((tmp_path / "cache").glob("catalog-*"))
     assert listed.startswith(f"Task '{missing}' doesn't exist. Did you mean '{SYNTHESIZED}-")
     assert called.is_error and called.content[0].text == listed
     text = stderr.read_text()
