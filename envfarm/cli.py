@@ -6,6 +6,7 @@ click's (exit code 2). No traceback reaches a user.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -13,16 +14,47 @@ import click
 
 from envs.errors import EnvFarmError
 
-from .commands_bench import bench
-from .commands_catalog import catalog
-from .commands_envs import envs, tasks
-from .commands_eval import eval_cmd, export
-from .commands_import import import_group
-from .commands_serve import mcp_stdio, serve
-from .commands_synth import envs_graph, synthesize
+#: Each subcommand and where it is defined. A command's module is imported only when that command
+#: runs (or help lists it): ``envfarm mcp`` must answer a desktop client's ``initialize`` without
+#: loading the quality report, the bench or the evaluation runner (``envfarm bench stdio``).
+COMMANDS = {
+    "bench": "commands_bench:bench",
+    "catalog": "commands_catalog:catalog",
+    "envs": "commands_envs:envs",
+    "eval": "commands_eval:eval_cmd",
+    "export": "commands_eval:export",
+    "import": "commands_import:import_group",
+    "mcp": "commands_serve:mcp_stdio",
+    "serve": "commands_serve:serve",
+    "synthesize": "commands_synth:synthesize",
+    "tasks": "commands_envs:tasks",
+}
+
+
+def _load(where: str) -> click.Command:
+    module_name, attr = where.split(":")
+    command: click.Command = getattr(importlib.import_module(f".{module_name}", __package__), attr)
+    if isinstance(command, click.Group) and command.name == "envs" and "graph" not in command.commands:
+        from .commands_synth import envs_graph
+
+        command.add_command(envs_graph)
+    return command
 
 
 class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        where = COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        command = _load(where)
+        self.add_command(command, cmd_name)
+        return command
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -35,19 +67,6 @@ class _Group(click.Group):
 @click.version_option(package_name="envfarm")
 def cli() -> None:
     """envfarm: synthesized tool-use environments for LLM agents."""
-
-
-cli.add_command(envs)
-cli.add_command(tasks)
-cli.add_command(bench)
-cli.add_command(serve)
-cli.add_command(mcp_stdio)
-cli.add_command(eval_cmd)
-cli.add_command(export)
-cli.add_command(synthesize)
-cli.add_command(catalog)
-cli.add_command(import_group)
-envs.add_command(envs_graph)
 
 
 def main(argv: list[str] | None = None) -> int:

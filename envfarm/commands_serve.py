@@ -7,13 +7,14 @@ import json
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from envs import CatalogEntry, Task
 from envs.errors import EnvFarmError
 
-from .catalogs import ensure_generated, episode_source
+if TYPE_CHECKING:
+    from envs import CatalogEntry, Task
 
 SWITCH_INTERVAL = 0.0005  # seconds
 
@@ -50,6 +51,8 @@ def serve(
     from server.logs import configure_logging
     from server.settings import LOOPBACK_HOSTS, Settings
     from server.store import safe_url
+
+    from .catalogs import ensure_generated
 
     overrides = {
         k: v
@@ -131,6 +134,8 @@ def mcp_stdio(
 ) -> None:
     """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
     from server.stdio import run_stdio
+
+    from .catalogs import episode_source
 
     if (task_id is None) == (env_id is None):
         raise click.UsageError("give exactly one of --task or --env")

@@ -21,7 +21,8 @@ from typing import Any
 from envs.arguments import MAX_STRING_CHARS_CAP, structure_problem
 
 from .metrics import Metrics
-from .store import STORE_UNREACHABLE, CallRow, Store, result_text
+from .outcomes import result_text
+from .store import STORE_UNREACHABLE, CallRow, Store
 
 log = logging.getLogger("envfarm.server")
 FLUSH_BATCH = 512

@@ -56,9 +56,10 @@ from .errors import (
     StoreUnavailable,
 )
 from .metrics import Metrics
+from .outcomes import CallOutcome, served
 from .quotas import TenantLogBytes, check_episode, check_tenant
 from .settings import Settings
-from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, call_bytes, served
+from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, call_bytes
 from .workers import Workers
 
 log = logging.getLogger("envfarm.server")
@@ -66,20 +67,6 @@ T = TypeVar("T")
 FLUSH_INTERVAL = 0.05
 _STALE_RETRIES = 8  # a call losing the race to other replicas this often in a row gives up
 RESET_TOOL = "(reset)"  # the ``tool`` of a logged reset: no tool name can look like it
-
-
-@dataclass
-class CallOutcome:
-    """What a tool call produced: content on success, or an error type and message for the agent."""
-
-    seq: int
-    content: Any = None
-    is_error: bool = False
-    error_type: str | None = None
-    message: str | None = None
-    duration_ms: float = 0.0
-    text: str | None = None  # ``content`` as JSON, when already serialized
-    arguments_json: str | None = None  # the arguments as logged
 
 
 @dataclass

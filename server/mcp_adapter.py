@@ -12,7 +12,7 @@ or a fixed episode over stdio. The MCP session is never used for that (2026-07-2
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -38,11 +38,12 @@ from mcp.types import (
     ToolAnnotations,
 )
 
-from envs import Environment, Task
 from envs.errors import EnvFarmError
 
-from .episodes import CallOutcome
-from .store import result_text
+from .outcomes import CallOutcome, result_text
+
+if TYPE_CHECKING:
+    from envs import Environment, Task
 
 SERVER_NAME = "envfarm"
 INSTRUCTION_PROMPT = "instruction"

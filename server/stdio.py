@@ -11,16 +11,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.stdio import stdio_server
 
-from envs import CatalogEntry, Environment, Episode, Score, Task, score_episode
 from envs.errors import EnvFarmError, ToolError
 
-from .episodes import CallOutcome
 from .mcp_adapter import McpError, build_server
+from .outcomes import CallOutcome
+
+if TYPE_CHECKING:
+    from envs import CatalogEntry, Environment, Episode, Score, Task
 
 
 @dataclass
@@ -109,6 +111,8 @@ def run_stdio(
     the client has left: stdio carries no such text, so the caller says where to find it
     (``envfarm mcp --answer-file``).
     """
+    from envs import score_episode
+
     episode = anyio.run(serve_stdio, lambda: open_local(*source()))
     task = episode.task
     score = score_episode(episode.env, task, episode.state, answer()) if task is not None else None

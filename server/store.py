@@ -11,7 +11,6 @@ each call with ``commit_call``, which refuses a sequence number another replica 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from .errors import StoreUnavailable
+from .outcomes import result_text
 
 metadata = sa.MetaData()
 
@@ -203,24 +203,6 @@ def _advance_and_insert() -> sa.sql.ClauseElement:
 
 _ARGUMENTS_JSON = json.JSONEncoder(sort_keys=True, default=str)
 arguments_text = _ARGUMENTS_JSON.encode
-_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def served(value: Any) -> tuple[Any, str]:
-    """A tool result as sent and logged: (the value, its JSON text). The logged ``result`` column
-    and the MCP text content are this same text. A lone surrogate (JSON a query returned can hold
-    one) becomes U+FFFD in both: neither the store nor the wire can carry it."""
-    text = _RESULT_JSON.encode(value)
-    if text.isascii() or not _LONE_SURROGATE.search(text):
-        return value, text
-    text = _LONE_SURROGATE.sub("\ufffd", text)
-    return json.loads(text), text
-
-
-def result_text(value: Any) -> str:
-    """A tool result's JSON text (see ``served``)."""
-    return served(value)[1]
 
 
 def _utf8_bytes(text: str | None) -> int:

@@ -20,18 +20,25 @@ Rules and calibration: docs/synthesis.md ("Quality report").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from faker.providers.lorem.en_US import Provider as _Lorem
-
 from ..spec import EnvSpec, TableSpec
 from .spec import Ownership
 from .text import mentions, normalize
 
-_LOREM = frozenset(w.lower() for w in _Lorem.word_list)
+
+@functools.cache
+def _lorem() -> frozenset[str]:
+    # Faker takes ~0.2 s to import: loaded when a quality measure first needs it, not by the CLI
+    from faker.providers.lorem.en_US import Provider
+
+    return frozenset(w.lower() for w in Provider.word_list)
+
+
 _COUNTER = re.compile(r"^(\D*)(\d+)$")
 _TOKEN = re.compile(r"[#\w][\w#\-]*")
 MIN_TITLE_VALUES, TITLE_SHARE = 5, 0.9
@@ -80,7 +87,7 @@ def is_lorem_title(value: Any) -> bool:
     if not isinstance(value, str):
         return False
     words = value.split()
-    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.lower() in _LOREM for w in words)
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.lower() in _lorem() for w in words)
 
 
 def generated_titles(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> dict[str, str]:

@@ -37,10 +37,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from envs import Catalog, Environment, Task
 
 from ..auth import KeyRing, Principal
-from ..episodes import FLUSH_INTERVAL, CallOutcome, EpisodeService, LiveEpisode
+from ..episodes import FLUSH_INTERVAL, EpisodeService, LiveEpisode
 from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
+from ..outcomes import CallOutcome
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import STORE_UNREACHABLE, Store
 from ..workers import FairShare
