@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from envs import paths
 from envs.catalog import Catalog, CatalogEntry
@@ -21,6 +20,9 @@ from envs.task import Task
 
 if TYPE_CHECKING:
     from synthesis.catalog.pipeline import EnvOutcome
+
+#: What progress on the first use says: ``generating the default catalog (first use) 12/124 environments, ...``
+GENERATING = "generating the default catalog (first use)"
 
 #: What ``envfarm mcp`` serves: the environment and the task (None in free play).
 EpisodeSource = Callable[[], tuple[CatalogEntry, Task | None]]
@@ -48,27 +50,20 @@ class BuildResult:
 
 
 def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]:
-    """The default catalog, generated with a progress bar unless the cache holds it; and whether
-    this process generated it."""
+    """The default catalog, generated with progress (a bar on a terminal, lines to a pipe or a log)
+    unless the cache holds it; and whether this process generated it."""
+    from clients.progress import counting
     from synthesis.catalog.default_catalog import default_catalog_dir, ensure_default_catalog, is_built
     from synthesis.domains.ontology import load_ontology
 
     if is_built(default_catalog_dir()):
         return ensure_default_catalog(), False
     made: list[str] = []
-    with Progress(
-        TextColumn("generating the default catalog (first use) {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
-        job = progress.add_task("", total=len(load_ontology()))
+    with counting(GENERATING, len(load_ontology()), "environments") as progress:
 
         def advance(outcome: EnvOutcome) -> None:
             made.append(outcome.env_id)
-            progress.update(job, advance=1, description=outcome.env_id)
+            progress.advance(note=outcome.env_id)
 
         path = ensure_default_catalog(workers=workers, progress=advance, on_wait=_waiting(console))
     return path, bool(made)

@@ -69,3 +69,33 @@ def test_bench_serve_says_each_step_as_it_starts(tmp_path):
     # between step lines, a line every 0.2 s says how long the step has been running
     assert any(re.fullmatch(r"bench serve \[\d/5\] .+, \d+s in this step, \d+s in all", s) for s in err), err
     assert f"results in {out}" in done.stdout
+
+
+def test_serve_says_how_far_the_first_use_catalog_generation_is(tmp_path):
+    """From an empty cache ``envfarm serve`` generates the default catalog first (minutes on two
+    cores): with stderr to a pipe it prints progress lines, not silence. The server is stopped once
+    two lines are out; the catalog is not waited for."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ENVFARM_NO_GENERATE", "ENVFARM_CATALOG")}
+    env |= {"ENVFARM_PROGRESS_INTERVAL": "0.2", "ENVFARM_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "envfarm", "serve", "--port", "0", "--data-dir", str(tmp_path / "data")]
+    seen: list[str] = []
+    with subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stderr is not None
+        try:
+            for line in proc.stderr:  # the process is killed below; a hang ends with the test run's timeout
+                if line.startswith("generating the default catalog (first use) "):
+                    seen.append(line.rstrip("\n"))
+                if len(seen) >= 2:
+                    break
+        finally:
+            proc.kill()
+    assert seen[0].startswith("generating the default catalog (first use) 0/") and seen[0].endswith(" environments")
+    assert re.fullmatch(r"generating the default catalog \(first use\) \d+/\d+ environments.*", seen[1])
