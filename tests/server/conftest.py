@@ -73,8 +73,9 @@ def rpc(
             "io.modelcontextprotocol/clientInfo": {"name": "envfarm-tests", "version": "0"},
         }
         headers |= {"MCP-Protocol-Version": mode, "Mcp-Method": method}
-        if "name" in body["params"] and method in ("tools/call", "prompts/get"):
-            headers["Mcp-Name"] = body["params"]["name"]
+        named = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}.get(method)
+        if named in body["params"]:
+            headers["Mcp-Name"] = body["params"][named]
     return httpx.post(url, json=body, headers=headers, timeout=20)
 
 
