@@ -1,37 +1,22 @@
 """An mcp 1.x client and LangChain (langchain-mcp-adapters, which requires mcp < 2) against a live farm.
 
-Both run in their own environment, ``.venv-mcp1`` (made by ``scripts/setup``; ``ENVFARM_MCP1_VENV``
-names another), by the script ``mcp1_client.py``, which prints what each client surfaced. Without
-that environment the test is skipped, and fails under ``ENVFARM_REQUIRE_CLIENTS=1`` (set by
-``scripts/test``).
+Both run in their own environment (``tests/mcp1.py``), by the script ``mcp1_client.py``, which prints
+what each client surfaced.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
+from ..mcp1 import mcp1_python
 from .conftest import LiveServer
 
 HERE = Path(__file__).parent
-VENV = Path(os.environ.get("ENVFARM_MCP1_VENV") or HERE.parents[1] / ".venv-mcp1")
-
-
-def mcp1_python() -> Path:
-    """The mcp 1.x environment's interpreter; skip (or fail, under ENVFARM_REQUIRE_CLIENTS=1) without it."""
-    python = VENV / "bin" / "python"
-    if not python.exists():
-        message = f"no mcp 1.x environment at {VENV} (scripts/setup makes it)"
-        if os.environ.get("ENVFARM_REQUIRE_CLIENTS") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return python
 
 
 def new_episode(client: httpx.Client) -> dict[str, Any]:
