@@ -1,7 +1,7 @@
 """Every snippet of docs/clients_snippets_gone.md, run as written against a live farm with API keys.
 
 Only the two marked lines change: ``MCP_URL`` becomes a new episode's URL and ``HEADERS`` the key's.
-The mcp 1.x and LangChain snippets run in the mcp 1.x environment (``tests/mcp1.py``), the others in
+The mcp 1.x and LangChain snippets run in the mcp 1.x environment (``tests/mcp_clients.py``), the others in
 this one; the openai-agents snippet's model is the scripted fake (``tests/clients/fakes.py``), reached
 through the ``OPENAI_BASE_URL`` the snippet's ``AsyncOpenAI()`` reads.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ..clients.fakes import FakeLLM, call, say
-from ..mcp1 import mcp1_python
+from ..mcp_clients import client_module, mcp1_python
 from .conftest import KEY_A, LiveServer
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "clients_snippets_gone.md"
@@ -52,6 +52,8 @@ def as_written(code: str, mcp_url: str, key: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_snippet(keyed_server: LiveServer, llm: FakeLLM, name: str) -> None:
+    if name == "openai-agents":
+        client_module("agents")
     python = mcp1_python() if name in IN_MCP1 else Path(sys.executable)
     with keyed_server.http(KEY_A) as c:
         episode = c.post("/episodes", json={"task_id": "clinic-001"}).json()

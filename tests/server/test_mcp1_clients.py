@@ -1,6 +1,6 @@
 """An mcp 1.x client and LangChain (langchain-mcp-adapters, which requires mcp < 2) against a live farm.
 
-Both run in their own environment (``tests/mcp1.py``), by the script ``mcp1_client.py``, which prints
+Both run in their own environment (``tests/mcp_clients.py``), by the script ``mcp1_client.py``, which prints
 what each client surfaced.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from ..mcp1 import mcp1_python
+from ..mcp_clients import mcp1_python
 from .conftest import LiveServer
 
 HERE = Path(__file__).parent

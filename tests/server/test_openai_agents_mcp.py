@@ -15,10 +15,11 @@ import httpx
 import pytest
 
 from ..clients.fakes import FakeLLM, call, say
+from ..mcp_clients import client_module
 from .conftest import run
 
-agents = pytest.importorskip("agents")
-agents_mcp = pytest.importorskip("agents.mcp")
+agents = client_module("agents")
+agents_mcp = client_module("agents.mcp")
 
 
 @pytest.fixture
