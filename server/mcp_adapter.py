@@ -69,14 +69,15 @@ Resolver = Callable[[ServerRequestContext[Any]], Awaitable[EpisodeHandle]]
 
 
 class McpError(EnvFarmError, MCPError):
-    """A request the MCP server cannot answer (unknown resource or prompt).
+    """A request the MCP server cannot answer (unknown resource or prompt, an episode it cannot serve).
 
-    Being an SDK ``MCPError``, it reaches the client as a JSON-RPC invalid-params error carrying
-    this message (any other exception becomes a bare "Internal server error").
+    Being an SDK ``MCPError``, it reaches the client as a JSON-RPC error (invalid params unless
+    ``code`` says otherwise) carrying this message; any other exception becomes a bare "Internal
+    server error".
     """
 
-    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
-        MCPError.__init__(self, INVALID_PARAMS, message, data)
+    def __init__(self, message: str, data: dict[str, Any] | None = None, *, code: int = INVALID_PARAMS) -> None:
+        MCPError.__init__(self, code, message, data)
 
 
 _tool_cache: dict[int, list[Tool]] = {}

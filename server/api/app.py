@@ -3,8 +3,9 @@
 MCP lives at ``/episodes/{episode_id}/mcp``: one SDK ``StreamableHTTPSessionManager`` (JSON responses,
 stateless, so no per-session memory) behind a guard that authenticates the caller and checks the
 episode before the SDK sees the request. Handlers find their episode from the URL, never from the
-MCP session. Host/Origin checks (DNS-rebinding protection) guard every route, REST and MCP, with one
-allow-list (``hosts.py``).
+MCP session. A POST for an episode that cannot be served (unknown, ended, not replayable) still
+reaches the SDK, carrying the refusal, so MCP itself answers it (``mcp_errors.py``). Host/Origin
+checks (DNS-rebinding protection) guard every route, REST and MCP, with one allow-list (``hosts.py``).
 
 Open event streams are capped per tenant (``max_streams_per_tenant``, 429 beyond it). Although the
 manager is stateless with JSON responses, a GET on the MCP endpoint from a legacy-era client (no
@@ -58,13 +59,14 @@ from .fairness import ALONE as HEAVY_ALONE
 from .fairness import BusyMeter, HeavyBodyTurns, TenantPacing
 from .fields import TrimFieldValues
 from .hosts import HostOriginMiddleware, HostPolicy
-from .mcp_errors import JsonRpcErrors
+from .mcp_errors import EpisodeUnavailable, JsonRpcErrors, answered_in_band
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
 log = logging.getLogger("envfarm.server")
 _PRINCIPAL_KEY = "envfarm.principal"
 _LIVE_KEY = "envfarm.live"
+_REFUSAL_KEY = "envfarm.refusal"
 MCP_PATH = re.compile(r"^/episodes/(?P<episode_id>[^/]+)/mcp/?$")
 
 
@@ -165,7 +167,11 @@ class McpEndpoint:
         try:
             live = await self.service.live(principal, scope["path_params"]["episode_id"])
         except ServiceError as exc:
-            await _send_error(send, scope, exc)
+            if answered_in_band(exc, scope):  # unknown or ended: MCP answers, so every client shows why
+                scope[_PRINCIPAL_KEY], scope[_REFUSAL_KEY] = principal, exc
+                await self.manager.handle_request(scope, receive, send)
+            else:
+                await _send_error(send, scope, exc)
             return
         except STORE_UNREACHABLE as exc:
             await _send_error(send, scope, store_unavailable(exc, scope["path"]))
@@ -269,6 +275,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request = ctx.request
         if request is None:  # pragma: no cover - HTTP handlers always carry the request
             raise ServiceError("MCP request without HTTP context")
+        if (refusal := request.scope.get(_REFUSAL_KEY)) is not None:
+            raise EpisodeUnavailable(refusal)  # tools/call makes it an isError result
         principal: Principal = request.scope[_PRINCIPAL_KEY]
         live: LiveEpisode = request.scope[_LIVE_KEY]
         return _HttpEpisode(service, principal, live)

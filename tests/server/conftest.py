@@ -33,17 +33,50 @@ API_KEYS = f"{KEY_A} tenantA;{KEY_B} tenantB;{KEY_ADMIN} ops admin"
 MODES = ("legacy", "2026-07-28")
 
 
-def farm_error(r: Any) -> dict[str, Any]:
+def farm_error(r: Any, request_id: Any = None) -> dict[str, Any]:
     """A farm error as ``{"code", "message", "field"}``: REST's body as is, or, from an MCP endpoint,
-    the JSON-RPC error whose ``data`` carries the REST code and field (checked to be well formed)."""
+    the JSON-RPC error whose ``data`` carries the REST code, field and status (checked to be well
+    formed). An HTTP-level refusal keeps its status and has a null id; a refusal about the episode is
+    answered by MCP at 200, with the request's id (``request_id``)."""
     body = r.json()
     if "jsonrpc" not in body:
         return dict(body["error"])
-    assert body["jsonrpc"] == "2.0" and body["id"] is None, body
     error = body["error"]
+    assert body["jsonrpc"] == "2.0" and body["id"] == request_id, body
     assert (isinstance(error["code"], int) and -32099 <= error["code"] <= -32000) or error["code"] == -32603, body
-    assert error["data"]["status"] == r.status_code, body
+    assert error["data"]["status"] == r.status_code or (r.status_code == 200 and error["data"]["status"] > 400), body
+    status = error["data"]["status"]
+    assert error["code"] == (-32603 if status == 500 else -32000 - status % 100 - (50 if status > 500 else 0)), body
     return {"code": error["data"]["code"], "message": error["message"], "field": error["data"]["field"]}
+
+
+def rpc(
+    url: str,
+    method: str,
+    params: dict[str, Any] | None = None,
+    *,
+    mode: str = "legacy",
+    key: str | None = None,
+    request_id: int | str | None = 1,
+) -> httpx.Response:
+    """One JSON-RPC request (a notification when ``request_id`` is None) POSTed to an MCP endpoint, as
+    a client of ``mode``'s era sends it: a 2026-era request carries its envelope in ``_meta`` and the
+    routing headers; a legacy one needs no handshake before it, the farm being stateless."""
+    body: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": dict(params or {})}
+    if request_id is not None:
+        body["id"] = request_id
+    headers = {"Accept": "application/json, text/event-stream", **(auth(key) if key else {})}
+    if mode != "legacy":
+        body["params"]["_meta"] = {
+            "io.modelcontextprotocol/protocolVersion": mode,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "envfarm-tests", "version": "0"},
+        }
+        headers |= {"MCP-Protocol-Version": mode, "Mcp-Method": method}
+        named = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}.get(method)
+        if named in body["params"]:
+            headers["Mcp-Name"] = body["params"][named]
+    return httpx.post(url, json=body, headers=headers, timeout=20)
 
 
 def auth(key: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ import pytest
 from envs import paths
 from server.threaded import free_port
 
-from .conftest import farm_error, mcp_session, run
+from .conftest import farm_error, mcp_session, rpc, run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -204,10 +204,10 @@ def test_an_episode_whose_environment_left_the_catalog_is_a_clear_error(make_ser
     mcp_url = f"{second.base_url}/episodes/{episode_id}/mcp"
     with second.http() as c:
         assert c.get(f"/episodes/{episode_id}").json()["status"] == "open"  # its record and log are still there
-        for response in (
-            c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_providers"}),
-            c.post(mcp_url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        for response, status, request_id in (
+            (c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_providers"}), 409, None),
+            (rpc(mcp_url, "tools/list"), 200, 1),  # over MCP, answered by MCP with the request's id
         ):
-            assert response.status_code == 409, response.text
-            err = farm_error(response)
+            assert response.status_code == status, response.text
+            err = farm_error(response, request_id)
             assert err["code"] == "replay_failed" and "'clinic'" in err["message"] and err["field"] == "episode_id"

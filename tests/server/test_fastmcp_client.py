@@ -10,9 +10,10 @@ import pytest
 
 from envs import Catalog
 
+from ..mcp_clients import client_module
 from .conftest import run
 
-fastmcp = pytest.importorskip("fastmcp")
+fastmcp = client_module("fastmcp")
 
 CATALOG = Catalog()
 

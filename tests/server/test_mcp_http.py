@@ -12,7 +12,7 @@ from envs import Catalog, score_episode
 from envs.arguments import bounded_strings
 from envs.tool_schemas import advertised_parameters
 
-from .conftest import KEY_A, KEY_B, MODES, auth, farm_error, mcp_session, run
+from .conftest import KEY_A, KEY_B, MODES, farm_error, mcp_session, rpc, run
 
 pytestmark = pytest.mark.parametrize("mode", MODES)
 
@@ -235,39 +235,36 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
     with keyed_server.http(KEY_A) as a:
         ep = new_episode(a, task_id="clinic-001")
     url, eid = ep["mcp_url"], ep["episode_id"]
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    if mode != "legacy":
-        headers["MCP-Protocol-Version"] = mode
-    list_req = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
-    call_req = {
-        "jsonrpc": "2.0",
-        "id": 2,
-        "method": "tools/call",
-        "params": {"name": "book_appointment", "arguments": {"patient_id": "P0001", "slot_id": "S021", "reason": "x"}},
+    booking = {"name": "book_appointment", "arguments": {"patient_id": "P0001", "slot_id": "S021", "reason": "x"}}
+    # Another tenant's episode does not exist for this key: MCP answers, as for any unknown episode.
+    r = rpc(url, "tools/list", mode=mode, key=KEY_B)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.text
+    assert farm_error(r, request_id=1) == {
+        "code": "episode_not_found",
+        "message": f"Episode '{eid}' not found",
+        "field": "episode_id",
     }
-    for body in (list_req, call_req):
-        r = httpx.post(url, json=body, headers={**headers, **auth(KEY_B)})
-        assert r.status_code == 404, r.text
-        assert r.headers["content-type"].startswith("application/json")
-        assert farm_error(r)["code"] == "episode_not_found"
-        r = httpx.post(url, json=body, headers=headers)  # no key at all
+    r = rpc(url, "tools/call", booking, mode=mode, key=KEY_B)
+    assert r.status_code == 200 and r.json()["id"] == 1, r.text
+    result = r.json()["result"]
+    assert result["isError"] is True and result["content"] == [{"type": "text", "text": f"Episode '{eid}' not found"}]
+    for method, params in (("tools/list", {}), ("tools/call", booking)):
+        r = rpc(url, method, params, mode=mode)  # no key at all: HTTP 401 (clients with OAuth act on it)
         assert r.status_code == 401
         assert farm_error(r) == {
             "code": "unauthorized",
             "message": "Missing or invalid API key: send 'Authorization: Bearer <key>'",
             "field": "authorization",
         }
-        r = httpx.post(url, json=body, headers={**headers, **auth("key-wrong-wrong-wrong")})
-        assert r.status_code == 401
+        assert rpc(url, method, params, mode=mode, key="key-wrong-wrong-wrong").status_code == 401
 
     async def intruder():
         async with mcp_session(url, mode, KEY_B) as c:
-            await c.call_tool("book_appointment", call_req["params"]["arguments"])
+            return await c.call_tool("book_appointment", booking["arguments"])
 
-    # The SDK client surfaces the farm's own message (a JSON-RPC error body), not just "Not Found".
-    with pytest.raises(ExceptionGroup) as info:
-        run(intruder())
-    assert info.group_contains(MCPError, match=r"^Episode 'ep_[\w-]+' not found$")
+    # The SDK client shows the farm's own message, as a tool error the model reads.
+    refused = run(intruder())
+    assert refused.is_error and refused.content[0].text == f"Episode '{eid}' not found"
 
     with keyed_server.http(KEY_B) as b:
         assert b.get(f"/episodes/{eid}").status_code == 404
@@ -288,15 +285,18 @@ def test_other_tenants_cannot_reach_an_episode_over_mcp(keyed_server, mode):
 
 
 def test_the_client_shows_why_an_ended_episode_refuses_it(keyed_server, mode):
-    """A closed episode answers its MCP endpoint with the farm's message, which the real client raises."""
+    """A closed episode answers its MCP endpoint with the farm's message, which the real client shows:
+    raised from a listing, the result of a tool call (tests/server/test_mcp_gone.py has the rest)."""
     with keyed_server.http(KEY_A) as a:
         ep = new_episode(a, task_id="clinic-001")
         assert a.delete(f"/episodes/{ep['episode_id']}").status_code == 200
 
-    async def late_agent() -> None:
+    async def late_agent() -> object:
         async with mcp_session(ep["mcp_url"], mode, KEY_A) as c:
-            await c.list_tools()
+            result = await c.call_tool("list_providers", {})
+            with pytest.raises(MCPError, match=rf"^Episode '{ep['episode_id']}' is closed$"):
+                await c.list_tools()
+            return result
 
-    with pytest.raises(ExceptionGroup) as info:
-        run(late_agent())
-    assert info.group_contains(MCPError, match=rf"^Episode '{ep['episode_id']}' is closed$")
+    result = run(late_agent())
+    assert result.is_error and result.content[0].text == f"Episode '{ep['episode_id']}' is closed"

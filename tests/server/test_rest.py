@@ -6,20 +6,20 @@ import time
 
 from envs import Catalog
 
-from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, farm_error, mcp_session, run
+from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, farm_error, mcp_session, rpc, run
 
 CATALOG = Catalog()
 SECRET_FIELDS = {"gold_actions", "outputs", "assertions", "reward_basis"}
 
 
-def error_of(r, status: int) -> dict:
-    """The JSON error body of a response that must have ``status``."""
+def error_of(r, status: int, request_id: object = None) -> dict:
+    """The JSON error body of a response that must have ``status`` (see ``farm_error``)."""
     assert r.status_code == status, (r.status_code, r.text)
     assert r.headers["content-type"].startswith("application/json")
     body = r.json()
     if "jsonrpc" not in body:
         assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "field"}
-    return farm_error(r)
+    return farm_error(r, request_id)
 
 
 # -- catalog -------------------------------------------------------------------------------------------
@@ -216,8 +216,8 @@ def test_closed_episode_refuses_calls_but_keeps_its_log(client):
     err = error_of(client.post(f"/episodes/{eid}/calls", json={"tool": "list_providers"}), 410)
     assert err["code"] == "episode_ended" and "closed" in err["message"]
     assert error_of(client.post(f"/episodes/{eid}/score"), 410)["code"] == "episode_ended"
-    mcp = client.post(ep["mcp_url"], json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-    assert error_of(mcp, 410)["code"] == "episode_ended"
+    mcp = rpc(ep["mcp_url"], "tools/list")  # over MCP the same refusal, answered by MCP (test_mcp_gone.py)
+    assert error_of(mcp, 200, request_id=1)["code"] == "episode_ended"
     status = client.get(f"/episodes/{eid}").json()
     assert status["status"] == "closed" and [c["tool"] for c in status["log"]] == ["list_providers"]
     assert client.delete(f"/episodes/{eid}").json()["status"] == "closed"  # idempotent
@@ -335,7 +335,7 @@ def test_idle_episodes_expire_and_keep_their_log(make_server):
         assert [c["tool"] for c in status["log"]] == ["list_providers"]
         err = error_of(client.post(f"/episodes/{eid}/calls", json={"tool": "list_providers"}), 410)
         assert err["code"] == "episode_ended" and "expired" in err["message"]
-        assert error_of(client.post(idle["mcp_url"], json={}), 410)["code"] == "episode_ended"
+        assert error_of(rpc(idle["mcp_url"], "tools/list"), 200, request_id=1)["code"] == "episode_ended"
         assert client.get(f"/episodes/{busy['episode_id']}").json()["status"] == "open"
         assert client.post(f"/episodes/{busy['episode_id']}/calls", json={"tool": "list_providers"}).status_code == 200
         metrics = client.get("/metrics").text

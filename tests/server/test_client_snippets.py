@@ -1,0 +1,82 @@
+"""Every snippet of docs/clients_snippets_gone.md, run as written against a live farm with API keys.
+
+Only the two marked lines change: ``MCP_URL`` becomes a new episode's URL and ``HEADERS`` the key's.
+The mcp 1.x and LangChain snippets run in the mcp 1.x environment (``tests/mcp_clients.py``), the others in
+this one; the openai-agents snippet's model is the scripted fake (``tests/clients/fakes.py``), reached
+through the ``OPENAI_BASE_URL`` the snippet's ``AsyncOpenAI()`` reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ..clients.fakes import FakeLLM, call, say
+from ..mcp_clients import client_module, mcp1_python
+from .conftest import KEY_A, LiveServer
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "clients_snippets_gone.md"
+SNIPPETS = dict(re.findall(r"^## ([^\n(]+?) \(.*?\n```python\n(.*?)```", DOC.read_text(), re.S | re.M))
+IN_MCP1 = {"mcp 1.x", "LangChain"}
+QUESTION = "Which providers does the clinic have?"
+
+
+def test_the_doc_has_a_snippet_per_client() -> None:
+    assert set(SNIPPETS) == {"mcp 2.x", "mcp 1.x", "LangChain", "openai-agents"}
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    fake = FakeLLM().start()
+    yield fake
+    fake.stop()
+
+
+def as_written(code: str, mcp_url: str, key: str) -> str:
+    """The snippet with its URL and headers set (each marked line must be there, once)."""
+    code, urls = re.subn(r'^MCP_URL = ".*?"', f"MCP_URL = {json.dumps(mcp_url)}", code, flags=re.M)
+    headers = json.dumps({"Authorization": f"Bearer {key}"})
+    code, heads = re.subn(
+        r"^HEADERS: dict\[str, str\] = \{\}", f"HEADERS: dict[str, str] = {headers}", code, flags=re.M
+    )
+    assert (urls, heads) == (1, 1), code
+    return code
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_snippet(keyed_server: LiveServer, llm: FakeLLM, name: str) -> None:
+    if name == "openai-agents":
+        client_module("agents")
+    python = mcp1_python() if name in IN_MCP1 else Path(sys.executable)
+    with keyed_server.http(KEY_A) as c:
+        episode = c.post("/episodes", json={"task_id": "clinic-001"}).json()
+    llm.script(QUESTION, call(("list_providers", {"specialty": None})), say("Dr. Amara Osei, among others."))
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": llm.base_url,
+        "OPENAI_API_KEY": "sk-test",
+        "OPENAI_AGENTS_DISABLE_TRACING": "1",
+    }
+    code = as_written(SNIPPETS[name], episode["mcp_url"], KEY_A)
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+    out = done.stdout
+    if name == "openai-agents":
+        assert out.strip() == "Dr. Amara Osei, among others."
+        tool_outputs = [m for body in llm.calls_to("chat") for m in body["messages"] if m["role"] == "tool"]
+        assert len(tool_outputs) == 1 and "PR01" in json.dumps(tool_outputs[0]["content"])
+    else:
+        listed, called = out.splitlines()
+        assert "'list_providers'" in listed, out
+        flag, text = called.split(" ", 1)
+        assert flag in ("False", "success") and "PR01" in text, out  # a result, not a tool error
+    with keyed_server.http(KEY_A) as c:  # the call reached the episode, over MCP
+        log = c.get(f"/episodes/{episode['episode_id']}").json()["log"]
+    assert [(e["tool"], e["transport"]) for e in log] == [("list_providers", "mcp")]
