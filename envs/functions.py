@@ -25,7 +25,7 @@ from typing import Any
 from .arithmetic import ArithmeticRefused, evaluate
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)  # a tool asks for the error and then the value: both come from one evaluation
 def _arithmetic(expression: str) -> tuple[float | None, str | None]:
     try:
         return evaluate(expression), None
