@@ -120,7 +120,7 @@ class UnknownTool(ToolError):
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.tool = name
-        super().__init__(f"Unknown tool '{name}'.{_did_you_mean(name, known)}")
+        super().__init__(f"Tool '{name}' not found.{_did_you_mean(name, known)}")
 
 
 class ToolArgumentError(ToolError):

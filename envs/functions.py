@@ -11,72 +11,25 @@
   ``+ - * / // % **`` with Python's semantics (integers exact, ``/`` true division) and returns the
   result as a REAL, or NULL when it fails; ``arithmetic_error(expression)`` returns why it failed
   (the message Python gives: ``division by zero``, ``invalid syntax (<string>, line 1)``), or NULL.
-  Nothing else is evaluated: no names, calls or attributes. A power whose result would exceed
-  :data:`MAX_POWER_BITS` bits is refused instead of computed.
+  Nothing else is evaluated: no names, calls or attributes. Integer work is bounded: an expression
+  whose integers would grow too large to compute quickly (``9**9**9``) is refused instead
+  (``envs.arithmetic``).
 """
 
 from __future__ import annotations
 
-import ast
-import operator
 import sqlite3
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-#: Largest integer power computed, in bits of the result (9**9**9 would take minutes and gigabytes).
-MAX_POWER_BITS = 100_000
-MAX_EXPRESSION_CHARS = 10_000
-
-_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
-_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+from .arithmetic import ArithmeticRefused, evaluate
 
 
-class _Refused(Exception):
-    """An expression outside the arithmetic subset."""
-
-
-def _power(base: Any, exponent: Any) -> Any:
-    small = not (isinstance(base, int) and isinstance(exponent, int) and exponent > 0 and abs(base) > 1)
-    if not small and exponent * abs(base).bit_length() > MAX_POWER_BITS:
-        raise _Refused(f"the power's result would have more than {MAX_POWER_BITS:,} bits")
-    return operator.pow(base, exponent)
-
-
-def _evaluate(node: ast.AST) -> Any:
-    if isinstance(node, ast.Expression):
-        return _evaluate(node.body)
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        left, right = _evaluate(node.left), _evaluate(node.right)
-        if isinstance(node.op, ast.Pow):
-            return _power(left, right)
-        return _BINARY[type(node.op)](left, right)
-    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_evaluate(node.operand))
-    if isinstance(node, ast.Tuple):  # "()": Python's float() then refuses it, with its own message
-        return tuple(_evaluate(e) for e in node.elts)
-    raise _Refused(f"'{ast.unparse(node)}' is not arithmetic")
-
-
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)  # a tool asks for the error and then the value: both come from one evaluation
 def _arithmetic(expression: str) -> tuple[float | None, str | None]:
-    if len(expression) > MAX_EXPRESSION_CHARS:
-        return None, f"expression longer than {MAX_EXPRESSION_CHARS:,} characters"
     try:
-        # Python's eval() drops leading spaces and tabs before parsing; the messages are the ones it gives.
-        tree = ast.parse(expression.lstrip(" \t"), filename="<string>", mode="eval")
-        return float(_evaluate(tree)), None
-    except (_Refused, SyntaxError, ArithmeticError, TypeError, ValueError, RecursionError, MemoryError) as exc:
+        return evaluate(expression), None
+    except (ArithmeticRefused, SyntaxError, ArithmeticError, TypeError, ValueError, RecursionError, MemoryError) as exc:
         return None, str(exc)
 
 

@@ -77,7 +77,12 @@ TABLES: list[dict[str, Any]] = [
             {"name": "exchange_items", "type": "json", "nullable": True},
             {"name": "exchange_new_items", "type": "json", "nullable": True},
             {"name": "exchange_payment_method_id", "type": "text", "nullable": True},
-            {"name": "exchange_price_difference", "type": "real", "nullable": True},
+            {
+                "name": "exchange_price_difference",
+                "type": "json",
+                "nullable": True,
+                "description": "the number as tau2 holds it: a float, or the integer 0 after an exchange of no items",
+            },
             {"name": "return_items", "type": "json", "nullable": True},
             {"name": "return_payment_method_id", "type": "text", "nullable": True},
         ],
@@ -137,7 +142,7 @@ ORDER_JSON = f"""json_object(
                       FROM {ordered("order_payments", "p.order_id = o.order_id", "p")}),
   'cancel_reason', o.cancel_reason, 'exchange_items', json(o.exchange_items),
   'exchange_new_items', json(o.exchange_new_items), 'exchange_payment_method_id', o.exchange_payment_method_id,
-  'exchange_price_difference', {money_json("o.exchange_price_difference")},
+  'exchange_price_difference', json(o.exchange_price_difference),
   'return_items', json(o.return_items), 'return_payment_method_id', o.return_payment_method_id)"""
 
 PAYMENT_METHOD_JSON = f"""json(CASE m.source
@@ -220,7 +225,10 @@ def seed(db: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
                 **{
                     k: order.get(k) for k in ("cancel_reason", "exchange_payment_method_id", "return_payment_method_id")
                 },
-                "exchange_price_difference": order.get("exchange_price_difference"),
+                # tau2's model reads every number of db.json as a float
+                "exchange_price_difference": None
+                if order.get("exchange_price_difference") is None
+                else float(order["exchange_price_difference"]),
                 **{k: order.get(k) for k in ("exchange_items", "exchange_new_items", "return_items")},
             }
         )

@@ -219,7 +219,9 @@ def tools() -> list[dict[str, Any]]:
                     "kind": "exec",
                     "sql": f"""UPDATE orders SET status = 'exchange requested',
     exchange_items = {_sorted("item_ids")}, exchange_new_items = {_sorted("new_item_ids")},
-    exchange_payment_method_id = :payment_method_id, exchange_price_difference = :difference.amount
+    exchange_payment_method_id = :payment_method_id,
+    exchange_price_difference = CASE WHEN json_array_length(:item_ids) = 0 THEN '0'
+                                     ELSE float_text(:difference.amount) END
   WHERE order_id = :order_id""",
                 },
                 _RETURN_ORDER,

@@ -47,6 +47,6 @@ def test_tool_use_with_errors_retries_and_final_answer(llm, make_config):
     results = last["messages"][4]["content"]
     assert [b["type"] for b in results] == ["tool_result", "tool_result"]
     assert [b.get("is_error", False) for b in results] == [True, True]
-    assert "Unknown tool 'book_slot'" in results[0]["content"]
+    assert "Tool 'book_slot' not found." in results[0]["content"]
     assert last["messages"][5]["content"][0] == {"type": "text", "text": "Let me check Wednesday."}
     assert last["messages"][5]["content"][1]["type"] == "tool_use"

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from envs.functions import MAX_POWER_BITS, arithmetic, arithmetic_error, install_functions
+from envs.arithmetic import MAX_EXPRESSION_CHARS, WORK_LIMIT
+from envs.functions import arithmetic, arithmetic_error, install_functions
 
 
 @pytest.fixture
@@ -51,12 +52,60 @@ def test_arithmetic_follows_python(expression: str, value: float) -> None:
         ("2+", "invalid syntax (<string>, line 1)"),
         ("()", "float() argument must be a string or a real number, not 'tuple'"),
         ("abs(1)", "'abs(1)' is not arithmetic"),
-        ("9**9**9", f"the power's result would have more than {MAX_POWER_BITS:,} bits"),
+        ("9**9**9", "the power's result would have about 1,228,093,895 bits, too many to compute"),
+        ("((2))**(9**9)", "the power's result would have about 387,420,490 bits, too many to compute"),
+        ("1**(9**9) + (-1)**(9**9)", None),  # a base of 1 or -1 never grows
+        ("1+(x)", "'x' is not arithmetic"),
+        ("f(" + "1+" * 60 + "1)", f"'f({'1+' * 37}1...' is not arithmetic"),
     ],
 )
-def test_arithmetic_errors_say_why(expression: str, message: str) -> None:
-    assert arithmetic(expression) is None
+def test_arithmetic_errors_say_why(expression: str, message: str | None) -> None:
+    assert (arithmetic(expression) is None) == (message is not None)
     assert arithmetic_error(expression) == message
+
+
+def test_a_long_chain_is_summed_without_python_recursion() -> None:
+    """The tree is walked with a stack of its own, and a long text is parsed on a fresh thread, so
+    2,900 terms are computed however deep the caller's stack is (Python's parser stops near 2,990
+    chained operators, as eval() does, with the message Python gives)."""
+
+    def nested(depth: int) -> float | None:
+        return nested(depth - 1) if depth else arithmetic("+".join(["1"] * 2_900))
+
+    assert nested(200) == 2_900.0
+    assert arithmetic_error("+".join(["1"] * 3_000)) == "maximum recursion depth exceeded during ast construction"
+    assert arithmetic(" + ".join(["19.99"] * 1_000)) == eval(" + ".join(["19.99"] * 1_000))
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [("2 ** 50001 // 2 ** 50000", 2.0), ("10 ** 30000 // 10 ** 29999", 10.0), ("3 ** 120000 // 3 ** 119999", 3.0)],
+)
+def test_large_exact_integers_are_computed_when_they_stay_cheap(expression: str, value: float) -> None:
+    assert arithmetic(expression) == value
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "*".join(["3**49999"] * 40) + "//" + "*".join(["3**49999"] * 40),  # each power is cheap, the products not
+        "*".join(["3**4000"] * 1000),
+        "3**180000 % 3**90000",
+        "(1,)*10**9",  # a tuple repeated a billion times would fill the memory
+    ],
+)
+def test_integer_work_is_bounded_before_it_is_done(expression: str) -> None:
+    """What the schoolbook methods would spend is counted before each operation; past the limit the
+    expression is refused (the refusal is checked by count, not by time)."""
+    assert arithmetic(expression) is None
+    assert arithmetic_error(expression) == (
+        f"the numbers grow too large to compute (more than {WORK_LIMIT:,} digit operations)"
+    )
+
+
+def test_an_expression_longer_than_any_argument_is_refused() -> None:
+    assert arithmetic("1" * MAX_EXPRESSION_CHARS) is None  # Python refuses it (more than 4,300 digits)
+    assert arithmetic_error("1" * (MAX_EXPRESSION_CHARS + 1)) == "expression longer than 65,536 characters"
 
 
 def test_functions_are_there_in_every_episode() -> None:

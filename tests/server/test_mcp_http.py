@@ -135,7 +135,7 @@ def test_tool_errors_are_results_with_the_reason(client, mode):
     assert "not of type 'string'" in bad_type.content[0].text
     assert missing.is_error and "'reason'" in missing.content[0].text
     assert guard.is_error and guard.content[0].text == "Slot S999 not found"
-    assert unknown.is_error and "Unknown tool 'find_patient_by_mail'" in unknown.content[0].text
+    assert unknown.is_error and "Tool 'find_patient_by_mail' not found." in unknown.content[0].text
     assert "find_patient_by_email" in unknown.content[0].text  # did-you-mean
     assert not ok.is_error  # errors leave the episode usable
     log = client.get(f"/episodes/{ep['episode_id']}").json()["log"]

@@ -127,7 +127,7 @@ def test_unknown_tool_suggests_close_names(ep: Episode) -> None:
     with pytest.raises(UnknownTool) as info:
         ep.call_tool("cancel_ordr", {"order_id": "O1"})
     assert info.value.tool == "cancel_ordr"
-    assert str(info.value).startswith("Unknown tool 'cancel_ordr'. Did you mean 'cancel_order'")
+    assert str(info.value).startswith("Tool 'cancel_ordr' not found. Did you mean 'cancel_order'")
     with pytest.raises(UnknownTool) as info:
         ep.call_tool("zzzz")
     assert "Did you mean" not in str(info.value)

@@ -20,7 +20,7 @@ import pytest
 from envfarm.cli import main
 from synthesis.tau2 import Tau2ImportError, import_domain
 
-from .test_tau2 import TAU2_DIR, needs_tau2
+from .reference import TAU2_DIR, needs_tau2
 
 pytestmark = needs_tau2
 

@@ -7,7 +7,6 @@ repository; without it the fidelity tests are skipped and say so.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,7 @@ from envs.errors import StateError
 from synthesis.tau2 import DOMAINS, Tau2ImportError, domain_folders, import_domain
 from synthesis.tau2.fidelity import compare
 
-TAU2_DIR = Path(os.environ.get("ENVFARM_TAU2_DIR") or Path(__file__).resolve().parents[4] / "shared" / "tau2")
-needs_tau2 = pytest.mark.skipif(
-    not (TAU2_DIR / "data").is_dir(), reason=f"tau2-bench's data is not at {TAU2_DIR} (set ENVFARM_TAU2_DIR)"
-)
-
-
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("tau2-catalog")
-    for folder in domain_folders(TAU2_DIR / "data"):
-        import_domain(folder, out)
-    return out
+from .reference import TAU2_DIR, needs_tau2
 
 
 @needs_tau2
