@@ -43,7 +43,9 @@ async def quality(farm: FarmState, viewer: Principal, entry: CatalogEntry) -> En
 
 
 def measures(q: EnvQuality, names: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
-    return [(label, show(q.counts)) for label, show in ENV_COLUMNS if names is None or label in names]
+    """(label, value) of the quality measures ``names`` in that order, or of every measure."""
+    shows = dict(ENV_COLUMNS)
+    return [(label, shows[label](q.counts)) for label in names or shows]
 
 
 @router.get("/", response_class=HTMLResponse)

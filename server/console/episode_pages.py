@@ -52,9 +52,11 @@ def _shown(text: str | None) -> str:
     if text is None:
         return "null"
     try:
-        pretty = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        value = json.loads(text)
     except ValueError:
-        pretty = text
+        value = text
+    # a string (an error's message, an id) as its own text; anything else as indented JSON
+    pretty = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
     if len(pretty) > SHOWN_CHARS:
         return pretty[:SHOWN_CHARS] + f"\n… {len(pretty) - SHOWN_CHARS:,} more characters (GET the log over REST)"
     return pretty
