@@ -20,6 +20,15 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     });
   }
+  // A search box with data-filter="SELECTOR" hides the elements matching SELECTOR whose text lacks it.
+  for (const input of document.querySelectorAll("input[data-filter]")) {
+    input.addEventListener("input", () => {
+      const wanted = input.value.trim().toLowerCase();
+      for (const item of document.querySelectorAll(input.dataset.filter)) {
+        item.hidden = wanted !== "" && !item.textContent.toLowerCase().includes(wanted);
+      }
+    });
+  }
   for (const select of document.querySelectorAll("select[data-autosubmit]")) {
     select.addEventListener("change", () => select.form.submit());
   }

@@ -88,6 +88,10 @@ def test_browse_the_catalog_to_an_environment_and_a_task(make_server, page: Page
     page.locator("#tool-book_appointment summary").click()
     expect(page.locator("#tool-book_appointment pre.json").first).to_be_visible()
     expect(page.locator("#quality dl.measures")).to_be_visible()
+    page.locator("#dependencies input.filter").fill("cancel_appointment")  # one tool, and those around it
+    expect(page.locator("#deps-table tbody tr:visible")).to_have_count(2)  # itself, and the tool it needs
+    page.locator("#dependencies input.filter").fill("")
+    expect(page.locator("#deps-table tbody tr:visible")).to_have_count(12)
     _shot(page, "environment")
 
     page.locator("#tasks").get_by_role("link", name="clinic-001").click()
