@@ -8,6 +8,7 @@ in a worker thread under the viewer's share, and kept for the life of the server
 
 from __future__ import annotations
 
+import logging
 from typing import Literal
 from weakref import WeakKeyDictionary
 
@@ -24,6 +25,7 @@ from .pages import ConsoleRoute, render
 from .session import PREFIX, ViewerDep
 from .views import dependencies, guards, table_views
 
+log = logging.getLogger("envfarm.server")
 router = APIRouter(prefix=PREFIX, route_class=ConsoleRoute, include_in_schema=False)
 #: The measures the catalog list shows for each environment (the environment page shows them all).
 LIST_MEASURES = ("refusal", "writes used", "policy-only", "dependent", "incoherent", "ambiguous")
@@ -71,7 +73,13 @@ async def quality_fragment(
     request: Request, env_id: str, farm: FarmDep, viewer: ViewerDep, view: Literal["cells", "table"] = "table"
 ) -> HTMLResponse:
     """Quality measures as a catalog row's cells or the environment page's table (htmx loads them)."""
-    q = await quality(farm, viewer, farm.catalog.get(env_id))
+    entry = farm.catalog.get(env_id)
+    try:
+        q = await quality(farm, viewer, entry)
+    except Exception:  # a measure that fails must not leave the page waiting; the log says why
+        log.exception("measuring quality failed", extra={"env_id": env_id})
+        unmeasured = [(label, "?") for label in (LIST_MEASURES if view == "cells" else dict(ENV_COLUMNS))]
+        return render(request, f"_quality_{view}.html", cells=unmeasured, quality=None)
     if view == "cells":
         return render(request, "_quality_cells.html", cells=measures(q, LIST_MEASURES))
     return render(request, "_quality_table.html", cells=measures(q), quality=q)

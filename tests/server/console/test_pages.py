@@ -183,3 +183,13 @@ def test_a_tenant_sees_only_its_own_episodes(keyed):
             r = a.get(path)
             assert r.status_code == 404 and "maria" not in r.text, path
         assert theirs in _page(b, "/console/episodes")
+
+
+def test_a_quality_measure_that_fails_shows_as_unknown_not_as_a_page_waiting_forever(local, monkeypatch):
+    def broken(entry):
+        raise RuntimeError("replay failed")
+
+    monkeypatch.setattr("server.console.catalog_pages.env_quality", broken)
+    with local.http() as c:
+        assert re.findall(r">([^<]*)</td>", _page(c, "/console/envs/clinic/quality?view=cells")) == ["?"] * 6
+        assert "<dd>?</dd>" in _page(c, "/console/envs/clinic/quality")
