@@ -1,4 +1,4 @@
-"""The web console: the catalog and the tenant's episodes as server-rendered pages, served by the farm
+"""The web console: the catalog, the tenant's episodes and eval runs as server-rendered pages, served by the farm
 at ``/console/`` (``/`` leads there), seeing exactly what the viewer's API key sees.
 
 ``install_console(app)`` adds its routes and static files; ``CookieBearer`` is the middleware that
@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from . import catalog_pages, episode_pages, login_pages
+from . import catalog_pages, episode_pages, login_pages, run_pages
 from .pages import STATIC_DIR
 from .session import PREFIX, CookieBearer
 
@@ -20,6 +20,7 @@ def install_console(app: FastAPI) -> None:
     app.include_router(login_pages.router)
     app.include_router(catalog_pages.router)
     app.include_router(episode_pages.router)
+    app.include_router(run_pages.router)
     app.mount(PREFIX + "/static", StaticFiles(directory=STATIC_DIR), name="console-static")
 
 

@@ -54,9 +54,20 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
 
 
+def json_text(text: object) -> str:
+    """JSON text (a tool result as an eval record keeps it) indented; any other text as it is."""
+    if not isinstance(text, str):
+        return pretty_json(text)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else pretty_json(value)
+
+
 def when(seconds: float | None) -> str:
-    """A Unix time as UTC, to the second."""
-    if seconds is None:
+    """A Unix time as UTC, to the second ("—" for none)."""
+    if not seconds:
         return "—"
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
@@ -68,7 +79,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(markdown=markdown, pretty_json=pretty_json, when=when)
+    env.filters.update(markdown=markdown, pretty_json=pretty_json, json_text=json_text, when=when)
     env.globals.update(prefix=PREFIX)
     return env
 
@@ -80,8 +91,9 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     """Template ``name`` as a page, with the security headers."""
     farm = request.app.state.farm
     viewer = context.pop("viewer", None)
+    show_runs = farm.settings.runs_dir is not None and viewer is not None and viewer.admin
     html = templates.get_template(name).render(
-        request=request, viewer=viewer, local_mode=farm.keys.local_mode, **context
+        request=request, viewer=viewer, local_mode=farm.keys.local_mode, show_runs=show_runs, **context
     )
     return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
 
