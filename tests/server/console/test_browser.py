@@ -1,6 +1,7 @@
 """The console in headless Chromium (Debian's ``chromium``, installed by scripts/setup; driven by
 Playwright, which downloads no browser) against a live farm: browsing the catalog, watching an
-episode's calls arrive while a client makes them, its score, tenants, and hostile text.
+episode's calls arrive while a client makes them, its score, tenants, hostile text, and an eval run's
+failed trial.
 
 Screenshots go to ``test-artifacts/console/`` (git-ignored) for a person to look at. Waits are for
 what the page shows, with generous deadlines; nothing is timed.
@@ -20,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from envs.paths import BUILTIN_CATALOG
 
 from ..conftest import API_KEYS, CLINIC_BOOKING, KEY_A, KEY_B, call_rest, mcp_session, run
+from .eval_runs import RUN_ID, write_run
 from .hostile import ALL, IMG, hostile_catalog
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "console"
@@ -192,3 +194,22 @@ def test_hostile_environment_text_does_not_run(make_server, page: Page, tmp_path
         expect(page.locator("main")).to_contain_text("<script>window.__pwned=1</script>")
         assert page.locator("main img, main svg, main a[href^='javascript']").count() == 0
         _not_pwned(page)
+
+
+def test_open_an_eval_run_and_a_failed_trials_trajectory(make_server, page: Page, tmp_path: Path):
+    srv = make_server(catalog=BUILTIN_CATALOG, runs_dir=tmp_path / "runs")
+    with srv.http() as c:
+        write_run(tmp_path / "runs", c)
+    page.goto(srv.base_url + "/console/")
+    page.get_by_role("link", name="Runs").click()
+    page.get_by_role("link", name=RUN_ID).click()
+    expect(page.locator("#run-envs tbody tr").first).to_contain_text("clinic")  # the worst first
+    _shot(page, "run")
+    page.locator("#run-tasks a.trial-mark.bad").click()
+    expect(page.locator("h1")).to_contain_text("clinic-001 trial 0")
+    expect(page.locator("#trajectory")).to_contain_text("Booked you at 11:30.")
+    expect(page.locator("#trajectory")).to_contain_text("<script>window.__pwned=1</script>")
+    expect(page.locator("#score .diff-changed").first).to_contain_text("slot_id")
+    expect(page.locator("#expected ol.gold li")).to_have_count(4)
+    _not_pwned(page)
+    _shot(page, "trial")
