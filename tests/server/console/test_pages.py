@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from envs.paths import BUILTIN_CATALOG
+from server.console.episode_pages import PAGE_CALLS
 from server.console.session import COOKIE
 
 from ..conftest import API_KEYS, CLINIC_BOOKING, KEY_A, KEY_ADMIN, KEY_B, auth, call_rest
@@ -193,3 +194,18 @@ def test_a_quality_measure_that_fails_shows_as_unknown_not_as_a_page_waiting_for
     with local.http() as c:
         assert re.findall(r">([^<]*)</td>", _page(c, "/console/envs/clinic/quality?view=cells")) == ["?"] * 6
         assert "<dd>?</dd>" in _page(c, "/console/envs/clinic/quality")
+
+
+def test_a_long_log_comes_a_page_at_a_time_until_every_call_is_shown(local):
+    with local.http() as c:
+        episode = c.post("/episodes", json={"env_id": "clinic"}).json()["episode_id"]
+        for _ in range(PAGE_CALLS + 5):
+            call_rest(c, episode, "list_insurance_plans", {})
+        c.post(f"/episodes/{episode}/reset")
+        c.delete(f"/episodes/{episode}")
+        page = _page(c, f"/console/episodes/{episode}")
+        assert page.count('<article class="call') == PAGE_CALLS
+        assert f"live?after={PAGE_CALLS}" in page  # ended, but not all shown yet: the page goes on asking
+        rest = _page(c, f"/console/episodes/{episode}/live?after={PAGE_CALLS}")
+        assert rest.count('<article class="call') == 6 and 'id="poller"' not in rest
+        assert "went back to its initial state" in rest  # the reset, as the log keeps it
