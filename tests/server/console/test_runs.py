@@ -49,6 +49,7 @@ def test_a_run_page_puts_the_worst_environment_and_the_failed_task_first(runs_fa
     assert tasks == ["clinic-001", "clinic-002", "retail-001"]
     assert f'class="trial-mark bad" href="/console/runs/{RUN_ID}/trials/clinic-001/0"' in page
     assert "pass^2" in page
+    assert re.search(r'id="failures".*appointments\.slot_id.*clinic-001', page, re.S)  # the report's failures
 
 
 def test_a_failed_trial_shows_its_trajectory_score_diff_and_the_expected_outcome(runs_farm):
