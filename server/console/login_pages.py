@@ -35,8 +35,9 @@ def login_page(request: Request, farm: FarmDep, next: str | None = None) -> Resp
 
 
 @router.post(PREFIX + "/login", status_code=204)
-def login(viewer: ViewerDep, request: Request) -> Response:
-    """Keep the bearer key of this request (checked already) as the console's cookie."""
+def login(viewer: ViewerDep, request: Request, farm: FarmDep) -> Response:
+    """Keep the bearer key of this request (checked already) as the console's cookie: ``Secure`` when
+    the farm is reached over HTTPS (directly, or at an https ``public_url`` behind a proxy)."""
     response = Response(status_code=204, headers=SECURITY_HEADERS)
     key = request.headers["authorization"].partition(" ")[2].strip()
     response.set_cookie(
@@ -46,7 +47,7 @@ def login(viewer: ViewerDep, request: Request) -> Response:
         path=PREFIX,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=request.url.scheme == "https" or (farm.settings.public_url or "").startswith("https://"),
     )
     return response
 

@@ -155,6 +155,7 @@ def test_signing_in_sets_an_http_only_strict_cookie_for_the_console_only(keyed):
         cookie = r.headers["set-cookie"]
         assert cookie.startswith(f"{COOKIE}={KEY_A};")
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/console" in cookie
+        assert "Secure" not in cookie  # plain HTTP on loopback: a Secure cookie would never come back
         c.cookies.clear()  # sent by hand below
         jar = {"Cookie": f"{COOKIE}={KEY_A}"}
         assert "tenantA" in c.get("/console/episodes", headers=jar).text
@@ -209,3 +210,10 @@ def test_a_long_log_comes_a_page_at_a_time_until_every_call_is_shown(local):
         rest = _page(c, f"/console/episodes/{episode}/live?after={PAGE_CALLS}")
         assert rest.count('<article class="call') == 6 and 'id="poller"' not in rest
         assert "went back to its initial state" in rest  # the reset, as the log keeps it
+
+
+def test_behind_an_https_public_url_the_cookie_is_secure(make_server):
+    srv = make_server(catalog=BUILTIN_CATALOG, api_keys=API_KEYS, public_url="https://farm.example.org")
+    with httpx.Client(base_url=srv.base_url) as c:
+        cookie = c.post("/console/login", headers=auth(KEY_A)).headers["set-cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie
