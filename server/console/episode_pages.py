@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from envs.errors import EnvFarmError
 
 from ..api.deps import FarmDep, FarmState
-from ..api.routes.episodes import mcp_url
+from ..api.routes.episodes import After, mcp_url
 from ..auth import Principal
 from ..store import EpisodeRow, StoredCall
 from .pages import ConsoleRoute, render
@@ -101,11 +101,10 @@ def episodes_page(
     farm: FarmDep,
     viewer: ViewerDep,
     status: Literal["open", "closed", "expired"] | None = None,
-    offset: int = 0,
+    offset: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     fragment: bool = False,
 ) -> HTMLResponse:
     """The tenant's episodes, newest first, with status, calls and last reward; refreshed while shown."""
-    offset = max(0, offset)
     total, rows = farm.service.rows(viewer, status=status, limit=LIST_PAGE, offset=offset)
     items = [_status(farm, row) for row in rows]
     return render(
@@ -146,12 +145,12 @@ async def episode_page(request: Request, episode_id: str, farm: FarmDep, viewer:
 
 @router.get("/episodes/{episode_id}/live", response_class=HTMLResponse)
 async def episode_live(
-    request: Request, episode_id: str, farm: FarmDep, viewer: ViewerDep, after: int = 0
+    request: Request, episode_id: str, farm: FarmDep, viewer: ViewerDep, after: After = 0
 ) -> HTMLResponse:
     """What the episode page polls: the calls after ``after``, the status and score panels (swapped
     in by id), and the next poller while there is more to come."""
     row = farm.service.row(viewer, episode_id)
-    calls, more = await _calls(farm, viewer, row, max(0, after))
+    calls, more = await _calls(farm, viewer, row, after)
     return render(
         request,
         "_live.html",
@@ -159,5 +158,5 @@ async def episode_live(
         **_status(farm, row),
         calls=calls,
         polling=row.status == "open" or more,
-        after=calls[-1].seq if calls else max(0, after),
+        after=calls[-1].seq if calls else after,
     )

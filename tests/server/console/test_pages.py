@@ -84,6 +84,9 @@ def test_unknown_ids_are_html_404_pages(local):
             r = c.get(path)
             assert r.status_code == 404 and code in r.text and r.headers["content-type"].startswith("text/html")
         assert c.get("/console/episodes/ep_nope").status_code == 404
+        assert c.get("/console/episodes?offset=-1").status_code == 422
+        episode = c.post("/episodes", json={"env_id": "clinic"}).json()["episode_id"]
+        assert c.get(f"/console/episodes/{episode}/live?after={2**64}").status_code == 422
 
 
 def test_static_files_ship_with_the_package_and_htmx_is_the_vendored_release(local):
