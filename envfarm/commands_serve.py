@@ -35,6 +35,12 @@ SWITCH_INTERVAL = 0.0005  # seconds
     help="SQLAlchemy URL of the episode store, e.g. postgresql+psycopg://... for replicas sharing it "
     "[env ENVFARM_DATABASE_URL, default: SQLite under the data dir].",
 )
+@click.option(
+    "--runs-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of envfarm eval run folders the web console shows [env ENVFARM_RUNS_DIR].",
+)
 @click.option("--log-level", default=None, help="DEBUG, INFO, WARNING ...")
 def serve(
     host: str | None,
@@ -42,9 +48,10 @@ def serve(
     catalog: Path | None,
     data_dir: Path | None,
     database_url: str | None,
+    runs_dir: Path | None,
     log_level: str | None,
 ) -> None:
-    """Serve the task service (REST, OpenAPI at /docs) and every episode's MCP endpoint."""
+    """Serve the task service (REST, OpenAPI at /docs), every episode's MCP endpoint and the web console (/)."""
     import uvicorn
 
     from server.api import create_app
@@ -62,6 +69,7 @@ def serve(
             "catalog": catalog,
             "data_dir": data_dir,
             "database_url": database_url,
+            "runs_dir": runs_dir,
             "log_level": log_level,
         }.items()
         if v is not None

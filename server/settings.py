@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address to bind; anything but loopback needs API keys")
     port: int = Field(8765, ge=0, le=65535, description="Port to listen on")
     catalog: Path | None = Field(None, description="Catalog directory (default: the built-in catalog)")
+    runs_dir: Path | None = Field(
+        None,
+        description="Folder of envfarm eval run folders the web console shows (to admin keys; none by default)",
+    )
     data_dir: Path = Field(Path("data"), description="Where the embedded episode database lives")
     database_url: str | None = Field(
         None, description="SQLAlchemy URL of the episode store (default: sqlite:///<data_dir>/envfarm.db)"

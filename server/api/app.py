@@ -43,6 +43,7 @@ from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauth
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..outcomes import CallOutcome
+from ..scores import ScoreBook
 from ..settings import LOOPBACK_HOSTS, Settings
 from ..store import STORE_UNREACHABLE, Store
 from ..workers import FairShare
@@ -262,13 +263,25 @@ def _declare_security(app: FastAPI, keys: KeyRing) -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the farm's ASGI app. Nothing global: tests build isolated apps on temporary databases."""
+    # The console is built on this package's routes and dependencies (server.console imports
+    # server.api.*), so it is imported here, once server.api is complete, not at the top.
+    from ..console import CookieBearer, install_console
+
     settings = settings or Settings()
     catalog = Catalog(settings.catalog)
     store = Store(settings.store_url(), fsync=settings.durable_fsync)
     metrics = Metrics()
     keys = KeyRing.load(settings.api_keys, settings.api_keys_file)
     service = EpisodeService(settings, catalog, store, metrics)
-    farm = FarmState(settings=settings, catalog=catalog, store=store, service=service, keys=keys, metrics=metrics)
+    farm = FarmState(
+        settings=settings,
+        catalog=catalog,
+        store=store,
+        service=service,
+        keys=keys,
+        metrics=metrics,
+        scores=ScoreBook(store),
+    )
     hosts = HostPolicy.from_settings(settings)
 
     async def resolve(ctx: ServerRequestContext[Any]) -> _HttpEpisode:
@@ -329,6 +342,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(catalog_routes.router)
     app.include_router(episode_routes.router)
+    install_console(app)
     app.state.stream_slots = StreamSlots(settings.max_streams_per_tenant)
     endpoint = McpEndpoint(manager, service, keys, app.state.stream_slots)
     # One meter and one set of turns for REST and MCP: a tenant's requests on both count together.
@@ -355,6 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HeavyBodyTurns, share=turns, keys=keys)
     app.add_middleware(TenantPacing, meter=meter, keys=keys, metrics=metrics)
     app.add_middleware(Authenticate, keys=keys)
+    app.add_middleware(CookieBearer)  # a signed-in browser's console requests carry its key from here on
     # Added last, so outermost: a misdirected request is refused before anything else looks at it,
     # once its header values are what the client meant.
     app.add_middleware(GuardMiddleware, max_body=settings.max_body_bytes, local_only=keys.local_mode)

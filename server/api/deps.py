@@ -13,6 +13,7 @@ from ..auth import KeyRing, Principal
 from ..episodes import EpisodeService
 from ..errors import MISSING_KEY, Unauthorized
 from ..metrics import Metrics
+from ..scores import ScoreBook
 from ..settings import Settings
 from ..store import Store
 
@@ -27,6 +28,7 @@ class FarmState:
     service: EpisodeService
     keys: KeyRing
     metrics: Metrics
+    scores: ScoreBook
 
 
 def get_farm(request: Request) -> FarmState:

@@ -85,3 +85,16 @@ def test_serve_on_a_busy_port_says_so_in_one_line_before_announcing_anything() -
     assert result.exit_code == 1 and "Traceback" not in result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: cannot listen on 127.0.0.1:{port}") and "--port" in lines[0]
+
+
+def test_serve_takes_the_runs_folder_of_the_console_as_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seen: list[Settings] = []
+
+    def create_app(settings: Settings) -> None:
+        seen.append(settings)
+        raise RuntimeError("built")  # stop before serving
+
+    monkeypatch.setattr("server.api.create_app", create_app)
+    args = ["serve", "--port", "0", "--catalog", str(paths.BUILTIN_CATALOG), "--runs-dir", str(tmp_path)]
+    result = CliRunner().invoke(cli, args)
+    assert isinstance(result.exception, RuntimeError) and seen[0].runs_dir == tmp_path

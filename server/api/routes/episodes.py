@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
@@ -21,13 +22,14 @@ from ...schemas import (
     EpisodeStatus,
     ScoreRequest,
 )
-from ...store import EpisodeRow, StoredCall
+from ...store import STORE_UNREACHABLE, EpisodeRow, StoredCall
 from ..deps import FarmDep, FarmState, PrincipalDep, get_principal
 from ..errors import documented
 from ..json_bodies import RustJsonRoute
 from ..log_pages import calls_json, next_page, with_field
 from .catalog import Limit, Offset, tool_infos
 
+log = logging.getLogger("envfarm.server")
 router = APIRouter(  # 503: the store is down
     tags=["episodes"], responses=documented(401, 403, 408, 413, 422, 503), route_class=RustJsonRoute
 )
@@ -185,8 +187,15 @@ async def reset_episode(episode_id: str, farm: FarmDep, principal: PrincipalDep)
 async def score_episode(
     episode_id: str, farm: FarmDep, principal: PrincipalDep, body: ScoreRequest | None = None
 ) -> Score:
-    """Score the episode's current state against its task (reward, partial credit, diff)."""
-    return await farm.service.score(principal, episode_id, body.answer if body else "")
+    """Score the episode's current state against its task (reward, partial credit, diff). The score is
+    kept as the episode's last (the console's episode page shows it)."""
+    answer = body.answer if body else ""
+    score = await farm.service.score(principal, episode_id, answer)
+    try:
+        farm.scores.record(episode_id, score, answer)
+    except STORE_UNREACHABLE:  # the score stands; only the console's record of it is missing
+        log.warning("could not record the score", extra={"episode_id": episode_id}, exc_info=True)
+    return score
 
 
 @router.delete("/episodes/{episode_id}", response_model=EpisodeStatus, responses=documented(404))

@@ -1,0 +1,132 @@
+"""Rendering console pages: one Jinja2 environment (autoescaping every value), safe Markdown, and the
+route class that turns farm errors and a missing key into HTML pages.
+
+Everything shown comes from environment text, tool arguments and results or agent messages, so all of
+it is text: Jinja2 escapes every ``{{ value }}``; policies go through markdown-it with raw HTML off
+(tags show as text) and its link check (no ``javascript:`` links). Every page also carries a
+Content-Security-Policy that runs scripts from this server's own files only, so even a value that
+escaped escaping could not run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.routing import APIRoute
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from envs.errors import EnvFarmError, InvalidEnvironment, UnknownEnvironment, UnknownTask
+
+from ..errors import ServiceError
+from .session import PREFIX, SignInNeeded, login_url
+
+HERE = Path(__file__).resolve().parent
+STATIC_DIR = HERE / "static"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def markdown(text: str) -> Markup:
+    """``text`` rendered as Markdown, its raw HTML shown as text and unsafe links left out."""
+    return Markup(_markdown.render(text or ""))
+
+
+def pretty_json(value: Any) -> str:
+    """A value as indented JSON text (escaped by the template like any other text)."""
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
+
+
+def json_text(text: object) -> str:
+    """JSON text (a tool result as an eval record keeps it) indented; any other text as it is."""
+    if not isinstance(text, str):
+        return pretty_json(text)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else pretty_json(value)
+
+
+def when(seconds: float | None) -> str:
+    """A Unix time as UTC, to the second ("—" for none)."""
+    if not seconds:
+        return "—"
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(markdown=markdown, pretty_json=pretty_json, json_text=json_text, when=when)
+    env.globals.update(prefix=PREFIX)
+    return env
+
+
+templates = _environment()
+
+
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """Template ``name`` as a page, with the security headers."""
+    farm = request.app.state.farm
+    viewer = context.pop("viewer", None)
+    show_runs = farm.settings.runs_dir is not None and viewer is not None and viewer.admin
+    html = templates.get_template(name).render(
+        request=request, viewer=viewer, local_mode=farm.keys.local_mode, show_runs=show_runs, **context
+    )
+    return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
+
+
+def _refusal(exc: EnvFarmError) -> tuple[int, str, str]:
+    """Status, code and message of a farm error, as the API's error handlers give them."""
+    if isinstance(exc, ServiceError):
+        return exc.status, exc.code, str(exc)
+    if isinstance(exc, UnknownEnvironment):
+        return 404, "env_not_found", str(exc)
+    if isinstance(exc, UnknownTask):
+        return 404, "task_not_found", str(exc)
+    if isinstance(exc, InvalidEnvironment):
+        return 409, "env_invalid", exc.served_message()
+    return 400, "bad_request", str(exc)
+
+
+class ConsoleRoute(APIRoute):
+    """A console route: a farm error becomes an HTML error page with its status; a missing or invalid
+    key, the login page (a redirect), or 401 for an htmx request (the page keeps what it shows)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except SignInNeeded as exc:
+                if request.headers.get("hx-request"):
+                    return HTMLResponse("Sign in again", status_code=401, headers=SECURITY_HEADERS)
+                return RedirectResponse(login_url(exc.next_path), status_code=303, headers=SECURITY_HEADERS)
+            except EnvFarmError as exc:
+                status, code, message = _refusal(exc)
+                return render(request, "error.html", status_code=status, code=code, message=message)
+
+        return route
