@@ -41,8 +41,10 @@ class Source:
 
 @dataclass
 class Scope:
+    """The tables, CTEs and FROM sources a SELECT's names are looked up in, then its outer query's."""
+
     tables: Mapping[str, TableSpec]
-    ctes: dict[str, dict[str, Value]] = field(default_factory=dict)
+    ctes: dict[str, dict[str, Value] | None] = field(default_factory=dict)
     sources: list[Source] = field(default_factory=list)
     parent: Scope | None = None
 
@@ -50,19 +52,20 @@ class Scope:
         return Scope(self.tables, dict(self.ctes), [], self)
 
     def lookup(self, name: str, qualifier: str | None = None) -> Value:
+        """The column ``name`` (of the source aliased ``qualifier``) seen from here, or UNKNOWN."""
         scope: Scope | None = self
         while scope is not None:
+            unknown = False
             for src in scope.sources:
                 if qualifier is not None and src.alias != qualifier:
                     continue
-                if src.columns is None:
-                    if qualifier is not None:
-                        return UNKNOWN
-                    continue
-                if name in src.columns:
+                if src.columns is not None and name in src.columns:
                     return src.columns[name]
                 if qualifier is not None:
                     return UNKNOWN
+                unknown |= src.columns is None
+            if unknown:  # it may be a column of the source that cannot be read
+                return UNKNOWN
             scope = scope.parent
         return UNKNOWN
 
@@ -131,9 +134,9 @@ def _select(nodes: Sequence[Node], outer: Scope) -> list[Column] | None:
     return [(first[k][0], union([t[k][1] for t in typed if t is not None])) for k in range(len(first))]
 
 
-def _as_source(cols: list[Column] | None, renames: list[str | None] | None) -> dict[str, Value]:
+def _as_source(cols: list[Column] | None, renames: list[str | None] | None) -> dict[str, Value] | None:
     if cols is None:
-        return {}
+        return None
     names = [n for n, _ in cols]
     if renames is not None and len(renames) == len(cols):
         names = renames
@@ -180,9 +183,9 @@ def _simple_select(nodes: Sequence[Node], scope: Scope) -> list[Column] | None:
 
 def _operand_end(node: Node) -> bool:
     """Whether ``node`` may end an expression (so a name after it is an alias)."""
-    if isinstance(node, Group):
+    if isinstance(node, Group) or name_of(node) is not None:
         return True
-    return node.kind in ("name", "str", "num") or (node.kind == "word" and node.text in ("end", "null"))
+    return node.kind in ("str", "num") or is_word(node, "end", "null")
 
 
 def _from(nodes: Sequence[Node], scope: Scope) -> bool:
@@ -190,37 +193,38 @@ def _from(nodes: Sequence[Node], scope: Scope) -> bool:
     i, outer_join = 0, False
     while i < len(nodes):
         node = nodes[i]
-        columns: dict[str, Value] | None
+        columns: dict[str, Value] | None = None
         name = None
+        joined: list[Source] | None = None  # a parenthesized join: its tables are sources already
         if isinstance(node, Group):
             if node and is_word(node[0], "select", "with"):
                 columns = _as_source(_through(_select(list(node), scope)), None)
-            elif _from(list(node), scope):  # a parenthesized join: its tables are sources already
-                columns = {}
             else:
-                return False
+                before = len(scope.sources)
+                if not _from(list(node), scope):
+                    return False
+                joined = scope.sources[before:]
             i += 1
         elif (name := name_of(node)) is not None:
             i += 1
             if i < len(nodes) and isinstance(nodes[i], Group):  # a table-valued function
-                columns, i = None, i + 1
+                i += 1
             elif name in scope.ctes:
                 columns = scope.ctes[name]
             elif name in scope.tables:
                 columns = {c.name.lower(): column_value(c) for c in scope.tables[name].columns}
-            else:
-                columns = None
         else:
             return False
         alias = name or ""
         if is_word(nodes[i] if i < len(nodes) else None, "as"):
             i += 1
-        if i < len(nodes) and name_of(nodes[i]) is not None and not is_word(nodes[i], *JOINS):
+        if i < len(nodes) and name_of(nodes[i]) is not None:
             alias, i = name_of(nodes[i]) or alias, i + 1
-        if outer_join and columns is not None:
-            columns = {k: replace(v, nullable=True) for k, v in columns.items()}
-        if not isinstance(node, Group) or columns:
+        if joined is None:
             scope.sources.append(Source(alias, columns))
+            joined = scope.sources[-1:]
+        if outer_join:
+            _may_be_null(joined)
         # skip ON / USING up to the next source
         while i < len(nodes) and not is_op(nodes[i], ",") and not is_word(nodes[i], *JOINS):
             i += 1
@@ -229,12 +233,17 @@ def _from(nodes: Sequence[Node], scope: Scope) -> bool:
             if is_word(nodes[i], "left"):
                 outer_join = True
             elif is_word(nodes[i], "right", "full"):
-                for src in scope.sources:
-                    if src.columns is not None:
-                        src.columns = {k: replace(v, nullable=True) for k, v in src.columns.items()}
+                _may_be_null(scope.sources)
                 outer_join = is_word(nodes[i], "full")
             i += 1
     return True
+
+
+def _may_be_null(sources: Sequence[Source]) -> None:
+    """The sources are outer-joined: each of their columns may be null."""
+    for src in sources:
+        if src.columns is not None:
+            src.columns = {k: replace(v, nullable=True) for k, v in src.columns.items()}
 
 
 def _through(cols: list[Column] | None) -> list[Column] | None:

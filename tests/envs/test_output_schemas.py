@@ -43,11 +43,12 @@ def served(sql: str, json_columns: list[str] | None = None) -> tuple[dict[str, A
 
 
 def test_table_columns_keep_their_type_enum_and_description_through_aliases() -> None:
-    props, _ = served("SELECT o.status AS s, o.note, o.total FROM orders o WHERE o.order_id = :order_id")
+    props, _ = served("SELECT o.status AS s, o.note, o.total, o.status t FROM orders o WHERE o.order_id = :order_id")
     assert props == {
         "s": STATUS,
         "note": {"anyOf": [{"type": "string"}, NULL], "description": "Why"},
         "total": {"type": "number"},
+        "t": STATUS,
     }
 
 
@@ -58,6 +59,11 @@ def test_a_left_joined_table_may_be_null() -> None:
     )
     assert props["email"] == {"anyOf": [{"type": "string"}, NULL]} and result["email"] is None
     assert props["order_id"] == {"type": "string"}
+    props, result = served(
+        "SELECT o.order_id, i.n FROM orders o LEFT JOIN (SELECT order_id, count(*) AS n FROM order_items "
+        "WHERE 0 GROUP BY order_id) i USING (order_id) WHERE o.order_id = :order_id"
+    )
+    assert props["n"] == {"anyOf": [{"type": "integer"}, NULL]} and result["n"] is None
 
 
 def test_computed_columns() -> None:
