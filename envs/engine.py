@@ -47,11 +47,12 @@ from .compile import (
 from .errors import IdLimitReached, ResultError, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
 from .finite import non_finite, read_json_text, sqlite_json_with_infinities
 from .functions import install_functions
+from .output_schemas import output_schema
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .spec import EnvSpec, Step, ToolSpec
 from .sqltext import PreparedSQL, prepare
 from .task import PatchOp, Task, ToolCall
-from .tool_schemas import advertised_parameters, output_schema
+from .tool_schemas import advertised_parameters
 from .watchdog import WATCHDOG
 
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).

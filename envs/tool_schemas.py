@@ -1,4 +1,4 @@
-"""A tool's schemas as clients see them: the advertised input schema and the output schema.
+"""A tool's advertised input schema: what clients see of the schema its calls are validated against.
 
 A spec's ``parameters`` is the *validating* schema: any JSON Schema 2020-12, which the engine
 enforces on every call (``envs.arguments``). Model APIs accept far less, and each a different
@@ -17,21 +17,13 @@ function calling, Anthropic tool use (strict included) and Gemini function decla
   counts, defaults, non-string enums and constants) is said in the description, in words, and is
   still enforced: the engine validates every call against the full schema.
 
-The output schema is declared only where the result is always an object: a tool without a return
-step (``{"ok": true}``) or whose return step has shape ``one`` and a ``message`` (no row is then an
-error, never null). It names the result's columns, typed from the table when the SELECT returns a
-table's own columns (``SELECT *``, ``SELECT t.*``), and is exact: MCP clients validate every
-structured result against it.
+Output schemas are built in ``envs.output_schemas``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from typing import Any
-
-from .spec import ColumnSpec, EnvSpec, ReturnStep, ToolSpec
-from .sqltext import star_table
 
 #: The ``format`` values every checked API accepts (OpenAI strict, Anthropic strict, Gemini).
 COMMON_FORMATS = frozenset({"date-time"})
@@ -47,14 +39,6 @@ _FORMAT_WORDS = {
     "ipv4": "an IPv4 address",
     "ipv6": "an IPv6 address",
     "duration": "an ISO 8601 duration",
-}
-
-#: ``{"ok": true}``: what a tool without a return step gives.
-OK_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"ok": {"type": "boolean", "const": True}},
-    "required": ["ok"],
-    "additionalProperties": False,
 }
 
 
@@ -303,71 +287,3 @@ def _numeric_bounds(node: dict[str, Any], notes: list[str]) -> None:
         notes.append(f"less than {v}")
     if (v := num("multipleOf")) is not None:
         notes.append(f"a multiple of {v}")
-
-
-# -- output schemas ----------------------------------------------------------------------------------
-
-
-def return_step(tool: ToolSpec) -> ReturnStep | None:
-    """The tool's return step, if it has one (always the last step)."""
-    last = tool.steps[-1]
-    return last if isinstance(last, ReturnStep) else None
-
-
-def returns_object(tool: ToolSpec) -> bool:
-    """Whether every successful call of ``tool`` returns a JSON object."""
-    ret = return_step(tool)
-    return ret is None or (ret.shape == "one" and ret.message is not None)
-
-
-def output_schema(
-    spec: EnvSpec, tool: ToolSpec, result_columns: Callable[[str], Sequence[str] | None]
-) -> dict[str, Any] | None:
-    """The output schema of ``tool``, or None where its result is not always an object.
-
-    ``result_columns(sql)`` names the columns the return step's SELECT gives (``Episode.result_columns``),
-    or None when they cannot be found; then no schema is declared rather than a wrong one.
-    """
-    ret = return_step(tool)
-    if ret is None:
-        return OK_SCHEMA
-    columns = result_columns(ret.sql) if returns_object(tool) else None
-    if columns is None:
-        return None
-    table_name = star_table(ret.sql)
-    typed: dict[str, ColumnSpec] = {}
-    if table_name is not None and table_name in {t.name for t in spec.tables}:
-        table = spec.table(table_name)
-        for column, name in zip(table.columns, columns, strict=False):
-            if column.name != name:
-                break
-            typed[name] = column
-    nested = set(ret.json_columns) | {c.name for t in spec.tables for c in t.columns if c.type == "json"}
-    properties: dict[str, Any] = {}
-    for name in dict.fromkeys(columns):  # a repeated name is one key of the row
-        found = typed.get(name)
-        properties[name] = {} if found is None or name in nested else column_schema(found)
-    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
-
-
-_JSON_TYPES = {"text": "string", "date": "string", "datetime": "string", "integer": "integer", "real": "number"}
-
-
-def column_schema(column: ColumnSpec) -> dict[str, Any]:
-    """The JSON values a stored column gives (tables are STRICT: the type is exact)."""
-    out: dict[str, Any]
-    if column.type == "boolean":
-        out = {"type": "integer", "enum": [0, 1]}  # stored as 0 / 1 and returned so
-    elif column.type == "json":
-        out = {}
-    else:
-        out = {"type": _JSON_TYPES[column.type]}
-        if column.enum is not None:
-            out["enum"] = list(column.enum)
-    if column.nullable and "type" in out:
-        out["type"] = [out["type"], "null"]
-        if "enum" in out:
-            out["enum"] = [*out["enum"], None]
-    if column.description:
-        out["description"] = column.description
-    return out

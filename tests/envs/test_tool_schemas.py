@@ -13,9 +13,10 @@ from envs.arguments import ArgumentValidator
 from envs.catalog import load_env
 from envs.engine import Environment
 from envs.errors import StateError, ToolArgumentError
+from envs.output_schemas import OK_SCHEMA, column_schema
 from envs.schema_lint import VENDORS, lint_tool
 from envs.spec import EnvSpec, ToolSpec
-from envs.tool_schemas import OK_SCHEMA, advertised_parameters, column_schema
+from envs.tool_schemas import advertised_parameters
 from tests.envs.catalog_tools import tool_schemas_with_gold_arguments
 from tests.envs.specs import SHOP
 
@@ -256,10 +257,11 @@ def test_column_schemas_follow_the_stored_types() -> None:
 
     assert column_schema(ColumnSpec(name="b", type="boolean")) == {"type": "integer", "enum": [0, 1]}
     assert column_schema(ColumnSpec(name="s", type="text", nullable=True, enum=["a"])) == {
-        "type": ["string", "null"],
-        "enum": ["a", None],
+        "anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}]
     }
-    assert column_schema(ColumnSpec(name="j", type="json")) == {}
+    assert column_schema(ColumnSpec(name="j", type="json")) == {
+        "anyOf": [{"type": t} for t in ("object", "array", "string", "number", "boolean", "null")]
+    }
     assert column_schema(ColumnSpec(name="r", type="real", description="Price")) == {
         "type": "number",
         "description": "Price",
