@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,31 @@ def test_snippet(keyed_server: LiveServer, llm: FakeLLM, name: str) -> None:
     with keyed_server.http(KEY_A) as c:  # the call reached the episode, over MCP
         log = c.get(f"/episodes/{episode['episode_id']}").json()["log"]
     assert [(e["tool"], e["transport"]) for e in log] == [("list_providers", "mcp")]
+
+
+def test_the_desktop_configuration_starts_a_stdio_episode(tmp_path: Path) -> None:
+    """The Claude Desktop / Cursor configuration, as written, with its command's path made this
+    checkout's: the MCP SDK's stdio client starts that server, lists its tools and calls one."""
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    from .conftest import run
+
+    block = re.search(r"^## Claude Desktop.*?\n```json\n(.*?)```", DOC.read_text(), re.S | re.M)
+    assert block is not None
+    (server,) = json.loads(block.group(1))["mcpServers"].values()
+    assert server["command"].endswith("/.venv/bin/envfarm")
+    script = Path(sys.executable).with_name("envfarm")
+    params = StdioServerParameters(command=str(script), args=server["args"], cwd=tmp_path)
+
+    async def session() -> tuple[list[str], Any]:
+        with (tmp_path / "stderr.txt").open("w") as err:
+            async with Client(stdio_client(params, errlog=err), mode="legacy") as client:
+                tools = [t.name for t in (await client.list_tools()).tools]
+                found = await client.call_tool("find_user_id_by_email", {"email": "nobody@example.com"})
+                return tools, found
+
+    tools, found = run(session())
+    assert "find_user_id_by_email" in tools and "cancel_pending_order" in tools
+    assert found.is_error and "nobody@example.com" in found.content[0].text
+    assert '"score"' in (tmp_path / "stderr.txt").read_text()  # --score-on-exit
