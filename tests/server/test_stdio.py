@@ -9,6 +9,7 @@ from pathlib import Path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from envfarm.cli import main
 from envs import Catalog
 from envs.schema_dialects import in_dialect
 
@@ -151,3 +152,10 @@ def test_stdio_lists_tools_in_the_dialect_asked_for(tmp_path):
     ]
     assert not any("additionalProperties" in json.dumps(t.input_schema) for t in tools)
     assert not slots.is_error and json.loads(slots.content[0].text)
+
+
+def test_stdio_refuses_an_unknown_dialect_in_one_line(capsys):
+    assert main(["mcp", "--env", "clinic", "--dialect", "gemni"]) == 1  # before anything is served
+    assert capsys.readouterr().err == (
+        "error: --dialect: unknown schema dialect 'gemni'; choose one of default, gemini. Did you mean 'gemini'?\n"
+    )
