@@ -4,7 +4,8 @@ A spec's ``parameters`` is the *validating* schema: any JSON Schema 2020-12, whi
 enforces on every call (``envs.arguments``). Model APIs accept far less, and each a different
 subset (docs/serving.md, "Tool schemas", has the rules and their sources). So what ``tools/list``
 shows, the *advertised* schema, is derived from it to be accepted as it is by OpenAI strict
-function calling, Anthropic tool use (strict included) and Gemini function declarations:
+function calling, Anthropic tool use (strict included) and Gemini function declarations (a client
+that converts it first, as google-genai's MCP bridge does, asks for a dialect: ``envs.schema_dialects``):
 
 * every object lists all its properties in ``required`` and has ``"additionalProperties": false``;
   a property the spec leaves optional becomes ``{"anyOf": [<its schema>, {"type": "null"}]}``,
