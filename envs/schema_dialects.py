@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 from .errors import UnknownDialect
-from .tool_schemas import OPTIONAL_NOTE, sentence
+from .sentences import OPTIONAL_NOTE, sentence
 
 Dialect = Literal["default", "gemini"]
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)

@@ -28,20 +28,16 @@ structured result against it.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .sentences import OPTIONAL_NOTE, STOPS, sentence
 from .spec import ColumnSpec, EnvSpec, ReturnStep, ToolSpec
 from .sqltext import star_table
 
 #: The ``format`` values every checked API accepts (OpenAI strict, Anthropic strict, Gemini).
 COMMON_FORMATS = frozenset({"date-time"})
 _MAX_DEPTH = 32  # schema_safety refuses deeper schemas; a guard for unchecked ones
-#: What the description of an optional property ends with (its null means "not given").
-OPTIONAL_NOTE = "Optional: null leaves it out."
-_STOPS = (".", "!", "?")
-_PLAIN_WORD = re.compile(r"[a-z][a-z.]*(?:[\s,;:]|$)")  # a first word a sentence capitalizes
 
 _FORMAT_WORDS = {
     "date": "a date, YYYY-MM-DD",
@@ -272,23 +268,8 @@ def _described(description: Any, notes: list[str], tail: str = "") -> str:
     text = description.strip().rstrip(",;:").rstrip() if isinstance(description, str) else ""
     if notes:
         said = "; ".join(notes)
-        text = f"{text} {sentence(said)}" if text.endswith(_STOPS) else f"{text} ({said})" if text else said
+        text = f"{text} {sentence(said)}" if text.endswith(STOPS) else f"{text} ({said})" if text else said
     return " ".join(sentence(part) for part in (text, tail) if part)
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence: a plain lowercase first word capitalized ("e.g." -> "E.g."; "kW",
-    "item_ids" or "iPhone" are left as written) and a full stop at the end unless it has one.
-
-    >>> sentence("e.g. 'P04' (at most 40 characters)"), sentence("kW to add"), sentence("Done!")
-    ("E.g. 'P04' (at most 40 characters).", 'kW to add.', 'Done!')
-    """
-    text = text.strip().rstrip(",;:").rstrip()
-    if not text:
-        return text
-    if _PLAIN_WORD.match(text):
-        text = text[0].upper() + text[1:]
-    return text if text.endswith(_STOPS) else text + "."
 
 
 def _bounds(node: dict[str, Any], low_key: str, high_key: str, unit: str, notes: list[str]) -> None:
