@@ -5,15 +5,16 @@ automatic function calling, against a fake Gemini API on loopback), and calls in
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from google import genai
-from google.genai import types
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -23,11 +24,8 @@ from envs import Catalog
 from envs.schema_dialects import in_dialect
 from server.threaded import ThreadedServer
 
-from .conftest import MODES, farm_error, mcp_session, run
+from .conftest import KEY_A, MODES, auth, farm_error, mcp_session, run
 
-# google-genai reads MCP objects by their 1.x names (``inputSchema``, ``isError``) first; where fastmcp
-# is loaded too (a test before this one), fastmcp makes those names warn, and warnings are errors here.
-pytestmark = pytest.mark.filterwarnings("ignore:Accessing `.*` is deprecated; MCP SDK v2 renamed")
 CATALOG = Catalog()
 CLINIC = CATALOG.get("clinic").environment
 
@@ -129,25 +127,31 @@ def fake_gemini() -> Iterator[FakeGemini]:
         fake.server.stop()
 
 
-async def ask_gemini(mcp_url: str, base_url: str) -> types.GenerateContentResponse:
-    """docs/clients_snippets_gemini.md: google-genai with an MCP session as its tools."""
-    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=base_url))
-    async with streamable_http_client(mcp_url) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        # config as a dict: google-genai deep-copies a GenerateContentConfig, which an mcp 2.x session refuses
-        return await client.aio.models.generate_content(
-            model="gemini-2.5-flash",
-            contents="Which slots does provider PR01 have open?",
-            config={"tools": [session]},
-        )
+DOC = Path(__file__).resolve().parents[2] / "docs" / "clients_snippets_gemini.md"
 
 
-# google-genai's own aiohttp session class (aiohttp is installed here) warns on being subclassed.
-@pytest.mark.filterwarnings("ignore:Inheritance class AiohttpClientSession from ClientSession:DeprecationWarning")
-def test_google_genai_drives_a_gemini_dialect_episode_through_its_mcp_session(client, fake_gemini):
-    ep = new_episode(client, env_id="clinic", dialect="gemini")
-    response = run(ask_gemini(ep["mcp_url"], fake_gemini.server.url))
-    assert response.text == "PR01 has open slots."
+def snippet_as_written(farm_url: str, key: str) -> str:
+    """The doc's snippet with ``FARM`` and ``HEADERS`` set (each marked line must be there, once)."""
+    (code,) = re.findall(r"^```python\n(.*?)^```", DOC.read_text(), re.S | re.M)
+    code, urls = re.subn(r'^FARM = ".*?"', f"FARM = {json.dumps(farm_url)}", code, flags=re.M)
+    headers = json.dumps(auth(key))
+    code, heads = re.subn(
+        r"^HEADERS: dict\[str, str\] = \{\}", f"HEADERS: dict[str, str] = {headers}", code, flags=re.M
+    )
+    assert (urls, heads) == (1, 1), code
+    return code
+
+
+def test_the_google_genai_snippet_drives_a_gemini_dialect_episode(keyed_server, fake_gemini):
+    """docs/clients_snippets_gemini.md as written, in a process of its own: google-genai's
+    ``generate_content`` with the MCP session as its tools, against the fake Gemini API."""
+    env = {**os.environ, "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake_gemini.server.url}
+    env.pop("GOOGLE_API_KEY", None)
+    code = snippet_as_written(keyed_server.base_url, KEY_A)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+    text, reward = done.stdout.splitlines()
+    assert text == "PR01 has open slots." and reward.startswith("reward "), done.stdout
     first, second = fake_gemini.requests
     # What the Gemini API received: every tool, converted by google-genai itself, descriptions kept.
     declarations = {d["name"]: d for tool in first["tools"] for d in tool["functionDeclarations"]}
@@ -155,13 +159,16 @@ def test_google_genai_drives_a_gemini_dialect_episode_through_its_mcp_session(cl
     for tool, schema in zip(CLINIC.spec.tools, gemini_schemas(), strict=True):
         sent = declarations[tool.name]
         assert sent["description"] == tool.description
+        assert "additionalProperties" not in json.dumps(sent)
         for name, prop in schema["properties"].items():
             said = prop.get("description") or next(b["description"] for b in prop["anyOf"] if "description" in b)
             assert sent["parameters"]["properties"][name]["description"] == said, (tool.name, name)
     # The model's call, null for the parameters it leaves out, ran on the episode; its result went back.
     (returned,) = [p["functionResponse"] for p in second["contents"][-1]["parts"]]
     assert returned["name"] == "list_open_slots" and "error" not in returned["response"]
-    log = client.get(f"/episodes/{ep['episode_id']}").json()["log"]
+    with keyed_server.http(KEY_A) as client:
+        (episode,) = client.get("/episodes").json()["items"]
+        log = client.get(f"/episodes/{episode['episode_id']}").json()["log"]
     assert [(c["tool"], c["is_error"], c["transport"]) for c in log] == [("list_open_slots", False, "mcp")]
     assert log[0]["arguments"] == {"provider_id": "PR01", "specialty": None, "date": None}
     assert log[0]["result"] == json.loads(returned["response"]["result"]["content"][0]["text"])
