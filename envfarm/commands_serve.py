@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from envs.errors import EnvFarmError
+from envs.schema_dialects import DEFAULT_DIALECT, DIALECTS, parse_dialect
 
 if TYPE_CHECKING:
     from envs import CatalogEntry, Task
@@ -137,8 +138,20 @@ def _check_port_free(host: str, port: int) -> None:
     help="Read the agent's final answer from this file when the client leaves (paste it there), for scoring "
     "the task's required outputs; stdio has no channel for it.",
 )
+@click.option(
+    "--dialect",
+    default=DEFAULT_DIALECT,
+    show_default=True,
+    help=f"The schema dialect of the tools' input schemas, one of {', '.join(DIALECTS)}: gemini for "
+    "google-genai's MCP conversion (docs/serving.md, 'Schema dialects').",
+)
 def mcp_stdio(
-    task_id: str | None, env_id: str | None, catalog: Path | None, score_on_exit: bool, answer_file: Path | None
+    task_id: str | None,
+    env_id: str | None,
+    catalog: Path | None,
+    score_on_exit: bool,
+    answer_file: Path | None,
+    dialect: str,
 ) -> None:
     """Serve one episode over stdio, for desktop MCP clients (Claude Desktop, Cursor, ...)."""
     from server.stdio import run_stdio
@@ -147,6 +160,7 @@ def mcp_stdio(
 
     if (task_id is None) == (env_id is None):
         raise click.UsageError("give exactly one of --task or --env")
+    chosen = parse_dialect(dialect, field="--dialect")  # an unknown one is refused in one line, before serving
 
     def notice(text: str) -> None:
         click.echo(f"envfarm: {text}", err=True)
@@ -168,7 +182,7 @@ def mcp_stdio(
         return answer_file.read_text(encoding="utf-8", errors="replace")
 
     try:
-        episode, score = run_stdio(open_episode, final_answer)
+        episode, score = run_stdio(open_episode, final_answer, chosen)
     except EnvFarmError as exc:
         if failed and exc is failed[0]:
             raise click.exceptions.Exit(1) from None  # already said

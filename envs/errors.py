@@ -8,6 +8,7 @@ The hierarchy::
     │   └── SchemaMismatch      the database built from a spec is not the one it declares
     ├── UnknownEnvironment      no environment with that id ("Did you mean ...")
     ├── UnknownTask             no task with that id
+    ├── UnknownDialect          no schema dialect of that name (names the field and the value)
     └── ToolError               a tool call failed; the episode state is unchanged
         ├── UnknownTool         no tool with that name in this environment
         ├── ToolArgumentError   arguments do not match the tool's JSON Schema (names the field)
@@ -109,6 +110,23 @@ class UnknownTask(EnvFarmError):
     def __init__(self, task_id: str, known: Iterable[str] = ()) -> None:
         self.task_id = task_id
         super().__init__(f"Task '{task_id}' doesn't exist.{_did_you_mean(task_id, known)}")
+
+
+class UnknownDialect(EnvFarmError):
+    """No schema dialect of that name (``envs.schema_dialects``).
+
+    Attributes:
+        value: the name asked for.
+        field: where it was asked for (a query parameter, a body field, a CLI option).
+    """
+
+    def __init__(self, value: str, known: Iterable[str], *, field: str = "dialect") -> None:
+        self.value = value
+        self.field = field
+        names = list(known)
+        super().__init__(
+            f"{field}: unknown schema dialect {value!r}; choose one of {', '.join(names)}.{_did_you_mean(value, names)}"
+        )
 
 
 class ToolError(EnvFarmError):

@@ -4,7 +4,8 @@ A spec's ``parameters`` is the *validating* schema: any JSON Schema 2020-12, whi
 enforces on every call (``envs.arguments``). Model APIs accept far less, and each a different
 subset (docs/serving.md, "Tool schemas", has the rules and their sources). So what ``tools/list``
 shows, the *advertised* schema, is derived from it to be accepted as it is by OpenAI strict
-function calling, Anthropic tool use (strict included) and Gemini function declarations:
+function calling, Anthropic tool use (strict included) and Gemini function declarations (a client
+that converts it first, as google-genai's MCP bridge does, asks for a dialect: ``envs.schema_dialects``):
 
 * every object lists all its properties in ``required`` and has ``"additionalProperties": false``;
   a property the spec leaves optional becomes ``{"anyOf": [<its schema>, {"type": "null"}]}``,
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from .sentences import OPTIONAL_NOTE, STOPS, sentence
 
 #: The ``format`` values every checked API accepts (OpenAI strict, Anthropic strict, Gemini).
 COMMON_FORMATS = frozenset({"date-time"})
@@ -241,20 +244,17 @@ def _optional(schema: dict[str, Any], nullable: bool) -> dict[str, Any]:
     """An optional property: listed as required, null standing for "not given"."""
     out = _or_null(schema)
     if not nullable:  # null is not a value of its own here: say what it means
-        out["description"] = _described(out.get("description"), [], "Optional: null leaves it out.")
+        out["description"] = _described(out.get("description"), [], OPTIONAL_NOTE)
     return out
 
 
 def _described(description: Any, notes: list[str], tail: str = "") -> str:
-    text = description.strip() if isinstance(description, str) else ""
+    """A description with the notes said in words and ``tail`` after it, in sentences."""
+    text = description.strip().rstrip(",;:").rstrip() if isinstance(description, str) else ""
     if notes:
         said = "; ".join(notes)
-        text = f"{text} ({said})" if text else said[0].upper() + said[1:] + "."
-    if tail:
-        if text and not text.endswith((".", "!", "?")):
-            text += "."  # the tail is a sentence of its own: "Omit if none. Optional: ..."
-        text = f"{text} {tail}" if text else tail
-    return text
+        text = f"{text} {sentence(said)}" if text.endswith(STOPS) else f"{text} ({said})" if text else said
+    return " ".join(sentence(part) for part in (text, tail) if part)
 
 
 def _bounds(node: dict[str, Any], low_key: str, high_key: str, unit: str, notes: list[str]) -> None:

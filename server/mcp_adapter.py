@@ -38,7 +38,8 @@ from mcp.types import (
     ToolAnnotations,
 )
 
-from envs.errors import EnvFarmError
+from envs.errors import EnvFarmError, UnknownDialect
+from envs.schema_dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, in_dialect, parse_dialect
 
 from .outcomes import CallOutcome, result_text
 
@@ -80,23 +81,24 @@ class McpError(EnvFarmError, MCPError):
         MCPError.__init__(self, code, message, data)
 
 
-_tool_cache: dict[int, list[Tool]] = {}
+_tool_cache: dict[tuple[int, Dialect], list[Tool]] = {}
 
 
-def mcp_tools(env: Environment) -> list[Tool]:
-    """The environment's tools as MCP ``Tool`` objects (built once per environment).
+def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Tool]:
+    """The environment's tools as MCP ``Tool`` objects (built once per environment and dialect).
 
     ``inputSchema`` is the advertised schema, which every major model API accepts as it is (the
-    engine still validates against the spec's full one); ``outputSchema`` is declared only for tools
-    whose every result is an object (``envs.tool_schemas``).
+    engine still validates against the spec's full one), written in ``dialect``
+    (``envs.schema_dialects``); ``outputSchema`` is declared only for tools whose every result is an
+    object (``envs.tool_schemas``).
     """
-    tools = _tool_cache.get(id(env))
+    tools = _tool_cache.get((id(env), dialect))
     if tools is None:
         tools = [
             Tool(
                 name=t.name,
                 description=t.description,
-                input_schema=env.advertised_parameters(t.name),
+                input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
                 output_schema=env.output_schema(t.name),
                 annotations=ToolAnnotations(
                     read_only_hint=t.kind == "read",
@@ -107,7 +109,7 @@ def mcp_tools(env: Environment) -> list[Tool]:
             )
             for t in env.spec.tools
         ]
-        _tool_cache[id(env)] = tools
+        _tool_cache[(id(env), dialect)] = tools
     return tools
 
 
@@ -128,12 +130,20 @@ def tool_result(outcome: CallOutcome) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
-def build_server(resolve: Resolver, *, version: str = "0.1.0") -> Server[Any]:
-    """A low-level MCP server whose every handler works on the episode ``resolve`` returns."""
+def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect = DEFAULT_DIALECT) -> Server[Any]:
+    """A low-level MCP server whose every handler works on the episode ``resolve`` returns. Tools are
+    listed in ``dialect``, or over HTTP in the one the URL's ``?dialect=`` names."""
+
+    def asked_dialect(ctx: ServerRequestContext[Any]) -> Dialect:
+        asked = ctx.request.query_params.get(DIALECT_FIELD) if ctx.request is not None else None
+        try:
+            return dialect if asked is None else parse_dialect(asked)
+        except UnknownDialect as exc:  # the HTTP endpoint refuses such a URL first
+            raise McpError(str(exc), data={"field": exc.field}) from None
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         handle = await resolve(ctx)
-        return ListToolsResult(tools=mcp_tools(handle.env))
+        return ListToolsResult(tools=mcp_tools(handle.env, asked_dialect(ctx)))
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         try:

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from envs.schema_dialects import DEFAULT_DIALECT, Dialect
 from envs.task import UserProfile
 
 
@@ -115,6 +116,12 @@ class EpisodeCreate(ApiModel):
         description="Start from another of your episodes' current state, with its task (a task_id or env_id "
         "given too must be its own); its committed writes become the fork's log, and the two then go their own ways",
         examples=["ep_3sBZlY5kD1vUq7eGkPz0rJXa"],
+    )
+    dialect: Dialect = Field(
+        DEFAULT_DIALECT,
+        description="The schema dialect of the tools' input schemas, in the response's tools and over its "
+        "mcp_url (which then carries ?dialect=): 'gemini' for google-genai's MCP conversion (docs/serving.md)",
+        examples=["gemini"],
     )
 
 

@@ -17,6 +17,7 @@ import anyio
 from mcp.server.stdio import stdio_server
 
 from envs.errors import EnvFarmError, ToolError
+from envs.schema_dialects import DEFAULT_DIALECT, Dialect
 
 from .mcp_adapter import McpError, build_server
 from .outcomes import CallOutcome
@@ -82,15 +83,16 @@ class Opening:
         return self.episode
 
 
-async def serve_stdio(open_episode: Callable[[], LocalEpisode]) -> LocalEpisode:
+async def serve_stdio(open_episode: Callable[[], LocalEpisode], dialect: Dialect = DEFAULT_DIALECT) -> LocalEpisode:
     """Serve the episode ``open_episode`` makes over this process's stdin/stdout until the client
     disconnects; return it. The session starts at once; the episode is opened meanwhile (``Opening``).
+    Tools are listed in the schema dialect ``dialect``.
 
     Raises:
         Exception: what ``open_episode`` raised, once the client has left.
     """
     opening = Opening(open_episode)
-    server = build_server(opening.resolve)
+    server = build_server(opening.resolve, dialect=dialect)
     async with anyio.create_task_group() as tg:
         tg.start_soon(opening.run)
         async with stdio_server() as (read, write):
@@ -102,18 +104,20 @@ async def serve_stdio(open_episode: Callable[[], LocalEpisode]) -> LocalEpisode:
 
 
 def run_stdio(
-    source: Callable[[], tuple[CatalogEntry, Task | None]], answer: Callable[[], str] = lambda: ""
+    source: Callable[[], tuple[CatalogEntry, Task | None]],
+    answer: Callable[[], str] = lambda: "",
+    dialect: Dialect = DEFAULT_DIALECT,
 ) -> tuple[LocalEpisode, Score | None]:
     """Run the stdio server to completion; return the episode and, for a task, its final score.
 
     ``source`` gives the environment and task to serve; it is called while the session starts, so
     it may take a while (generate the environment). ``answer`` gives the agent's final answer once
     the client has left: stdio carries no such text, so the caller says where to find it
-    (``envfarm mcp --answer-file``).
+    (``envfarm mcp --answer-file``). Tools are listed in the schema dialect ``dialect``.
     """
     from envs import score_episode
 
-    episode = anyio.run(serve_stdio, lambda: open_local(*source()))
+    episode = anyio.run(serve_stdio, lambda: open_local(*source()), dialect)
     task = episode.task
     score = score_episode(episode.env, task, episode.state, answer()) if task is not None else None
     return episode, score

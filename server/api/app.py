@@ -31,11 +31,13 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, QueryParams
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from envs import Catalog, Environment, Task
+from envs.errors import UnknownDialect
+from envs.schema_dialects import DIALECT_FIELD, parse_dialect
 
 from ..auth import KeyRing, Principal
 from ..episodes import FLUSH_INTERVAL, EpisodeService, LiveEpisode
@@ -123,6 +125,15 @@ async def _send_error(send: Send, scope: Scope, exc: ServiceError) -> None:
     await service_error_response(exc)(scope, _no_body, send)
 
 
+def _unknown_dialect(scope: Scope) -> ServiceError | None:
+    """The refusal of an MCP URL whose ``?dialect=`` names no schema dialect, if it does."""
+    try:
+        parse_dialect(QueryParams(scope.get("query_string", b"")).get(DIALECT_FIELD))
+    except UnknownDialect as exc:
+        return ServiceError(str(exc), field=exc.field)
+    return None
+
+
 async def _no_body() -> dict[str, Any]:
     return {"type": "http.request", "body": b"", "more_body": False}
 
@@ -161,6 +172,9 @@ class McpEndpoint:
         self.streams = streams
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (refused := _unknown_dialect(scope)) is not None:
+            await _send_error(send, scope, refused)
+            return
         principal = self.keys.resolve(Headers(scope=scope).get("authorization"))
         if principal is None:
             await _send_error(send, scope, Unauthorized(MISSING_KEY, field="authorization"))

@@ -6,6 +6,7 @@ import functools
 from typing import Any
 
 from envs.catalog import load_env
+from envs.engine import Environment
 from envs.task import Task
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
@@ -31,3 +32,12 @@ def tool_schemas_with_gold_arguments() -> list[tuple[str, dict[str, Any], list[d
                 gold.setdefault(action.tool, []).append(action.arguments)
         out += [(f"{spec.id}.{t.name}", t.parameters, gold.get(t.name, [])) for t in spec.tools]
     return out
+
+
+@functools.cache
+def default_catalog_environments() -> tuple[Environment, ...]:
+    """The whole default catalog as the test suite builds it: the reference environments and every
+    built-in domain as the default catalog synthesizes it (seed 0). Built once per test process."""
+    envs = [load_env("retail").environment, load_env("clinic").environment]
+    envs += [Environment(generate_env(domain, seed=0).spec) for domain in load_ontology()]
+    return tuple(envs)

@@ -42,7 +42,7 @@ RICH: dict[str, Any] = {
         },
         "email": {"type": "string", "format": "email", "maxLength": 80},
         "when": {"type": "string", "format": "date-time"},
-        "note": {"type": ["string", "null"], "description": "A note, or null"},
+        "note": {"type": ["string", "null"], "description": "A note, or null."},
         "priority": {"enum": [1, 2, 3]},
         "mode": {"type": "string", "enum": ["fast", "slow"], "default": "fast"},
         "amount": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.01},
@@ -66,13 +66,13 @@ def test_every_property_is_required_and_optional_ones_are_nullable() -> None:
     assert email["description"] == "An email address; at most 80 characters. Optional: null leaves it out."
     assert out["properties"]["id"] == {
         "type": "string",
-        "description": "The order id (matching the regular expression ^O[0-9]+$)",
+        "description": "The order id (matching the regular expression ^O[0-9]+$).",
     }
 
 
 def test_type_arrays_become_any_of_and_null_that_is_a_value_is_not_called_optional() -> None:
     note = advertised_parameters(RICH)["properties"]["note"]
-    assert note == {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "A note, or null"}
+    assert note == {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "A note, or null."}
 
 
 def test_what_no_api_shares_is_said_in_words() -> None:
@@ -116,6 +116,28 @@ def test_the_optional_note_follows_a_full_sentence() -> None:
             text = prop.get("description", "")
             head, noted, _ = text.partition("Optional: null leaves it out.")
             assert not (noted and head) or head.rstrip().endswith((".", "!", "?")), (name, key, text)
+
+
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        ("Omit if none.", "Omit if none. At most 9 characters."),  # a note after a full stop is a sentence
+        ("e.g. 'P04'", "E.g. 'P04' (at most 9 characters)."),
+        ("true once the user agreed;", "True once the user agreed (at most 9 characters)."),
+        ("kW to add", "kW to add (at most 9 characters)."),  # a unit, an identifier: as written
+        ("item_ids in order", "item_ids in order (at most 9 characters)."),
+        ("", "At most 9 characters."),
+    ],
+)
+def test_descriptions_read_as_sentences(description: str, said: str) -> None:
+    schema = advertised_parameters(
+        {
+            "type": "object",
+            "required": ["x"],
+            "properties": {"x": {"type": "string", "maxLength": 9, "description": description}},
+        }
+    )
+    assert schema["properties"]["x"]["description"] == said
 
 
 @pytest.mark.parametrize(

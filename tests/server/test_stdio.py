@@ -9,7 +9,9 @@ from pathlib import Path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from envfarm.cli import main
 from envs import Catalog
+from envs.schema_dialects import in_dialect
 
 from .conftest import run
 
@@ -130,3 +132,30 @@ def test_stdio_free_play_has_no_score(tmp_path):
     assert prompts == []
     assert res.is_error and "nobody@example.com" in res.content[0].text
     assert exit_report(stderr) == {"calls": 1, "answer_given": False, "score": None}
+
+
+def test_stdio_lists_tools_in_the_dialect_asked_for(tmp_path):
+    """``envfarm mcp --dialect gemini``: the gemini schemas, and calls in their shape (null for an
+    optional parameter) work as in the default."""
+    env = CATALOG.get("clinic").environment
+
+    async def session():
+        with (tmp_path / "stderr.txt").open("w") as err:
+            async with Client(stdio_client(params("mcp", "--env", "clinic", "--dialect", "gemini"), errlog=err)) as c:
+                tools = (await c.list_tools()).tools
+                slots = await c.call_tool("list_open_slots", {"provider_id": "PR01", "specialty": None, "date": None})
+                return tools, slots
+
+    tools, slots = run(session())
+    assert [t.input_schema for t in tools] == [
+        in_dialect(env.advertised_parameters(t.name), "gemini") for t in env.spec.tools
+    ]
+    assert not any("additionalProperties" in json.dumps(t.input_schema) for t in tools)
+    assert not slots.is_error and json.loads(slots.content[0].text)
+
+
+def test_stdio_refuses_an_unknown_dialect_in_one_line(capsys):
+    assert main(["mcp", "--env", "clinic", "--dialect", "gemni"]) == 1  # before anything is served
+    assert capsys.readouterr().err == (
+        "error: --dialect: unknown schema dialect 'gemni'; choose one of default, gemini. Did you mean 'gemini'?\n"
+    )

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query
 
 from envs import CatalogEntry, Environment, Task
+from envs.schema_dialects import DEFAULT_DIALECT, Dialect, in_dialect
 
 from ...auth import Principal
 from ...schemas import EnvDetail, EnvList, EnvSummary, SkippedEnv, TaskAdmin, TaskList, TaskPublic, ToolInfo
@@ -20,6 +21,10 @@ Difficulty = Literal["easy", "medium", "hard"]
 # Path parameters, with examples from the reference environments (every catalog has them).
 EnvId = Annotated[str, Path(description="Environment id", examples=["clinic"])]
 TaskId = Annotated[str, Path(description="Task id", examples=["clinic-001"])]
+DialectQuery = Annotated[
+    Dialect,
+    Query(description="The schema dialect of the tools' input schemas (docs/serving.md, 'Schema dialects')"),
+]
 
 
 def env_summary(entry: CatalogEntry) -> EnvSummary:
@@ -35,14 +40,15 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
     )
 
 
-def tool_infos(env: Environment) -> list[ToolInfo]:
-    """The tools as the server's own environment advertises them (with the string limits it enforces)."""
+def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[ToolInfo]:
+    """The tools as the server's own environment advertises them (with the string limits it enforces),
+    their input schemas written in ``dialect``."""
     return [
         ToolInfo(
             name=t.name,
             description=t.description,
             kind=t.kind,
-            input_schema=env.advertised_parameters(t.name),
+            input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
             output_schema=env.output_schema(t.name),
         )
         for t in env.spec.tools
@@ -92,14 +98,16 @@ def list_envs(
 
 
 @router.get("/envs/{env_id}", response_model=EnvDetail, responses=documented(404, 409))
-def get_env(env_id: EnvId, farm: FarmDep, principal: PrincipalDep) -> EnvDetail:
+def get_env(
+    env_id: EnvId, farm: FarmDep, principal: PrincipalDep, dialect: DialectQuery = DEFAULT_DIALECT
+) -> EnvDetail:
     """One environment: policy, tables and tools."""
     entry = farm.catalog.get(env_id)
     return EnvDetail(
         **env_summary(entry).model_dump(),
         policy=entry.spec.policy,
         tables=[t.model_dump(mode="json") for t in entry.spec.tables],
-        tool_list=tool_infos(farm.service.environment(env_id)),
+        tool_list=tool_infos(farm.service.environment(env_id), dialect),
     )
 
 

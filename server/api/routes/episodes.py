@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from envs import Score
+from envs.schema_dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect
 
 from ...auth import Principal
 from ...errors import Forbidden
@@ -76,8 +77,9 @@ def base_url(farm: FarmState, request: Request) -> str:
     return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
-def mcp_url(farm: FarmState, request: Request, episode_id: str) -> str:
-    return base_url(farm, request) + f"/episodes/{episode_id}/mcp"
+def mcp_url(farm: FarmState, request: Request, episode_id: str, dialect: Dialect = DEFAULT_DIALECT) -> str:
+    query = "" if dialect == DEFAULT_DIALECT else f"?{DIALECT_FIELD}={dialect}"
+    return base_url(farm, request) + f"/episodes/{episode_id}/mcp{query}"
 
 
 @router.post("/episodes", status_code=201, response_model=EpisodeCreated, responses=documented(400, 404, 409, 429))
@@ -91,10 +93,10 @@ async def create_episode(
         episode_id=live.row.id,
         env_id=live.row.env_id,
         task_id=live.row.task_id,
-        mcp_url=mcp_url(farm, request, live.row.id),
+        mcp_url=mcp_url(farm, request, live.row.id, body.dialect),
         instruction=live.task.instruction if live.task else None,
         policy=entry.spec.policy,
-        tools=tool_infos(live.env),
+        tools=tool_infos(live.env, body.dialect),
         expires_at=farm.service.expires_at(live.row),
     )
 

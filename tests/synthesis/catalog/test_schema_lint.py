@@ -3,16 +3,15 @@ every built-in domain as the default catalog synthesizes it (seed 0), as clients
 
 from __future__ import annotations
 
-from envs.catalog import load_env
 from envs.engine import Environment
 from envs.schema_lint import VENDORS, lint_environments
 from synthesis.domains.ontology import load_ontology
 from synthesis.tools.envgen import generate_env
+from tests.envs.catalog_tools import default_catalog_environments
 
 
 def test_every_tool_of_the_default_catalog_passes_every_vendor() -> None:
-    envs = [load_env("retail").environment, load_env("clinic").environment]
-    envs += [Environment(generate_env(domain, seed=0).spec) for domain in load_ontology()]
+    envs = default_catalog_environments()
     report = lint_environments(envs)
     assert len(envs) > 120 and len(report.tools) > 3000
     for vendor in VENDORS:
