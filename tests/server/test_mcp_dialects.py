@@ -127,12 +127,12 @@ def fake_gemini() -> Iterator[FakeGemini]:
         fake.server.stop()
 
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "clients_snippets_gemini.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
 
 
 def snippet_as_written(farm_url: str, key: str) -> str:
     """The doc's snippet with ``FARM`` and ``HEADERS`` set (each marked line must be there, once)."""
-    (code,) = re.findall(r"^```python\n(.*?)^```", DOC.read_text(), re.S | re.M)
+    (code,) = re.findall(r"^## google-genai \(.*?^```python\n(.*?)^```", DOC.read_text(), re.S | re.M)
     code, urls = re.subn(r'^FARM = ".*?"', f"FARM = {json.dumps(farm_url)}", code, flags=re.M)
     headers = json.dumps(auth(key))
     code, heads = re.subn(
@@ -143,7 +143,7 @@ def snippet_as_written(farm_url: str, key: str) -> str:
 
 
 def test_the_google_genai_snippet_drives_a_gemini_dialect_episode(keyed_server, fake_gemini):
-    """docs/clients_snippets_gemini.md as written, in a process of its own: google-genai's
+    """docs/clients.md's google-genai snippet as written, in a process of its own: google-genai's
     ``generate_content`` with the MCP session as its tools, against the fake Gemini API."""
     env = {**os.environ, "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake_gemini.server.url}
     env.pop("GOOGLE_API_KEY", None)
