@@ -94,6 +94,7 @@ def finish(run: subprocess.Popen[str]) -> tuple[dict[str, Any], str]:
     """(the JSON envelope on stdout, stderr) of a run, which must succeed."""
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, f"exit {run.returncode}: {stderr[-2000:]}"
+    assert stdout.strip(), f"no output; stderr: {stderr[-3000:]}"
     envelope: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
     return envelope, stderr
 
