@@ -7,6 +7,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from envs.errors import UnknownEnvironment, UnknownTask
 from envs.task import Task
 
 if TYPE_CHECKING:
+    from clients.progress import Counter
     from synthesis.catalog.pipeline import EnvOutcome
 
 #: What progress on the first use says: ``generating the default catalog (first use) 12/124 environments, ...``
@@ -59,11 +61,15 @@ def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]
     if is_built(default_catalog_dir()):
         return ensure_default_catalog(), False
     made: list[str] = []
-    with counting(GENERATING, len(load_ontology()), "environments") as progress:
+    with ExitStack() as stack:
+        progress: list[Counter] = []  # started by the first environment made, so that a refusal
+        # before any work (an unsafe cache entry, a lock) stays the command's only line
 
         def advance(outcome: EnvOutcome) -> None:
+            if not progress:
+                progress.append(stack.enter_context(counting(GENERATING, len(load_ontology()), "environments")))
             made.append(outcome.env_id)
-            progress.advance(note=outcome.env_id)
+            progress[0].advance(note=outcome.env_id)
 
         path = ensure_default_catalog(workers=workers, progress=advance, on_wait=_waiting(console))
     return path, bool(made)

@@ -97,5 +97,4 @@ def test_serve_says_how_far_the_first_use_catalog_generation_is(tmp_path):
                     break
         finally:
             proc.kill()
-    assert seen[0].startswith("generating the default catalog (first use) 0/") and seen[0].endswith(" environments")
-    assert re.fullmatch(r"generating the default catalog \(first use\) \d+/\d+ environments.*", seen[1])
+    assert all(re.fullmatch(r"generating the default catalog \(first use\) \d+/\d+ environments.*", s) for s in seen)
