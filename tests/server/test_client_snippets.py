@@ -25,7 +25,7 @@ from .conftest import KEY_A, LiveServer
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
 ALL_SNIPPETS = dict(re.findall(r"^## ([^\n(]+?) \(.*?\n```python\n(.*?)```", DOC.read_text(), re.S | re.M))
-MCP_CLIENTS = {"mcp 2.x", "mcp 1.x", "LangChain", "openai-agents"}  # the model SDKs' own: test_gemini_*
+MCP_CLIENTS = {"mcp 2.x", "mcp 1.x", "fastmcp", "LangChain", "openai-agents"}  # the model SDKs' own: test_gemini_*
 SNIPPETS = {name: code for name, code in ALL_SNIPPETS.items() if name in MCP_CLIENTS}
 IN_MCP1 = {"mcp 1.x", "LangChain"}
 QUESTION = "Which providers does the clinic have?"
@@ -55,8 +55,8 @@ def as_written(code: str, mcp_url: str, key: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_snippet(keyed_server: LiveServer, llm: FakeLLM, name: str) -> None:
-    if name == "openai-agents":
-        client_module("agents")
+    if name in ("openai-agents", "fastmcp"):
+        client_module("agents" if name == "openai-agents" else "fastmcp")
     python = mcp1_python() if name in IN_MCP1 else Path(sys.executable)
     with keyed_server.http(KEY_A) as c:
         episode = c.post("/episodes", json={"task_id": "clinic-001"}).json()
