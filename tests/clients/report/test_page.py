@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,24 +18,7 @@ from clients.records import TrialRecord
 from clients.report import EvalReport, build_report, headline, write_report
 from clients.report.plot import _curve, _histogram, panels
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium() -> str:
-    """Debian's chromium; CI installs it (scripts/setup), so a missing one fails instead of skipping."""
-    found = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-    if found is None:
-        pytest.fail("chromium is not installed: run scripts/setup (apt-get install chromium)")
-    return found
+from ...chromium import CHROMIUM_FLAGS, chromium
 
 
 def render(page: Path, profile: Path, *, fragment: str = "", screenshot: Path | None = None) -> str:

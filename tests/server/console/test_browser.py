@@ -10,7 +10,6 @@ what the page shows, with generous deadlines; nothing is timed.
 from __future__ import annotations
 
 import concurrent.futures
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,37 +19,20 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from envs.paths import BUILTIN_CATALOG
 
+from ...chromium import CHROMIUM_FLAGS, chromium
 from ..conftest import API_KEYS, CLINIC_BOOKING, KEY_A, KEY_B, call_rest, mcp_session, run
 from .eval_runs import RUN_ID, write_run
 from .hostile import ALL, IMG, hostile_catalog
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "console"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DEADLINE_MS = 20_000
-
-
-def _chromium() -> str:
-    """Debian's chromium; CI installs it (scripts/setup), so a missing one fails instead of skipping."""
-    found = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-    if found is None:
-        pytest.fail("chromium is not installed: run scripts/setup (apt-get install chromium)")
-    return found
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=_chromium(), args=FLAGS)
+        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_FLAGS)
         yield b
         b.close()
 
