@@ -134,10 +134,7 @@ async def episode_page(request: Request, episode_id: str, farm: FarmDep, viewer:
         request,
         "episode.html",
         viewer=viewer,
-        **_status(farm, row),
-        calls=calls,
-        polling=row.status == "open" or more,
-        after=calls[-1].seq if calls else 0,
+        **_timeline(farm, row, calls, more, after=0),
         task=task,
         mcp_url=mcp_url(farm, request, row.id),
     )
@@ -151,12 +148,15 @@ async def episode_live(
     in by id), and the next poller while there is more to come."""
     row = farm.service.row(viewer, episode_id)
     calls, more = await _calls(farm, viewer, row, after)
-    return render(
-        request,
-        "_live.html",
-        viewer=viewer,
+    return render(request, "_live.html", viewer=viewer, **_timeline(farm, row, calls, more, after=after))
+
+
+def _timeline(farm: FarmState, row: EpisodeRow, calls: list[CallView], more: bool, *, after: int) -> dict[str, Any]:
+    """What the episode page and its poller both show: status, the calls read, and whether (and
+    after which call) to poll again."""
+    return {
         **_status(farm, row),
-        calls=calls,
-        polling=row.status == "open" or more,
-        after=calls[-1].seq if calls else after,
-    )
+        "calls": calls,
+        "polling": row.status == "open" or more,
+        "after": calls[-1].seq if calls else after,
+    }
