@@ -19,8 +19,6 @@ from typing import Any, Literal, TypeVar
 
 import httpx
 
-from envs.scoring import Score
-
 from ..errors import ClientError, TransportError
 from ..farm import FarmClient, error_from_response
 from ..guard import PAGE_SIZE, Pages, send
@@ -28,6 +26,7 @@ from ..models import EnvInfo, EpisodeInfo, TaskView
 from ..selection import select
 from ..session import EpisodeSession, open_episode
 from ..tools import ToolDef, ToolOutcome
+from ..wire import Score
 
 Transport = Literal["mcp", "rest"]
 T = TypeVar("T")

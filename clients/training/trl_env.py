@@ -27,13 +27,12 @@ from typing import Any, Literal
 import httpx
 from datasets import Dataset
 
-from envs.scoring import Score
-
 from ..errors import ClientError, TransportError
 from ..farm import error_from_response
 from ..guard import send
 from ..gym import EpisodeNotActive, FarmEnv
 from ..models import EnvInfo, ToolInfo
+from ..wire import Score
 from .episode import load_task_rows
 
 _TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
