@@ -8,25 +8,20 @@ in a trainer's, and must not find the farm's packages there.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-import venv
 import zipfile
 from email.parser import Parser
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .wheels import IGNORE, ROOT, build_wheel, client_env, client_wheel, run
+
 #: What the farm brings and a client must not need: found in the client's environment, the split leaked.
 FARM_ONLY = {
     "envfarm", "mcp", "httpx2", "fastapi", "starlette", "uvicorn", "sqlalchemy", "matplotlib", "openai",
     "anthropic", "rich", "jsonschema", "networkx", "psycopg",
 }  # fmt: skip
-IGNORE = shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist")
 
 PROBE = r"""
 import asyncio, json, sys
@@ -64,18 +59,6 @@ print(json.dumps(asyncio.run(main(sys.argv[1]))))
 """
 
 
-def _run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(args, capture_output=True, text=True, timeout=600, **kwargs)
-    assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-3000:])
-    return done
-
-
-def _wheel(source: Path, out: Path) -> Path:
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source), "-w", str(out)])
-    (wheel,) = out.glob("*.whl")
-    return wheel
-
-
 def _metadata(wheel: Path) -> tuple[str, list[str]]:
     with zipfile.ZipFile(wheel) as z:
         name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
@@ -87,15 +70,14 @@ def _metadata(wheel: Path) -> tuple[str, list[str]]:
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Both wheels, each built from a copy of the files its pyproject names (as a fresh checkout has them)."""
     tmp = tmp_path_factory.mktemp("wheels")
-    shutil.copytree(ROOT / "clients", tmp / "client-src", ignore=IGNORE)
     farm_src = tmp / "farm-src"
     for package in ("envfarm", "envs", "synthesis", "server"):
         shutil.copytree(ROOT / package, farm_src / package, ignore=IGNORE)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, farm_src / name)
     return {
-        "client": _wheel(tmp / "client-src", tmp / "client-dist"),
-        "farm": _wheel(farm_src, tmp / "farm-dist"),
+        "client": client_wheel(tmp),
+        "farm": build_wheel(farm_src, tmp / "farm-dist"),
     }
 
 
@@ -112,18 +94,16 @@ def test_the_farm_depends_on_the_client_and_not_the_other_way_round(wheels):
 
 
 def test_the_client_alone_in_a_fresh_environment_talks_to_a_farm(wheels, farm_url, tmp_path):
-    venv.create(tmp_path / "venv", with_pip=True)
-    python = str(tmp_path / "venv" / "bin" / "python")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    _run([python, "-m", "pip", "install", "--quiet", str(wheels["client"])], env=env, cwd=tmp_path)
-    _run([python, "-m", "pip", "check"], env=env, cwd=tmp_path)
-    installed = json.loads(_run([python, "-m", "pip", "list", "--format", "json"], env=env, cwd=tmp_path).stdout)
+    python, env = client_env(tmp_path / "venv")
+    run([python, "-m", "pip", "install", "--quiet", str(wheels["client"])], env=env, cwd=tmp_path)
+    run([python, "-m", "pip", "check"], env=env, cwd=tmp_path)
+    installed = json.loads(run([python, "-m", "pip", "list", "--format", "json"], env=env, cwd=tmp_path).stdout)
     names = {p["name"].lower().replace("_", "-") for p in installed}
     assert "envfarm-client" in names and "httpx" in names and "pydantic" in names
     assert names & FARM_ONLY == set()
 
     (tmp_path / "probe.py").write_text(PROBE)
-    out = json.loads(_run([python, "probe.py", farm_url], env=env, cwd=tmp_path).stdout)
+    out = json.loads(run([python, "probe.py", farm_url], env=env, cwd=tmp_path).stdout)
     assert out["clients_file"].startswith(str(tmp_path / "venv"))  # the installed wheel, not this tree
     assert out["envs"] and out["score_task"] == out["task"] and out["score_is_wire"]
     assert out["call_error"] is False and out["closed"] == "closed"
