@@ -6,7 +6,7 @@ COPY envs envs
 COPY synthesis synthesis
 COPY server server
 COPY clients clients
-RUN pip install --no-cache-dir . && useradd --create-home envfarm && mkdir -p /data && chown envfarm /data
+RUN pip install --no-cache-dir ./clients . && useradd --create-home envfarm && mkdir -p /data && chown envfarm /data
 USER envfarm
 # The default catalog is generated once, into the image (about a minute): containers serve at once,
 # and replicas share the same catalog instead of each generating it at startup.

@@ -2,8 +2,7 @@
 
 The hierarchy::
 
-    EnvFarmError                    (envs.errors)
-    └── ClientError                 base of everything raised by ``clients``
+    ClientError                     base of everything raised by ``clients``
         ├── FarmAPIError            the task service answered with an error (status, code, message)
         ├── TransportError          the task service or an episode's MCP endpoint could not be reached
         ├── LLMAPIError             an LLM API call failed for good (after retries)
@@ -15,6 +14,9 @@ The hierarchy::
         ├── ResponseTooLarge        a response from the farm was larger than the client reads
         └── PagingError             a listing's pages did not end (too many, or no progress)
 
+``ClientError`` is an ``Exception`` of its own, not a subclass of the farm's ``envs.errors.EnvFarmError``:
+the client distribution (``envfarm-client``) does not carry ``envs``. The ``envfarm`` command reports both.
+
 Whether a failure is the *agent's* (the trial counts, with reward 0 if the state is wrong) or the
 *infrastructure's* (the trial is reported and retried, never counted) is decided by
 ``clients.retry.classify``.
@@ -22,10 +24,8 @@ Whether a failure is the *agent's* (the trial counts, with reward 0 if the state
 
 from __future__ import annotations
 
-from envs.errors import EnvFarmError
 
-
-class ClientError(EnvFarmError):
+class ClientError(Exception):
     """Base class of the errors raised by the client layer."""
 
 

@@ -14,12 +14,11 @@ from typing import Any
 
 import httpx
 
-from envs.scoring import Score
-
 from .errors import FarmAPIError, TransportError
 from .guard import MAX_RESPONSE_BYTES, PAGE_SIZE, Pages, asend
 from .models import CallResult, EnvInfo, EpisodeInfo, EpisodeStatus, TaskView
 from .retry import RetryPolicy, is_transient, parse_retry_after, with_retries
+from .wire import Score
 
 
 def _not_yet_run(exc: BaseException) -> bool:

@@ -19,12 +19,11 @@ from typing import Any, Literal
 
 import httpx
 
-from envs.scoring import Score
-
 from .errors import ClientError, TransportError
 from .farm import error_from_response
 from .guard import send
 from .models import CallResult, EpisodeInfo
+from .wire import Score
 
 Observation = dict[str, Any]
 

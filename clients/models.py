@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from envs.task import ToolCall, UserProfile
+from .wire import ToolCall, UserProfile
 
 
 class View(BaseModel):

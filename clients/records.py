@@ -15,9 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from envs.scoring import Score
-
 from .errors import RunDirError
+from .wire import Score
 
 log = logging.getLogger("envfarm.clients")
 RESULTS_FILE = "results.jsonl"

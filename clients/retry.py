@@ -11,16 +11,14 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-import anthropic
 import httpx
-import httpx2
-import openai
 
 from .errors import AgentError, FarmAPIError, TransportError
 
@@ -32,13 +30,29 @@ ErrorClass = Literal["agent", "infra"]
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     httpx.TransportError,
-    httpx2.TransportError,
-    openai.APIConnectionError,
-    anthropic.APIConnectionError,
     TransportError,
     ConnectionError,
     TimeoutError,
 )
+#: Connection errors of optional libraries (the MCP client's HTTP, the LLM SDKs), as (module, class name).
+#: Looked up only in modules already imported: an error of a library that was never imported cannot occur,
+#: and the core client does not depend on these libraries.
+_OPTIONAL_CONNECTION_ERRORS = (
+    ("httpx2", "TransportError"),
+    ("openai", "APIConnectionError"),
+    ("anthropic", "APIConnectionError"),
+)
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    if isinstance(exc, _CONNECTION_ERRORS):
+        return True
+    for module_name, class_name in _OPTIONAL_CONNECTION_ERRORS:
+        module = sys.modules.get(module_name)
+        kind = getattr(module, class_name, None) if module is not None else None
+        if isinstance(kind, type) and isinstance(exc, kind):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -119,7 +133,7 @@ def retry_after_of(exc: BaseException) -> float | None:
 
 def is_transient(exc: BaseException) -> bool:
     """Whether retrying the same request may succeed (rate limit, server error, connection)."""
-    if isinstance(exc, _CONNECTION_ERRORS):
+    if _is_connection_error(exc):
         return True
     status = status_of(exc)
     return status is not None and status in TRANSIENT_STATUS

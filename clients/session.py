@@ -18,13 +18,12 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from envs.scoring import Score
-
 from .errors import ClientError, TransportError
 from .farm import FarmClient
 from .guard import require_same_origin
 from .models import EpisodeInfo, EpisodeStatus
 from .tools import ToolDef, ToolOutcome
+from .wire import Score
 
 log = logging.getLogger("envfarm.clients")
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp.types import CallToolResult, TextContent, Tool
+if TYPE_CHECKING:  # the mcp extra; these definitions are used without it too (REST episodes)
+    from mcp.types import CallToolResult, Tool
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class ToolOutcome:
     @classmethod
     def from_mcp(cls, result: CallToolResult) -> ToolOutcome:
         """From an MCP ``CallToolResult`` (text parts joined; ``isError`` kept)."""
-        parts = [c.text for c in result.content if isinstance(c, TextContent)]
+        parts = [c.text for c in result.content if c.type == "text"]
         text = "\n".join(parts)
         if not text and result.structured_content is not None:
             text = json.dumps(result.structured_content, ensure_ascii=False, default=str)

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from clients.errors import ClientError
 from envs.errors import EnvFarmError
 
 #: Each subcommand and where it is defined. A command's module is imported only when that command
@@ -58,7 +59,7 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except EnvFarmError as exc:
+        except (EnvFarmError, ClientError) as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
 

@@ -14,7 +14,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("envfarm", "envs", "synthesis", "server", "clients")
+#: The farm's own packages; ``clients`` is the envfarm-client distribution (tests/test_client_distribution.py).
+PACKAGES = ("envfarm", "envs", "synthesis", "server")
 
 
 def _dockerfile_sources() -> list[str]:
@@ -39,7 +40,7 @@ def _data_files() -> set[str]:
 
 def test_the_wheel_built_from_the_docker_context_carries_every_data_file(tmp_path: Path) -> None:
     sources = _dockerfile_sources()
-    assert set(PACKAGES) <= set(sources) and "pyproject.toml" in sources
+    assert {*PACKAGES, "clients"} <= set(sources) and "pyproject.toml" in sources
     context = tmp_path / "context"
     for source in sources:
         target = context / source
@@ -58,6 +59,7 @@ def test_the_wheel_built_from_the_docker_context_carries_every_data_file(tmp_pat
     (wheel,) = (tmp_path / "dist").glob("envfarm-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert _data_files() - names == set()
+    assert not [name for name in names if name.startswith("clients/")]  # envfarm-client's files, not the farm's
     assert any(name.startswith("synthesis/domains/ontology/") for name in names)
 
     unpacked = tmp_path / "site"

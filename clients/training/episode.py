@@ -15,19 +15,20 @@ import json
 import time
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
-
-from envs.scoring import Score
 
 from ..errors import ClientError, TransportError
 from ..farm import FarmClient, error_from_response
 from ..guard import PAGE_SIZE, Pages, send
 from ..models import EnvInfo, EpisodeInfo, TaskView
 from ..selection import select
-from ..session import EpisodeSession, open_episode
 from ..tools import ToolDef, ToolOutcome
+from ..wire import Score
+
+if TYPE_CHECKING:
+    from ..session import EpisodeSession
 
 Transport = Literal["mcp", "rest"]
 T = TypeVar("T")
@@ -143,6 +144,8 @@ class LiveEpisode:
 
     @classmethod
     async def _open_mcp(cls, farm: FarmClient, task_id: str, timeout: float) -> LiveEpisode:
+        from ..session import open_episode  # the mcp extra: REST episodes do without it
+
         ready: asyncio.Future[LiveEpisode] = asyncio.get_running_loop().create_future()
         stop = asyncio.Event()
 

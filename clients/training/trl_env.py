@@ -21,21 +21,22 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from types import GenericAlias, MethodType
+from types import GenericAlias
 from typing import Any, Literal
 
 import httpx
 from datasets import Dataset
-
-from envs.scoring import Score
 
 from ..errors import ClientError, TransportError
 from ..farm import error_from_response
 from ..guard import send
 from ..gym import EpisodeNotActive, FarmEnv
 from ..models import EnvInfo, ToolInfo
+from ..wire import Score
 from .episode import load_task_rows
 
+#: Method names TRL's environment protocol gives a meaning of its own (``get_reward``: TRL 1.x's env reward).
+_RESERVED = frozenset({"reset", "get_reward"})
 _TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
 
 
@@ -88,13 +89,9 @@ class FarmToolEnv:
     other public method is ``reset``.
     """
 
-    def __init__(self, server: str, tools: list[ToolInfo], *, api_key: str | None = None, max_steps: int = 50):
+    def __init__(self, server: str, *, api_key: str | None = None, max_steps: int = 50):
         self._gym = FarmEnv(server, api_key=api_key, max_steps=max_steps)
         self._score: Score | None = None
-        for tool in tools:
-            if tool.name == "reset" or tool.name.startswith("_") or hasattr(type(self), tool.name):
-                raise ClientError(f"tool {tool.name!r} clashes with a method TRL's environment protocol reserves")
-            setattr(self, tool.name, MethodType(_tool_method(tool), self))
 
     def reset(self, task_id: str, **row: Any) -> None:
         """Close the previous episode and open one of ``task_id`` (TRL passes the dataset row)."""
@@ -123,6 +120,21 @@ class FarmToolEnv:
         self._gym.close()
 
 
+def _environment_class(tools: list[ToolInfo], name: str) -> type[FarmToolEnv]:
+    """A subclass of ``FarmToolEnv`` with one method per tool. The methods are the class's own, not set on each
+    instance: TRL 0.x lists an instance's bound methods, TRL 1.x the functions of its class.
+
+    Raises:
+        ClientError: a tool's name is one TRL reserves (``reset``, ``get_reward``, private names).
+    """
+    methods: dict[str, Any] = {}
+    for tool in tools:
+        if tool.name in _RESERVED or tool.name.startswith("_") or hasattr(FarmToolEnv, tool.name):
+            raise ClientError(f"tool {tool.name!r} clashes with a method TRL's environment protocol reserves")
+        methods[tool.name] = _tool_method(tool)
+    return type(name, (FarmToolEnv,), methods)
+
+
 def farm_environment_factory(
     server: str, env_id: str, *, api_key: str | None = None, max_steps: int = 50
 ) -> Callable[[], FarmToolEnv]:
@@ -140,7 +152,8 @@ def farm_environment_factory(
     if response.status_code >= 400:
         raise error_from_response(response)
     tools = EnvInfo.model_validate(response.json()).tool_list
-    return lambda: FarmToolEnv(server, tools, api_key=api_key, max_steps=max_steps)
+    environment = _environment_class(tools, f"FarmToolEnv[{env_id}]")
+    return lambda: environment(server, api_key=api_key, max_steps=max_steps)
 
 
 def _answer(completion: Any) -> str:

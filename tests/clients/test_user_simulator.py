@@ -82,7 +82,7 @@ def test_the_simulator_is_told_how_the_user_behaves():
     from clients.agents.base import EpisodeContext
     from clients.models import EpisodeInfo, TaskView
     from clients.users.llm import user_system_prompt
-    from envs.task import UserProfile
+    from clients.wire import UserProfile
 
     task = TaskView(
         id="t",

@@ -16,8 +16,6 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 from trl.chat_template_utils import qwen3_chat_template
 
-from envs import Catalog
-
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 MARKUP = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<think>", "</think>"]
 
@@ -73,15 +71,25 @@ def scripted_model(tokenizer: PreTrainedTokenizerFast, script: Callable[[str], s
     return model
 
 
-def gold_script(perfect: list[str], wrong: list[str]) -> Callable[[str], str]:
-    """Each turn in Qwen3's format: the next gold action (a ``<tool_call>``) and then the required outputs for
-    the ``perfect`` tasks; only the first gold action and then a vague answer for the ``wrong`` ones."""
-    plans = {}
+Plans = dict[str, tuple[list[tuple[str, dict]], str]]
+
+
+def gold_plans(perfect: list[str], wrong: list[str]) -> Plans:
+    """Per task instruction, the calls and the answer: the gold actions and the required outputs for the
+    ``perfect`` tasks; only the first gold action and a vague answer for the ``wrong`` ones."""
+    from envs import Catalog  # here only: the script itself also runs where the farm is not installed
+
+    plans: Plans = {}
     for task_id in perfect + wrong:
         task = Catalog().task(task_id)[1]
         calls = [(a.tool, dict(a.arguments)) for a in task.gold_actions]
         answer = " ".join(task.outputs) or "Done."
         plans[task.instruction] = (calls, answer) if task_id in perfect else (calls[:1], "All done.")
+    return plans
+
+
+def plan_script(plans: Plans) -> Callable[[str], str]:
+    """Each turn in Qwen3's format: the plan's next call (a ``<tool_call>``), then its answer."""
 
     def script(prompt: str) -> str:
         calls, answer = next(plan for instruction, plan in plans.items() if instruction in prompt)
@@ -92,3 +100,8 @@ def gold_script(perfect: list[str], wrong: list[str]) -> Callable[[str], str]:
         return f"{answer}<|im_end|>"
 
     return script
+
+
+def gold_script(perfect: list[str], wrong: list[str]) -> Callable[[str], str]:
+    """The script of ``gold_plans(perfect, wrong)``."""
+    return plan_script(gold_plans(perfect, wrong))

@@ -13,7 +13,7 @@ import httpx
 
 from clients.records import RESULTS_FILE, ToolCallRecord, TrialRecord
 from clients.report import build_report, write_report
-from envs import Score
+from clients.wire import Score
 
 from ..conftest import CLINIC_BOOKING
 from .hostile import ALL
