@@ -284,15 +284,11 @@ def bench_load_cmd(out: Path, clients: int, seconds: float, calls_per_episode: i
 def bench_rollouts_cmd(
     out: Path, rollouts: int, concurrency: int, tasks: str, transport: str, server: str | None, server_key: str | None
 ) -> None:
-    """Oracle rollouts through the verifiers adapter: rollouts/s and the farm's share of rollout time."""
+    """Oracle rollouts through the adapters' episode layer: rollouts/s and the farm's share of rollout time."""
     import tempfile
 
     from clients.progress import counting
-
-    try:
-        from clients.training.bench import RolloutBench
-    except ImportError as exc:
-        raise click.ClickException(f"bench rollouts needs verifiers: pip install 'envfarm[verifiers]' ({exc})") from exc
+    from clients.training.bench import RolloutBench
     from server.bench.serve import _bench_env, _farm_command, _server
     from server.threaded import free_port
 

@@ -1,12 +1,12 @@
-"""Adapters that training frameworks load: verifiers, OpenEnv and TRL (each an optional extra).
+"""Adapters that training frameworks load: verifiers, OpenEnv and TRL (each an extra of envfarm-client).
 
-Every adapter talks to a farm over HTTP and MCP like any other client, one episode per rollout:
+Every adapter talks to a farm over its REST API like any other client, one episode per rollout, so it
+installs beside a trainer's own pins (``pip install "envfarm-client[trl]"``, ``[verifiers]``, ``[openenv]``):
 
-* ``clients.training.verifiers_env`` — a verifiers multi-turn tool environment (``pip install
-  envfarm[verifiers]``; ``vf-eval envfarm`` loads it through ``envfarm.load_environment``);
-* ``clients.training.openenv_env`` — an OpenEnv environment and its client (``envfarm[openenv]``);
-* ``clients.training.trl`` — a GRPO reward function and rollout function, and SFT data checked with
-  TRL's own dataset utilities (``envfarm[trl]``).
+* ``clients.training.verifiers_env`` — a verifiers taskset whose rollouts are farm episodes;
+* ``clients.training.openenv_env`` — an OpenEnv environment and its client;
+* ``clients.training.trl_env`` — GRPO's ``environment_factory`` and reward functions, and SFT datasets;
+* ``clients.training.bench`` — ``envfarm bench rollouts``, on the episode layer below (no trainer needed).
 
 This package imports none of those libraries itself; each module imports its own. See docs/training.md.
 """

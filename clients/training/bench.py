@@ -1,95 +1,46 @@
-"""``envfarm bench rollouts``: RL-style rollouts through the verifiers adapter against one farm.
+"""``envfarm bench rollouts``: RL-style rollouts of an oracle policy through the adapters' episode layer.
 
-N rollouts, ``concurrency`` at a time, of an oracle policy (a verifiers ``Client`` that answers each
-turn with the task's next gold action, then with its required outputs, in no time) through
-``EnvfarmEnv`` exactly as a trainer runs them: every rollout opens an episode, lists its tools, calls
-them turn by turn, is scored and closed. With no model to wait for, what is measured is the farm and
-the adapter: rollouts/s, and the share of rollout time spent waiting on the farm (the rest is
-verifiers' own loop, the adapter and the client side of HTTP and MCP on the same CPUs).
+N rollouts, ``concurrency`` at a time, each exactly the farm traffic of a trainer's rollout through
+``clients.training.episode`` (the layer the verifiers adapter runs every rollout on): open an episode of the
+task and list its tools, call the task's gold actions one turn at a time, score the final state with the
+reference answer, close. With no model and no trainer loop to wait for, what is measured is the farm and
+the client: rollouts/s, and the share of rollout time spent waiting on the farm (the rest is the client's
+own work between calls on the same CPUs). No trainer is needed, so it runs in the farm's own environment.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
-import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-
-import verifiers as vf
-from verifiers.clients import Client
-from verifiers.types import Response, ResponseMessage, ToolCall
 
 from ..farm import FarmClient
 from ..models import TaskView
-from .episode import Transport, oracle_turn
-from .verifiers_env import FARM_SECONDS_KEY, EnvfarmEnv
+from .episode import LiveEpisode, Transport, load_task_rows, oracle_turn
 
 
-class OracleClient(Client):
-    """A verifiers model client that plays the oracle: the next gold action each turn, then the outputs.
+@dataclass
+class Rollout:
+    """What one rollout measured."""
 
-    Args:
-        tasks: the admin view of every task it may meet (gold actions and outputs), by id.
-    """
-
-    def __init__(self, tasks: dict[str, TaskView]) -> None:
-        super().__init__(None)
-        self.tasks = tasks
-
-    def setup_client(self, config: Any) -> None:
-        """No underlying client."""
-
-    async def to_native_tool(self, tool: vf.Tool) -> vf.Tool:
-        """Tools pass through."""
-        return tool
-
-    async def to_native_prompt(self, messages: vf.Messages) -> tuple[vf.Messages, dict[str, Any]]:
-        """Messages pass through."""
-        return messages, {}
-
-    async def get_native_response(
-        self, prompt: vf.Messages, model: str, sampling_args: Any, tools: Any = None, **kwargs: Any
-    ) -> Response:
-        """The oracle's turn for the rollout's task (``state`` comes in ``kwargs``)."""
-        task = self.tasks[kwargs["state"]["info"]["task_id"]]
-        made = sum(len(getattr(m, "tool_calls", None) or []) for m in prompt if getattr(m, "role", "") == "assistant")
-        calls, answer = oracle_turn(task, made)
-        tool_calls = [
-            ToolCall(id=f"oracle_{made}_{i}", name=name, arguments=json.dumps(args, ensure_ascii=False))
-            for i, (name, args) in enumerate(calls)
-        ]
-        message = ResponseMessage(
-            content=answer or None,
-            tool_calls=tool_calls or None,
-            finish_reason="tool_calls" if calls else "stop",
-            is_truncated=False,
-        )
-        return Response(id=uuid.uuid4().hex, created=int(time.time()), model=model, message=message)
-
-    async def raise_from_native_response(self, response: Response) -> None:
-        """The oracle never fails."""
-
-    async def from_native_response(self, response: Response) -> Response:
-        """Already a verifiers response."""
-        return response
-
-    async def close(self) -> None:
-        """Nothing to close."""
+    task_id: str
+    reward: float
+    tool_calls: int
+    seconds: float
+    farm_seconds: float
 
 
-async def _admin_tasks(server: str, api_key: str | None, task_ids: list[str]) -> dict[str, TaskView]:
-    async with FarmClient(server, api_key=api_key) as farm:
-        tasks = {t: await farm.get_task(t) for t in dict.fromkeys(task_ids)}
-    return tasks
+async def _admin_tasks(farm: FarmClient, task_ids: list[str]) -> dict[str, TaskView]:
+    return {t: await farm.get_task(t) for t in dict.fromkeys(task_ids)}
 
 
 class RolloutBench:
-    """A prepared run: the environment, the inputs (tasks cycled to ``rollouts``) and the oracle.
+    """A prepared run: the task of each rollout (the selected tasks cycled to ``rollouts``) and their gold paths.
 
-    Preparing fetches the dataset and every task's gold actions; ``run`` then measures only rollouts.
+    Preparing fetches the task list and every task's gold actions; ``run`` then measures only rollouts.
 
     Raises:
         ClientError: the farm refused (an unknown task, a non-admin key: the oracle needs gold actions).
@@ -105,38 +56,40 @@ class RolloutBench:
         api_key: str | None = None,
         transport: Transport = "mcp",
     ) -> None:
+        self.server, self.api_key = server, api_key
         self.concurrency, self.transport = concurrency, transport
-        self.env = EnvfarmEnv(server, tasks=tasks, api_key=api_key, transport=transport)
-        dataset = self.env.get_eval_dataset()
-        self.inputs = [dict(dataset[i % len(dataset)], example_id=i) for i in range(rollouts)]
-        task_ids = [row["info"]["task_id"] for row in self.inputs]
-        self.oracle = OracleClient(asyncio.run(_admin_tasks(server, api_key, task_ids)))
+        rows = load_task_rows(server, tasks, api_key=api_key)
+        self.task_ids = [rows[i % len(rows)]["task_id"] for i in range(rollouts)]
+        self.tasks = asyncio.run(self._fetch_tasks())
+
+    async def _fetch_tasks(self) -> dict[str, TaskView]:
+        async with FarmClient(self.server, api_key=self.api_key) as farm:
+            return await _admin_tasks(farm, self.task_ids)
 
     def run(self, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
         """Run the rollouts; return a JSON-serializable report.
 
         Raises:
-            RuntimeError: a rollout did not score 1.0 (the oracle always should: the farm or adapter is wrong).
+            RuntimeError: a rollout did not score 1.0 (the oracle always should: the farm or client is wrong).
         """
-        outputs, wall = asyncio.run(self._generate(progress))
-        failed = [o for o in outputs if o.get("error") or o["reward"] != 1.0]
+        done, wall = asyncio.run(self._all(progress))
+        failed = [r for r in done if r.reward != 1.0]
         if failed:
-            first = failed[0]
             raise RuntimeError(
-                f"{len(failed)} of {len(outputs)} oracle rollouts did not score 1.0; first: task "
-                f"{first['info']['task_id']}, reward {first['reward']}, error {first.get('error')}"
+                f"{len(failed)} of {len(done)} oracle rollouts did not score 1.0; first: task "
+                f"{failed[0].task_id}, reward {failed[0].reward}"
             )
-        totals = [o["timing"]["total"] for o in outputs]
-        farm = [o[FARM_SECONDS_KEY] for o in outputs]
+        totals = [r.seconds for r in done]
+        farm = [r.farm_seconds for r in done]
         return {
             "benchmark": "rollouts",
             "transport": self.transport,
-            "rollouts": len(outputs),
+            "rollouts": len(done),
             "concurrency": self.concurrency,
-            "tasks": len({o["info"]["task_id"] for o in outputs}),
-            "tool_calls": sum(1 for o in outputs for m in o["completion"] or [] if m["role"] == "tool"),
+            "tasks": len({r.task_id for r in done}),
+            "tool_calls": sum(r.tool_calls for r in done),
             "seconds": round(wall, 2),
-            "rollouts_per_s": round(len(outputs) / wall, 1),
+            "rollouts_per_s": round(len(done) / wall, 1),
             "rollout_ms": {
                 "p50": round(statistics.median(totals) * 1000, 1),
                 "mean": round(statistics.fmean(totals) * 1000, 1),
@@ -147,19 +100,35 @@ class RolloutBench:
             "all_rewards_1": True,
         }
 
-    async def _generate(self, progress: Callable[[], None]) -> tuple[list[dict[str, Any]], float]:
+    async def _all(self, progress: Callable[[], None]) -> tuple[list[Rollout], float]:
+        gate = asyncio.Semaphore(self.concurrency)
         clock = time.perf_counter()
+        async with FarmClient(self.server, api_key=self.api_key) as farm:
+
+            async def one(task_id: str) -> Rollout:
+                async with gate:
+                    rollout = await self._rollout(farm, self.tasks[task_id])
+                progress()
+                return rollout
+
+            done = await asyncio.gather(*(one(t) for t in self.task_ids))
+        return list(done), time.perf_counter() - clock
+
+    async def _rollout(self, farm: FarmClient, task: TaskView) -> Rollout:
+        clock = time.perf_counter()
+        episode = await LiveEpisode.open(farm, task.id, transport=self.transport)
+        made, reward = 0, 0.0
         try:
-            results = await self.env.generate(
-                self.inputs,
-                client=self.oracle,
-                model="oracle",
-                max_concurrent=self.concurrency,
-                state_columns=[FARM_SECONDS_KEY],
-                independent_scoring=True,
-                on_start=lambda *_: None,
-                on_progress=lambda *_: progress(),
-            )
+            while True:
+                calls, answer = oracle_turn(task, made)
+                if not calls:
+                    reward = (await episode.score(answer)).reward
+                    break
+                for name, arguments in calls:
+                    outcome = await episode.call(name, arguments)
+                    if outcome.is_error:
+                        raise RuntimeError(f"gold call {name} of task {task.id} was refused: {outcome.text}")
+                    made += 1
         finally:
-            await self.env.aclose()
-        return list(results["outputs"]), time.perf_counter() - clock
+            await episode.close()
+        return Rollout(task.id, reward, made, time.perf_counter() - clock, episode.farm_seconds)

@@ -1,4 +1,4 @@
-"""An OpenEnv environment whose sessions are farm episodes (``pip install envfarm[openenv]``).
+"""An OpenEnv environment whose sessions are farm episodes (``pip install "envfarm-client[openenv]"``).
 
 The server side is an ``openenv.core.Environment`` served by OpenEnv's own app (``create_app``): each
 WebSocket session of an ``EnvClient`` gets an ``EnvfarmEnvironment``, which holds one episode at a time

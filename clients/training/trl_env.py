@@ -1,4 +1,4 @@
-"""TRL: GRPO with tool calling against a farm, and SFT data from ``envfarm export sft`` (``envfarm[trl]``).
+"""TRL: GRPO with tool calling against a farm, and SFT data from ``envfarm export sft`` (envfarm-client[trl]).
 
 GRPO: TRL's ``GRPOTrainer`` runs multi-turn tool calling itself when given an ``environment_factory``:
 one environment object per generation, ``reset(**row)`` before it, and the object's public methods as

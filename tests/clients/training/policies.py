@@ -28,3 +28,19 @@ def script_wrong(llm: FakeLLM, task_id: str) -> None:
     task = Catalog().task(task_id)[1]
     first = task.gold_actions[0]
     llm.script(key_of(task_id), call((first.tool, dict(first.arguments))), say("All done."))
+
+
+Plans = dict[str, tuple[list[tuple[str, dict]], str]]
+
+
+def gold_plans(perfect: list[str], wrong: list[str]) -> Plans:
+    """Per task instruction, the calls and the answer: the gold actions and the required outputs for the
+    ``perfect`` tasks; only the first gold action and a vague answer for the ``wrong`` ones (for scripts that
+    run in a trainer's environment, where the farm's catalog is not installed)."""
+    plans: Plans = {}
+    for task_id in perfect + wrong:
+        task = Catalog().task(task_id)[1]
+        calls = [(a.tool, dict(a.arguments)) for a in task.gold_actions]
+        answer = " ".join(task.outputs) or "Done."
+        plans[task.instruction] = (calls, answer) if task_id in perfect else (calls[:1], "All done.")
+    return plans

@@ -1,4 +1,4 @@
-"""``envfarm bench rollouts``: oracle rollouts through the verifiers adapter against the test farm."""
+"""``envfarm bench rollouts``: oracle rollouts through the adapters' episode layer against the test farm."""
 
 from __future__ import annotations
 
@@ -6,11 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from .conftest import need
-
-need("verifiers")
-from clients.training.bench import RolloutBench  # noqa: E402
-from envfarm.cli import cli  # noqa: E402
+from clients.training.bench import RolloutBench
+from envfarm.cli import cli
 
 TASKS = "clinic-001,clinic-002,retail-001"
 

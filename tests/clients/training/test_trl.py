@@ -1,128 +1,69 @@
-"""TRL end to end: GRPO with tool calling against the farm (the trainer's own tool loop, rewards from the
-score endpoint) and SFT data from ``envfarm export sft`` checked with TRL's own dataset utilities."""
+"""TRL end to end on its newest release, in ``.venv-trl`` (TRL, CPU torch and ``envfarm-client[trl]`` only):
+GRPO with TRL's own tool loop against the farm (rewards from the score endpoint), every tool described as
+TRL describes tools, and SFT data from ``envfarm export sft`` read by TRL's own dataset utilities and
+trained on for a step. One run of ``trl_run.py`` does all three (torch is imported once)."""
 
 from __future__ import annotations
 
 import json
-import math
+from typing import Any
 
 import httpx
+import pytest
+from packaging.version import Version
 
-from clients import export_sft, run_eval
+from clients import EvalConfig, export_sft, run_eval
 
-from .conftest import need
-
-need("trl")
-from datasets import load_dataset  # noqa: E402
-from trl import GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer  # noqa: E402
-from trl.data_utils import is_conversational, maybe_apply_chat_template  # noqa: E402
-
-from clients.training.trl_env import (  # noqa: E402
-    farm_environment_factory,
-    farm_partial_credit,
-    farm_reward,
-    grpo_dataset,
-    sft_dataset,
-)
-
-from .tiny_model import gold_script, scripted_model, tiny_tokenizer  # noqa: E402
+from .policies import gold_plans
+from .trainers import assert_trainer_kept, run_script
 
 PERFECT, WRONG = "clinic-001", "clinic-002"
 
 
-def test_grpo_trains_on_farm_rewards_through_trls_tool_loop(farm_url, tmp_path, monkeypatch):
-    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
-    tokenizer = tiny_tokenizer()
-    model = scripted_model(tokenizer, gold_script([PERFECT], [WRONG]))
-    seen: list[tuple[str, float, float]] = []
+@pytest.fixture(scope="module")
+def trl_run(farm_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What ``trl_run.py`` saw, given gold plans for PERFECT and WRONG and an SFT export of three oracle runs."""
+    tmp = tmp_path_factory.mktemp("trl")
+    config = EvalConfig(server=farm_url, agent="oracle", tasks="clinic-001,retail-001,retail-002", out=tmp / "run")
+    run_eval(config)  # two environments' tools in one export
+    assert export_sft(config.out, tmp / "sft.jsonl") == 3
+    job = {"farm": farm_url, "plans": gold_plans([PERFECT], [WRONG]), "tasks": f"{PERFECT},{WRONG}"}
+    (tmp / "job.json").write_text(json.dumps(job | {"sft": str(tmp / "sft.jsonl")}))
+    return dict(run_script("trl", "trl_run.py", str(tmp / "job.json"), cwd=tmp))
 
-    def recorded_reward(completions, environments, task_id, **kwargs):
-        rewards = farm_reward(completions, environments, **kwargs)
-        partial = farm_partial_credit(completions, environments, **kwargs)
-        seen.extend(zip(task_id, rewards, partial, strict=True))
-        return rewards
 
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        per_device_train_batch_size=2,
-        num_generations=2,
-        max_completion_length=8192,
-        max_steps=4,
-        learning_rate=1e-4,
-        use_cpu=True,
-        report_to="none",
-        save_strategy="no",
-        logging_steps=1,
-        seed=0,
-    )
-    trainer = GRPOTrainer(
-        model=model,
-        reward_funcs=[recorded_reward],
-        args=args,
-        train_dataset=grpo_dataset(farm_url, "clinic", tasks=f"{PERFECT},{WRONG}"),
-        processing_class=tokenizer,
-        environment_factory=farm_environment_factory(farm_url, "clinic"),
-    )
-    try:
-        trainer.train()
-    finally:
-        for environment in trainer.environments:
-            environment._close()
+def test_the_client_installs_beside_the_newest_trl_without_replacing_anything(trl_run):
+    versions = assert_trainer_kept("trl")
+    assert Version(versions["trl"]) >= Version("1.16") and "mcp" not in versions
+    assert trl_run["trl"] == versions["trl"]
+
+
+def test_grpo_trains_on_farm_rewards_through_trls_tool_loop(trl_run):
+    seen = trl_run["grpo"]
     by_task = {t: {(r, p) for task, r, p in seen if task == t} for t in (PERFECT, WRONG)}
     assert by_task[PERFECT] == {(1.0, 1.0)}
     assert {r for r, _ in by_task[WRONG]} == {0.0} and all(p < 1 for _, p in by_task[WRONG])
 
 
-def test_sft_export_loads_as_trls_conversational_tool_format_and_trains(make_config, tmp_path):
-    config = make_config(agent="oracle", tasks="clinic-001,retail-001,retail-002")  # two environments' tools
-    run_eval(config)
-    out = tmp_path / "sft.jsonl"
-    assert export_sft(config.out, out) == 3
-    exported = [json.loads(line) for line in out.read_text().splitlines()]
-    tokenizer = tiny_tokenizer()
-
-    raw = load_dataset("json", data_files=str(out), split="train")  # how a trainer loads it
-    for row, original in zip(raw, exported, strict=True):
-        assert is_conversational(row)
-        tools = json.loads(row["tools"])
-        assert tools == json.loads(original["tools"])  # each row keeps its own tools, as exported
-        text = maybe_apply_chat_template({"messages": row["messages"]}, tokenizer, tools=tools)["text"]
-        assert all(t["function"]["name"] in text for t in tools)
-        calls = [c for m in original["messages"] for c in m.get("tool_calls") or []]
-        assert calls and all(f'"name": "{c["function"]["name"]}"' in text for c in calls)
-        assert original["messages"][-1]["content"] in text
-    assert len(sft_dataset(out)) == 3
-
-    args = SFTConfig(
-        output_dir=str(tmp_path / "sft"),
-        per_device_train_batch_size=3,
-        max_steps=1,
-        use_cpu=True,
-        report_to="none",
-        save_strategy="no",
-        max_length=None,
-    )
-    model = scripted_model(tokenizer, lambda prompt: "")
-    trainer = SFTTrainer(model=model, args=args, train_dataset=raw, processing_class=tokenizer)
-    assert len(trainer.train_dataset[0]["input_ids"]) > 1000  # the whole conversation, tools included
-    result = trainer.train()
-    assert math.isfinite(result.training_loss)
-
-
-def test_every_tool_of_the_reference_environments_is_described_as_trl_describes_tools(farm_url):
-    from transformers.utils import get_json_schema
-
+def test_every_tool_of_the_reference_environments_is_described_as_trl_describes_tools(trl_run, farm_url):
     for env_id in ("clinic", "retail"):
-        environment = farm_environment_factory(farm_url, env_id)()
-        try:
-            advertised = httpx.get(f"{farm_url}/envs/{env_id}").json()["tool_list"]
-            for tool in advertised:
-                schema = get_json_schema(getattr(environment, tool["name"]))["function"]
-                assert schema["name"] == tool["name"] and schema["description"]
-                properties = tool["input_schema"]["properties"]
-                assert set(schema["parameters"].get("properties", {})) == set(properties)
-                for name, prop in properties.items():  # required stays required; optional (null allowed) does not
-                    optional = any(o.get("type") == "null" for o in prop.get("anyOf", []))
-                    assert (name in schema["parameters"].get("required", [])) is not optional
-        finally:
-            environment._close()
+        described = {s["name"]: s for s in trl_run["schemas"][env_id]}
+        advertised = httpx.get(f"{farm_url}/envs/{env_id}").json()["tool_list"]
+        assert set(described) == {t["name"] for t in advertised}
+        for tool in advertised:
+            schema = described[tool["name"]]
+            assert schema["description"]
+            properties = tool["input_schema"]["properties"]
+            assert set(schema["parameters"].get("properties", {})) == set(properties)
+            for name, prop in properties.items():  # required stays required; optional (null allowed) does not
+                optional = any(o.get("type") == "null" for o in prop.get("anyOf", []))
+                assert (name in schema["parameters"].get("required", [])) is not optional
+
+
+def test_sft_export_loads_as_trls_conversational_tool_format_and_trains(trl_run):
+    sft = trl_run["sft"]
+    assert len(sft["rows"]) == 3 and sft["sft_dataset_rows"] == 3
+    for row in sft["rows"]:
+        assert row["conversational"] and row["tools_kept"] and row["tools_rendered"]
+        assert row["calls"] > 0 and row["calls_rendered"] and row["answer_rendered"]
+    assert sft["tokens"] > 1000 and sft["loss_finite"]  # the whole conversation, tools included

@@ -74,20 +74,6 @@ def scripted_model(tokenizer: PreTrainedTokenizerFast, script: Callable[[str], s
 Plans = dict[str, tuple[list[tuple[str, dict]], str]]
 
 
-def gold_plans(perfect: list[str], wrong: list[str]) -> Plans:
-    """Per task instruction, the calls and the answer: the gold actions and the required outputs for the
-    ``perfect`` tasks; only the first gold action and a vague answer for the ``wrong`` ones."""
-    from envs import Catalog  # here only: the script itself also runs where the farm is not installed
-
-    plans: Plans = {}
-    for task_id in perfect + wrong:
-        task = Catalog().task(task_id)[1]
-        calls = [(a.tool, dict(a.arguments)) for a in task.gold_actions]
-        answer = " ".join(task.outputs) or "Done."
-        plans[task.instruction] = (calls, answer) if task_id in perfect else (calls[:1], "All done.")
-    return plans
-
-
 def plan_script(plans: Plans) -> Callable[[str], str]:
     """Each turn in Qwen3's format: the plan's next call (a ``<tool_call>``), then its answer."""
 
@@ -100,8 +86,3 @@ def plan_script(plans: Plans) -> Callable[[str], str]:
         return f"{answer}<|im_end|>"
 
     return script
-
-
-def gold_script(perfect: list[str], wrong: list[str]) -> Callable[[str], str]:
-    """The script of ``gold_plans(perfect, wrong)``."""
-    return plan_script(gold_plans(perfect, wrong))
