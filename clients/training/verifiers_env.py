@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -78,6 +79,8 @@ class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):  # type: ignore[misc]
 
     def register(self, mcp: Any) -> None:
         """Answer ``tools/list`` and ``tools/call`` per rollout (the catalog depends on the episode)."""
+        # Results are the result model of the MCP server verifiers runs this toolset in (its mcp release).
+        self._result_type: Any = sys.modules[type(mcp).__module__].CallToolResult
         mcp.list_tools = self._with_state(self.list_tools)
         mcp.call_tool = self._with_state(self.call_tool)
 
@@ -85,26 +88,23 @@ class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):  # type: ignore[misc]
         """The episode's tools (MCP ``Tool`` fields)."""
         return list(self.state.tools)
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """Run one call in the episode over REST; the result text, or ``Error: ...`` for a refused call."""
         config = self.config
         async with FarmClient(config.server, api_key=config.api_key, timeout=config.timeout) as farm:
             try:
                 result = await farm.call_tool(self.state.episode_id, name, arguments)
             except ClientError as exc:
-                return _tool_result(f"Error: {exc}", error=True)
+                return self._result(f"Error: {exc}", error=True)
         if result.is_error:
-            return _tool_result(f"Error: {result.message or 'tool call failed'}", error=True)
+            return self._result(f"Error: {result.message or 'tool call failed'}", error=True)
         content = result.content
         text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
-        return _tool_result(text, error=False)
+        return self._result(text, error=False)
 
-
-def _tool_result(text: str, *, error: bool) -> Any:
-    """An MCP ``CallToolResult`` of one text block, built with the MCP types verifiers' server uses."""
-    from mcp.types import CallToolResult, TextContent  # verifiers' own mcp, inside its tool server
-
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=error)
+    def _result(self, text: str, *, error: bool) -> Any:
+        """A ``CallToolResult`` of one text block."""
+        return self._result_type(content=[{"type": "text", "text": text}], is_error=error)
 
 
 class FarmTaskConfig(vf.TaskConfig):  # type: ignore[misc]
@@ -160,6 +160,7 @@ class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):  # type: ignore[mi
         if opened is not None:
             opened.append(episode)
         trace.state.episode_id = episode.episode_id
+        trace.info["envfarm"] = {"episode_id": episode.episode_id, "task_id": self.data.task_id}
         trace.state.tools = [
             {"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in episode.tools
         ]
@@ -174,7 +175,6 @@ class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):  # type: ignore[mi
             score = await episode.score(_answer(trace))
         finally:
             await _close(episode)
-        trace.info["envfarm"] = {"episode_id": episode.episode_id, "task_id": self.data.task_id}
         trace.record_metric("farm_reward", float(score.reward))
         trace.record_metric("partial_credit", float(score.partial_credit))
         trace.record_metric("farm_seconds", episode.farm_seconds)
