@@ -2,8 +2,9 @@
 
 Every adapter talks to a farm over HTTP and MCP like any other client, one episode per rollout:
 
-* ``clients.training.verifiers_env`` — a verifiers multi-turn tool environment (``pip install
-  envfarm[verifiers]``; ``vf-eval envfarm`` loads it through ``envfarm.load_environment``);
+* ``clients.training.verifiers_env`` — a verifiers 0.4 taskset, one farm episode per rollout over REST
+  (``pip install "envfarm-client[verifiers]"``; ``vf-eval envfarm-verifiers`` loads it through the
+  top-level ``envfarm_verifiers``);
 * ``clients.training.openenv_env`` — an OpenEnv environment and its client (``envfarm[openenv]``);
 * ``clients.training.trl`` — a GRPO reward function and rollout function, and SFT data checked with
   TRL's own dataset utilities (``envfarm[trl]``).

@@ -57,14 +57,14 @@ def default_api_key() -> str | None:
     return os.environ.get("ENVFARM_SERVER_KEY") or None
 
 
-class FarmState(vf.State):  # type: ignore[misc]
+class FarmState(vf.State):
     """One rollout's episode, shared by the task's hooks and the tool server (kept in the trace)."""
 
     episode_id: str = ""
     tools: list[dict[str, Any]] = []
 
 
-class FarmToolsConfig(vf.SharedToolsetConfig):  # type: ignore[misc]
+class FarmToolsConfig(vf.SharedToolsetConfig):
     """Where the tool server sends tool calls."""
 
     server: str = DEFAULT_SERVER
@@ -72,7 +72,7 @@ class FarmToolsConfig(vf.SharedToolsetConfig):  # type: ignore[misc]
     timeout: float = 60.0
 
 
-class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):  # type: ignore[misc]
+class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):
     """The calling rollout's episode tools, over MCP: its tool list, and each call run in its episode."""
 
     TOOL_PREFIX = None  # the model sees the farm's tool names as they are
@@ -107,7 +107,7 @@ class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):  # type: ignore[misc]
         return self._result_type(content=[{"type": "text", "text": text}], is_error=error)
 
 
-class FarmTaskConfig(vf.TaskConfig):  # type: ignore[misc]
+class FarmTaskConfig(vf.TaskConfig):
     """The farm a task's episodes run on, and what the reward is."""
 
     server: str = DEFAULT_SERVER
@@ -116,7 +116,7 @@ class FarmTaskConfig(vf.TaskConfig):  # type: ignore[misc]
     timeout: float = 60.0
 
 
-class FarmData(vf.TaskData):  # type: ignore[misc]
+class FarmData(vf.TaskData):
     """An envfarm task: its id and environment (the prompt holds the policy and instruction)."""
 
     task_id: str
@@ -138,7 +138,7 @@ async def _close(episode: LiveEpisode) -> None:
         await episode.farm.aclose()
 
 
-class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):  # type: ignore[misc]
+class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):
     """One envfarm task: each rollout is one farm episode, scored by the farm."""
 
     @property
@@ -165,7 +165,7 @@ class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):  # type: ignore[mi
             {"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in episode.tools
         ]
 
-    @vf.reward(weight=1.0)  # type: ignore[misc]
+    @vf.reward(weight=1.0)
     async def envfarm(self, trace: Any) -> float:
         """The farm's score of the episode (then closed): its exact reward, or partial credit."""
         episode = _LIVE.get(trace.state.episode_id)
@@ -181,7 +181,7 @@ class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):  # type: ignore[mi
         return float(score.partial_credit if self.config.reward == "partial" else score.reward)
 
 
-class FarmTasksetConfig(vf.TasksetConfig):  # type: ignore[misc]
+class FarmTasksetConfig(vf.TasksetConfig):
     """``--env.taskset.*``: the farm, the tasks and the reward."""
 
     server: str | None = None
@@ -197,7 +197,7 @@ class FarmTasksetConfig(vf.TasksetConfig):  # type: ignore[misc]
     """Seconds per farm request."""
 
 
-class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):  # type: ignore[misc]
+class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):
     """The farm's tasks: one ``FarmTask`` per selected task."""
 
     @classmethod
@@ -228,13 +228,13 @@ class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):  # type: ignore[misc
             yield FarmTask(data, task_config)
 
 
-class FarmEnvConfig(vf.EnvConfig):  # type: ignore[misc]
+class FarmEnvConfig(vf.EnvConfig):
     """The single agent, on a local runtime (the harness only talks to the model and the tool server)."""
 
     agent: vf.AgentConfig = vf.AgentConfig(runtime=SubprocessConfig(), max_turns=30)
 
 
-class FarmEnv(vf.Env[FarmEnvConfig]):  # type: ignore[misc]
+class FarmEnv(vf.Env[FarmEnvConfig]):
     """One agent plays the task; every episode opened in the run is closed when it ends."""
 
     async def run(self, task: Any, agents: Any) -> None:
@@ -249,7 +249,7 @@ class FarmEnv(vf.Env[FarmEnvConfig]):  # type: ignore[misc]
                 await _close(episode)
 
 
-class FarmHarness(NullHarness):  # type: ignore[misc]
+class FarmHarness(NullHarness):
     """verifiers' plain chat loop: the episode's tools only (no shell)."""
 
 

@@ -20,7 +20,6 @@ from typing import Any
 
 import verifiers
 import verifiers.v1 as vf
-
 from envfarm_verifiers import load_environment
 
 mode, farm_url, base_url, tasks, rollouts, out = sys.argv[1:7]
