@@ -33,11 +33,11 @@ def episodes(farm_url: str) -> dict[str, str]:
     return {e["episode_id"]: e["status"] for e in items}
 
 
-def run(mode: str, farm_url: str, llm: FakeLLM, tasks: str, rollouts: int, tmp_path: Path) -> dict[str, Any]:
+def run(mode: str, farm_url: str, llm: FakeLLM, tasks: str, rollouts: int, tmp_path: Path) -> Any:
+    """``verifiers_run.py`` in ``.venv-verifiers``: ``cli`` (vf-eval) or ``python`` (load_environment)."""
     out = tmp_path / f"out-{mode}"
-    return run_script(  # type: ignore[no-any-return]
-        "verifiers", "verifiers_run.py", mode, farm_url, llm.base_url, tasks, str(rollouts), str(out), cwd=tmp_path
-    )
+    args = [mode, farm_url, llm.base_url, tasks, str(rollouts), str(out)]
+    return run_script("verifiers", "verifiers_run.py", *args, cwd=tmp_path)
 
 
 def test_vf_eval_scores_each_rollout_as_its_own_farm_episode(farm_url, llm, model_key, tmp_path):
