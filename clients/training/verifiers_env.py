@@ -1,211 +1,257 @@
-"""A verifiers environment in which every rollout is an envfarm episode (``pip install envfarm[verifiers]``).
+"""A verifiers (``verifiers.v1``, 0.4 and later) taskset whose rollouts are envfarm episodes
+(``pip install "envfarm-client[verifiers]"``).
 
-verifiers' own ``MCPEnv`` shares one read-only MCP server across rollouts; here each rollout opens
-its own episode, a private state the agent changes:
+verifiers 0.4 splits an environment into a taskset (the tasks and how each is set up and scored), the
+tool servers the model reaches over MCP, a harness (the program that talks to the model) and an ``Env``
+(how one task becomes one episode). Here:
 
-* the dataset holds envfarm tasks (the environment's policy as system prompt, the instruction as the
-  user's message; ``info`` carries ``task_id`` and ``env_id``);
-* ``setup_state`` opens an episode of the row's task; the model's tools are the episode's MCP tool
-  list, and every tool call goes to the episode (a refused call comes back as ``Error: ...``);
-* the rollout ends when the model answers without calling a tool (or at ``max_turns``); the episode
-  is then scored on the farm with every assistant text as the answer, and closed — on every path,
-  errors and timeouts included;
-* the rubric's reward is the farm's score: ``farm_reward`` (the task's exact 0/1 reward) and
-  ``partial_credit`` are both metrics; ``reward="partial"`` makes partial credit the reward.
+* ``FarmTaskset`` loads envfarm tasks (``load_task_rows``): the environment's policy is the system
+  prompt, the instruction the user's message;
+* ``FarmTask.setup`` opens a farm episode of the task over REST (``LiveEpisode``) and keeps its id and
+  tool list in the rollout's state;
+* ``FarmToolset``, one MCP server for the whole run, lists each rollout's own episode tools and runs
+  each call in that rollout's episode (a refused call comes back as ``Error: ...``);
+* ``FarmTask.envfarm`` (the reward) scores the episode on the farm with the assistant's texts as the
+  answer, then closes it; ``farm_reward`` (exact 0/1), ``partial_credit`` and ``farm_seconds`` are
+  metrics, and the reward is ``farm_reward`` or, with ``reward="partial"``, partial credit;
+* ``FarmEnv`` closes every episode its run opened, whatever ended the rollout (a failed rollout is
+  not scored, so it is closed there);
+* ``FarmHarness`` is verifiers' plain chat loop (the ``null`` harness), the default for this taskset.
 
-Load it as verifiers loads environments, by module: ``vf-eval envfarm -a '{"server": URL, "tasks":
-"env:clinic"}' -m MODEL -b BASE_URL -k KEY_VAR`` (``envfarm.load_environment`` calls
-``load_environment`` below), or ``vf.load_environment("envfarm", server=URL)``.
+verifiers loads a taskset by top-level module: ``vf-eval envfarm-verifiers`` imports
+``envfarm_verifiers`` (installed by envfarm-client), which re-exports the classes below.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextvars
 import json
 import os
-import weakref
+from collections.abc import Iterator
 from typing import Any, Literal
 
-import verifiers as vf
-from datasets import Dataset
-from verifiers.types import ToolMessage
+import verifiers.v1 as vf
+from verifiers.v1.harnesses.null import NullHarness
+from verifiers.v1.runtimes import SubprocessConfig
 
 from ..errors import ClientError
 from ..farm import FarmClient
-from .episode import LiveEpisode, Transport, load_task_rows
+from .episode import LiveEpisode, load_task_rows
 
 RewardMode = Literal["exact", "partial"]
 DEFAULT_SERVER = "http://127.0.0.1:8765"
-EPISODE_KEY = "envfarm_episode"  # the rollout's LiveEpisode (not serializable; removed at cleanup)
-SCORE_KEY = "envfarm_score"  # {"episode_id", "reward", "partial_credit"} once scored
-FARM_SECONDS_KEY = "farm_seconds"  # time the rollout spent waiting on the farm
+#: The live episodes of this process, by id (a task's setup, reward and env share them).
+_LIVE: dict[str, LiveEpisode] = {}
+#: The episodes opened under the running ``FarmEnv.run`` (closed when it ends).
+_OPENED: contextvars.ContextVar[list[LiveEpisode] | None] = contextvars.ContextVar("envfarm_opened", default=None)
 
 
-def task_dataset(rows: list[dict[str, Any]]) -> Dataset:
-    """A verifiers dataset from ``load_task_rows`` rows: ``prompt`` (policy, instruction), ``answer``
-    (empty: the farm scores the final state) and ``info`` (``task_id``, ``env_id``)."""
-    return Dataset.from_list(
-        [
-            {
-                "prompt": [
-                    {"role": "system", "content": row["policy"]},
-                    {"role": "user", "content": row["instruction"]},
-                ],
-                "answer": "",
-                "info": {"task_id": row["task_id"], "env_id": row["env_id"]},
-            }
-            for row in rows
-        ]
-    )
+def default_server() -> str:
+    """``$ENVFARM_SERVER``, else the farm's default local address."""
+    return os.environ.get("ENVFARM_SERVER") or DEFAULT_SERVER
 
 
-class FarmRubric(vf.Rubric):
-    """The farm's score of the rollout's episode as the reward; exact reward and partial credit as metrics."""
-
-    def __init__(self, reward: RewardMode = "exact") -> None:
-        super().__init__()
-        exact = 1.0 if reward == "exact" else 0.0
-        self.add_reward_func(self.farm_reward, weight=exact)
-        self.add_reward_func(self.partial_credit, weight=1.0 - exact)
-
-    async def farm_reward(self, state: vf.State) -> float:
-        """The task's reward (1.0 when the final state and answer are exactly right), 0.0 if unscored."""
-        score = state.get(SCORE_KEY)
-        return float(score["reward"]) if score else 0.0
-
-    async def partial_credit(self, state: vf.State) -> float:
-        """Share of the checklist and expected row changes achieved, 0.0 if unscored."""
-        score = state.get(SCORE_KEY)
-        return float(score["partial_credit"]) if score else 0.0
+def default_api_key() -> str | None:
+    """``$ENVFARM_SERVER_KEY``, if set."""
+    return os.environ.get("ENVFARM_SERVER_KEY") or None
 
 
-def _answer(completion: Any) -> str:
-    """Every assistant text of the completion, joined: what the farm scores against the required outputs."""
-    texts = [getattr(m, "content", None) for m in completion or [] if getattr(m, "role", None) == "assistant"]
-    return "\n".join(t for t in texts if isinstance(t, str) and t.strip())
+class FarmState(vf.State):
+    """One rollout's episode, shared by the task's hooks and the tool server (kept in the trace)."""
+
+    episode_id: str = ""
+    tools: list[dict[str, Any]] = []
 
 
-class EnvfarmEnv(vf.MultiTurnEnv):
-    """Multi-turn tool use on a farm: one episode per rollout.
+class FarmToolsConfig(vf.SharedToolsetConfig):
+    """Where the tool server sends tool calls."""
 
-    Args:
-        server: the task service's URL.
-        tasks: a task selector (``all``, ``env:retail``, ``clinic-001,...``) or an ``envfarm export tasks``
-            JSONL file: the dataset (and the evaluation dataset).
-        api_key: the farm key, if it has keys.
-        reward: ``exact`` (the task's 0/1 reward) or ``partial`` (partial credit) as the reward.
-        transport: ``mcp`` (tools and calls over the episode's MCP endpoint) or ``rest``.
-        max_turns: the most model responses in a rollout.
-        timeout: seconds per farm request.
-        **kwargs: passed to ``vf.MultiTurnEnv`` (``timeout_seconds``, ``sampling_args`` ...).
-    """
+    server: str = DEFAULT_SERVER
+    api_key: str | None = None
+    timeout: float = 60.0
 
-    def __init__(
-        self,
-        server: str = DEFAULT_SERVER,
-        *,
-        tasks: str = "all",
-        api_key: str | None = None,
-        reward: RewardMode = "exact",
-        transport: Transport = "mcp",
-        max_turns: int = 30,
-        timeout: float = 60.0,
-        **kwargs: Any,
-    ) -> None:
-        self.server, self.api_key, self.transport, self.timeout = server, api_key, transport, timeout
-        self._farms: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FarmClient] = weakref.WeakKeyDictionary()
-        rows: list[dict[str, Any]] = []
 
-        def build() -> Dataset:
-            if not rows:
-                rows.extend(load_task_rows(server, tasks, api_key=api_key))
-            return task_dataset(rows)
+class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):
+    """The calling rollout's episode tools, over MCP: its tool list, and each call run in its episode."""
 
-        kwargs.setdefault("dataset", build)
-        kwargs.setdefault("eval_dataset", build)
-        super().__init__(rubric=FarmRubric(reward), max_turns=max_turns, **kwargs)
+    TOOL_PREFIX = None  # the model sees the farm's tool names as they are
 
-    def farm(self) -> FarmClient:
-        """The farm client of the running event loop (one per loop: connections belong to a loop)."""
-        loop = asyncio.get_running_loop()
-        farm = self._farms.get(loop)
-        if farm is None:
-            farm = self._farms[loop] = FarmClient(self.server, api_key=self.api_key, timeout=self.timeout)
-        return farm
+    def register(self, mcp: Any) -> None:
+        """Answer ``tools/list`` and ``tools/call`` per rollout (the catalog depends on the episode)."""
+        mcp.list_tools = self._with_state(self.list_tools)
+        mcp.call_tool = self._with_state(self.call_tool)
 
-    async def aclose(self) -> None:
-        """Close the running loop's farm client (its connection pool)."""
-        farm = self._farms.pop(asyncio.get_running_loop(), None)
-        if farm is not None:
-            await farm.aclose()
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """The episode's tools (MCP ``Tool`` fields)."""
+        return list(self.state.tools)
 
-    async def setup_state(self, state: vf.State) -> vf.State:
-        """Open the rollout's episode; its MCP tools become the model's tools."""
-        task_id = state["info"]["task_id"]
-        try:
-            episode = await LiveEpisode.open(self.farm(), task_id, transport=self.transport, timeout=self.timeout)
-        except (ClientError, OSError) as exc:
-            raise vf.InfraError(f"envfarm could not open an episode of {task_id}: {exc}") from exc
-        state[EPISODE_KEY] = episode
-        state["episode_id"] = episode.episode_id
-        state["tool_defs"] = [
-            vf.Tool(name=t.name, description=t.description, parameters=t.input_schema) for t in episode.tools
-        ]
-        return state
-
-    async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs: Any) -> vf.Messages:
-        """Run the last assistant message's tool calls in the episode, in order; one tool message each."""
-        episode: LiveEpisode = state[EPISODE_KEY]
-        replies: vf.Messages = []
-        for call in getattr(messages[-1], "tool_calls", None) or []:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """Run one call in the episode over REST; the result text, or ``Error: ...`` for a refused call."""
+        config = self.config
+        async with FarmClient(config.server, api_key=config.api_key, timeout=config.timeout) as farm:
             try:
-                arguments = json.loads(call.arguments or "{}")
-            except ValueError:
-                arguments = None
-            if not isinstance(arguments, dict):
-                text = (
-                    f"Error: invalid arguments for tool '{call.name}': expected a JSON object, "
-                    f"got {call.arguments[:200]!r}"
-                )
-            else:
-                try:
-                    outcome = await episode.call(call.name, arguments)
-                except ClientError as exc:
-                    raise vf.InfraError(f"envfarm tool call {call.name!r} failed: {exc}") from exc
-                text = f"Error: {outcome.text}" if outcome.is_error else outcome.text
-            replies.append(ToolMessage(tool_call_id=call.id, content=text))
-        return replies
+                result = await farm.call_tool(self.state.episode_id, name, arguments)
+            except ClientError as exc:
+                return self._result(f"Error: {exc}", error=True)
+        if result.is_error:
+            return self._result(f"Error: {result.message or 'tool call failed'}", error=True)
+        content = result.content
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+        return self._result(text, error=False)
 
-    @vf.stop
-    async def answered(self, state: vf.State) -> bool:
-        """The model answered without calling a tool: the rollout is over."""
-        if not state["trajectory"]:
-            return False
-        completion = state["trajectory"][-1]["completion"]
-        last = completion[-1] if completion else None
-        return getattr(last, "role", None) == "assistant" and not getattr(last, "tool_calls", None)
+    @staticmethod
+    def _result(text: str, *, error: bool) -> Any:
+        """A ``CallToolResult`` of one text block, of the mcp release verifiers runs its tool servers on (only
+        verifiers talks MCP here; the farm is reached over REST)."""
+        from mcp.types import CallToolResult, TextContent
 
-    @vf.cleanup
-    async def score_and_close(self, state: vf.State) -> None:
-        """Score the episode (unless the farm itself failed) and close it, whatever ended the rollout."""
-        episode: LiveEpisode | None = state.pop(EPISODE_KEY, None)
-        if episode is None:
-            return
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=error)
+
+
+class FarmTaskConfig(vf.TaskConfig):
+    """The farm a task's episodes run on, and what the reward is."""
+
+    server: str = DEFAULT_SERVER
+    api_key: str | None = None
+    reward: RewardMode = "exact"
+    timeout: float = 60.0
+
+
+class FarmData(vf.TaskData):
+    """An envfarm task: its id and environment (the prompt holds the policy and instruction)."""
+
+    task_id: str
+    env_id: str
+
+
+def _answer(trace: Any) -> str:
+    """Every assistant text of the rollout, joined: what the farm scores against the required outputs."""
+    texts = [vf.types.content_text(m.content) for m in trace.assistant_messages]
+    return "\n".join(t for t in texts if t.strip())
+
+
+async def _close(episode: LiveEpisode) -> None:
+    """End the episode (idempotent) and its client's connections."""
+    _LIVE.pop(episode.episode_id, None)
+    try:
+        await episode.close()
+    finally:
+        await episode.farm.aclose()
+
+
+class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):
+    """One envfarm task: each rollout is one farm episode, scored by the farm."""
+
+    @property
+    def key(self) -> str:
+        """The task id: stable across runs and unique in a taskset."""
+        return str(self.data.task_id)
+
+    async def setup(self, trace: Any, runtime: Any) -> None:
+        """Open the rollout's episode; its tools become the model's tools."""
+        config = self.config
+        farm = FarmClient(config.server, api_key=config.api_key, timeout=config.timeout)
         try:
-            if not isinstance(state.get("error"), vf.InfraError):
-                try:
-                    score = await episode.score(_answer(state.get("completion")))
-                except ClientError as exc:
-                    state["error"] = state.get("error") or vf.InfraError(f"envfarm could not score: {exc}")
-                else:
-                    state[SCORE_KEY] = {
-                        "episode_id": episode.episode_id,
-                        "reward": score.reward,
-                        "partial_credit": score.partial_credit,
-                    }
+            episode = await LiveEpisode.open(farm, self.data.task_id, transport="rest", timeout=config.timeout)
+        except BaseException:
+            await farm.aclose()
+            raise
+        _LIVE[episode.episode_id] = episode
+        opened = _OPENED.get()
+        if opened is not None:
+            opened.append(episode)
+        trace.state.episode_id = episode.episode_id
+        trace.info["envfarm"] = {"episode_id": episode.episode_id, "task_id": self.data.task_id}
+        trace.state.tools = [
+            {"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in episode.tools
+        ]
+
+    @vf.reward(weight=1.0)
+    async def envfarm(self, trace: Any) -> float:
+        """The farm's score of the episode (then closed): its exact reward, or partial credit."""
+        episode = _LIVE.get(trace.state.episode_id)
+        if episode is None:
+            raise vf.TaskError(f"envfarm episode {trace.state.episode_id!r} is not open in this process")
+        try:
+            score = await episode.score(_answer(trace))
         finally:
-            await episode.close()
-            state[FARM_SECONDS_KEY] = episode.farm_seconds
+            await _close(episode)
+        trace.record_metric("farm_reward", float(score.reward))
+        trace.record_metric("partial_credit", float(score.partial_credit))
+        trace.record_metric("farm_seconds", episode.farm_seconds)
+        return float(score.partial_credit if self.config.reward == "partial" else score.reward)
+
+
+class FarmTasksetConfig(vf.TasksetConfig):
+    """``--env.taskset.*``: the farm, the tasks and the reward."""
+
+    server: str | None = None
+    """The farm's URL (default ``$ENVFARM_SERVER``, else ``http://127.0.0.1:8765``)."""
+    tasks: str = "all"
+    """A selector as in ``envfarm eval --tasks`` (``all``, ``env:clinic``, ``clinic-001,clinic-002``) or an
+    ``envfarm export tasks`` JSONL file."""
+    api_key: str | None = None
+    """The farm key (default ``$ENVFARM_SERVER_KEY``)."""
+    reward: RewardMode = "exact"
+    """``exact``: the task's 0/1 reward; ``partial``: partial credit."""
+    timeout: float = 60.0
+    """Seconds per farm request."""
+
+
+class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):
+    """The farm's tasks: one ``FarmTask`` per selected task."""
+
+    @classmethod
+    def toolsets(cls, config: FarmTasksetConfig) -> list[Any]:
+        """One tool server for the run; each call finds its rollout's episode in the rollout's state."""
+        tools = FarmToolsConfig(
+            server=config.server or default_server(),
+            api_key=config.api_key or default_api_key(),
+            timeout=config.timeout,
+        )
+        return [FarmToolset(tools)]
+
+    def load(self) -> Iterator[FarmTask]:
+        """Fetch the selected tasks from the farm."""
+        config = self.config
+        server, api_key = config.server or default_server(), config.api_key or default_api_key()
+        update = {"server": server, "api_key": api_key, "reward": config.reward, "timeout": config.timeout}
+        task_config = FarmTaskConfig.model_validate(config.task.model_dump() | update)
+        for row in load_task_rows(server, config.tasks, api_key=api_key):
+            data = FarmData(
+                id=row["task_id"],
+                name=row["task_id"],
+                task_id=row["task_id"],
+                env_id=row["env_id"],
+                system_prompt=row["policy"] or None,
+                prompt=row["instruction"],
+            )
+            yield FarmTask(data, task_config)
+
+
+class FarmEnvConfig(vf.EnvConfig):
+    """The single agent, on a local runtime (the harness only talks to the model and the tool server)."""
+
+    agent: vf.AgentConfig = vf.AgentConfig(runtime=SubprocessConfig(), max_turns=30)
+
+
+class FarmEnv(vf.Env[FarmEnvConfig]):
+    """One agent plays the task; every episode opened in the run is closed when it ends."""
+
+    async def run(self, task: Any, agents: Any) -> None:
+        """Run the agent, then close what it opened (a scored episode is closed already)."""
+        opened: list[LiveEpisode] = []
+        token = _OPENED.set(opened)
+        try:
+            await agents.agent.run(task)
+        finally:
+            _OPENED.reset(token)
+            for episode in opened:
+                await _close(episode)
+
+
+class FarmHarness(NullHarness):
+    """verifiers' plain chat loop: the episode's tools only (no shell)."""
 
 
 def load_environment(
@@ -213,21 +259,23 @@ def load_environment(
     tasks: str = "all",
     api_key: str | None = None,
     reward: RewardMode = "exact",
-    transport: Transport = "mcp",
     max_turns: int = 30,
     **kwargs: Any,
-) -> EnvfarmEnv:
-    """The verifiers entry point: an ``EnvfarmEnv`` on the farm at ``server`` (default: ``$ENVFARM_SERVER``,
-    else ``http://127.0.0.1:8765``; key: ``api_key`` or ``$ENVFARM_SERVER_KEY``).
+) -> FarmEnv:
+    """A ``FarmEnv`` on the farm at ``server`` (default ``$ENVFARM_SERVER``, else ``http://127.0.0.1:8765``;
+    key: ``api_key`` or ``$ENVFARM_SERVER_KEY``). ``kwargs`` are further ``--env.taskset.*`` fields
+    (``timeout``).
 
     >>> env = load_environment(server="http://127.0.0.1:8765", tasks="env:clinic")  # doctest: +SKIP
+    >>> async with env.serving():  # doctest: +SKIP
+    ...     episode = await env.run_slot(vf.RunSlot(next(iter(env.taskset))), ctx)
     """
-    return EnvfarmEnv(
-        server or os.environ.get("ENVFARM_SERVER") or DEFAULT_SERVER,
-        tasks=tasks,
-        api_key=api_key or os.environ.get("ENVFARM_SERVER_KEY") or None,
-        reward=reward,
-        transport=transport,
-        max_turns=max_turns,
-        **kwargs,
+    taskset = FarmTasksetConfig(
+        id="envfarm-verifiers", server=server, tasks=tasks, api_key=api_key, reward=reward, **kwargs
     )
+    agent = vf.AgentConfig(runtime=SubprocessConfig(), max_turns=max_turns)
+    return FarmEnv(FarmEnvConfig(taskset=taskset, agent=agent))
+
+
+if __name__ == "__main__":  # verifiers starts the tool server as ``python -m clients.training.verifiers_env``
+    FarmToolset.run()

@@ -21,7 +21,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from envfarm.embedded import free_port
@@ -163,6 +163,8 @@ class FakeLLM:
                     for i, (name, args) in enumerate(reply.calls)
                 ]
             finish = "tool_calls" if reply.calls else "stop"
+        if body.get("stream"):
+            return self._chat_stream(body["model"], step, message, finish, usage)
         return JSONResponse(
             {
                 "id": f"chatcmpl-{step}",
@@ -173,6 +175,23 @@ class FakeLLM:
                 "usage": usage,
             }
         )
+
+    @staticmethod
+    def _chat_stream(
+        model: str, step: int, message: dict[str, Any], finish: str, usage: dict[str, int]
+    ) -> StreamingResponse:
+        """The same reply as chat-completion chunks over SSE (``"stream": true``): one delta with the whole
+        message, one with the finish reason and usage, then ``[DONE]``."""
+        delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+        if message.get("tool_calls"):
+            delta["tool_calls"] = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
+        head = {"id": f"chatcmpl-{step}", "object": "chat.completion.chunk", "created": 0, "model": model}
+        chunks = [
+            head | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            head | {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage},
+        ]
+        events = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+        return StreamingResponse(iter([events.encode()]), media_type="text/event-stream")
 
     async def messages(self, request: Request) -> JSONResponse:
         body = await request.json()
