@@ -35,6 +35,7 @@ def trainer_python(trainer: str) -> tuple[str, dict[str, str]]:
             pytest.fail(message)
         pytest.skip(message)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"  # its console scripts: vf-eval, uv
     return str(python), env | {"HF_HUB_OFFLINE": "1", "TRL_EXPERIMENTAL_SILENCE": "1", "PYTHONUNBUFFERED": "1"}
 
 
