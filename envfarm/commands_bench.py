@@ -205,14 +205,28 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
 @click.option(
     "--log-calls", type=click.IntRange(min=1), default=500, show_default=True, help="Calls in the log they read."
 )
-def bench_isolation_cmd(out: Path, calls: int, attackers: int, readers: int, log_calls: int) -> None:
+@click.option(
+    "--tenant-quota-mb",
+    type=click.IntRange(min=4),
+    default=64,
+    show_default=True,
+    help="Tenant A's store quota, which ends the text flood.",
+)
+def bench_isolation_cmd(
+    out: Path, calls: int, attackers: int, readers: int, log_calls: int, tenant_quota_mb: int
+) -> None:
     """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
     from clients.progress import stepping
     from server.bench.isolation import bench_isolation
 
     with stepping("bench isolation", ISOLATION_STEPS) as steps:
         result = bench_isolation(
-            calls=calls, attackers=attackers, readers=readers, log_calls=log_calls, progress=steps.step
+            calls=calls,
+            attackers=attackers,
+            readers=readers,
+            log_calls=log_calls,
+            tenant_quota_bytes=tenant_quota_mb * 1_000_000,
+            progress=steps.step,
         )
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines

@@ -187,16 +187,17 @@ def bench_isolation(
     readers: int = 8,
     log_calls: int = LOG_CALLS,
     time_limit: float = 2.0,
+    tenant_quota_bytes: int = MAX_STORE_BYTES_PER_TENANT,
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Tenant B's latency alone, beside ``attackers`` processes of tenant A's hostile calls (``readers``
     for the log reads of a ``log_calls``-call episode) to the same farm, and beside the same calls to
     another farm process on this machine (the floor: what sharing the machine costs, whatever the
-    farm does)."""
+    farm does). The text flood runs until tenant A's store reaches ``tenant_quota_bytes``."""
     env = {
         **_bench_env(),
         "ENVFARM_MAX_LOG_BYTES_PER_EPISODE": str(MAX_LOG_BYTES_PER_EPISODE),
-        "ENVFARM_MAX_STORE_BYTES_PER_TENANT": str(MAX_STORE_BYTES_PER_TENANT),
+        "ENVFARM_MAX_STORE_BYTES_PER_TENANT": str(tenant_quota_bytes),
         "ENVFARM_API_KEYS": TENANT_KEYS,
         "ENVFARM_STEP_BUDGET": str(10**12),  # the spin is stopped by the clock
         "ENVFARM_CALL_TIME_LIMIT_SECONDS": str(time_limit),
@@ -286,7 +287,7 @@ def bench_isolation(
             "text_chars": FLOOD_CHARS,
             "max_body_bytes": MAX_BODY_BYTES,
             "max_log_bytes_per_episode": MAX_LOG_BYTES_PER_EPISODE,
-            "max_store_bytes_per_tenant": MAX_STORE_BYTES_PER_TENANT,
+            "max_store_bytes_per_tenant": tenant_quota_bytes,
             "quota_reached": quota_reached,
         },
         "log_episode": {"calls": log_calls, "log_bytes": next(iter(logs.values()))[1]},
@@ -297,7 +298,7 @@ def bench_isolation(
             "rss_growth_to_peak_mb": {k: p["pid_rss_mb"]["growth_to_peak"] for k, p in processes.items()},
             "rss_growth_target_mb": 512,
             "store_growth_bytes": {k: p["store_bytes"]["growth"] for k, p in processes.items()},
-            "store_quota_bytes_per_tenant": MAX_STORE_BYTES_PER_TENANT,
+            "store_quota_bytes_per_tenant": tenant_quota_bytes,
         },
         "server_errors": errors + attack_errors,
     }

@@ -57,7 +57,7 @@ def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> No
 def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Path) -> None:
     out = tmp_path / "isolation.json"
     argv = ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"]
-    result = CliRunner().invoke(cli, [*argv, "--readers", "2", "--log-calls", "100"])
+    result = CliRunner().invoke(cli, [*argv, "--readers", "2", "--log-calls", "100", "--tenant-quota-mb", "8"])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     kinds = {"spin", "unique_items", "longest_list", "text_flood", "log_reads"}
@@ -84,6 +84,9 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
         assert outcomes["log_reads"]["full reads"] >= 1 and set(outcomes["log_reads"]) == {"ok", "full reads"}
     assert data["flood"]["quota_reached"] == {"same_farm": True, "other_farm": True}
     assert data["flood"]["text_chars"] > 990_000 and data["log_episode"]["log_bytes"] > 100 * 8000
+    assert (
+        data["flood"]["max_store_bytes_per_tenant"] == 8_000_000 == data["acceptance"]["store_quota_bytes_per_tenant"]
+    )
     for figures in data["farm_processes"].values():
         rss, store = figures["pid_rss_mb"], figures["store_bytes"]
         assert rss["peak"] >= rss["start"] > 0 and store["end"] == store["start"] + store["growth"]
