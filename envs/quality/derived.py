@@ -36,7 +36,15 @@ from ..errors import EnvFarmError
 from ..outputs import output_present
 from ..task import Task
 from .spec import Ownership, State
-from .tasks import _dump, _row, _scalars, picked_by_superlative, record_features
+from .tasks import (
+    _dump,
+    _row,
+    _scalars,
+    feature_keys,
+    picked_by_superlative,
+    record_features,
+    state_after_write,
+)
 from .text import MONTHS, mentions, normalize, numbers_in
 
 #: Text of this many words or more is prose the agent writes (a summary), not a value it works out.
@@ -70,7 +78,7 @@ def _chosen(state: State, table: str, row: dict[str, Any], evidence: str, number
     others = [
         r for r in state.rows.get(table, []) if r is not row and (owner is None or state.owner(table, r) == owner)
     ]
-    fitting = [r for r in others if said <= {f.key for f in record_features(state, table, r)}]
+    fitting = [r for r in others if said <= feature_keys(state, table, r)]
     if not said:
         # named by a superlative ("my booking with the earliest check-in"), or some way the measure
         # cannot read (a product two hops away), which counts as a lookup
@@ -91,8 +99,10 @@ def _profile_values(state: State, task: Task) -> set[str]:
     return set()
 
 
-def derived_arguments(env: Environment, ownership: Ownership, task: Task) -> list[str]:
-    """``tool.argument=value`` of every derived write argument of ``task`` (empty: none)."""
+def derived_arguments(env: Environment, ownership: Ownership, task: Task, seed: State | None = None) -> list[str]:
+    """``tool.argument=value`` of every derived write argument of ``task`` (empty: none); ``seed`` is the
+    environment's seed state if the caller holds it (read from the episode otherwise, and always for a task
+    with an initial patch)."""
     user = task.user
     evidence = normalize("\n".join([task.instruction, user.persona, *user.known_facts, *user.reveal_if_asked]))
     numbers = numbers_in(evidence)
@@ -102,7 +112,7 @@ def derived_arguments(env: Environment, ownership: Ownership, task: Task) -> lis
     results: list[Any] = []
     made: set[str] = set()
     try:
-        state = ownership.state(_dump(episode, tables))
+        state = seed if seed is not None and not task.initial_patch else ownership.state(_dump(episode, tables))
         profile = _profile_values(state, task)
         for call in task.gold_actions:
             tool = env.tools.get(call.tool)
@@ -132,7 +142,7 @@ def derived_arguments(env: Environment, ownership: Ownership, task: Task) -> lis
             made |= {str(v) for v in _scalars(result.content)}
             changed = {t for t, n in result.changes.items() if n}
             if changed:
-                state = ownership.state({**state.rows, **_dump(episode, changed)})
+                state, _ = state_after_write(ownership, state, episode, changed)
     except EnvFarmError:
         return out
     finally:

@@ -214,14 +214,14 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     staff = {t.name: role for t in spec.tools if (role := staff_role(t, ownership.users))}
     counts.staff_tools = len(staff)
 
-    seed = ownership.state(replay.seed_rows())
+    seed = replay.seed_state()
     counts.coherence_rows_checked, counts.coherence_violations = coherence_violations(spec, seed)
     dates = status_date_contradictions(spec, seed, spec.clock)
     counts.after_event_rows_checked, counts.after_event_in_future = dates.after_checked, dates.after_in_future
     counts.before_event_rows_checked, counts.before_event_in_past = dates.before_checked, dates.before_in_past
     for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
-    counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t)) for t in entry.tasks)
+    counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     timeline = seed_time(spec, seed.rows, spec.clock)
     for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
         setattr(counts, name, getattr(timeline, name))

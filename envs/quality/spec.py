@@ -217,6 +217,9 @@ class State:
     _index: dict[tuple[str, tuple[str, ...]], dict[tuple[Any, ...], dict[str, Any]]] = field(default_factory=dict)
     _owners: dict[tuple[str, int], Any] = field(default_factory=dict)
     _by_id: dict[Any, list[str]] | None = None
+    #: per-row measures computed from this state (rows and their parents never change in a state), by
+    #: (measure, table, id(row)): the state holds the rows, so an id is not reused while it lives
+    memo: dict[tuple[str, str, int], Any] = field(default_factory=dict)
 
     def lookup(self, table: str, columns: Iterable[str], values: tuple[Any, ...]) -> dict[str, Any] | None:
         """The row of ``table`` whose ``columns`` equal ``values`` (a primary or unique key)."""
@@ -254,6 +257,29 @@ class State:
             if current is not None:
                 return self.key(self.users or "", current)
         return None
+
+    def patched(self, tables: dict[str, dict[tuple[Any, ...], dict[str, Any] | None]]) -> State:
+        """This state with rows replaced, inserted (by primary key) or deleted (``None``), table by table:
+        each patched table keeps primary-key order, as a dump reads it; the other tables keep their rows
+        and indexes. A table whose keys cannot be ordered is not patched here (``TypeError``)."""
+        rows = dict(self.rows)
+        for table, by_key in tables.items():
+            pk = self.tables[table].primary_key
+            kept, seen = [], set()
+            for r in self.rows.get(table, []):
+                key = tuple(r[c] for c in pk)
+                if key not in by_key:
+                    kept.append(r)
+                elif (new := by_key[key]) is not None:  # updated in place: the order stays
+                    kept.append(new)
+                    seen.add(key)
+            if inserted := [r for k, r in by_key.items() if r is not None and k not in seen]:
+                kept.extend(inserted)
+                kept.sort(key=lambda r: tuple(r[c] for c in pk))
+            rows[table] = kept
+        after = State(self.spec, rows, self.users, self.paths, self.tables)
+        after._index = {k: v for k, v in self._index.items() if k[0] not in tables}
+        return after
 
     def tables_with_id(self, value: Any) -> list[str]:
         """Tables with a one-column primary key equal to ``value`` (spec order)."""

@@ -73,14 +73,37 @@ class _Change:
     deleted: set[RowKey]
 
 
-def _diff(before: State, after: State, tables: set[str]) -> _Change:
+def state_after_write(
+    ownership: Ownership, state: State, episode: Episode, tables: AbstractSet[str]
+) -> tuple[State, dict[str, set[tuple[Any, ...]]]]:
+    """The state after a write call, and by table the keys of the rows that may differ from ``state``.
+
+    Only the rows the episode changed since it started (its change log, by primary key) are read again,
+    not whole tables: a tau2 domain holds thousands of rows per table and a task makes a few changes.
+    A table whose keys cannot be ordered in Python is read whole, as before.
+    """
+    changed = episode.changed_keys()
+    keys = {t: changed.get(t, set()) for t in tables}
+    try:
+        return state.patched({t: episode.rows_by_key(t, k) for t, k in keys.items()}), keys
+    except TypeError:
+        rows = _dump(episode, tables)
+        return ownership.state({**state.rows, **rows}), {t: {state.key(t, r) for r in rows[t]} | keys[t] for t in rows}
+
+
+def _diff(before: State, after: State, keys: Mapping[str, AbstractSet[tuple[Any, ...]]]) -> _Change:
+    """What changed between ``before`` and ``after`` among the rows of ``keys`` (all others are equal)."""
     change = _Change(set(), set(), set())
-    for table in tables:
-        old = {before.key(table, r): r for r in before.rows.get(table, [])}
-        new = {after.key(table, r): r for r in after.rows.get(table, [])}
-        change.inserted |= {(table, k) for k in new.keys() - old.keys()}
-        change.deleted |= {(table, k) for k in old.keys() - new.keys()}
-        change.updated |= {(table, k) for k in old.keys() & new.keys() if old[k] != new[k]}
+    for table, table_keys in keys.items():
+        pk = before.tables[table].primary_key
+        for key in table_keys:
+            old, new = before.lookup(table, pk, key), after.lookup(table, pk, key)
+            if old is None and new is not None:
+                change.inserted.add((table, key))
+            elif old is not None and new is None:
+                change.deleted.add((table, key))
+            elif old is not None and old != new:
+                change.updated.add((table, key))
     return change
 
 
@@ -110,9 +133,26 @@ def find_target(state: State, tool_parameters: Mapping[str, Any], arguments: Map
     return candidates[0] if candidates else None
 
 
-def record_features(state: State, table: str, row: Mapping[str, Any]) -> set[Feature]:
+def record_features(state: State, table: str, row: Mapping[str, Any]) -> frozenset[Feature]:
     """How a user can describe a row: its own column values and those of the rows it references
-    (one foreign-key hop)."""
+    (one foreign-key hop). Computed once per row of a state."""
+    memo = ("features", table, id(row))
+    found: frozenset[Feature] | None = state.memo.get(memo)
+    if found is None:
+        found = state.memo[memo] = frozenset(_record_features(state, table, row))
+    return found
+
+
+def feature_keys(state: State, table: str, row: Mapping[str, Any]) -> frozenset[Any]:
+    """The keys of ``record_features`` (which columns, by which path), computed once per row of a state."""
+    memo = ("keys", table, id(row))
+    found: frozenset[Any] | None = state.memo.get(memo)
+    if found is None:
+        found = state.memo[memo] = frozenset(f.key for f in record_features(state, table, row))
+    return found
+
+
+def _record_features(state: State, table: str, row: Mapping[str, Any]) -> set[Feature]:
     spec = state.tables[table]
     out = {f for c in spec.columns for f in value_features((c.name,), c.type, row.get(c.name))}
     for fk in spec.foreign_keys:
@@ -147,7 +187,7 @@ def is_ambiguous(
     numbers = numbers_in(evidence)
     said = {f.key for f in record_features(state, table, row) if f.said_in(evidence, numbers)}
     # A sibling fits the description when it shares every value the user gave for the target.
-    fitting = [s for s in siblings if said <= {f.key for f in record_features(state, table, s)}]
+    fitting = [s for s in siblings if said <= feature_keys(state, table, s)]
     return bool(fitting) and not picked_by_superlative(state, table, row, fitting, evidence)
 
 
@@ -184,6 +224,7 @@ class TaskReplay:
         self.ownership = ownership
         self.table_names = [t.name for t in env.spec.tables]
         self._seed_rows: dict[str, list[dict[str, Any]]] | None = None
+        self._seed_state: State | None = None
         self._names: Names | None = None
 
     def seed_rows(self) -> dict[str, list[dict[str, Any]]]:
@@ -195,6 +236,13 @@ class TaskReplay:
             finally:
                 episode.close()
         return self._seed_rows
+
+    def seed_state(self) -> State:
+        """The seed state, shared by every task without an initial patch (a state is never changed; a write
+        makes a new one), so its indexes are built once."""
+        if self._seed_state is None:
+            self._seed_state = self.ownership.state(self.seed_rows())
+        return self._seed_state
 
     def names(self) -> Names:
         """The seed's internal keys and generated titles."""
@@ -227,8 +275,7 @@ class TaskReplay:
         return found
 
     def _replay(self, task: Task, episode: Episode, found: TaskFindings, evidence: str) -> None:
-        rows = self.seed_rows() if not task.initial_patch else _dump(episode, self.table_names)
-        state = self.ownership.state(dict(rows))
+        state = self.seed_state() if not task.initial_patch else self.ownership.state(_dump(episode, self.table_names))
         touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
         created: set[RowKey] = set()  # rows inserted by earlier writes
         assessed: set[RowKey] = set()
@@ -263,8 +310,8 @@ class TaskReplay:
                 found.dependent = True
             result = episode.call_tool(call.tool, call.arguments)
             changed_tables = {t for t, n in result.changes.items() if n} | set(episode.changed_keys())
-            after = self.ownership.state({**state.rows, **_dump(episode, changed_tables)})
-            change = _diff(state, after, changed_tables)
+            after, keys = state_after_write(self.ownership, state, episode, changed_tables)
+            change = _diff(state, after, keys)
             if (change.updated | change.deleted) & touched:
                 found.dependent = True
             changed = change.inserted | change.updated | change.deleted
