@@ -15,6 +15,8 @@ import enum
 import sqlite3
 import time
 
+from .format_guard import install_format_guard
+
 _SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"})
 #: Functions that read the outside world, are impure, or load code.
 #: Table-valued functions that are pure (other eponymous virtual tables, e.g. pragma_*, stay denied).
@@ -133,9 +135,10 @@ class Sandbox:
 
 
 #: SQLite's limits on every connection that runs a spec's SQL, so that no single value, statement
-#: or expression can grow without bound however the SQL is written: printf('%.*c', 999999999, 'x'),
-#: zeroblob(), replace() and group_concat() stop at ``LENGTH`` ("string or blob too big") instead of
-#: allocating gigabytes; a LIKE/GLOB pattern is short; nothing can be attached.
+#: or expression can grow without bound however the SQL is written: printf('%.*c', 999999999, 'x')
+#: (at once, through the format guard), zeroblob(), replace() and group_concat() stop at ``LENGTH``
+#: ("string or blob too big") instead of allocating gigabytes; a LIKE/GLOB pattern is short; nothing
+#: can be attached.
 LIMITS = {
     sqlite3.SQLITE_LIMIT_LENGTH: 2_000_000,  # bytes of one string or blob (a request body is at most 1 MB)
     sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000,  # bytes of one statement
@@ -151,9 +154,11 @@ LIMITS = {
 
 
 def limit(conn: sqlite3.Connection) -> None:
-    """Apply ``LIMITS`` to a connection."""
+    """Apply ``LIMITS`` to a connection, and make its ``printf``/``format`` give up at once on a value past
+    the length limit (SQLite's own would first spend seconds writing it out: ``envs.format_guard``)."""
     for category, value in LIMITS.items():
         conn.setlimit(category, value)
+    install_format_guard(conn, LIMITS[sqlite3.SQLITE_LIMIT_LENGTH])
 
 
 class StepBudget:
