@@ -57,7 +57,7 @@ def grpo() -> list[tuple[str, float, float]]:
         per_device_train_batch_size=2,
         num_generations=2,
         max_completion_length=8192,
-        max_steps=4,
+        max_steps=2,
         learning_rate=1e-4,
         use_cpu=True,
         report_to="none",
