@@ -18,12 +18,13 @@ import threading
 from typing import Any
 
 #: One conversion: %[flags][width][.precision][length]type; a width or precision of ``*`` takes an argument.
-_CONVERSION = re.compile(r"%[-+ 0#,!]*(\*|\d+)?(?:\.(\*|\d*))?(?:ll|l)?(.)", re.DOTALL)
+_CONVERSION = re.compile(r"%[-+ 0#,!]*(\*|[0-9]+)?(?:\.(\*|[0-9]*))?(?:ll|l)?(.)", re.DOTALL)
 #: The conversions of SQLite's SQL printf(); at any other letter it stops formatting, and so does the scan.
 _KNOWN = frozenset("dsgzqQwcouxXfeEGi%n")
 #: Conversions that take no argument.
 _NO_ARGUMENT = frozenset("%n")
-_INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*")
+#: Text SQLite reads as that integer (its digits and spaces are ASCII only; Python's int() takes more).
+_INTEGER_TEXT = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+[ \t\n\v\f\r]*")
 
 _local = threading.local()
 

@@ -83,6 +83,9 @@ def test_any_format_gives_sqlites_own_result(pieces, args):
         ("SELECT printf('%.*c', ?, 'x')", (-(LIMIT + 1),)),  # a negative precision counts by its size
         ("SELECT printf('%.*c%.*c', ?, 'x', ?, 'y')", (3, LIMIT + 1)),
         ("SELECT printf()", ()),
+        ("SELECT printf('ab%.\u0663\u0660\u0660\u0660\u0660\u0660\u0660c', 'x')", ()),  # not digits to SQLite
+        ("SELECT printf('%.*c', ?, 'x')", ("\u0663\u0660\u0660\u0660\u0660\u0660\u0660",)),
+        ("SELECT printf('%.*c', ?, 'x')", ("3_000_000",)),  # Python's int() reads these; SQLite does not
         ("SELECT printf(NULL, 1)", ()),
     ],
 )
