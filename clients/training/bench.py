@@ -33,10 +33,6 @@ class Rollout:
     farm_seconds: float
 
 
-async def _admin_tasks(farm: FarmClient, task_ids: list[str]) -> dict[str, TaskView]:
-    return {t: await farm.get_task(t) for t in dict.fromkeys(task_ids)}
-
-
 class RolloutBench:
     """A prepared run: the task of each rollout (the selected tasks cycled to ``rollouts``) and their gold paths.
 
@@ -64,7 +60,7 @@ class RolloutBench:
 
     async def _fetch_tasks(self) -> dict[str, TaskView]:
         async with FarmClient(self.server, api_key=self.api_key) as farm:
-            return await _admin_tasks(farm, self.task_ids)
+            return {t: await farm.get_task(t) for t in dict.fromkeys(self.task_ids)}
 
     def run(self, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
         """Run the rollouts; return a JSON-serializable report.

@@ -39,5 +39,10 @@ def client_env(where: Path) -> tuple[str, dict[str, str]]:
     """A fresh virtual environment at ``where``: its python, and an environment for running it that does not
     reach this tree or this environment's packages."""
     venv.create(where, with_pip=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    return str(where / "bin" / "python"), env
+    return str(where / "bin" / "python"), isolated_env()
+
+
+def isolated_env() -> dict[str, str]:
+    """This process's environment without what would let another Python reach this tree or this
+    environment's packages."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}

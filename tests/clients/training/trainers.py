@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from ..wheels import isolated_env, run
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
@@ -34,7 +35,7 @@ def trainer_python(trainer: str) -> tuple[str, dict[str, str]]:
         if os.environ.get("ENVFARM_REQUIRE_TRAINING") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env = isolated_env()
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"  # its console scripts: vf-eval, uv
     return str(python), env | {"HF_HUB_OFFLINE": "1", "TRL_EXPERIMENTAL_SILENCE": "1", "PYTHONUNBUFFERED": "1"}
 
@@ -56,14 +57,6 @@ def assert_trainer_kept(trainer: str) -> dict[str, str]:
     run([python, "-m", "pip", "check"], env=env)
     assert now.get("envfarm-client") and "envfarm" not in now
     return now
-
-
-def run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    """Run a command to its end (the timeout is a hang guard, not a speed check); its output is shown if it
-    fails."""
-    done = subprocess.run(args, capture_output=True, text=True, timeout=1800, **kwargs)
-    assert done.returncode == 0, (args, done.stdout[-3000:], done.stderr[-5000:])
-    return done
 
 
 def run_script(trainer: str, script: str, *args: str, cwd: Path) -> Any:
