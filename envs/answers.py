@@ -1,16 +1,23 @@
 """How an agent's final answer is read when a task asks it to turn something down.
 
-Without an LLM, a refusal is graded on three things a correct answer has and a gamed one lacks
-(docs/formats.md, "Answers"):
+Without an LLM, a refusal is graded on what an agent that applied the rule says and one that did
+not decide anything cannot (docs/formats.md, "Answers"):
 
-* it **says no**: some sentence holds a refusal ("can't", "unable", "not allowed", "I'm afraid" …);
-* it **claims nothing**: no sentence says the refused action happened — a sentence with one of the
-  task's claim words ("renewed", "cancelled") counts as a claim unless it also holds a negation or a
-  hypothetical ("would", "if", "once you confirm");
-* it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.outputs`) in a
-  sentence that refuses or gives a reason ("because", "already", "must", "not" …), not only in a
-  restatement of the record; and it states no value that only a wrong answer or a dump would hold
-  (the task's distractors, checked in :mod:`envs.scoring`).
+* it **says no**: some sentence turns the request down ("can't", "unable", "not allowed", "I'm
+  afraid", "too late" …). An apology alone ("sorry") is not a refusal;
+* it **claims nothing**: no sentence says the refused action happened. A sentence with one of the
+  task's claim words ("renewed", "cancelled") claims it unless it negates it or puts it in a
+  hypothetical ("not", "never", "would", "if", "once" …): "as you requested", "has now been" or a
+  passive voice do not excuse a claim. Where the claim word is the record's own state ("it is
+  already cancelled"), only a sentence that says the agent did it ("I've cancelled") claims it;
+* it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.outputs`, in
+  any common way of writing a date, time, amount or label) in the answer's own prose — JSON pasted
+  into the answer is a restatement, not a reason;
+* it **does not restate the records**: it states at most :data:`MAX_RESTATED` of the values the
+  tools showed (texts, labels, dates, amounts) beyond those an agent has a reason to state (the
+  reasons, the user's own words, the policy, the refused tool's description, today's date, what
+  the agent's own actions sent and returned). An answer that quotes every value it read holds the
+  reason whatever the rule was, and so proves nothing.
 """
 
 from __future__ import annotations
@@ -19,32 +26,40 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from .outputs import output_present
+from .mentions import is_moment, without_dates
+from .outputs import as_number, output_present
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
-#: Words and phrases that say a request is turned down.
+#: Words and phrases that turn a request down (an apology alone does not).
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cant|could ?not|couldn't|unable|not able|not possible|impossible|not allowed|"
-    r"isn't allowed|not permitted|isn't permitted|won't be able|not eligible|ineligible|i'm afraid|i am afraid|"
-    r"unfortunately|sorry|declined?|refused?|not (?:go|going) ahead|won't (?:go ahead|proceed)|"
-    r"(?:does|do|did) not (?:allow|permit|qualify)|(?:doesn't|don't|didn't) (?:allow|permit|qualify)|"
-    r"no longer|too late|not until|only (?:when|if|once|before|after|within|for)|must (?:be|have|not)|"
-    r"not (?:be )?(?:done|completed|processed|changed|possible)|have not|haven't|has not|hasn't|"
-    r"did not|didn't|will not|won't|nothing (?:to|left|more)|no need)\b"
+    r"isn't allowed|aren't allowed|not permitted|isn't permitted|won't be able|not eligible|isn't eligible|"
+    r"ineligible|i'm afraid|i am afraid|unfortunately|declined?|decline to|refused?|must decline|"
+    r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
+    r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon)|not yet|no longer|"
+    r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
+    r"(?:haven't|hasn't) (?:been )?(?:done|made|processed|gone)|will not|won't|not in a position|"
+    r"nothing (?:to|left|more)|outside (?:of )?(?:the|our) (?:window|policy|period)|against (?:our|the) policy)\b"
 )
-#: Words that make a sentence give a reason (beside refusals): a restated record has none of them.
-_REASON = re.compile(
-    r"\b(?:because|since|so|therefore|already|only|must|has to|have to|needs?|requires?|required|not|no|never|"
-    r"until|before|after|passed|past|over|expired|exceeds?|exceeded|limit|more than|less than|at least|at most|"
-    r"within|below|above|too|yet|longer|but|however|although|policy|rule|allowed|eligible|means|which)\b|n't\b"
-)
-#: A sentence with one of these does not claim the action happened.
+#: Before a claim word, these negate it or make it a hypothetical ("not renewed", "would be renewed
+#: once paid"); after it they do not ("it is renewed, let me know if …" still claims it).
 _NOT_A_CLAIM = re.compile(
-    r"\b(?:not|n't|never|no|cannot|unable|without|instead|would|could|if|once|whether|unless|can|"
-    r"should|might|may|want|wish|asked|request(?:ed)?|try|tried|attempt(?:ed)?)\b"
+    r"\b(?:not|never|cannot|unable|without|nothing|neither|nor|no longer|would|could|can|should|might|may|"
+    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b"
 )
+#: After a claim word, a plural noun makes it an adjective ("refunded items", "cancelled bookings"):
+#: a rule that counts such records claims nothing.
+_PLURAL_NOUN = re.compile(r"\s+(?:[a-z]+-[a-z-]+\s+)?([a-z]{3,}s)\b")
+_NOT_NOUNS = frozenset(
+    {"successfully", "thanks", "this", "his", "its", "yes", "always", "perhaps", "plus", "was", "has"}
+)
+#: What an agent that did the action says of it, beside the claim word ("I've cancelled", "as requested").
+_AGENT_DID = re.compile(r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+#: How many shown values an answer may restate beyond those it has a reason to state: a careful
+#: answer may add a title, a date or an amount for context; a dump of the records states dozens.
+MAX_RESTATED = 3
 
 
 def _clean(text: str) -> str:
@@ -61,26 +76,30 @@ def sentences(text: str) -> list[str]:
 
 
 def says_no(answer: str) -> bool:
-    """Whether some sentence of ``answer`` turns the request down.
+    """Whether some sentence of ``answer`` (outside pasted JSON) turns the request down.
 
-    >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Done, it is renewed.")
+    >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Sorry for the wait! It is renewed.")
     (True, False)
     """
-    return any(_REFUSAL.search(s) for s in sentences(answer))
+    return any(_REFUSAL.search(s) for s in sentences(without_json(answer)))
 
 
 def reason_given(answer: str, value: str) -> bool:
-    """Whether ``answer`` states ``value`` in a sentence that refuses or gives a reason, not only in
-    a restatement of a record.
+    """Whether ``answer`` states ``value`` in its own words (JSON pasted into it does not count).
 
-    >>> reason_given("I can't renew it. It is due 2026-03-02, too soon.", "2026-03-02")
+    >>> reason_given("I can't renew it. Your loan is due June 9, 2026.", "2026-06-09")
     True
-    >>> reason_given("Sorry, members must be active. Loan: due 2026-03-02, status active.", "2026-03-02")
+    >>> reason_given('I cannot. {"due": "2026-06-09"}', "2026-06-09")
     False
     """
-    return any(
-        output_present(value, s) for s in sentences(without_json(answer)) if _REFUSAL.search(s) or _REASON.search(s)
-    )
+    return output_present(value, prose(answer))
+
+
+def prose(answer: str) -> str:
+    """The answer's own words: pasted JSON cut out, and a stored label ("no_connection") readable
+    either way."""
+    text = without_json(answer)
+    return text if "_" not in text else f"{text}\n{text.replace('_', ' ')}"
 
 
 def without_json(text: str) -> str:
@@ -129,22 +148,114 @@ def _json_end(text: str, start: int) -> int | None:
     return None
 
 
-def claimed(answer: str, claims: Iterable[str]) -> str | None:
+def claimed(
+    answer: str, claims: Iterable[str], *, states: Iterable[str] = (), quoted: Iterable[str] = ()
+) -> str | None:
     """The first sentence of ``answer`` that says a refused action happened, or None.
 
-    A sentence claims it when it holds one of ``claims`` (whole words) and no negation or
-    hypothetical.
+    A sentence claims it when it holds one of ``claims`` (whole words) and neither negates it nor
+    puts it in a hypothetical. A claim word that is also one of ``states`` (the record is already
+    cancelled, so "cancelled" describes it) claims only in a sentence that says the agent did it.
+    ``quoted`` texts (the rules the answer may quote) claim nothing wherever they stand.
 
-    >>> claimed("Your loan has been renewed.", ["renewed"])
-    'your loan has been renewed.'
+    >>> claimed("Sorry for the wait! As you requested, it has been renewed.", ["renewed"])
+    'as you requested, it has been renewed.'
     >>> claimed("It was not renewed: it is due tomorrow. It would be renewed once paid.", ["renewed"]) is None
     True
+    >>> claimed("It is already cancelled.", ["cancelled"], states=["cancelled"]) is None
+    True
     """
-    words = [_clean(c) for c in claims if c.strip()]
+    words = {_clean(c) for c in claims if c.strip()}
     if not words:
         return None
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))) + r")\b")
-    for s in sentences(answer):
-        if pattern.search(s) and not _NOT_A_CLAIM.search(s) and not _REFUSAL.search(s):
-            return s
+    described = {_clean(s).replace("_", " ") for s in states}
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b")
+    rules = sorted({_clean(q).replace("_", " ").rstrip(".") for q in quoted if q.strip()}, key=len, reverse=True)
+    for s in sentences(without_json(answer)):
+        s = s.replace("_", " ")
+        for rule in rules:
+            s = s.replace(rule, " ")
+        found = pattern.search(s)
+        if found is None or _NOT_A_CLAIM.search(s[: found.start()]):
+            continue
+        word = found.group(0)
+        noun = _PLURAL_NOUN.match(s, found.end())
+        if noun is not None and noun.group(1) not in _NOT_NOUNS:
+            continue
+        agent_did = _AGENT_DID.search(s) or re.search(
+            rf"\b(?:i|we)(?:'ve| have| had)?(?: just| now| already| gone ahead and)? {re.escape(word)}\b", s
+        )
+        if word in described and not agent_did:
+            continue
+        return s
     return None
+
+
+def shown_values(results: Iterable[object]) -> set[str]:
+    """The values in tool results (JSON values, nested at any depth) that an answer restating the
+    records would state: texts, labels, dates and amounts. Counts below 10 and texts shorter than 3
+    characters are left out: "2 days", "1 item", "no" are said for many reasons.
+
+    >>> sorted(shown_values([{"due": "2026-06-09", "fee": 12.5, "qty": 2, "tags": [{"n": 40, "s": "late"}]}]))
+    ['12.5', '2026-06-09', '40', 'late']
+    """
+    out: set[str] = set()
+    stack = list(results)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int | float):
+            if abs(value) >= 10 or value != int(value):
+                out.add(repr(value) if isinstance(value, float) else str(value))
+        elif isinstance(value, str) and len(value.strip()) >= 3:
+            out.add(value.strip())
+    return out
+
+
+def values_in(text: str) -> set[str]:
+    """The dates and amounts written in ``text`` (the user's words, the policy), named as
+    :func:`shown_values` names them when a tool shows them.
+
+    >>> sorted(values_in("Refunds within 30 days; today is 2026-03-02 09:00:00, fee $12.50."))
+    ['12.5', '2026-03-02', '2026-03-02 09:00:00', '30']
+    """
+    out: set[str] = set()
+    for token in re.findall(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?", text):
+        out.add(token)
+        out.add(token[:10])
+    for token in re.findall(r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?", without_dates(text)):
+        number = as_number(token)
+        if number is not None:
+            out.add(repr(number) if number != int(number) else str(int(number)))
+    return out
+
+
+def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context: str = "") -> list[str]:
+    """The ``shown`` values that ``answer`` states in its own words, other than ``allowed`` ones
+    (compared by value: "12.5" is "12.50", a date is its day however written) and those ``context``
+    states (the user's words, the policy: what an agent has a reason to repeat).
+
+    >>> restated("I can't: it is due June 9, 2026 and cost $40.", ["2026-06-09", "40", "12.5"], ["2026-06-09"])
+    ['40']
+    """
+    exempt = {_key(v) for v in allowed}
+    text = prose(answer)
+    return sorted(
+        v
+        for v in set(shown)
+        if _key(v) not in exempt and output_present(v, text) and not (context and output_present(v, context))
+    )
+
+
+def _key(value: str) -> str:
+    number = as_number(value)
+    if number is not None:
+        return f"n:{number:g}"
+    if is_moment(value):
+        return f"d:{value[:16]}"
+    return f"t:{' '.join(value.lower().split())}"

@@ -1,8 +1,12 @@
 """Match required outputs against an agent's final answer.
 
-Both sides are NFKC-normalized, lower-cased and whitespace-collapsed. A numeric output matches a
-number in the answer with the same value, so "10" matches "$10.00" but not "100" or "10.5"; any
-other output must appear with word boundaries on both sides, so "gold" does not match "golden".
+Both sides are NFKC-normalized, lower-cased and whitespace-collapsed. A date or date-time output
+matches the same day (and time) however the answer writes it (:mod:`envs.mentions`); a numeric
+output matches a number in the answer with the same value, outside its dates and times, so "10"
+matches "$10.00" or "ten" but not "100", "10.5" or "May 10"; any other output must appear with word
+boundaries on both sides, so "gold" does not match "golden", with hyphens and underscores read as
+spaces ("merchant_responded" is "merchant responded") and British and American doubling alike
+("cancelled" is "canceled").
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+
+from .mentions import date_stated, is_moment, without_dates
 
 # A number not glued to letters, digits, '_' or '.': "A1001" and "#W1003" are identifiers, not numbers.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
@@ -39,14 +45,30 @@ def as_number(text: str) -> float | None:
     return sign * float(digits)
 
 
-def numbers_in(text: str) -> list[float]:
-    """Every standalone number in ``text``.
+#: Numbers people write as words; "one" is left out, since "one of my bookings" states no count.
+_COUNTS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+_NUMBER_WORDS = {
+    word: float(n) for n, word in enumerate([*_COUNTS.split(), "seventeen", "eighteen", "nineteen", "twenty"])
+}
+del _NUMBER_WORDS["one"]
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
-    >>> numbers_in("Refund of $1,234.50 for order #W1003, 2 items")
+
+def numbers_in(text: str) -> list[float]:
+    """Every standalone number in ``text`` (digits, or a count from two to twenty in words).
+
+    >>> numbers_in("Refund of $1,234.50 for order #W1003, two items")
     [1234.5, 2.0]
     """
     # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
-    return [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(normalize(text))]
+    t = normalize(text)
+    found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
+    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(t)]
+
+
+def _words(text: str) -> str:
+    """Normalized text with hyphens and underscores as spaces and "-elled" spelt "-eled"."""
+    return re.sub(r"(?<=[a-z]e)ll(?=ed\b|ing\b)", "l", " ".join(re.sub(r"[-_]", " ", normalize(text)).split()))
 
 
 def output_present(required: str, answer: str) -> bool:
@@ -55,10 +77,12 @@ def output_present(required: str, answer: str) -> bool:
     >>> output_present("10", "It costs 100 dollars"), output_present("10", "It costs $10.")
     (False, True)
     """
+    if is_moment(required.strip()):
+        return date_stated(required, answer)
     value = as_number(required)
     if value is not None:
-        return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(answer))
-    needle = normalize(required)
+        return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(without_dates(answer)))
+    needle = _words(required)
     if not needle:
         return True
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", normalize(answer)) is not None
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", _words(answer)) is not None

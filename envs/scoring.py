@@ -19,10 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .answers import claimed, reason_given, says_no
+from .answers import MAX_RESTATED, claimed, reason_given, restated, says_no, shown_values, values_in
 from .engine import Environment, Episode
 from .errors import SpecError, ToolError
-from .outputs import output_present
 from .task import Task
 
 FLOAT_REL_TOL = 1e-6
@@ -198,13 +197,7 @@ def _row_equal(a: Row | None, b: Row | None) -> bool:
     return all(_same(a[c], b[c]) for c in a)
 
 
-def _stated(value: str, answer: str) -> bool:
-    return output_present(value, answer) or ("_" in value and output_present(value.replace("_", " "), answer))
-
-
-def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
-    # a stored label ("no_connection") is stated either way: as the tools show it or as words
-    answer = answer if "_" not in answer else f"{answer}\n{answer.replace('_', ' ')}"
+def _check_list(task: Task, episode: Episode, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
     checklist: list[CheckResult] = []
     for a in task.assertions:
         try:
@@ -214,13 +207,20 @@ def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
     for out in task.outputs:
-        checklist.append(CheckResult(kind="output", description=out, passed=_stated(out, answer)))
+        checklist.append(CheckResult(kind="output", description=out, passed=reason_given(answer, out)))
     for value in task.distractors:
         checklist.append(
-            CheckResult(kind="distractor", description=f"not stated: {value}", passed=not _stated(value, answer))
+            CheckResult(
+                kind="distractor",
+                description=f"not stated: {value}",
+                passed=not reason_given(value=value, answer=answer),
+            )
         )
+    extra = restated(answer, *_values_read(env, task, expected)) if task.refusals else []
     for refusal in task.refusals:
-        claim = claimed(answer, refusal.claims)
+        tool = refusal.call.tool if refusal.call is not None else None
+        rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
+        claim = claimed(answer, refusal.claims, states=refusal.reason, quoted=rules)
         missing = [value for value in refusal.reason if not reason_given(answer, value)]
         error = None
         if not says_no(answer):
@@ -228,13 +228,40 @@ def _check_list(task: Task, episode: Episode, answer: str) -> list[CheckResult]:
         elif claim is not None:
             error = f"the answer claims it was done: {claim!r}"
         elif missing:
-            error = f"no sentence gives the reason {', '.join(missing)}"
+            error = f"the answer does not give the reason {', '.join(missing)}"
+        elif len(extra) > MAX_RESTATED:
+            error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
         checklist.append(
             CheckResult(
                 kind="refusal", description=f"turned down: {refusal.request}", passed=error is None, error=error
             )
         )
     return checklist
+
+
+def _values_read(env: Environment, task: Task, expected: Expected) -> tuple[set[str], set[str], str]:
+    """What the gold reads showed, the values an answer has a reason to state (the reasons and
+    required outputs, today's date, what the gold writes sent and returned: an agent reports what it
+    did), and the text whose values it may repeat (the user's words, the policy, the refused tools'
+    descriptions)."""
+    shown: list[Any] = []
+    acted: list[Any] = []
+    for call, result in zip(task.gold_actions, expected.results, strict=False):
+        tool = env.spec.tool(call.tool)
+        (acted if tool is not None and tool.kind == "write" else shown).append(result)
+        acted.append(call.arguments)
+    user = task.user
+    words = [task.instruction, env.spec.policy, *user.known_facts, *user.reveal_if_asked]
+    for refusal in task.refusals:
+        words.append(refusal.request)
+        tool = env.spec.tool(refusal.call.tool) if refusal.call is not None else None
+        words.append(tool.description if tool is not None else "")
+        acted.append(refusal.call.arguments if refusal.call is not None else {})
+    clock = env.spec.clock
+    allowed = {*values_in("\n".join(words)), *shown_values(acted), *task.outputs}
+    allowed |= {v for r in task.refusals for v in r.reason}
+    allowed |= {clock.strftime("%Y-%m-%d"), clock.strftime("%Y-%m-%d %H:%M:%S")}
+    return shown_values(shown), allowed, "\n".join(words)
 
 
 #: Most renamings of generated ids tried for one score (k ids of one prefix give k! of them).
@@ -349,7 +376,7 @@ def _score(env: Environment, task: Task, episode: Episode, answer: str, expected
         if not diff.empty:
             diffs.append(diff)
 
-    checklist = _check_list(task, episode, answer)
+    checklist = _check_list(task, episode, answer, env, expected)
     components = {
         "state": 1.0 if not diffs else 0.0,
         "outputs": 1.0 if all(c.passed for c in checklist if c.kind in ANSWER_CHECKS) else 0.0,

@@ -242,6 +242,10 @@ def settle_record_dates(
         if not isinstance(value, str) or s.rank_of(name) >= ANCHORED:
             continue
         kind = plan.kinds[name]
+        if _is_birth(name):  # a person's birth date is decades back, never inside the seed's window
+            if not s.fits_clock(name, value) or parse(value) > clock - timedelta(days=16 * 365):
+                row[name] = user_date(name, kind, clock, rng)
+            continue
         if name in s.past and (s.rank_of(name) == DRAWN or not s.fits_clock(name, value)):
             ago = max((-h for h in plan.edges.get(name, ()) if h < 0), default=0)
             row[name] = s.draw(name, clock - span(kind) - timedelta(hours=ago), clock, rng) or value
@@ -249,6 +253,10 @@ def settle_record_dates(
             row[name] = s.draw(name, clock, clock + span(kind), rng) or value
     for start, end in plan.pairs:
         _order(s, start, end, rng)
+
+
+def _is_birth(name: str) -> bool:
+    return "birth" in name or name in ("dob", "born_on")
 
 
 def _order(s: _Settler, start: str, end: str, rng: random.Random) -> None:

@@ -7,6 +7,7 @@ refuses it on a copy of the episode, and the reason can be read from the records
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from envs import Environment
@@ -23,6 +24,26 @@ from .checklist import Checklist
 from .knowledge import UserKnowledge
 from .phrasing import verb_phrase
 from .values import UserValues
+
+
+def _moment(value: str, guard: Guard, clock: datetime) -> str:
+    """A date a time rule tests, as the agent must state it: the day, or the day and the time when
+    the rule's edge falls on that day ("more than 2 hours away": 10:30 today is too soon, 11:30 is not).
+
+    >>> g = Guard(kind="future", field="field:departs_at", hours=2)
+    >>> now = datetime(2026, 3, 2, 9)
+    >>> _moment("2026-03-02 10:30:00", g, now), _moment("2026-03-09 10:30:00", g, now)
+    ('2026-03-02 10:30', '2026-03-09')
+    """
+    day = value[:10]
+    edges = (
+        [clock - timedelta(hours=guard.hours), clock]
+        if guard.kind == "within"
+        else [clock + timedelta(hours=guard.hours)]
+    )
+    if len(value) > 10 and any(f"{edge:%Y-%m-%d}" == day for edge in edges):
+        return value[:16]
+    return day
 
 
 class RuleGoals(UserKnowledge):
@@ -119,7 +140,7 @@ class RuleGoals(UserKnowledge):
         if value is None or isinstance(value, bool):
             return None
         if rule in ("future", "past", "within"):
-            return str(value)[:10]
+            return _moment(str(value), guard, self.spec.clock)
         if rule == "count_max" and value == 1:  # "one at a time" has no number an agent would state
             return None
         return str(value).replace("_", " ") if isinstance(value, str) else str(value)

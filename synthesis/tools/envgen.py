@@ -90,7 +90,7 @@ class ToolBuilder(ReadTools, WriteTools, BulkTools, EscalationTools):
     """Builds every tool of one domain."""
 
 
-def _policy(domain: Domain, builder: ToolBuilder) -> str:
+def _policy(domain: Domain, builder: ToolBuilder, clock: datetime) -> str:
     user = domain.entity(domain.user_entity)
     keys = [a.name.replace("_", " ") for a in user.attributes if a.lookup]
     lookups = [m for m in builder.meta if m.entity == user.name and m.role == "lookup"]
@@ -98,6 +98,10 @@ def _policy(domain: Domain, builder: ToolBuilder) -> str:
         f"# {domain.name}: agent policy",
         "",
         domain.description,
+        "",
+        # Rules about time ("more than 2 days away", "within the last 30 days") need today's date to
+        # be decided, as tau2's policies state theirs.
+        f"The current time is {clock:%Y-%m-%d %H:%M} (UTC).",
         "",
         "## Identity",
         f"Before you change anything, identify the {user.human} you are helping"
@@ -198,7 +202,7 @@ def generate_env(
             "name": domain.name,
             "sector": domain.sector,
             "description": domain.description,
-            "policy": _policy(domain, b),
+            "policy": _policy(domain, b, clock),
             "clock": clock,
             "tables": tables,
             "seed": generate_seed(domain, seed=seed, clock=clock, rows=rows),

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from envs import check_env, score_episode
-from envs.answers import claimed, reason_given, says_no, without_json
+from envs.answers import MAX_RESTATED, claimed, reason_given, restated, says_no, shown_values, without_json
 from envs.spec import EnvSpec
 from envs.task import Task
 
@@ -66,6 +66,13 @@ def _score(answer: str, task: dict | None = None, *, act: bool = False) -> float
         "Unfortunately I'm unable to cancel that order. It was placed on 2026-01-10, which is past the 3-day window.",
         "I\u2019m afraid order O1 can\u2019t be cancelled because it was placed on 2026-01-10.",
         "Order O1 was placed on 2026-01-10, so it is too late to cancel it under our policy.",
+        # the reason in its own sentence, before or after the refusal, in the ways people write dates
+        "I'm sorry, I can't cancel order O1. Per our policy, an order may be cancelled only within 3 days. "
+        "Your order was placed on January 10, 2026.",
+        "Your order was placed on 10 January 2026. Orders can only be cancelled in the first 3 days, so I'm unable "
+        "to cancel it.",
+        "Order O1 was placed 01/10/2026. That's outside the 3-day window, so I can't cancel it.",
+        "I won't be able to cancel O1 \u2014 it was placed Jan 10th and today is January 15, past the 3 days.",
     ],
 )
 def test_natural_correct_refusals_pass(answer):
@@ -85,6 +92,10 @@ def test_natural_correct_refusals_pass(answer):
         ("Order O1: created 2026-01-10, total 30.", "no refusal"),
         ("Done.", "bare"),
         ("I can't cancel it, sorry. Your order O1 is cancelled now though, placed 2026-01-10.", "claim sentence"),
+        ("Sorry: U1, ann@example.com, 2026-01-10, 30.0.", "an apology and a list is no refusal"),
+        ("Sorry for the wait! As you requested, it has been cancelled (placed 2026-01-10).", "hedged claim"),
+        ("I can't cancel it because it was placed 2026-01-10. As asked, it has now been cancelled.", "framed claim"),
+        ("Placed 2026-01-10: I'm afraid the order was cancelled, let me know if you need anything.", "claim then if"),
     ],
 )
 def test_gamed_or_wrong_refusals_fail(answer, why):
@@ -174,3 +185,40 @@ def test_a_total_of_a_listing_counts_as_shown_but_not_any_number():
     assert _a_listed_total("12.82", [fines])  # all of them
     assert not _a_listed_total("4.75", [fines])  # F1 + F3 share nothing: not a total anyone asks for
     assert not _a_listed_total("3.75", [fines]) and not _a_listed_total("open", [fines])
+
+
+def test_an_answer_that_restates_the_records_is_caught_by_count_and_one_that_adds_context_is_not():
+    shown = shown_values(
+        [{"order_id": "O1", "status": "delivered", "total": 30.5, "placed": "2026-01-10", "city": "Lisbon"}]
+        + [{"order_id": "O2", "total": 12.75, "placed": "2026-01-02", "note": "leave at door"}]
+    )
+    allowed = ["2026-01-10"]
+    dump = "I can't. " + " ".join(f"I can't because it is {v}." for v in sorted(shown))
+    assert len(restated(dump, shown, allowed)) > MAX_RESTATED
+    context = "I can't cancel your Lisbon order of $30.50: it was placed on January 10, 2026, over 3 days ago."
+    assert restated(context, shown, allowed) == ["30.5", "Lisbon"]
+    # the user's own words and the policy's are no restatement
+    assert restated(context, shown, allowed, context="my order to Lisbon") == ["30.5"]
+
+
+def test_claims_read_voice_and_framing_not_keywords():
+    assert claimed("It has been cancelled, as you requested.", ["cancelled"])
+    assert claimed("Your order is cancelled now; let me know if there's anything else.", ["cancelled"])
+    assert claimed("It can only be cancelled within 3 days.", ["cancelled"]) is None
+    assert claimed("Orders must be cancelled within 3 days.", ["cancelled"]) is None
+    # a rule about such records, quoted or paraphrased, claims nothing
+    assert claimed("At most 2 refunded items per player.", ["refunded"]) is None
+    rule = "the total price of refunded in-game item records must stay within 20"
+    assert claimed(f"Per our policy, {rule}.", ["refunded"], quoted=[rule]) is None
+    # the record's own state is described, not claimed, unless the agent says it did it
+    assert claimed("It was already cancelled last week.", ["cancelled"], states=["cancelled"]) is None
+    assert claimed("I've cancelled it.", ["cancelled"], states=["cancelled"])
+
+
+def test_dates_times_and_amounts_are_matched_however_written():
+    assert reason_given("It leaves at 10:30 AM on March 2, 2026.", "2026-03-02 10:30")
+    assert not reason_given("It leaves on March 2, 2026.", "2026-03-02 10:30")  # the time decides a 2-hour rule
+    assert reason_given("The fee is USD 1,234.50.", "1234.5")
+    assert reason_given("You already have two open disputes.", "2")
+    assert not reason_given("It is due 2026-06-10.", "2026-06-09")
+    assert reason_given("Its status is Merchant-Responded.", "merchant_responded")

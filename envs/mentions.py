@@ -1,0 +1,155 @@
+"""Dates and times as people write them, read out of an agent's answer.
+
+Tools return ISO values (``2026-06-09``, ``2026-03-02 10:30:00``); an agent writes "June 9, 2026",
+"9 June 2026", "06/09/2026", "Jun 9th" or "10:30 AM on March 2". A value is stated when some
+mention in the text names the same day (a mention without a year names that day in any year) and,
+for a value with a time of day, when the text also names that time. Slash dates are read both ways
+(month first and day first), since an answer does not say which convention it follows.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+_MONTHS = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+_ABBREVIATIONS = {name[:3]: n for name, n in _MONTHS.items()} | {"sept": 9}
+_MONTH_NUMBER = _MONTHS | _ABBREVIATIONS
+_MONTH = r"(" + "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(\d{4}))?"
+
+_ISO = re.compile(r"(?<![\w.])(\d{4})-(\d{1,2})-(\d{1,2})(?:[t\s](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?(?![\d])")
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}\b{_YEAR}")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?{_MONTH}(?![a-z]){_YEAR}")
+_NUMERIC = re.compile(r"(?<![\w./-])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\w/]|\.\d)")
+_YEAR_FIRST_SLASH = re.compile(r"(?<![\w./-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
+_CLOCK_12H = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
+_CLOCK_24H = re.compile(r"(?<![\w:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d])(?!\s*[ap]\.?\s?m\b)")
+_NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+
+Day = tuple[int | None, int, int]  # (year or None, month, day)
+
+
+def parse_value(value: str) -> tuple[date, tuple[int, int] | None] | None:
+    """``value`` as (day, time of day) if it is an ISO date or date-time, else None.
+
+    >>> parse_value("2026-03-02 10:30:00"), parse_value("2026-06-09"), parse_value("10")
+    ((datetime.date(2026, 3, 2), (10, 30)), (datetime.date(2026, 6, 9), None), None)
+    """
+    m = _ISO.fullmatch(value.strip().lower())
+    if m is None:
+        return None
+    try:
+        day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+    if m.group(4) is None:
+        return day, None
+    hour, minute = int(m.group(4)), int(m.group(5))
+    return day, (hour, minute)
+
+
+def days_in(text: str) -> set[Day]:
+    """Every day ``text`` names, however written.
+
+    >>> sorted(days_in("due June 9, 2026 or 10 Jun; 06/09/2026 and 2026-06-11"), key=str)
+    [(2026, 6, 11), (2026, 6, 9), (2026, 9, 6), (None, 6, 10)]
+    """
+    t = text.lower()
+    out: set[Day] = set()
+    for m in _ISO.finditer(t):
+        out.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    for m in _YEAR_FIRST_SLASH.finditer(t):
+        out.add((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    for m in _MONTH_DAY.finditer(t):
+        out.add((_year(m.group(3)), _MONTH_NUMBER[m.group(1)], int(m.group(2))))
+    for m in _DAY_MONTH.finditer(t):
+        out.add((_year(m.group(3)), _MONTH_NUMBER[m.group(2)], int(m.group(1))))
+    for m in _NUMERIC.finditer(t):
+        first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        out |= {(year, first, second), (year, second, first)}
+    return {d for d in out if 1 <= d[1] <= 12 and 1 <= d[2] <= 31}
+
+
+def _year(text: str | None) -> int | None:
+    return int(text) if text else None
+
+
+def times_in(text: str) -> set[tuple[int, int]]:
+    """Every time of day ``text`` names, as (hour, minute) on a 24-hour clock.
+
+    >>> sorted(times_in("at 2:30 PM, or 14:30, noon, 9am, and 2026-03-02 10:30:00"))
+    [(9, 0), (10, 30), (12, 0), (14, 30)]
+    """
+    t = text.lower()
+    out: set[tuple[int, int]] = set()
+    for m in _CLOCK_12H.finditer(t):
+        hour, minute = int(m.group(1)) % 12, int(m.group(2) or 0)
+        out.add((hour + (12 if m.group(3) == "p" else 0), minute))
+    for m in _CLOCK_24H.finditer(t):
+        out.add((int(m.group(1)), int(m.group(2))))
+    for m in _ISO.finditer(t):
+        if m.group(4) is not None:
+            out.add((int(m.group(4)), int(m.group(5))))
+    out |= {hm for word, hm in _NAMED_TIMES.items() if re.search(rf"\b{word}\b", t)}
+    return {(h, mi) for h, mi in out if h < 24 and mi < 60}
+
+
+def date_stated(value: str, text: str) -> bool:
+    """Whether ``text`` states the ISO date or date-time ``value``.
+
+    >>> date_stated("2026-06-09", "It is due June 9th."), date_stated("2026-06-09", "due 9 June 2025")
+    (True, False)
+    >>> date_stated("2026-03-02 10:30:00", "It leaves at 10:30 AM on March 2, 2026.")
+    True
+    """
+    parsed = parse_value(value)
+    if parsed is None:
+        return False
+    day, clock = parsed
+    named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in days_in(text))
+    return named and (clock is None or clock in times_in(text))
+
+
+def without_dates(text: str) -> str:
+    """``text`` with its dates and times blanked out, so that the numbers left are amounts and counts
+    ("June 9, 2026" holds no 9 and no 2026 for a number to match).
+
+    >>> " ".join(without_dates("Due June 9, 2026 at 2:30 pm: $12.50").split())
+    'Due at : $12.50'
+    """
+    t = text
+    for pattern in (_ISO, _YEAR_FIRST_SLASH, _NUMERIC, _MONTH_DAY, _DAY_MONTH, _CLOCK_12H, _CLOCK_24H):
+        t = _blank(pattern, t)
+    return t
+
+
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    # The patterns are written for lower case: match on a lower-cased copy, blank the same spans.
+    spans = [m.span() for m in pattern.finditer(text.lower())]
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
+def is_moment(value: object) -> bool:
+    """Whether ``value`` is an ISO date or date-time string (as tools return them).
+
+    >>> is_moment("2026-03-02"), is_moment(20260302), is_moment("A-2026")
+    (True, False, False)
+    """
+    return isinstance(value, str) and parse_value(value) is not None
