@@ -15,8 +15,10 @@ from typing import Any
 import jsonschema
 from pydantic import ValidationError
 
+from .decidable import decide, is_time_rule, stated_now
 from .engine import Environment, Episode
 from .errors import EnvFarmError, SpecError, ToolError
+from .mentions import parse_value
 from .outputs import as_number, numbers_in, output_present
 from .schema_lint import lint_tool
 from .scoring import expected_outcome, score_episode
@@ -239,6 +241,8 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
         if refusal.rule is not None and rule is None:
             report.fail("refusal", where, f"names rule '{refusal.rule}', which the spec does not have")
             continue
+        if rule is not None and is_time_rule(rule.text):
+            _check_decidable(env, rule.text, refusal.reason, where, report)
         if refusal.call is None:
             continue
         if refusal.call.tool not in env.tools:
@@ -260,6 +264,23 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
                 report.fail("refusal", where, f"the tool lets the refused call {refusal.call.tool} through")
         finally:
             trial.close()
+
+
+def _check_decidable(env: Environment, rule: str, reason: list[str], where: str, report: CheckReport) -> None:
+    """A refusal on a time rule must follow from the rule as written, the current time the policy
+    states, and the reason value (``envs.decidable``)."""
+    now = stated_now(env.spec.policy)
+    if now is None:
+        report.fail("decidable", where, f"the rule '{rule}' is about time, but the policy states no current time")
+        return
+    moments = [v for v in reason if parse_value(v) is not None]
+    if not moments:
+        report.fail("decidable", where, f"the rule '{rule}' is about time, but no reason value is a date")
+    for value in moments:
+        verdict = decide(rule, now, value)
+        if verdict is not False:
+            said = "allows the action" if verdict else "does not decide"
+            report.fail("decidable", where, f"the rule '{rule}' at {now:%Y-%m-%d %H:%M} {said} for {value}")
 
 
 #: Numbers of the gold results and the policy tried in pairs for a one-step sum or difference.

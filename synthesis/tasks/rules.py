@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from envs import Environment
+from envs.decidable import decide, is_time_rule
 from envs.errors import StateError, ToolError
 from envs.spec import EnvSpec
 
@@ -185,6 +186,14 @@ class RuleGoals(UserKnowledge):
             return False
         index = next((i for i, g in enumerate(rule_guards(t)) if g is guard), None)
         broken = rule_id(m.tool, index) if index is not None else None
+        stated = self.spec.rule(broken) if broken is not None else None
+        if (
+            stated is not None
+            and is_time_rule(stated.text)
+            and decide(stated.text, self.spec.clock, reason) is not False
+        ):
+            self.rejections["undecidable"] += 1  # the rule's words, today's date and the value must decide it
+            return False
         if guard is not None and policy_only(guard) and not self.acting_changes(chain, m.tool, call):
             self.rejections["policy_refusal_not_actionable"] += 1  # the served tool must let it through
             return False
