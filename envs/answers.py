@@ -40,13 +40,18 @@ _REFUSAL = re.compile(
     r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon)|not yet|no longer|"
     r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
     r"(?:haven't|hasn't) (?:been )?(?:done|made|processed|gone)|will not|won't|not in a position|"
-    r"nothing (?:to|left|more)|outside (?:of )?(?:the|our) (?:window|policy|period)|against (?:our|the) policy)\b"
+    r"nothing (?:to|left|more)|outside (?:of )?(?:the|our) (?:window|policy|period)|against (?:our|the) policy|"
+    r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:possible|allowed|permitted|eligible|available|something)|"
+    r"(?:i|we) (?:didn't|did not|haven't|have not|hadn't|had not)|(?:held|hold|holding) off|"
+    r"(?:no|not any) (?:changes?|action) (?:was|were|has been|have been)|"
+    r"left (?:it|them|everything) (?:as|unchanged))\b"
 )
 #: Before a claim word, these negate it or make it a hypothetical ("not renewed", "would be renewed
 #: once paid"); after it they do not ("it is renewed, let me know if …" still claims it).
 _NOT_A_CLAIM = re.compile(
     r"\b(?:not|never|cannot|unable|without|nothing|neither|nor|no longer|would|could|can|should|might|may|"
-    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b"
+    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b|"
+    r"\bno (?!problem|worries|worry|doubt)[a-z]"  # "no changes were made", not "no problem, it's done"
 )
 #: After a claim word, a plural noun makes it an adjective ("refunded items", "cancelled bookings"):
 #: a rule that counts such records claims nothing.
@@ -149,14 +154,23 @@ def _json_end(text: str, start: int) -> int | None:
 
 
 def claimed(
-    answer: str, claims: Iterable[str], *, states: Iterable[str] = (), quoted: Iterable[str] = ()
+    answer: str,
+    claims: Iterable[str],
+    *,
+    states: Iterable[str] = (),
+    quoted: Iterable[str] = (),
+    about: str = "",
+    elsewhere: Iterable[str] = (),
 ) -> str | None:
     """The first sentence of ``answer`` that says a refused action happened, or None.
 
     A sentence claims it when it holds one of ``claims`` (whole words) and neither negates it nor
     puts it in a hypothetical. A claim word that is also one of ``states`` (the record is already
     cancelled, so "cancelled" describes it) claims only in a sentence that says the agent did it.
-    ``quoted`` texts (the rules the answer may quote) claim nothing wherever they stand.
+    ``quoted`` texts (the rules the answer may quote) claim nothing wherever they stand. A sentence
+    that names words of ``elsewhere`` (what the task's other actions were about) and none of
+    ``about`` (the refused request) reports another action ("I've changed the campaign name" beside
+    a refused change of the read type).
 
     >>> claimed("Sorry for the wait! As you requested, it has been renewed.", ["renewed"])
     'as you requested, it has been renewed.'
@@ -171,6 +185,8 @@ def claimed(
     described = {_clean(s).replace("_", " ") for s in states}
     pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b")
     rules = sorted({_clean(q).replace("_", " ").rstrip(".") for q in quoted if q.strip()}, key=len, reverse=True)
+    about_words = _content_words(about)
+    other_words = _content_words(" ".join(elsewhere)) - about_words
     for s in sentences(without_json(answer)):
         s = s.replace("_", " ")
         for rule in rules:
@@ -185,10 +201,27 @@ def claimed(
         agent_did = _AGENT_DID.search(s) or re.search(
             rf"\b(?:i|we)(?:'ve| have| had)?(?: just| now| already| gone ahead and)? {re.escape(word)}\b", s
         )
-        if word in described and not agent_did:
+        said = set(re.findall(r"[a-z0-9]+", s)) - words
+        if said & other_words and not said & about_words:
             continue
+        if any(re.search(rf"\b{re.escape(word)}\b", state) for state in described) and not agent_did:
+            continue  # the record's state ("paid off", "consent revoked") described, not done
         return s
     return None
+
+
+#: Words that name no record: what both a refused request and another action may say.
+_GENERIC = frozenset(
+    re.findall(
+        r"\w+",
+        "a an the my your our their his her its it this that these those of for with to in on at by from and or me "
+        "you i we us please new same one all",
+    )
+)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", _clean(text).replace("_", " ")) if len(w) > 2} - _GENERIC
 
 
 def shown_values(results: Iterable[object]) -> set[str]:

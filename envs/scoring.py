@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from .answers import MAX_RESTATED, claimed, reason_given, restated, says_no, shown_values, values_in
 from .engine import Environment, Episode
 from .errors import SpecError, ToolError
-from .task import Task
+from .task import Refusal, Task, ToolCall
 
 FLOAT_REL_TOL = 1e-6
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
@@ -217,10 +217,13 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             )
         )
     extra = restated(answer, *_values_read(env, task, expected)) if task.refusals else []
+    done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     for refusal in task.refusals:
         tool = refusal.call.tool if refusal.call is not None else None
         rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
-        claim = claimed(answer, refusal.claims, states=refusal.reason, quoted=rules)
+        claim = claimed(
+            answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
+        )
         missing = [value for value in refusal.reason if not reason_given(answer, value)]
         error = None
         if not says_no(answer):
@@ -237,6 +240,18 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             )
         )
     return checklist
+
+
+def _request_words(refusal: Refusal) -> str:
+    """What a refused request is about: its words less its verb ("read type spot" of "change the read
+    type for your spot")."""
+    return " ".join(refusal.request.split()[1:])
+
+
+def _action_words(call: ToolCall) -> str:
+    """What a gold write is about: its tool's words less the verb, and its text arguments."""
+    texts = [v for v in call.arguments.values() if isinstance(v, str) and not any(ch.isdigit() for ch in v)]
+    return " ".join([*call.tool.split("_")[1:], *texts])
 
 
 def _values_read(env: Environment, task: Task, expected: Expected) -> tuple[set[str], set[str], str]:

@@ -189,8 +189,10 @@ def test_a_total_of_a_listing_counts_as_shown_but_not_any_number():
 
 def test_an_answer_that_restates_the_records_is_caught_by_count_and_one_that_adds_context_is_not():
     shown = shown_values(
-        [{"order_id": "O1", "status": "delivered", "total": 30.5, "placed": "2026-01-10", "city": "Lisbon"}]
-        + [{"order_id": "O2", "total": 12.75, "placed": "2026-01-02", "note": "leave at door"}]
+        [
+            {"order_id": "O1", "status": "delivered", "total": 30.5, "placed": "2026-01-10", "city": "Lisbon"},
+            {"order_id": "O2", "total": 12.75, "placed": "2026-01-02", "note": "leave at door"},
+        ]
     )
     allowed = ["2026-01-10"]
     dump = "I can't. " + " ".join(f"I can't because it is {v}." for v in sorted(shown))
