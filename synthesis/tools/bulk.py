@@ -354,7 +354,7 @@ class BulkTools(ToolBuilderBase):
             steps.append({"kind": "exec", "sql": f"UPDATE {table} SET {', '.join(sets)} WHERE {in_list}"})
         steps.append({"kind": "return", "sql": f"SELECT * FROM {table} WHERE {in_list} ORDER BY {pk(e)}"})
         what = f"{t.description.rstrip('.')}, for several {e.table.replace('_', ' ')} of one {parent.human} at once"
-        every_rule = [describe_guard(self.domain, g) or g.kind for g in rule_guards(t)]
+        every_rule = [describe_guard(self.domain, g, e.human) or g.kind for g in rule_guards(t)]
         self.add(
             {
                 "name": name,

@@ -126,20 +126,102 @@ def guard_step(domain: Domain, e: Entity, g: Guard, at: str, self_id: str, scope
     return {"kind": "require", "sql": sql, "message": g.message or msg}
 
 
-def describe_guard(domain: Domain, g: Guard) -> str | None:
-    """The rule in plain English, for tool descriptions and the policy."""
+#: The noun of the event a date column is named for ("renews_on" is the renewal date).
+_EVENT_NOUNS = {
+    "served": "service",
+    "departs": "departure",
+    "departed": "departure",
+    "arrives": "arrival",
+    "arrived": "arrival",
+    "renews": "renewal",
+    "renewed": "renewal",
+    "starts": "start",
+    "started": "start",
+    "ends": "end",
+    "ended": "end",
+    "expires": "expiry",
+    "issued": "issue",
+    "delivered": "delivery",
+    "posted": "posting",
+    "placed": "order",
+    "ordered": "order",
+    "purchased": "purchase",
+    "paid": "payment",
+    "returned": "return",
+    "shipped": "shipping",
+    "booked": "booking",
+    "created": "creation",
+    "submitted": "submission",
+    "filed": "filing",
+    "opened": "opening",
+    "closed": "closing",
+    "received": "receipt",
+    "completed": "completion",
+    "registered": "registration",
+    "enrolled": "enrollment",
+    "approved": "approval",
+    "billed": "billing",
+    "sold": "sale",
+    "signed": "signing",
+    "visited": "visit",
+    "occurred": "",
+    "incurred": "",
+    "performed": "",
+}
+
+
+def column_words(column: str) -> str:
+    """A column as a person names it: ``renews_on`` is the renewal date, ``departs_at`` the
+    departure time, ``card_account_id`` the card account.
+
+    >>> column_words("renews_on"), column_words("departs_at"), column_words("card_account_id"), column_words("due_date")
+    ('renewal date', 'departure time', 'card account', 'due date')
+    """
+    words = column.split("_")
+    if len(words) > 1 and words[-1] == "id":
+        return " ".join(words[:-1])
+    if len(words) > 1 and words[-1] in ("on", "at"):
+        event = _EVENT_NOUNS.get(words[-2])
+        head = words[:-2] + ([event] if event else []) if event is not None else words[:-1]
+        return " ".join([*head, "date" if words[-1] == "on" else "time"])
+    return " ".join(words)
+
+
+def _subject(domain: Domain, g: Guard, entity: str | None) -> tuple[str, str]:
+    """(whose, what): the record a guard's field belongs to and the field in words."""
+    source = str(g.field)
+    if source.startswith("via:"):  # "the flight's departure time"
+        ref, _, col = source[4:].partition(".")
+        return ref.replace("_", " "), column_words(col) if col else ""
+    return entity or "", column_words(source.split(":", 1)[-1])
+
+
+def _flag(whose: str, field: str, value: Any) -> str:
+    """A yes/no field as a condition: ``is_available`` True is "the cabin must be available"."""
+    words = field.split()
+    holder = f"the {whose}" if whose else "it"
+    if words and words[0] in ("is", "has"):
+        verb = "be" if words[0] == "is" else "have"
+        rest = " ".join(words[1:])
+    else:
+        verb, rest = "be marked", field
+    return f"{holder} must {'' if value else 'not '}{verb} {rest}"
+
+
+def describe_guard(domain: Domain, g: Guard, entity: str | None = None) -> str | None:
+    """The rule in plain English, for tool descriptions and the policy; ``entity`` is the human
+    name of the record the rule is about (the transition's)."""
     if not g.field:
         return None
-    if g.field.startswith("via:"):  # "the flight's departs at", not "the flight departs's at"
-        ref, _, col = g.field[4:].partition(".")
-        label = f"{ref.replace('_', ' ')}'s {col.replace('_', ' ')}" if col else ref.replace("_", " ")
-    else:
-        label = _label(g.field)
-    amount = _label(g.amount) if isinstance(g.amount, str) else g.amount
+    whose, field = _subject(domain, g, entity)
+    label = f"{whose}'s {field}" if whose else field
+    amount = column_words(_label(g.amount).replace(" ", "_")) if isinstance(g.amount, str) else g.amount
     the = "the " if isinstance(g.amount, str) else ""
     if g.kind == "min":
         return f"the {label} must be at least {the}{amount}"
     if g.kind == "max":
+        if amount == 0:
+            return f"the {label} must be 0"
         return f"the {label} must be at most {the}{amount}"
     if g.kind == "future":
         return (
@@ -149,20 +231,27 @@ def describe_guard(domain: Domain, g: Guard) -> str | None:
         return f"the {label} must " + (f"be no more than {_span(g.hours)} away" if g.hours else "have passed")
     if g.kind == "within":
         return f"the {label} must be within the last {_span(g.hours)}"
+    if g.kind in ("equals", "not_equals") and isinstance(g.value, bool):
+        return _flag(whose, field, g.value if g.kind == "equals" else not g.value)
+    shown = str(g.value).replace("_", " ")
+    status = field == "status" and whose
     if g.kind == "equals":
-        return f"the {label} must be {g.value}"
+        return f"the {whose} must be {shown}" if status else f"the {label} must be {shown}"
     if g.kind == "not_equals":
-        return f"not when the {label} is {g.value}"
+        return f"not when the {whose} is {shown}" if status else f"not when the {label} is {shown}"
     if g.kind == "one_of":
-        return f"the {label} must be one of {', '.join(map(str, g.values or []))}"
+        return f"the {label} must be one of {', '.join(str(v).replace('_', ' ') for v in g.values or [])}"
     if g.kind == "differs":
         return f"the {label} must differ from {the}{amount}"
     noun = domain.entity(g.entity).human if g.entity else "record"
-    states = f" {' or '.join(g.states)}" if g.states else ""
+    plural = domain.entity(g.entity).table.replace("_", " ") if g.entity else "records"
+    states = f"{' or '.join(s.replace('_', ' ') for s in g.states)} " if g.states else ""
+    per = column_words(source) if (source := str(g.field).split(":", 1)[-1].split(".")[-1]) else "record"
     if g.kind == "count_max":
         if amount == 1:
-            return f"only if no{states} {noun} record exists for the {label}"
-        return f"fewer than {the}{amount}{states} {noun} records per {label}"
+            return f"only if the {per} has no {states}{noun} yet"
+        return f"at most {the}{amount} {states}{plural} per {per}"
     if g.kind == "sum_max":
-        return f"the total {_label(g.column)} of{states} {noun} records per {label} must stay within {the}{amount}"
+        total = column_words(g.column or "amount")
+        return f"the {states}{plural} of one {per} may total at most {the}{amount} in {total}"
     return None

@@ -260,7 +260,7 @@ class WriteTools(ToolBuilderBase):
                 transition=t.name,
                 policy=allowed(self.describe_guards(e, t.guards, owner)),
             ),
-            rules=[(g, describe_guard(self.domain, g) or g.kind) for g in rule_guards(t)],
+            rules=[(g, describe_guard(self.domain, g, e.human) or g.kind) for g in rule_guards(t)],
         )
 
     def describe_guards(self, e: Entity, guards: list[Guard], owner: Any) -> list[str]:
@@ -268,7 +268,7 @@ class WriteTools(ToolBuilderBase):
         for g in guards:
             if g.kind == "owner" and owner is not None:
                 out.append(f"it must belong to the {self.domain.entity(owner.entity).human} given")
-            elif (text := describe_guard(self.domain, g)) is not None:
+            elif (text := describe_guard(self.domain, g, e.human)) is not None:
                 out.append(text)
         return list(dict.fromkeys(out))  # a rule the coherence checks add may repeat one the domain has
 
@@ -350,7 +350,7 @@ class WriteTools(ToolBuilderBase):
                 produces=[f"{e.name}:{e.lifecycle.initial}"] if e.lifecycle else [],
                 policy=requires(self.describe_guards(e, guards, None)),
             ),
-            rules=[(g, describe_guard(self.domain, g) or g.kind) for g in guards if g.kind != "owner"],
+            rules=[(g, describe_guard(self.domain, g, e.human) or g.kind) for g in guards if g.kind != "owner"],
         )
 
     def _agreement_steps(self, e: Entity) -> list[dict[str, Any]]:

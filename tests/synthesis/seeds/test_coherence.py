@@ -273,7 +273,7 @@ def test_a_create_with_references_that_disagree_is_refused_and_changes_nothing()
 def test_a_create_whose_records_start_before_their_date_needs_the_date_ahead() -> None:
     spec = generate_env(_domain("airport_parking_reservations"), seed=0).spec
     tool = spec.tool("create_parking_reservation")
-    assert tool is not None and "entry at must be in the future" in tool.description
+    assert tool is not None and "entry time must be in the future" in tool.description
     assert "parking_reservations_before_entry_at" in {i.name for i in spec.invariants}
 
 

@@ -193,4 +193,4 @@ def test_rule_kinds_become_refusal_tasks(env):
     refused = [t for t in tasks if "refusal" in t.tags]
     assert refused and all(r.reason for t in refused for r in t.refusals)
     descriptions = " ".join(t.description for t in env.spec.tools)
-    assert "within the last 30 days" in descriptions and "fewer than 2 cancelled order records" in descriptions
+    assert "within the last 30 days" in descriptions and "at most 2 cancelled orders per" in descriptions
