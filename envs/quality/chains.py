@@ -35,12 +35,13 @@ from .values import column_kind, fits_kind
 Row = dict[str, Any]
 RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
 
-#: Status values that call a thing off (their last word, after lower-casing and turning spaces and
-#: hyphens into ``_``: ``late_cancelled`` and ``consent_revoked`` count).
+#: Status values that call a thing off or put it on hold (their last word, after lower-casing and
+#: turning spaces and hyphens into ``_``: ``late_cancelled``, ``consent_revoked`` and ``on_hold``
+#: count): registering and then pausing the new registration undoes what the task asked for.
 CALLED_OFF = word_set(
     """cancelled canceled withdrawn void voided revoked rescinded retracted abandoned dropped removed
     deleted reversed refunded terminated discontinued declined rejected unenrolled unsubscribed
-    deregistered surrendered"""
+    deregistered surrendered paused suspended frozen deactivated hold disabled"""
 )
 
 

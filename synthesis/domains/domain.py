@@ -62,6 +62,9 @@ class Attribute(Model):
     values: list[str] | None = Field(None, description="The choices of an enum attribute")
     range: tuple[float, float] | None = Field(None, description="Bounds of a numeric attribute's seed values")
     prefix: str | None = Field(None, description="Prefix of a code attribute, e.g. 'BK-'")
+    examples: list[str] | None = Field(
+        None, description="Values a seed draws from for a free-text or title attribute, as people write them"
+    )
     unique: bool = False
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
@@ -73,6 +76,8 @@ class Attribute(Model):
             raise ValueError(f"enum attribute '{self.name}' needs 'values'")
         if self.kind != "enum" and self.values:
             raise ValueError(f"attribute '{self.name}' has 'values' but is not an enum")
+        if self.examples and self.kind not in ("text", "title"):
+            raise ValueError(f"attribute '{self.name}' has examples but kind '{self.kind}' is not text or title")
         if self.range and self.kind not in NUMERIC_KINDS:
             raise ValueError(f"attribute '{self.name}' has a range but kind '{self.kind}' is not numeric")
         return self

@@ -109,6 +109,12 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
             if attr.unique
             else (f"{attr.prefix or ''}{rng.randint(1000, 9999)}")
         )
+    if k in ("title", "text") and attr.examples:
+        # a unique title takes its place in the list first, then a numbered edition of one
+        if attr.unique:
+            n = len(attr.examples)
+            return attr.examples[index % n] + ("" if index < n else f" {index // n + 1}")
+        return rng.choice(attr.examples)
     if k == "title":
         return " ".join(w.capitalize() for w in fake.words(rng.randint(2, 4)))
     if k == "text":

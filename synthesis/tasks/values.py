@@ -68,6 +68,8 @@ class UserValues:
     def text(self, name: str, kind: str, schema: dict[str, Any], attr: Attribute | None = None) -> Any:
         """A value for a string field without a format: realistic for a structured kind (made as the
         seed's values of ``attr`` are, with its code prefix), else in the user's own words."""
+        if attr is not None and attr.examples:  # the field's own kind of text, as the seed has it
+            return self.rng.choice(attr.examples)
         structured = self.kind_of(name, kind)
         if structured is None:
             return self.say.param_value(name, schema)
