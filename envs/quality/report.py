@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .believable import believable_counts
 from .derived import derived_arguments
 from .judgment import judgment_counts
 from .seed import coherence_violations, status_date_contradictions
@@ -91,6 +92,14 @@ class QualityCounts:
     information_tasks_with_distractors: int = 0
     derived_value_tasks: int = 0
     derived_value_share: float = 0.0
+    time_rules: int = 0
+    undated_time_rules: int = 0
+    birth_dates_checked: int = 0
+    birth_dates_under_16: int = 0
+    rule_texts: int = 0
+    rules_phrased_as_columns: int = 0
+    instructions_copying_tools: int = 0
+    policy_words: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -221,6 +230,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     counts.before_event_rows_checked, counts.before_event_in_past = dates.before_checked, dates.before_in_past
     for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
+    for name, value in asdict(believable_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     timeline = seed_time(spec, seed.rows, spec.clock)
     for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
@@ -338,6 +349,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             f"{c.information_tasks_with_distractors}/{c.information_tasks} information tasks",
         ),
         ("values the agent must work out", f"{c.derived_value_share:.1%} ({c.derived_value_tasks} tasks)"),
+        ("time rules in a policy with no current time", f"{c.undated_time_rules}/{c.time_rules} time rules"),
+        ("birth dates under 16 years", f"{c.birth_dates_under_16}/{c.birth_dates_checked}"),
+        ("rules phrased as column names", f"{c.rules_phrased_as_columns}/{c.rule_texts} rules"),
+        ("instructions copying a tool description", str(c.instructions_copying_tools)),
+        ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
     ]
 
 
@@ -367,6 +383,9 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("filler", lambda c: str(c.filler_values)),
     ("keys", lambda c: str(c.internal_key_references)),
     ("titles", lambda c: str(c.title_references)),
+    ("undated", lambda c: f"{c.undated_time_rules}/{c.time_rules}"),
+    ("column rules", lambda c: f"{c.rules_phrased_as_columns}/{c.rule_texts}"),
+    ("policy words", lambda c: str(c.policy_words)),
 ]
 
 
