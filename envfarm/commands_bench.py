@@ -343,8 +343,9 @@ def bench_rollouts_cmd(
 )
 @out_option("gaming")
 def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) -> None:
-    """Scripted agents that try to pass tasks without judgment (claim success, a wrong reason, a dump of
-    every result, acting anyway, a bare "done") beside the oracle, over every task (docs/synthesis.md)."""
+    """Scripted agents that try to pass tasks without judgment (claims however framed, every value quoted,
+    dumps, acting anyway, the policy parroted …) beside the oracle, and correct answers in many natural
+    forms, over every task: the grader's false positives and false negatives (docs/synthesis.md)."""
     from rich.table import Table
 
     from clients.progress import counting
@@ -366,8 +367,15 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
             text = "–" if rate is None else f"{rate:.1%}"
             cells.append(f"[bold]{text}[/bold]" if c in TARGETS[agent] else f"[dim]{text}[/dim]")
         table.add_row(agent, *cells)
+    correct = Table("correct answers", *(c for c in CLASSES), "all", title="Correct answers in natural forms that pass")
+    correct.add_row(
+        str(sum(report.natural.values())),
+        *(f"{r:.1%}" if (r := report.natural_rate(c)) is not None else "–" for c in CLASSES),
+        f"{report.natural_rate() or 0:.1%}",
+    )
     con = Console(soft_wrap=True)
     con.print(table)
+    con.print(correct)
     con.print(f"bold: the classes each agent targets; results in {out}")
 
 

@@ -13,6 +13,11 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
   answer (only the state can fail it);
 * ``bare-done`` — the gold calls, then "Done.".
 
+Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
+quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
+without the grader's ground truth. Those measure the grader's false positives; the correct answers
+of :mod:`.natural_answers`, written in many natural forms, measure its false negatives.
+
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), and ``write``.
 """
@@ -30,15 +35,11 @@ from ..engine import Environment, Episode
 from ..errors import ToolError
 from ..scoring import score_episode
 from ..task import Refusal, Task
+from .adversaries import ADVERSARIES, play_adversary
+from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, WRITE, task_class
+from .natural_answers import natural_answers
 
-AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done")
-INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE = (
-    "information",
-    "refusal (policy-only rule)",
-    "refusal (enforced)",
-    "write",
-)
-CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE)
+OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done")
 #: The classes each gaming agent is built to pass; the oracle targets every class.
 TARGETS: dict[str, tuple[str, ...]] = {
     "oracle": CLASSES,
@@ -47,20 +48,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dump": (INFORMATION,),
     "act-anyway": (POLICY_REFUSAL,),
     "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL),
+    **ADVERSARIES,
 }
-
-
-def task_class(env: Environment, task: Task) -> str:
-    """Which class of the gaming report ``task`` falls in."""
-    if task.refusals:
-        for r in task.refusals:
-            rule = env.spec.rule(r.rule) if r.rule else None
-            if rule is not None and rule.enforced_by == "policy":
-                return POLICY_REFUSAL
-        return ENFORCED_REFUSAL
-    if "information" in task.tags:
-        return INFORMATION
-    return WRITE
+AGENTS = (*OWN_AGENTS, *ADVERSARIES)
+__all__ = ["AGENTS", "CLASSES", "ENFORCED_REFUSAL", "INFORMATION", "POLICY_REFUSAL", "TARGETS", "WRITE", "task_class"]
 
 
 def _record_of(refusal: Refusal, results: list[Any]) -> str:
@@ -99,6 +90,8 @@ def _answer(agent: str, env: Environment, task: Task, results: list[Any]) -> str
 
 def play(agent: str, env: Environment, task: Task) -> float:
     """The reward ``agent`` earns on ``task``."""
+    if agent in ADVERSARIES:
+        return play_adversary(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []
@@ -118,14 +111,26 @@ def play(agent: str, env: Environment, task: Task) -> float:
 
 @dataclass
 class GamingReport:
-    """Pass counts by agent and task class."""
+    """Pass counts by agent and task class, and the correct answers' pass counts (answers graded,
+    by class and by form)."""
 
     tasks: Counter[str] = field(default_factory=Counter)  # by class
     passed: dict[str, Counter[str]] = field(default_factory=lambda: {a: Counter() for a in AGENTS})
+    natural: Counter[str] = field(default_factory=Counter)  # correct answers graded, by class
+    natural_passed: Counter[str] = field(default_factory=Counter)
+    forms: Counter[str] = field(default_factory=Counter)  # correct answers graded, by form
+    forms_passed: Counter[str] = field(default_factory=Counter)
+    natural_failures: list[str] = field(default_factory=list)  # the first few, for a reader
 
     def rate(self, agent: str, cls: str) -> float | None:
         n = self.tasks[cls]
         return round(self.passed[agent][cls] / n, 4) if n else None
+
+    def natural_rate(self, cls: str | None = None) -> float | None:
+        """The share of correct answers that pass (all of them, or those of one class)."""
+        n = self.natural[cls] if cls else sum(self.natural.values())
+        passed = self.natural_passed[cls] if cls else sum(self.natural_passed.values())
+        return round(passed / n, 4) if n else None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -136,7 +141,41 @@ class GamingReport:
                 (r for a in AGENTS if a != "oracle" for c in TARGETS[a] if (r := self.rate(a, c)) is not None),
                 default=None,
             ),
+            "correct_answers": {
+                "graded": sum(self.natural.values()),
+                "pass_rate": self.natural_rate(),
+                "pass_rate_by_class": {c: self.natural_rate(c) for c in CLASSES if self.natural[c]},
+                "pass_rate_by_form": {
+                    f: round(self.forms_passed[f] / n, 4) for f, n in sorted(self.forms.items()) if n
+                },
+                "first_failures": self.natural_failures,
+            },
         }
+
+
+#: How many failing correct answers the report quotes.
+MAX_QUOTED_FAILURES = 20
+
+
+def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str) -> None:
+    """Score each correct answer of ``task`` on one replay of its gold actions."""
+    answers = natural_answers(env, task)
+    if not answers:
+        return
+    episode = env.episode(task)
+    try:
+        episode.replay(task.gold_actions)
+        for form, text in answers.items():
+            score = score_episode(env, task, episode, answer=text)
+            passed = score.reward == 1.0
+            report.natural[cls] += 1
+            report.forms[form] += 1
+            report.natural_passed[cls] += passed
+            report.forms_passed[form] += passed
+            if not passed and len(report.natural_failures) < MAX_QUOTED_FAILURES:
+                report.natural_failures.append(f"{task.id} [{form}] {text!r}: {score.explain()}")
+    finally:
+        episode.close()
 
 
 def bench_gaming(entries: Iterable[CatalogEntry], *, progress: Callable[[str], None] | None = None) -> GamingReport:
@@ -150,6 +189,7 @@ def bench_gaming(entries: Iterable[CatalogEntry], *, progress: Callable[[str], N
             for agent in AGENTS:
                 if play(agent, env, task) == 1.0:
                     report.passed[agent][cls] += 1
+            _grade_natural(report, env, task, cls)
         if progress is not None:
             progress(entry.spec.id)
     return report

@@ -1,0 +1,27 @@
+"""The task classes of the gaming report: what kind of judgment a task tests."""
+
+from __future__ import annotations
+
+from ..engine import Environment
+from ..task import Task
+
+INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE = (
+    "information",
+    "refusal (policy-only rule)",
+    "refusal (enforced)",
+    "write",
+)
+CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE)
+
+
+def task_class(env: Environment, task: Task) -> str:
+    """Which class of the gaming report ``task`` falls in."""
+    if task.refusals:
+        for r in task.refusals:
+            rule = env.spec.rule(r.rule) if r.rule else None
+            if rule is not None and rule.enforced_by == "policy":
+                return POLICY_REFUSAL
+        return ENFORCED_REFUSAL
+    if "information" in task.tags:
+        return INFORMATION
+    return WRITE
