@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from .mentions import is_moment, without_dates
-from .outputs import as_number, output_present
+from .outputs import Reading, as_number, output_present
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
@@ -116,14 +116,15 @@ def without_json(text: str) -> str:
     """
     out: list[str] = []
     i = 0
-    while i < len(text):
-        end = _json_end(text, i) if text[i] in "{[" else None
-        if end is None:
-            out.append(text[i])
-            i += 1
-        else:
-            i = end
-    return "".join(out)
+    while True:
+        starts = [j for j in (text.find("{", i), text.find("[", i)) if j >= 0]
+        if not starts:
+            out.append(text[i:])
+            return "".join(out)
+        j = min(starts)
+        end = _json_end(text, j)
+        out.append(text[i:j] if end is not None else text[i : j + 1])
+        i = end if end is not None else j + 1
 
 
 def _json_end(text: str, start: int) -> int | None:
@@ -277,12 +278,8 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
     ['40']
     """
     exempt = {_key(v) for v in allowed}
-    text = prose(answer)
-    return sorted(
-        v
-        for v in set(shown)
-        if _key(v) not in exempt and output_present(v, text) and not (context and output_present(v, context))
-    )
+    said, known = Reading(prose(answer)), Reading(context)
+    return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
 
 
 def _key(value: str) -> str:

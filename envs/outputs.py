@@ -15,7 +15,7 @@ import math
 import re
 import unicodedata
 
-from .mentions import date_stated, is_moment, without_dates
+from .mentions import days_in, parse_value, times_in, without_dates
 
 # A number not glued to letters, digits, '_' or '.': "A1001" and "#W1003" are identifiers, not numbers.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
@@ -77,12 +77,50 @@ def output_present(required: str, answer: str) -> bool:
     >>> output_present("10", "It costs 100 dollars"), output_present("10", "It costs $10.")
     (False, True)
     """
-    if is_moment(required.strip()):
-        return date_stated(required, answer)
-    value = as_number(required)
-    if value is not None:
-        return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(without_dates(answer)))
-    needle = _words(required)
-    if not needle:
-        return True
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", _words(answer)) is not None
+    return Reading(answer).states(required)
+
+
+class Reading:
+    """A text read once for many values: its days, times, numbers and words, so that asking whether
+    it states each of a record's values does not read it again each time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._days: set[tuple[int | None, int, int]] | None = None
+        self._times: set[tuple[int, int]] | None = None
+        self._numbers: list[float] | None = None
+        self._words: str | None = None
+
+    def states(self, required: str) -> bool:
+        """Whether the text states ``required`` (see the module docstring for how)."""
+        parsed = parse_value(required.strip())
+        if parsed is not None:
+            day, clock = parsed
+            if self._days is None:
+                self._days, self._times = days_in(self.text), times_in(self.text)
+            named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in self._days)
+            return named and (clock is None or clock in (self._times or set()))
+        value = as_number(required)
+        if value is not None:
+            if self._numbers is None:
+                self._numbers = numbers_in(without_dates(self.text))
+            return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in self._numbers)
+        needle = _words(required)
+        if not needle:
+            return True
+        if self._words is None:
+            self._words = _words(self.text)
+        return _on_word_bounds(needle, self._words)
+
+
+def _on_word_bounds(needle: str, text: str) -> bool:
+    """Whether ``needle`` occurs in ``text`` with no word character glued to either side."""
+    at = text.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(needle, at + 1)
+    return False

@@ -19,9 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .answers import MAX_RESTATED, claimed, reason_given, restated, says_no, shown_values, values_in
+from .answers import MAX_RESTATED, claimed, prose, restated, says_no, shown_values, values_in
 from .engine import Environment, Episode
 from .errors import SpecError, ToolError
+from .outputs import Reading
 from .task import Refusal, Task, ToolCall
 
 FLOAT_REL_TOL = 1e-6
@@ -206,14 +207,15 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=passed))
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
+    said = Reading(prose(answer))
     for out in task.outputs:
-        checklist.append(CheckResult(kind="output", description=out, passed=reason_given(answer, out)))
+        checklist.append(CheckResult(kind="output", description=out, passed=said.states(out)))
     for value in task.distractors:
         checklist.append(
             CheckResult(
                 kind="distractor",
                 description=f"not stated: {value}",
-                passed=not reason_given(value=value, answer=answer),
+                passed=not said.states(value),
             )
         )
     extra = restated(answer, *_values_read(env, task, expected)) if task.refusals else []
@@ -224,7 +226,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         claim = claimed(
             answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
         )
-        missing = [value for value in refusal.reason if not reason_given(answer, value)]
+        missing = [value for value in refusal.reason if not said.states(value)]
         error = None
         if not says_no(answer):
             error = "the answer does not say it is turned down"

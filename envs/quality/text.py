@@ -182,13 +182,60 @@ _EVENT_NOUNS = {"departs": "departure", "arrives": "arrival", "starts": "start",
                 "closes": "closing", "begins": "beginning", "expires": "expiry", "leaves": "departure"}  # fmt: skip
 
 
+#: The noun of the event a date column is named for, by the word before ``_on`` / ``_at``
+#: ("renews_on" is the renewal date; "incurred_on" just the date).
+_DATE_EVENTS = {
+    "served": "service",
+    "departs": "departure",
+    "departed": "departure",
+    "arrives": "arrival",
+    "arrived": "arrival",
+    "renews": "renewal",
+    "renewed": "renewal",
+    "starts": "start",
+    "started": "start",
+    "ends": "end",
+    "ended": "end",
+    "expires": "expiry",
+    "issued": "issue",
+    "delivered": "delivery",
+    "posted": "posting",
+    "placed": "order",
+    "ordered": "order",
+    "purchased": "purchase",
+    "paid": "payment",
+    "returned": "return",
+    "shipped": "shipping",
+    "booked": "booking",
+    "created": "creation",
+    "submitted": "submission",
+    "filed": "filing",
+    "opened": "opening",
+    "closed": "closing",
+    "received": "receipt",
+    "completed": "completion",
+    "registered": "registration",
+    "enrolled": "enrollment",
+    "approved": "approval",
+    "billed": "billing",
+    "sold": "sale",
+    "signed": "signing",
+    "visited": "visit",
+    "occurred": "",
+    "incurred": "",
+    "performed": "",
+}
+
+
 def column_words(column: str) -> str:
     """A column as a person names it: ``lesson_at`` is the "lesson time", ``due_on`` the "due date",
-    ``departs_at`` the "departure time"."""
+    ``departs_at`` the "departure time", ``renews_on`` the "renewal date"."""
     suffix = ""
     if column.endswith("_at"):
         column, suffix = column[:-3], " time"
     elif column.endswith("_on"):
         column, suffix = column[:-3], " date"
     words = [_EVENT_NOUNS.get(w, w) for w in column.split("_")]
-    return " ".join(words) + suffix
+    if suffix and words[-1] in _DATE_EVENTS:
+        words = [*words[:-1], _DATE_EVENTS[words[-1]]]
+    return " ".join(w for w in words if w) + suffix if any(words) else suffix.strip()

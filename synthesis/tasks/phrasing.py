@@ -90,6 +90,10 @@ _INTRANSITIVE = {
 _RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "lost", "won": "won", "fixed": "fixed"}
 
 
+#: Words that start what a create's description adds after its verb and object.
+_QUALIFIERS = frozenset({"for", "to", "at", "of", "on", "with", "from", "in", "into", "that", "which", "so", "by"})
+
+
 def _human(name: str) -> str:
     return name.replace("_", " ").replace(".", "'s ")
 
@@ -213,6 +217,11 @@ class Phrasing:
         """A request for a new record, from the create's description: "I'd like to book a seat on a
         flight. It is for flight AW1234. The cabin should be economy."."""
         action = description.split(";")[0].split(", ")[0].rstrip(".")
+        # the verb and its object, as a user says it ("book a tour"), not the tool's description of
+        # what it is for ("book a tour of an apartment at a future time")
+        words = action.split()
+        cut = next((i for i, w in enumerate(words) if i >= 2 and (w in _QUALIFIERS or w.startswith("("))), len(words))
+        action = " ".join(words[:cut])
         action = action[:1].lower() + action[1:]
         lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
         text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}"

@@ -28,7 +28,7 @@ from collections import Counter
 from typing import Any
 
 from envs import Environment, Task
-from envs.outputs import output_present
+from envs.outputs import as_number, output_present
 from envs.spec import EnvSpec
 
 from ..domains.domain import Domain, Entity
@@ -61,6 +61,12 @@ def _named_in(phrase: str, said: str) -> bool:
     date, a code, a quoted title), however the words around them differ."""
     values = re.findall(r"'[^']+'|\S*\d\S*", phrase)
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
+
+
+def _unspecific(output: str) -> bool:
+    """Whether a required output is a whole number below 10: any answer may state one by accident."""
+    value = as_number(output)
+    return value is not None and value == int(value) and abs(value) < 10
 
 
 class TaskGenerator(QuoteGoals, Outcomes):
@@ -204,6 +210,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 outputs.append(str(value[col]))
                 chain.requests.append(self.say.ask_value(col))
         outputs = list(dict.fromkeys(outputs))
+        if any(_unspecific(out) for out in outputs):
+            self.rejections["unspecific_output"] += 1  # "1" or "6.00" is stated by accident in any answer
+            return None
         refusals = [self.refusal_of(g, writes) for g in refused]
         answer = self.reference_answer(refused, outputs)
         assertions = checks.assertions() if chain.goals else []

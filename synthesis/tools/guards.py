@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.compile import quote_ident
+from envs.quality.text import column_words
 
 from ..domains.domain import Domain, Entity, Guard
 from ..domains.sqlgen import DomainError, Scope, expr, literal, pk
@@ -126,65 +127,14 @@ def guard_step(domain: Domain, e: Entity, g: Guard, at: str, self_id: str, scope
     return {"kind": "require", "sql": sql, "message": g.message or msg}
 
 
-#: The noun of the event a date column is named for ("renews_on" is the renewal date).
-_EVENT_NOUNS = {
-    "served": "service",
-    "departs": "departure",
-    "departed": "departure",
-    "arrives": "arrival",
-    "arrived": "arrival",
-    "renews": "renewal",
-    "renewed": "renewal",
-    "starts": "start",
-    "started": "start",
-    "ends": "end",
-    "ended": "end",
-    "expires": "expiry",
-    "issued": "issue",
-    "delivered": "delivery",
-    "posted": "posting",
-    "placed": "order",
-    "ordered": "order",
-    "purchased": "purchase",
-    "paid": "payment",
-    "returned": "return",
-    "shipped": "shipping",
-    "booked": "booking",
-    "created": "creation",
-    "submitted": "submission",
-    "filed": "filing",
-    "opened": "opening",
-    "closed": "closing",
-    "received": "receipt",
-    "completed": "completion",
-    "registered": "registration",
-    "enrolled": "enrollment",
-    "approved": "approval",
-    "billed": "billing",
-    "sold": "sale",
-    "signed": "signing",
-    "visited": "visit",
-    "occurred": "",
-    "incurred": "",
-    "performed": "",
-}
+def _column(column: str) -> str:
+    """A column as a person names it (``envs.quality.text.column_words``), an id column as the thing
+    it names: ``card_account_id`` is the card account.
 
-
-def column_words(column: str) -> str:
-    """A column as a person names it: ``renews_on`` is the renewal date, ``departs_at`` the
-    departure time, ``card_account_id`` the card account.
-
-    >>> column_words("renews_on"), column_words("departs_at"), column_words("card_account_id"), column_words("due_date")
-    ('renewal date', 'departure time', 'card account', 'due date')
+    >>> _column("renews_on"), _column("departs_at"), _column("card_account_id")
+    ('renewal date', 'departure time', 'card account')
     """
-    words = column.split("_")
-    if len(words) > 1 and words[-1] == "id":
-        return " ".join(words[:-1])
-    if len(words) > 1 and words[-1] in ("on", "at"):
-        event = _EVENT_NOUNS.get(words[-2])
-        head = words[:-2] + ([event] if event else []) if event is not None else words[:-1]
-        return " ".join([*head, "date" if words[-1] == "on" else "time"])
-    return " ".join(words)
+    return column_words(column[:-3]) if column.endswith("_id") and column != "_id" else column_words(column)
 
 
 def _subject(domain: Domain, g: Guard, entity: str | None) -> tuple[str, str]:
@@ -192,8 +142,8 @@ def _subject(domain: Domain, g: Guard, entity: str | None) -> tuple[str, str]:
     source = str(g.field)
     if source.startswith("via:"):  # "the flight's departure time"
         ref, _, col = source[4:].partition(".")
-        return ref.replace("_", " "), column_words(col) if col else ""
-    return entity or "", column_words(source.split(":", 1)[-1])
+        return ref.replace("_", " "), _column(col) if col else ""
+    return entity or "", _column(source.split(":", 1)[-1])
 
 
 def _flag(whose: str, field: str, value: Any) -> str:
@@ -215,7 +165,7 @@ def describe_guard(domain: Domain, g: Guard, entity: str | None = None) -> str |
         return None
     whose, field = _subject(domain, g, entity)
     label = f"{whose}'s {field}" if whose else field
-    amount = column_words(_label(g.amount).replace(" ", "_")) if isinstance(g.amount, str) else g.amount
+    amount = _column(_label(g.amount).replace(" ", "_")) if isinstance(g.amount, str) else g.amount
     the = "the " if isinstance(g.amount, str) else ""
     if g.kind == "min":
         return f"the {label} must be at least {the}{amount}"
@@ -246,12 +196,12 @@ def describe_guard(domain: Domain, g: Guard, entity: str | None = None) -> str |
     noun = domain.entity(g.entity).human if g.entity else "record"
     plural = domain.entity(g.entity).table.replace("_", " ") if g.entity else "records"
     states = f"{' or '.join(s.replace('_', ' ') for s in g.states)} " if g.states else ""
-    per = column_words(source) if (source := str(g.field).split(":", 1)[-1].split(".")[-1]) else "record"
+    per = _column(source) if (source := str(g.field).split(":", 1)[-1].split(".")[-1]) else "record"
     if g.kind == "count_max":
         if amount == 1:
             return f"only if the {per} has no {states}{noun} yet"
         return f"at most {the}{amount} {states}{plural} per {per}"
     if g.kind == "sum_max":
-        total = column_words(g.column or "amount")
+        total = _column(g.column or "amount")
         return f"the {states}{plural} of one {per} may total at most {the}{amount} in {total}"
     return None
