@@ -13,11 +13,8 @@ not decide anything cannot (docs/formats.md, "Answers"):
 * it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.outputs`, in
   any common way of writing a date, time, amount or label) in the answer's own prose — JSON pasted
   into the answer is a restatement, not a reason;
-* it **does not restate the records**: it states at most :data:`MAX_RESTATED` of the values the
-  tools showed (texts, labels, dates, amounts) beyond those an agent has a reason to state (the
-  reasons, the user's own words, the policy, the refused tool's description, today's date, what
-  the agent's own actions sent and returned). An answer that quotes every value it read holds the
-  reason whatever the rule was, and so proves nothing.
+* it **does not restate the records** (:mod:`envs.restating`): it reads out no record and quotes no
+  status that allows the action beside the reason.
 """
 
 from __future__ import annotations
@@ -26,8 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from .mentions import is_moment, without_dates
-from .outputs import Reading, as_number, output_present
+from .outputs import output_present
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
@@ -60,11 +56,11 @@ _NOT_NOUNS = frozenset(
     {"successfully", "thanks", "this", "his", "its", "yes", "always", "perhaps", "plus", "was", "has"}
 )
 #: What an agent that did the action says of it, beside the claim word ("I've cancelled", "as requested").
-_AGENT_DID = re.compile(r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b")
+_AGENT_DID = re.compile(
+    r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b|"
+    r"\b(?:no problem|sure|of course|certainly|done|all set|taken care of|happy to|for you)\b"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-#: How many shown values an answer may restate beyond those it has a reason to state: a careful
-#: answer may add a title, a date or an amount for context; a dump of the records states dozens.
-MAX_RESTATED = 3
 
 
 def _clean(text: str) -> str:
@@ -223,69 +219,3 @@ _GENERIC = frozenset(
 
 def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", _clean(text).replace("_", " ")) if len(w) > 2} - _GENERIC
-
-
-def shown_values(results: Iterable[object]) -> set[str]:
-    """The values in tool results (JSON values, nested at any depth) that an answer restating the
-    records would state: texts, labels, dates and amounts. Counts below 10 and texts shorter than 3
-    characters are left out: "2 days", "1 item", "no" are said for many reasons.
-
-    >>> sorted(shown_values([{"due": "2026-06-09", "fee": 12.5, "qty": 2, "tags": [{"n": 40, "s": "late"}]}]))
-    ['12.5', '2026-06-09', '40', 'late']
-    """
-    out: set[str] = set()
-    stack = list(results)
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, bool) or value is None:
-            continue
-        elif isinstance(value, int | float):
-            if abs(value) >= 10 or value != int(value):
-                out.add(repr(value) if isinstance(value, float) else str(value))
-        elif isinstance(value, str) and len(value.strip()) >= 3:
-            out.add(value.strip())
-    return out
-
-
-def values_in(text: str) -> set[str]:
-    """The dates and amounts written in ``text`` (the user's words, the policy), named as
-    :func:`shown_values` names them when a tool shows them.
-
-    >>> sorted(values_in("Refunds within 30 days; today is 2026-03-02 09:00:00, fee $12.50."))
-    ['12.5', '2026-03-02', '2026-03-02 09:00:00', '30']
-    """
-    out: set[str] = set()
-    for token in re.findall(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?", text):
-        out.add(token)
-        out.add(token[:10])
-    for token in re.findall(r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?", without_dates(text)):
-        number = as_number(token)
-        if number is not None:
-            out.add(repr(number) if number != int(number) else str(int(number)))
-    return out
-
-
-def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context: str = "") -> list[str]:
-    """The ``shown`` values that ``answer`` states in its own words, other than ``allowed`` ones
-    (compared by value: "12.5" is "12.50", a date is its day however written) and those ``context``
-    states (the user's words, the policy: what an agent has a reason to repeat).
-
-    >>> restated("I can't: it is due June 9, 2026 and cost $40.", ["2026-06-09", "40", "12.5"], ["2026-06-09"])
-    ['40']
-    """
-    exempt = {_key(v) for v in allowed}
-    said, known = Reading(prose(answer)), Reading(context)
-    return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
-
-
-def _key(value: str) -> str:
-    number = as_number(value)
-    if number is not None:
-        return f"n:{number:g}"
-    if is_moment(value):
-        return f"d:{value[:16]}"
-    return f"t:{' '.join(value.lower().split())}"

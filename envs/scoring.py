@@ -19,10 +19,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .answers import MAX_RESTATED, claimed, prose, restated, says_no, shown_values, values_in
+from .answers import claimed, prose, says_no
 from .engine import Environment, Episode
 from .errors import SpecError, ToolError
 from .outputs import Reading
+from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, states_status
 from .task import Refusal, Task, ToolCall
 
 FLOAT_REL_TOL = 1e-6
@@ -208,8 +209,13 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
     said = Reading(prose(answer))
+    # an output found only in a record read out whole was not picked out of it
+    dumped = dumped_records(answer, AnswerContext.of(env.spec, task, expected.results).reads) if task.outputs else []
     for out in task.outputs:
-        checklist.append(CheckResult(kind="output", description=out, passed=said.states(out)))
+        error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
+        checklist.append(
+            CheckResult(kind="output", description=out, passed=said.states(out) and not dumped, error=error)
+        )
     for value in task.distractors:
         checklist.append(
             CheckResult(
@@ -218,8 +224,19 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
                 passed=not said.states(value),
             )
         )
-    extra = restated(answer, *_values_read(env, task, expected)) if task.refusals else []
+    checklist += _refusal_checks(task, answer, env, expected)
+    return checklist
+
+
+def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
+    if not task.refusals:
+        return []
+    said = Reading(prose(answer))
+    context = AnswerContext.of(env.spec, task, expected.results)
+    extra = restated(answer, context.shown, context.allowed, context.words)
+    dumped = dumped_records(answer, context.reads)
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
+    out = []
     for refusal in task.refusals:
         tool = refusal.call.tool if refusal.call is not None else None
         rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
@@ -227,6 +244,11 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
         )
         missing = [value for value in refusal.reason if not said.states(value)]
+        allowing = [
+            s
+            for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
+            if states_status(answer, s)
+        ]
         error = None
         if not says_no(answer):
             error = "the answer does not say it is turned down"
@@ -234,14 +256,18 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             error = f"the answer claims it was done: {claim!r}"
         elif missing:
             error = f"the answer does not give the reason {', '.join(missing)}"
+        elif dumped:
+            error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
         elif len(extra) > MAX_RESTATED:
             error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
-        checklist.append(
+        elif allowing:
+            error = f"the answer gives the status {', '.join(allowing)}, which allows it, beside the reason"
+        out.append(
             CheckResult(
                 kind="refusal", description=f"turned down: {refusal.request}", passed=error is None, error=error
             )
         )
-    return checklist
+    return out
 
 
 def _request_words(refusal: Refusal) -> str:
@@ -254,31 +280,6 @@ def _action_words(call: ToolCall) -> str:
     """What a gold write is about: its tool's words less the verb, and its text arguments."""
     texts = [v for v in call.arguments.values() if isinstance(v, str) and not any(ch.isdigit() for ch in v)]
     return " ".join([*call.tool.split("_")[1:], *texts])
-
-
-def _values_read(env: Environment, task: Task, expected: Expected) -> tuple[set[str], set[str], str]:
-    """What the gold reads showed, the values an answer has a reason to state (the reasons and
-    required outputs, today's date, what the gold writes sent and returned: an agent reports what it
-    did), and the text whose values it may repeat (the user's words, the policy, the refused tools'
-    descriptions)."""
-    shown: list[Any] = []
-    acted: list[Any] = []
-    for call, result in zip(task.gold_actions, expected.results, strict=False):
-        tool = env.spec.tool(call.tool)
-        (acted if tool is not None and tool.kind == "write" else shown).append(result)
-        acted.append(call.arguments)
-    user = task.user
-    words = [task.instruction, env.spec.policy, *user.known_facts, *user.reveal_if_asked]
-    for refusal in task.refusals:
-        words.append(refusal.request)
-        tool = env.spec.tool(refusal.call.tool) if refusal.call is not None else None
-        words.append(tool.description if tool is not None else "")
-        acted.append(refusal.call.arguments if refusal.call is not None else {})
-    clock = env.spec.clock
-    allowed = {*values_in("\n".join(words)), *shown_values(acted), *task.outputs}
-    allowed |= {v for r in task.refusals for v in r.reason}
-    allowed |= {clock.strftime("%Y-%m-%d"), clock.strftime("%Y-%m-%d %H:%M:%S")}
-    return shown_values(shown), allowed, "\n".join(words)
 
 
 #: Most renamings of generated ids tried for one score (k ids of one prefix give k! of them).

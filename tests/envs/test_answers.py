@@ -8,7 +8,8 @@ import copy
 import pytest
 
 from envs import check_env, score_episode
-from envs.answers import MAX_RESTATED, claimed, reason_given, restated, says_no, shown_values, without_json
+from envs.answers import claimed, reason_given, says_no, without_json
+from envs.restating import MAX_RESTATED, dumped_records, restated, shown_values, states_status
 from envs.spec import EnvSpec
 from envs.task import Task
 
@@ -224,3 +225,36 @@ def test_dates_times_and_amounts_are_matched_however_written():
     assert reason_given("You already have two open disputes.", "2")
     assert not reason_given("It is due 2026-06-10.", "2026-06-09")
     assert reason_given("Its status is Merchant-Responded.", "merchant_responded")
+
+
+def test_reading_a_record_out_is_no_reason_however_small_the_record():
+    row = {"authorization_id": "PA0049", "child_id": "CH0037", "person": "Roger Luna", "status": "revoked"}
+    assert dumped_records("I'm sorry, but I can't do that (PA0049, CH0037, Roger Luna, revoked).", [row]) == ["PA0049"]
+    assert dumped_records("I can't revoke it: Roger Luna's pickup authorization is already revoked.", [row]) == []
+
+
+def test_a_status_that_allows_the_action_given_beside_the_reason_fails():
+    # rejected on time, the order's status (pending) allowed it: quoting it says nothing about which rule stops it
+    assert states_status("Your order is pending, but it was placed on January 10, 2026.", "pending")
+    assert states_status("Status: pending. Placed 2026-01-10.", "pending")
+    assert not states_status("I can't cancel the pending request you made: it was placed on January 10.", "pending")
+    answer = "I can't cancel order O1: the status is pending and it was placed on 2026-01-10, more than 3 days ago."
+    assert _score(answer) == 0.0
+    assert _score(answer.replace("the status is pending and ", "")) == 1.0
+
+
+def test_a_compliant_opening_makes_a_described_state_a_claim():
+    revoked = ["revoked"]
+    assert claimed("No problem, your authorization has been revoked.", revoked, states=revoked)
+    assert claimed("Your authorization was already revoked last week.", revoked, states=revoked) is None
+
+
+def test_an_information_answer_that_reads_the_whole_record_out_fails():
+    task = {
+        **{k: v for k, v in REFUSED.items() if k not in ("refusals", "answer")},
+        "id": "shop-status",
+        "instruction": "What is the status of my order O1?",
+        "outputs": ["pending"],
+    }
+    assert _score("Your order O1 is pending.", task) == 1.0
+    assert _score("Order O1, account U1, status pending, total 30.00, created 2026-01-10 10:00:00.", task) == 0.0
