@@ -158,6 +158,9 @@ def allowing_states(spec: EnvSpec, call: ToolCall | None, reason: Iterable[str],
     return {s for s in out if s.lower().replace("_", " ") not in because}
 
 
+#: After a status word, these make it a verb of time ("is scheduled for 11:00"), not a state.
+_ONWARD = "for|to|on|at|by|in|with|from|until"
+_RULE_WORDS = frozenset({"only", "must", "when", "if", "unless", "needs", "need", "required", "requires", "while"})
 _SAYS_STATE = r"\b(?:is|are|was|were|status|state|currently|still|remains|stays)\b"
 
 
@@ -169,10 +172,16 @@ def states_status(answer: str, status: str) -> bool:
     True
     >>> states_status("I've confirmed the flight departs on March 29.", "confirmed")
     False
+    >>> states_status("It is scheduled for 11:00 AM; that's only possible when the status is scheduled.", "scheduled")
+    False
     """
     word = re.escape(status.lower().replace("_", " "))
     text = " ".join(prose(answer).lower().replace("_", " ").replace("-", " ").split())
-    return re.search(rf"{_SAYS_STATE}[\s:'\"]*(?:still |currently |now )?{word}\b", text) is not None
+    for m in re.finditer(rf"{_SAYS_STATE}[\s:'\"]*(?:still |currently |now )?{word}\b(?!\s+(?:{_ONWARD})\b)", text):
+        before = text[max(0, m.start() - 60) : m.start()].split()[-6:]
+        if not _RULE_WORDS & set(before):  # "only when the member's status is active" states a rule
+            return True
+    return False
 
 
 @dataclass(frozen=True)
