@@ -114,7 +114,7 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
         if attr.unique:
             n = len(attr.examples)
             return attr.examples[index % n] + ("" if index < n else f" {index // n + 1}")
-        return rng.choice(attr.examples)
+        return fake.random.choice(attr.examples)  # Faker's draws, as its sentences were: the row's others stay
     if k == "title":
         return " ".join(w.capitalize() for w in fake.words(rng.randint(2, 4)))
     if k == "text":
