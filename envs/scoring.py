@@ -244,6 +244,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
         )
         missing = [value for value in refusal.reason if not said.states(value)]
+        cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
@@ -260,6 +261,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
         elif len(extra) > MAX_RESTATED:
             error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
+        elif cited:
+            error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
         elif allowing:
             error = f"the answer gives the status {', '.join(allowing)}, which allows it, beside the reason"
         out.append(
@@ -268,6 +271,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             )
         )
     return out
+
+
+def _quotes(answer: str, rule: str) -> bool:
+    """Whether ``answer`` quotes ``rule`` word for word (an agent that has found the rule that stops
+    a request paraphrases or quotes that one; one that pastes the action's rules has not decided)."""
+    said = " ".join(re.findall(r"[a-z0-9']+", answer.lower().replace("_", " ")))
+    return " ".join(re.findall(r"[a-z0-9']+", rule.lower().replace("_", " "))) in said
 
 
 def _request_words(refusal: Refusal) -> str:

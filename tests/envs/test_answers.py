@@ -258,3 +258,23 @@ def test_an_information_answer_that_reads_the_whole_record_out_fails():
     }
     assert _score("Your order O1 is pending.", task) == 1.0
     assert _score("Order O1, account U1, status pending, total 30.00, created 2026-01-10 10:00:00.", task) == 0.0
+
+
+def test_a_refusal_that_pastes_the_actions_other_rules_has_not_decided():
+    spec = _shop_with_rule().model_dump(mode="json")
+    spec["rules"].append(
+        {
+            "id": "cancel_order.1",
+            "tool": "cancel_order",
+            "text": "the order total must be at most 500",
+            "enforced_by": "policy",
+        }
+    )
+    env = shop_env(spec)
+    t = Task.model_validate(REFUSED)
+    ep = env.episode(t)
+    ep.replay(t.gold_actions)
+    right = "I can't cancel order O1: it was placed on 2026-01-10, more than 3 days ago."
+    assert score_episode(env, t, ep, answer=right).reward == 1.0
+    pasted = right + " Our rules: the order total must be at most 500."
+    assert score_episode(env, t, ep, answer=pasted).reward == 0.0
