@@ -238,7 +238,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []
     for refusal in task.refusals:
-        tool = refusal.call.tool if refusal.call is not None else None
+        tool = _refused_tool(env, refusal)
         rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
         claim = claimed(
             answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
@@ -271,6 +271,22 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             )
         )
     return out
+
+
+def _refused_tool(env: Environment, refusal: Refusal) -> str | None:
+    """The write tool a refused request would call: its ``call``'s, or (a fee the user declined has
+    none) the one write tool named by the request's verb and words ("cancel my booking" →
+    ``cancel_booking``)."""
+    if refusal.call is not None:
+        return refusal.call.tool
+    verb, *rest = refusal.request.lower().split()
+    said = set(re.findall(r"[a-z0-9]+", " ".join(rest)))
+    found = [
+        t.name
+        for t in env.spec.tools
+        if t.kind == "write" and t.name.split("_")[0] == verb and set(t.name.split("_")[1:]) <= said
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _quotes(answer: str, rule: str) -> bool:

@@ -252,7 +252,11 @@ class TaskGenerator(QuoteGoals, Outcomes):
                     "persona": self.say.persona(),
                     "known_facts": facts,
                     "reveal_if_asked": hidden,
-                    "behaviour": [*chain.behaviour, *self.behaviour(refused)],
+                    # a user who changes their mind about a write does so in a task that refuses nothing
+                    "behaviour": [
+                        *(b for b in chain.behaviour if not refused or "change your mind" not in b),
+                        *self.behaviour(refused),
+                    ],
                 },
                 "gold_actions": chain.calls,
                 "outputs": outputs,
