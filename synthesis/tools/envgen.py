@@ -25,6 +25,7 @@ from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .bulk import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
 from .escalation import EscalationTools, escalation_table_spec, policy_lines, staff_requests
+from .policy_text import conduct_lines, entity_sections, handover_lines
 from .read import ReadTools
 from .toolkit import ToolMeta, a_, param_schema
 from .write import WriteTools
@@ -91,9 +92,13 @@ class ToolBuilder(ReadTools, WriteTools, BulkTools, EscalationTools):
 
 
 def _policy(domain: Domain, builder: ToolBuilder, clock: datetime) -> str:
+    """The agent's policy, laid out as tau2-bench's: general conduct, then one section per entity with
+    its status table and its actions (each action's rules as :attr:`ToolMeta.policy` states them, and
+    why), then what only staff can do (``synthesis.tools.policy_text``)."""
     user = domain.entity(domain.user_entity)
     keys = [a.name.replace("_", " ") for a in user.attributes if a.lookup]
     lookups = [m for m in builder.meta if m.entity == user.name and m.role == "lookup"]
+    staff = policy_lines(domain)
     lines = [
         f"# {domain.name}: agent policy",
         "",
@@ -108,24 +113,13 @@ def _policy(domain: Domain, builder: ToolBuilder, clock: datetime) -> str:
         f"{' by their ' + ' or '.join(keys) if keys else ''}"
         f"{' (' + ', '.join(f'`{m.tool}`' for m in lookups) + ')' if lookups else ''}. "
         "Act only on records that belong to them.",
-        "",
-        "## What each action allows",
     ]
-    policy_of = {m.tool: m.policy for m in builder.meta}
-    for t in builder.tools:
-        if t["kind"] == "write":
-            lines.append(f"- `{t['name']}`: {policy_of.get(t['name']) or t['description']}")
-    lines += [
-        "",
-        "## Always",
-        "- Use only information from the tools or from the user. Never guess an id, a date or an amount.",
-        "- Before any change, check that this policy allows it: the tools do not check every rule. If a rule "
-        "does not allow what the user asks, do not do it; tell them which rule stops it and the value that does.",
-        "- Make one change per tool call, and tell the user the outcome, including any amount involved.",
-        "- If a tool refuses an action, explain the reason it gave; do not try to work around a rule.",
-    ]
-    lines += [f"- {r}" for r in domain.rules]
-    lines += policy_lines(domain)
+    handover = handover_lines(builder.tools, builder.meta, staff_section=bool(staff))
+    lines += conduct_lines(domain, handover=bool(staff))
+    if domain.rules:
+        lines += ["", "## Always", *[f"- {r}" for r in domain.rules]]
+    lines += entity_sections(domain, builder.tools, builder.meta)
+    lines += staff + handover
     return "\n".join(lines) + "\n"
 
 
