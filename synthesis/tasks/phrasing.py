@@ -129,9 +129,12 @@ def verb_phrase(verb: str, phrase: str) -> str:
 
 
 def _detail(name: str, value: Any) -> str:
-    """A detail of a request: "The reason should be Plans changed.", "The number of extra days should be 2."."""
-    counted = isinstance(value, int) and not isinstance(value, bool) and name.endswith("s")
-    return f"The {'number of ' if counted else ''}{_human(name)} should be {value}."
+    """A detail of a request: "The reason should be Plans changed.", "The number of extra days should
+    be 2.", "The expiry time should be …" (``expires_at``), "I'd like rush on." (a yes/no field)."""
+    if isinstance(value, bool):
+        return f"I'd like {column_words(name)} {'on' if value else 'off'}."
+    counted = isinstance(value, int) and name.endswith("s")
+    return f"The {'number of ' if counted else ''}{column_words(name)} should be {value}."
 
 
 def record_question(phrase: str, column: str) -> str | None:
@@ -230,6 +233,8 @@ class Phrasing:
 
     def update_request(self, column: str, phrase: str, value: Any, *, first: bool) -> str:
         what = _human(column)
+        if isinstance(value, bool):  # "turn off the autopay", not "change the autopay to False"
+            return f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} the {what} of {phrase}."
         if first:
             return self.rng.choice(
                 [

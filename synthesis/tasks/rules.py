@@ -238,7 +238,7 @@ class RuleGoals(UserKnowledge):
         if phrase != "my account" and not named_before and self.rng.random() < 0.5:
             vague = f"one of my {e.table.replace('_', ' ')}"
             chain.requests.append(self.say.request(verb, vague, shown, first=first))
-            chain.hidden.append(f"The {e.human} for '{verb_phrase(verb, 'it')}' is {phrase}.")
+            chain.hidden.append(f"When you ask to {verb_phrase(verb, 'it')}, you mean {phrase}.")
         else:
             chain.requests.append(self.say.request(verb, phrase, shown, first=first))
             if phrase != "my account" and not named_before:
