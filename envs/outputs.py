@@ -80,6 +80,9 @@ def output_present(required: str, answer: str) -> bool:
     return Reading(answer).states(required)
 
 
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::00)?")
+
+
 class Reading:
     """A text read once for many values: its days, times, numbers and words, so that asking whether
     it states each of a record's values does not read it again each time."""
@@ -100,6 +103,11 @@ class Reading:
                 self._days, self._times = days_in(self.text), times_in(self.text)
             named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in self._days)
             return named and (clock is None or clock in (self._times or set()))
+        hhmm = _CLOCK.fullmatch(required.strip())
+        if hhmm is not None:  # a time of day: "10:30" is "10:30am", "10:30 AM"
+            if self._times is None:
+                self._days, self._times = days_in(self.text), times_in(self.text)
+            return (int(hhmm.group(1)), int(hhmm.group(2))) in self._times
         value = as_number(required)
         if value is not None:
             if self._numbers is None:

@@ -257,10 +257,13 @@ def state_rows(domain: Domain, entity: Entity, meta: Sequence[ToolMeta]) -> list
             meaning.append(f"every {entity.human} starts here")
         into = [t for t in life.transitions if t.to == s and s not in t.from_states]
         # the customer's ways in by name (their tools are listed below), staff and system ones described
+        reached = []
         for who, actor in (("the customer asks to", "customer"), ("our staff", "staff"), ("our systems", "system")):
             ways = [_words(t.name) if actor == "customer" else _clause(t.description) for t in into if t.actor == actor]
             if ways:
-                meaning.append(f"reached when {who} {' or '.join(dict.fromkeys(ways))}")
+                reached.append(f"when {who} {' or '.join(dict.fromkeys(ways))}")
+        if reached:
+            meaning.append("reached " + ", or ".join(reached))
         out = [t for t in life.transitions if s in t.from_states]
         can = [_words(t.name) for t in out if t.actor == "customer" and _has_tool(meta, entity, t)]
         staff = [_words(t.name) for t in out if t.actor != "customer"]

@@ -225,6 +225,7 @@ def test_dates_times_and_amounts_are_matched_however_written():
     assert reason_given("You already have two open disputes.", "2")
     assert not reason_given("It is due 2026-06-10.", "2026-06-09")
     assert reason_given("Its status is Merchant-Responded.", "merchant_responded")
+    assert reason_given("Your slot is at 10:30am.", "10:30") and not reason_given("It's at 11:30am.", "10:30")
 
 
 def test_reading_a_record_out_is_no_reason_however_small_the_record():
