@@ -39,6 +39,7 @@ _REFUSAL = re.compile(
     r"nothing (?:to|left|more)|outside (?:of )?(?:the|our) (?:window|policy|period)|against (?:our|the) policy|"
     r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:possible|allowed|permitted|eligible|available|something)|"
     r"(?:i|we) (?:didn't|did not|haven't|have not|hadn't|had not)|(?:held|hold|holding) off|"
+    r"(?:wasn't|was not|weren't|were not) able|not done|didn't|did not|no longer possible|"
     r"(?:no|not any) (?:changes?|action) (?:was|were|has been|have been)|"
     r"left (?:it|them|everything) (?:as|unchanged))\b"
 )

@@ -61,7 +61,8 @@ def numbers_in(text: str) -> list[float]:
     [1234.5, 2.0]
     """
     # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
-    t = normalize(text)
+    # "1." or "2)" opening a line numbers a list item, it states no value
+    t = normalize(re.sub(r"(?m)^\s*\d{1,2}[.)](?=\s)", " ", text))
     found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
     return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(t)]
 

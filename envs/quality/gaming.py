@@ -38,6 +38,7 @@ from ..task import Refusal, Task
 from .adversaries import ADVERSARIES, play_adversary
 from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, WRITE, task_class
 from .natural_answers import natural_answers
+from .verbose_answers import verbose_answers
 
 OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done")
 #: The classes each gaming agent is built to pass; the oracle targets every class.
@@ -164,7 +165,9 @@ def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str)
         return
     episode = env.episode(task)
     try:
-        episode.replay(task.gold_actions)
+        results = [r.content for r in episode.replay(task.gold_actions)]
+        # the held-out corpus: verbose answers as LLM agents write them, never used to tune the grader
+        answers |= {f"held-out {k}": v for k, v in verbose_answers(env, task, results).items()}
         for form, text in answers.items():
             score = score_episode(env, task, episode, answer=text)
             passed = score.reward == 1.0

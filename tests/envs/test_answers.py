@@ -131,6 +131,13 @@ def test_a_distractor_stated_fails_the_answer_and_a_label_counts_in_either_spell
     assert _score("pending, and something not a status", task) == 0.0
 
 
+def test_declines_in_the_past_tense_and_list_numbers():
+    assert says_no("I wasn't able to cancel your booking: it starts March 3.")
+    assert says_no("Not done \u2014 it would come with a fee of $10.")
+    assert says_no("Didn't cancel your booking: a $50 fee would apply.")
+    assert not reason_given("1. Verified your account.\n2. Your credit is 35.03.", "2")
+
+
 def test_says_no_and_claims_read_sentences():
     assert says_no("There is nothing to pay: the fine is already paid.")
     assert not says_no("All done, your fine is paid.")
