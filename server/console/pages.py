@@ -11,6 +11,7 @@ escaped escaping could not run.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +43,17 @@ SECURITY_HEADERS = {
 }
 
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def _relative_link(url: str) -> bool:
+    """Whether a policy's link stays on this site: a path or an anchor, never a scheme
+    (``javascript:``, ``https:``) nor another host (``//evil.example``, ``/\\evil.example``)."""
+    target = url.strip()
+    return not _SCHEME.match(target) and not target.startswith(("//", "/\\", "\\"))
+
+
+_markdown.validateLink = _relative_link  # type: ignore[method-assign]
 
 
 def markdown(text: str) -> Markup:
@@ -67,9 +79,12 @@ def json_text(text: object) -> str:
 
 def when(seconds: float | None) -> str:
     """A Unix time as UTC, to the second ("—" for none)."""
-    if not seconds:
+    if not seconds or not isinstance(seconds, int | float):
         return "—"
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    try:
+        return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, ValueError, OSError):  # a time no calendar holds
+        return "—"
 
 
 def _environment() -> Environment:

@@ -7,8 +7,10 @@ them (and the tasks' gold paths the trial page shows beside the trajectory), in 
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -25,6 +27,23 @@ from .session import PREFIX, ViewerDep
 
 router = APIRouter(prefix=PREFIX, route_class=ConsoleRoute, include_in_schema=False)
 RUNS_LISTED = 100
+log = logging.getLogger(__name__)
+#: What a value of the wrong shape that the loader let through raises while a page is drawn.
+_SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError, OverflowError)
+
+
+def _render_run(request: Request, name: str, run_id: str, **context: Any) -> HTMLResponse:
+    """A run page; a run folder whose files hold what no page expects is said to be malformed
+    (naming its files), never an error of the server."""
+    try:
+        return render(request, name, **context)
+    except _SHAPE_ERRORS as exc:
+        log.warning("run folder %s could not be shown: %s", run_id, type(exc).__name__)
+        message = (
+            f"Run folder '{run_id}' is malformed: run.json, report.json or results.jsonl holds a value "
+            f"of a shape the console does not read ({type(exc).__name__})"
+        )
+        return render(request, "error.html", status_code=422, code="run_malformed", message=message, **context)
 
 
 def _runs_dir(farm: FarmState, viewer: Principal) -> Path:
@@ -40,7 +59,7 @@ def runs_page(request: Request, farm: FarmDep, viewer: ViewerDep) -> HTMLRespons
     """Every run folder, newest first, with its headline figures."""
     root = _runs_dir(farm, viewer)
     runs = [load_run(root, run_id, with_trials=False) for run_id in run_ids(root)[:RUNS_LISTED]]
-    return render(request, "runs.html", viewer=viewer, runs=runs, root=root)
+    return _render_run(request, "runs.html", "(all)", viewer=viewer, runs=runs, root=root)
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
@@ -51,7 +70,7 @@ def run_page(request: Request, run_id: str, farm: FarmDep, viewer: ViewerDep) ->
     for t in run.trials:
         by_task[t.task_id].append(t)
     tasks = sorted(by_task.items(), key=lambda item: (sum(t.passed for t in item[1]) / len(item[1]), item[0]))
-    return render(request, "run.html", viewer=viewer, run=run, tasks=tasks)
+    return _render_run(request, "run.html", run_id, viewer=viewer, run=run, tasks=tasks)
 
 
 @router.get("/runs/{run_id}/trials/{task_id}/{trial}", response_class=HTMLResponse)
@@ -73,6 +92,6 @@ def trial_page(
         recorded = RecordedScore(
             float(finished) if isinstance(finished, int | float) else 0.0, str(record.get("answer") or ""), found.score
         )
-    return render(
-        request, "trial.html", viewer=viewer, run=run, trial=found, record=record, task=task, recorded=recorded
+    return _render_run(
+        request, "trial.html", run_id, viewer=viewer, run=run, trial=found, record=record, task=task, recorded=recorded
     )

@@ -3,6 +3,7 @@ failed tasks first), a failed trial's trajectory beside the expected outcome, an
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -81,3 +82,73 @@ def test_without_a_runs_folder_there_are_no_runs_pages(make_server):
     with srv.http() as c:
         assert c.get("/console/runs").status_code == 404
         assert 'href="/console/runs"' not in _page(c, "/console/")
+
+
+def _malformed_run(root: Path, name: str, records: list[str], report: str, run: str) -> None:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "results.jsonl").write_text("\n".join(records) + "\n")
+    (folder / "report.json").write_text(report)
+    (folder / "run.json").write_text(run)
+
+
+def test_malformed_run_folders_are_shown_as_malformed_never_a_server_error(make_server, tmp_path: Path):
+    """Wrong types, missing fields and JSON nested 50,000 deep, in every file a run folder has."""
+    root = tmp_path / "runs"
+    deep = "[" * 50_000 + "]" * 50_000
+    good = {"task_id": "clinic-001", "trial": 0, "env_id": "clinic", "reward": 1.0}
+    _malformed_run(
+        root,
+        "types",
+        [
+            json.dumps({**good, "trial": "abc"}),
+            json.dumps({**good, "task_id": "clinic-002", "reward": "high", "latency": "slow", "turns": {"a": 1}}),
+            json.dumps({**good, "task_id": "retail-001", "tool_calls": [{"tool": "x", "latency_ms": "fast"}]}),
+            json.dumps({**good, "task_id": "clinic-003", "messages": "hello", "tool_calls": {"a": 1}}),
+        ],
+        json.dumps(
+            {
+                "overall": {"pass_hat": ["0.5"], "avg_reward": "good", "trials": 3},
+                "by_env": {"clinic": {"pass_hat": {"1": "x"}, "avg_reward": [1]}, "retail": "oops"},
+                "failures": [{"signature": "s", "tasks": "clinic-001"}, "text"],
+                "infra_errors": "none",
+                "created_at": "yesterday",
+                "run": ["not", "a", "dict"],
+            }
+        ),
+        "[1, 2, 3]",
+    )
+    _malformed_run(
+        root,
+        "deep",
+        [f'{{"task_id": "clinic-001", "trial": 0, "messages": {deep}}}', json.dumps({**good, "trial": 1})],
+        deep,
+        '{"agent": ' + deep + "}",
+    )
+    _malformed_run(root, "huge-time", [json.dumps(good)], json.dumps({"created_at": 1e300}), "{}")
+    srv = make_server(catalog=BUILTIN_CATALOG, runs_dir=root)
+    pages = ["/console/runs"]
+    for run_id in ("types", "deep", "huge-time"):
+        pages += [f"/console/runs/{run_id}", f"/console/runs/{run_id}/trials/clinic-001/1"]
+    pages += ["/console/runs/types/trials/clinic-002/0", "/console/runs/types/trials/retail-001/0"]
+    pages += ["/console/runs/types/trials/clinic-003/0", "/console/runs/huge-time/trials/clinic-001/0"]
+    with srv.http() as c:
+        answers = {path: c.get(path) for path in pages}
+    assert {p: r.status_code for p, r in answers.items() if r.status_code not in (200, 404)} == {}
+    assert answers["/console/runs"].text.count("malformed") >= 2
+    types = answers["/console/runs/types"].text
+    assert 'id="malformed"' in types and "results.jsonl line 1" in types and "report.json" in types
+    assert "run.json: not a JSON object" in types
+    assert "nested" in answers["/console/runs/deep"].text
+    assert answers["/console/runs/types/trials/clinic-002/0"].status_code == 200
+    assert answers["/console/runs/deep/trials/clinic-001/1"].status_code == 200
+    assert answers["/console/runs/huge-time/trials/clinic-001/0"].status_code == 200
+
+
+def test_policy_links_stay_on_the_site():
+    from server.console.pages import markdown
+
+    text = "[a](//evil.example/x) [b](https://evil.example) [c](javascript:alert(1)) [d](#rules) [e](docs/a.md)"
+    html = str(markdown(text))
+    assert '<a href="#rules">d</a>' in html and '<a href="docs/a.md">e</a>' in html
+    assert html.count("<a ") == 2  # the others stay text
