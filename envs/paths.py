@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .cache_files import read_pointer, require_trusted
+from .cache_files import UnsafeCacheEntry, read_pointer, require_trusted
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: The hand-written reference environments shipped with the package.
@@ -31,15 +31,20 @@ def generated_catalog() -> Path | None:
 
     Raises:
         UnsafeCacheEntry: the pointer file, or the catalog it names, is a symlink or another user's
-            (another user who can write to the cache folder must not choose the catalog loaded).
+            (another user who can write to the cache folder must not choose the catalog loaded), or
+            the pointer names a folder that is not a catalog of the cache folder itself.
     """
+    pointer = cache_dir() / CURRENT_POINTER
     try:
-        text = read_pointer(cache_dir() / CURRENT_POINTER)
+        text = read_pointer(pointer)
     except OSError:
         return None
     if not text:
         return None
     path = Path(text)
+    inside = Path(os.path.abspath(path)).parent == Path(os.path.abspath(cache_dir()))
+    if not inside or not path.name.startswith("catalog-"):
+        raise UnsafeCacheEntry(pointer, f"it names {text}, which is not a catalog folder of the cache")
     require_trusted(path)
     return path if path.is_dir() else None
 

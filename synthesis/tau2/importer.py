@@ -202,16 +202,30 @@ def prepare_domain(data_dir: Path, *, progress: Callable[[int, int], None] | Non
 
 def write_import(prepared: PreparedImport, out_dir: Path) -> ImportResult:
     """Write ``out_dir/<env_id>/`` whole or not at all: the files go to a staging folder beside it,
-    renamed into place once complete."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    renamed into place once complete.
+
+    Raises:
+        Tau2ImportError: ``out_dir`` cannot be made or written (a dangling link, a file), or the
+            environment's folder there is a symbolic link or a file (never followed nor removed).
+    """
     target = out_dir / prepared.env_id
-    staging = Path(tempfile.mkdtemp(prefix=f".{prepared.env_id}-", dir=out_dir))
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        what = "a symbolic link" if target.is_symlink() else "not a folder"
+        raise Tau2ImportError(f"{target}: it is {what}; it is left alone (remove it, or choose another --out)")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{prepared.env_id}-", dir=out_dir))
+    except OSError as exc:  # a dangling symlink, a file on the way, no permission
+        raise Tau2ImportError(f"--out {out_dir}: cannot write a catalog there: {exc.strerror or exc}") from None
     try:
         for name, text in prepared.files.items():
             (staging / name).write_text(text, encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
         os.replace(staging, target)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise Tau2ImportError(f"{target}: cannot write it: {exc.strerror or exc}") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -156,6 +156,21 @@ def test_a_planted_pointer_is_refused_not_followed(cache: Path, tmp_path: Path) 
         prune_old_catalogs()  # what is in use is unknown: nothing is removed
 
 
+def test_a_pointer_naming_a_folder_outside_the_cache_is_refused(cache: Path, tmp_path: Path) -> None:
+    """Ours and a regular file, but naming somewhere the cache never writes: not followed."""
+    elsewhere = tmp_path / "elsewhere" / "catalog-00000000000000ff"
+    elsewhere.mkdir(parents=True)
+    pointer = cache / paths.CURRENT_POINTER
+    for named in (elsewhere, cache / "notes", cache / "catalog-00000000000000ff" / ".." / ".." / "elsewhere"):
+        pointer.write_text(f"{named}\n")
+        with pytest.raises(UnsafeCacheEntry, match="not a catalog folder of the cache"):
+            paths.generated_catalog()
+    inside = cache / "catalog-00000000000000ff"
+    inside.mkdir()
+    pointer.write_text(f"{inside}\n")
+    assert paths.generated_catalog() == inside
+
+
 @needs_root
 def test_a_pointer_or_catalog_of_another_user_is_refused(cache: Path, tmp_path: Path) -> None:
     theirs = cache / "catalog-00000000000000ee"

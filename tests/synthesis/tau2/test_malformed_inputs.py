@@ -324,3 +324,22 @@ def test_the_bench_reads_a_malformed_folder_as_the_importer_does(retail_files: P
     folder = _folder_with(case, retail_files, tmp_path)
     with pytest.raises(Tau2ImportError, match=rf"db\.json: {re.escape(VARIANT_PRICE)}: inf is not a finite number$"):
         bench_tau2_retail(folder, repeat=1)
+
+
+def test_an_output_folder_behind_a_link_is_refused_in_one_line_and_not_followed(
+    retail_files: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine")
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "tau2_retail").symlink_to(elsewhere)  # the environment's folder is a link to another folder
+    for out, says in ((dangling, "cannot write a catalog there"), (linked, "it is a symbolic link")):
+        assert main(["import", "tau2", str(retail_files), "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err and "Traceback" not in err, err
+    assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"] and not (tmp_path / "nowhere").exists()
+    assert [p.name for p in linked.iterdir()] == ["tau2_retail"]  # no staging folder left behind
