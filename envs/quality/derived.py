@@ -47,6 +47,7 @@ from .tasks import (
 )
 from .text import MONTHS, mentions, normalize, numbers_in
 
+_WHOLE_MINUTE = re.compile(r"\d{4}-\d\d-\d\d[ t]\d\d:\d\d:00")
 #: Text of this many words or more is prose the agent writes (a summary), not a value it works out.
 PROSE_WORDS = 4
 
@@ -56,6 +57,8 @@ def _stated(value: Any, evidence: str, numbers: set[float]) -> bool:
         return float(value) in numbers or mentions(evidence, str(value))
     text = normalize(str(value))
     if any(mentions(evidence, t) for t in {text, text.replace("_", " "), text.replace("_", "-")}):
+        return True
+    if _WHOLE_MINUTE.fullmatch(text) and mentions(evidence, text[:16]):  # "10:00" for 10:00:00
         return True
     try:  # a date said as "May 26" or "26th of May"
         day = date.fromisoformat(text[:10])

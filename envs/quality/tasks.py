@@ -191,8 +191,8 @@ def is_ambiguous(
     return bool(fitting) and not picked_by_superlative(state, table, row, fitting, evidence)
 
 
-_SMALLEST = ("lowest", "smallest", "earliest", "cheapest", "least", "soonest", "oldest", "first")
-_LARGEST = ("highest", "largest", "latest", "biggest", "most expensive", "newest", "most recent", "last")
+_SMALLEST = ("lowest", "smallest", "earliest", "cheapest", "least", "fewest", "soonest", "oldest", "first")
+_LARGEST = ("highest", "largest", "latest", "biggest", "most expensive", "most", "newest", "most recent", "last")
 
 
 def picked_by_superlative(

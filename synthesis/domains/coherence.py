@@ -5,6 +5,9 @@
   passenger P points at a booking of P. :func:`agreements` finds these triangles.
 * **Prices.** A child's money attribute that names a parent's money attribute starts equal to it
   (:func:`price_links`): ``booking.fare_paid`` is its flight's ``fare``.
+* **Ended parents.** A record under one that has ended for good (a cancelled lab order, a refunded
+  purchase) is not left open: it takes its own called-off end state (:func:`under_ended_parent`),
+  so no callback of a cancelled order waits to be cancelled.
 
 Status/date coherence is in ``timing``; which of these become spec invariants in ``coherence_rules``.
 """
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.compile import quote_ident
+from envs.quality.text import word_set
 
 from .domain import Domain, Entity, Reference
 from .sqlgen import pk
@@ -185,3 +189,38 @@ def price_links(domain: Domain, entity: Entity) -> list[PriceLink]:
 
 
 # -- invariants ---------------------------------------------------------------------------------------
+
+
+# -- ended parents ------------------------------------------------------------------------------------
+
+#: The last word of a state that ends a record for good (on hold, paused or suspended do not).
+ENDED = word_set(
+    """cancelled canceled withdrawn void voided revoked rescinded retracted abandoned deleted reversed
+    refunded terminated discontinued declined rejected"""
+)
+
+
+def _ended(state: Any) -> bool:
+    return isinstance(state, str) and state.lower().replace("-", "_").split("_")[-1] in ENDED
+
+
+def under_ended_parent(
+    domain: Domain, entity: Entity, row: dict[str, Any], status: str, rows: dict[str, dict[str, dict[str, Any]]]
+) -> str:
+    """``status``, or the entity's own called-off end state (one no transition leaves, "cancelled")
+    when ``status`` is open and a record ``row`` references has ended for good."""
+    lc = entity.lifecycle
+    if lc is None:
+        return status
+    leaving = {s for t in lc.transitions for s in t.from_states}
+    ends = [s for s in lc.states if s not in leaving and _ended(s)]
+    if not ends or status not in leaving:
+        return status
+    for ref in entity.references:
+        parent = domain.entity(ref.entity)
+        if ref.entity == entity.name or parent.lifecycle is None or row.get(ref.column) is None:
+            continue
+        parent_row = rows.get(parent.name, {}).get(row[ref.column])
+        if parent_row is not None and _ended(parent_row.get(parent.lifecycle.field)):
+            return ends[0]
+    return status

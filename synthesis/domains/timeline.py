@@ -82,12 +82,11 @@ def date_in(kind: str, lo: datetime, hi: datetime, rng: random.Random) -> str | 
     end = hi.replace(second=0, microsecond=0) - timedelta(minutes=hi.minute % 15)
     if start > end:
         return None
-    if end - start > timedelta(days=2):
-        for _ in range(5):
-            day = start + timedelta(days=rng.randint(0, (end - start).days))
-            v = day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)))
-            if start <= v <= end:
-                return v.strftime(TIME)
+    for _ in range(5):  # in business hours where the window has any (a lesson at 00:15 is no lesson)
+        day = start + timedelta(days=rng.randint(0, (end - start).days))
+        v = day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)))
+        if start <= v <= end:
+            return v.strftime(TIME)
     return (start + quarter * rng.randint(0, (end - start) // quarter)).strftime(TIME)
 
 

@@ -16,6 +16,8 @@ procedural tests and the task generator both need. The rows are coherent (see ``
   status says its event is to come (scheduled, booked ...) its coming dates not before the clock's
   day; the dates above stay where they are and the others move around them;
 * a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``);
+* a row under a parent that has ended for good (cancelled, refunded) takes its own called-off end
+  state rather than an open one;
 * no value has more rows in some states than a per-record limit allows (``limits``).
 """
 
@@ -27,7 +29,7 @@ from typing import Any
 
 from faker import Faker
 
-from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement
+from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.limits import SeedLimits
 from ..domains.sqlgen import DomainError, pk
@@ -355,6 +357,8 @@ def generate_seed(
                 fit = [(s, w) for s, w in zip(lc.states, weights, strict=True) if dates.fits(tm.state_class(s), date)]
                 if not dates.fits(side, date) and fit:  # no parent fits: take a state that fits the parent
                     status = rng.choices([s for s, _ in fit], [w for _, w in fit])[0]
+            if lc is not None and status is not None:
+                status = under_ended_parent(domain, entity, row, status, by_id)
             if lc is not None:
                 alike = [
                     s for s in lc.states if s != status and (tm is None or tm.state_class(s) == tm.state_class(status))

@@ -8,6 +8,8 @@ then the values the user asked for.
 
 from __future__ import annotations
 
+import re
+
 from .phrasing import verb_phrase
 
 #: Past participles that do not add -ed.
@@ -89,7 +91,12 @@ def _yours(phrase: str) -> str:
 def refusal_sentence(verb: str, phrase: str, reason: str, rule: str | None) -> str:
     """How the reference answer turns one request down: what, and why."""
     action = verb_phrase(verb, _yours(phrase))
-    why = f"the policy says {rule}, and here it is {reason}" if rule else f"it is {reason}"
+    if rule and re.search(rf"(?<![\w.]){re.escape(reason)}(?![\w]|\.\d)", rule):
+        why = f"the policy says {rule}"  # the reason is the rule's own limit: "at least 50", "at most 3"
+    elif rule:
+        why = f"the policy says {rule}, and here it is {reason}"
+    else:
+        why = f"it is {reason}"
     return f"I'm sorry, I can't {action}: {why}."
 
 
@@ -98,6 +105,20 @@ def declined_sentence(verb: str, phrase: str, fee: str) -> str:
     return f"I have not gone ahead to {verb_phrase(verb, _yours(phrase))}, because it would cost a fee of {fee}."
 
 
-def values_sentence(values: list[str]) -> str:
-    """How the reference answer states the values the user asked for."""
-    return "Here is what you asked for: " + "; ".join(values) + "."
+def values_sentence(values: list[str], told: list[str] | None = None) -> str:
+    """How the reference answer states the values the user asked for: each in its own sentence
+    where the task says what it is (``told``: "Your wallet balance is now {}."), else listed."""
+    told = told or []
+    said = [t.format(v) for t, v in zip(told, values, strict=False)]
+    rest = values[len(said) :]
+    if rest:
+        lead = "The rest of what you asked for: " if said else "Here is what you asked for: "
+        said.append(lead + "; ".join(rest) + ".")
+    return " ".join(said)
+
+
+def told_value(phrase: str, noun: str, *, now: bool = False, would: bool = False) -> str:
+    """A sentence that states one asked-for value (``{}``): "The status of your repair visit … is {}."."""
+    verb = "would be" if would else ("is now" if now else "is")
+    whose = f"the {noun} of {_yours(phrase)}" if phrase and phrase != "my account" else f"your {noun}"
+    return f"{whose[:1].upper()}{whose[1:]} {verb} {{}}."

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domains.domain import Entity
 from ..domains.sqlgen import pk
 from ..tools.toolkit import ToolMeta
 from .chain import Chain
 from .consent import ConsentGoals
-from .phrasing import column_noun
+from .phrasing import column_noun, plural
 
 #: Attribute kinds a criterion compares, and the words for their smallest and largest value.
 ORDERED = {
@@ -32,10 +32,28 @@ ORDERED = {
 }
 #: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
 #: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
-CRITERION_SHARE = 0.9
+CRITERION_SHARE = 0.45
 #: The most records a search shows at once (its ``limit``): a criterion over more is not checkable.
 SEARCH_LIMIT = 50
 Row = dict[str, Any]
+
+
+class TotalQuestion(NamedTuple):
+    """The user's question about a sum: whose, which records, which money column, the total, and the
+    other totals the same listing gives (the answer must not state them)."""
+
+    user_id: str
+    which: str
+    attr: str
+    total: float
+    distractors: list[str]
+
+
+def _sum(rows: list[Row], column: str) -> float | None:
+    values = [r.get(column) for r in rows]
+    if any(not isinstance(v, int | float) or isinstance(v, bool) for v in values):
+        return None
+    return round(sum(values), 2)  # type: ignore[arg-type]
 
 
 def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, str] | None:
@@ -51,7 +69,11 @@ def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, s
             best = max(values) if largest else min(values)  # type: ignore[type-var]
             if values.count(best) == 1:
                 row = rows[values.index(best)]
-                return row, f"the {ORDERED[a.kind][largest]} {column_noun(a.name)}"
+                noun = column_noun(a.name)
+                words = ORDERED[a.kind]
+                if a.kind == "quantity" and noun.endswith("s") and not noun.endswith("ss"):
+                    words = ("fewest", "most")  # the most copies available, not the largest
+                return row, f"the {words[largest]} {noun}"
     return None
 
 
@@ -156,9 +178,10 @@ class CriterionGoals(ConsentGoals):
             return row, f"the {parent.human} with the earliest {column_noun(a.name)} on or after {start}"
         return None
 
-    def total_question(self, e: Entity, rows: list[Row]) -> tuple[str, str, str, float] | None:
-        """(user, which records, money attribute, total) for a question about a sum: the user's records
-        of ``e`` in one state (at least two), whose total differs from each one's amount."""
+    def total_question(self, e: Entity, rows: list[Row]) -> TotalQuestion | None:
+        """A question about a sum: the user's records of ``e`` in one state (at least two), whose
+        total differs from each one's amount; with the other totals the same listing gives (another
+        money column, the same one over every state) as distractors, of which there must be one."""
         money = [a.name for a in e.attributes if a.kind == "money"]
         if not money:
             self.rejections["no_total"] += 1
@@ -172,13 +195,16 @@ class CriterionGoals(ConsentGoals):
         self.rng.shuffle(options)
         for user_id, state in options:
             attr = self.rng.choice(money)
-            values = [r.get(attr) for r in groups[(user_id, state)]]
-            if any(not isinstance(v, int | float) for v in values):
+            group = groups[(user_id, state)]
+            total = _sum(group, attr)
+            if total is None or any(abs(total - r[attr]) < 0.005 for r in group):
                 continue
-            total = round(sum(values), 2)  # type: ignore[arg-type]
-            if any(abs(total - v) < 0.005 for v in values):  # type: ignore[operator]
+            mine = [r for (owner, _), g in groups.items() if owner == user_id for r in g]
+            others = [_sum(group, m) for m in money if m != attr] + [_sum(mine, attr)]
+            distractors = sorted({f"{x:.2f}" for x in others if x is not None and abs(x - total) >= 0.005})
+            if not distractors:  # the listing's one total: adding up everything shown answers it
                 continue
-            which = f"{state.replace('_', ' ')} {e.table.replace('_', ' ')}" if state else e.table.replace("_", " ")
-            return user_id, which, attr, total
+            which = f"{state.replace('_', ' ')} {plural(e.human)}" if state else plural(e.human)
+            return TotalQuestion(user_id, which, attr, total, distractors)
         self.rejections["no_total"] += 1
         return None

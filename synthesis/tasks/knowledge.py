@@ -153,20 +153,20 @@ class UserKnowledge:
                 details = self._tool("details", parent.name)
                 if details is not None:
                     chain.call(details.tool, **{pk(parent): row[h.via.column]})
-        return self.say.record_name(entity.human, [h.fragment for h in chosen])
+        before = [h.prefix for h in chosen if h.prefix]
+        return self.say.record_name(entity.human, [h.fragment for h in chosen if not h.prefix], before)
 
     def name_public_record(self, chain: Chain, entity: Entity, row: dict[str, Any]) -> str | None:
         """How a user names a record that is not theirs (a flight, a class, a product): by a value a
-        lookup tool finds it with (not a title: seed titles are made-up words); the lookup joins the
-        chain. None when there is no such lookup."""
+        lookup tool finds it with; the lookup joins the chain. None when there is no such lookup."""
         for a in entity.attributes:
             m = self._tool("lookup", entity.name, attribute=a.name)
-            if m is None or row.get(a.name) is None or a.kind == "title":  # seed titles are made-up words
+            if m is None or row.get(a.name) is None:
                 continue
             n = self.base.query(
                 f"SELECT count(*) AS n FROM {entity.table} WHERE lower({a.name}) = lower(:v)", {"v": row[a.name]}
             )[0]["n"]
             if n == 1:
                 chain.call(m.tool, **{a.name: row[a.name]})
-                return f"{entity.human} {row[a.name]}"
+                return f"the {entity.human} {row[a.name]}" if a.kind == "title" else f"{entity.human} {row[a.name]}"
         return None

@@ -3,25 +3,26 @@
 One rule set, read from the domain format (attribute kinds and ``lookup``), for every domain. A
 record is named by *handles*, each a fact its owner really has:
 
-1. **a code they were given**: an attribute marked ``lookup`` (a booking reference, an order
-   number, a line's phone number): "my booking with booking reference BK-204913";
+1. **what it is called** or **a code they were given**: a title (the game, the piece, the panel:
+   "my recital entry for Moonlight Sonata") or an attribute marked ``lookup`` (a booking
+   reference, an order number, a line's phone number): "my booking with booking reference BK-204913";
 2. **when**: a date or datetime of the record: "my loan from 2026-02-10", "my loan due on
    2026-03-01", "my appointment on 2026-03-03 at 09:30";
-3. **what it is**: an enum value of the record: "my booking with cabin premium economy";
+3. **what it is**: an enum value of the record, said before the noun: "my premium economy booking";
 4. **who or where**: a person's name, a company or a city on the record;
 5. the same of a record it references (one hop, never its owner): "my appointment with Jane Roe"
-   (the doctor's name), "my shift in Parkerside", "my loan for the book with genre fiction", "my
-   appointment for the slot on 2026-03-03 at 09:30", "my booking for flight AW1234" (the flight's
-   lookup code);
+   (the doctor's name), "my registration for Young Explorers" (the program's name), "my loan for
+   the fiction book", "my appointment for the slot on 2026-03-03 at 09:30", "my booking for flight
+   AW1234" (the flight's lookup code);
 6. **how much**, last: an amount or quantity of the record ("my solar project with system kw 6"),
    only when nothing above names it.
 
-Never a primary key (the system's own id, which the customer was never told), a title (seed titles
-are made-up words: "Two Account Worker"), even one marked ``lookup``, a code the customer was not
-given (no ``lookup``) or free text. A handle names the record only when no other record of the user
-shares it; a single handle is tried first (in random order), then a date with one other handle,
-then an amount. With no such name the record is not named at all, and the task generator picks
-another record.
+Never a primary key (the system's own id, which the customer was never told), a code the customer
+was not given (no ``lookup``) or free text. A handle names the record only when no other record of
+the user shares it; a single handle is tried first (most often in the order above, what a thing is
+called before when it is, before what kind it is), then a date with one other handle, then an
+amount. With no such name the record is not named at all, and the task generator picks another
+record.
 """
 
 from __future__ import annotations
@@ -32,10 +33,30 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from envs.quality.naming import is_lorem_title
+from envs.quality.text import column_words
+
 from ..domains.domain import Attribute, Domain, Entity, Reference
 
 #: Attribute kinds people name their records by (besides the codes they were given).
-HANDLE_KINDS = frozenset({"date", "datetime", "enum", "person_name", "company", "city"})
+HANDLE_KINDS = frozenset({"date", "datetime", "enum", "person_name", "company", "city", "title"})
+#: How readily people name a record by a kind of handle (lower first): what it is called or the code
+#: they were given, when it is, who or where, what kind of thing it is.
+_PREFERENCE = {"title": 0, "code": 0, "date": 1, "datetime": 1, "person_name": 2, "company": 2, "enum": 3, "city": 3}
+#: Words of a date column that say when a record ends or starts, or when it was made or is for (the
+#: rest name some other date of it, said with its name: "whose next credit date is …").
+_ENDS = frozenset({"end", "ends", "ending", "ended", "expires", "expiry", "expiration", "until", "through"})
+_STARTS = frozenset({"start", "starts", "starting", "begins", "begin", "effective"})
+_WHEN_MADE = frozenset(
+    {"created", "placed", "requested", "purchased", "ordered", "issued", "filed", "submitted", "opened", "booked",
+     "made", "paid", "received", "reported", "scheduled", "appointment", "visit", "event", "service", "lesson",
+     "session", "pickup", "delivery", "travel", "departure", "arrival", "sent", "applied", "signed", "loaned",
+     "recorded", "incident", "performance", "move", "install", "installation", "order", "purchase", "booking"}
+)  # fmt: skip
+#: Money columns that are what a record cost: "my payment of 294.14", "my package that cost 661.71".
+_PAID = frozenset({"amount", "amount_paid", "price", "price_paid", "cost", "fee", "fee_paid", "total", "total_price"})
+#: Of records named by one handle, how many take it in the order of ``_PREFERENCE`` (the rest: any).
+PREFERRED_SHARE = 0.7
 #: Kinds a record is named by only when nothing else names it: how much.
 AMOUNT_KINDS = frozenset({"money", "quantity"})
 Row = dict[str, Any]
@@ -43,13 +64,16 @@ Row = dict[str, Any]
 
 def is_handle(a: Attribute) -> bool:
     """Whether the owner of a record knows this attribute's value and would name the record by it."""
-    return a.kind in HANDLE_KINDS or a.kind in AMOUNT_KINDS or (a.lookup and a.kind != "title")
+    return a.kind in HANDLE_KINDS or a.kind in AMOUNT_KINDS or a.lookup
 
 
 def _sayable(a: Attribute, value: Any) -> bool:
     """A value to name a record by: set, and of three characters or with a digit ("grade B", "type
-    ep" are too slight a handle to be heard, or found in a sentence); an amount other than zero."""
+    ep" are too slight a handle to be heard, or found in a sentence); an amount other than zero; a
+    title that is a real one, not lorem words strung together ("Two Account Worker")."""
     if value is None or isinstance(value, bool):
+        return False
+    if a.kind == "title" and is_lorem_title(value):
         return False
     if a.kind in AMOUNT_KINDS:
         return isinstance(value, int | float) and value != 0
@@ -73,6 +97,9 @@ class Handle:
     via: Reference | None = None
     is_date: bool = False
     is_amount: bool = False
+    #: the same said before the record's noun, where people say it so ("premium economy")
+    prefix: str | None = None
+    preference: int = 4
 
     def fits(self, row: Row, parents: Mapping[str, Mapping[Any, Row]]) -> bool:
         """Whether another record ``row`` has the same value (``parents``: rows by id, per entity)."""
@@ -85,9 +112,28 @@ class Handle:
 def _own_fragment(a: Attribute, value: Any, rng: random.Random) -> str:
     if a.kind in ("date", "datetime"):
         when = _when(value, a.kind)
-        if "due" in a.name.split("_"):
+        words = set(a.name.split("_"))
+        if "due" in words:
             return f"due on {when}"
+        if words & {"expires", "expiry", "expiration"}:
+            return f"expiring on {when}"
+        if words & _ENDS:  # an end date is no date a record is "from": "my plan ending on 2026-03-06"
+            return f"ending on {when}"
+        if words & _STARTS:
+            return f"starting on {when}"
+        if not words <= _WHEN_MADE | {"at", "on", "date", "time"}:  # next_credit_date, last_service_on
+            return f"whose {column_words(a.name)} is {when}"
         return f"on {when}" if a.kind == "datetime" else rng.choice([f"from {when}", f"dated {when}"])
+    if a.kind == "title":
+        return f"for {value}"  # my recital entry for Moonlight Sonata
+    if a.kind == "person_name":  # my student Leah Reid (the record's own name); my pickup pass for Sam Lee
+        return str(value) if a.name in ("name", "full_name") or a.name.endswith("_name") else f"for {value}"
+    if a.kind == "company":
+        return f"with {value}"
+    if a.kind == "city":
+        return f"in {value}"
+    if a.kind == "money" and a.name in _PAID:
+        return f"of {value}" if a.name == "amount" else f"that cost {value}"  # my fee of 92.49
     shown = str(value).replace("_", " ")
     return f"with {a.name.replace('_', ' ')} {shown}"
 
@@ -98,6 +144,10 @@ def _parent_fragment(parent: Entity, a: Attribute, value: Any) -> str:
         return f"with {value}"  # the record's own name: my appointment with Jane Roe, my policy with Acme Ltd
     if a.kind == "city":
         return f"in {value}"
+    if a.kind == "title":
+        return f"for {value}"  # my registration for Young Explorers
+    if a.kind == "enum":
+        return f"for the {str(value).replace('_', ' ')} {parent.human}"  # my loan for the fiction book
     if a.kind in ("date", "datetime"):
         return f"for the {parent.human} on {_when(value, a.kind)}"
     if a.kind == "code" or a.lookup:
@@ -121,7 +171,19 @@ def handles(
         # a one-letter value ("grade B") is too slight a handle to name a record by
         if is_handle(a) and a.name != avoid and _sayable(a, row.get(a.name)):
             is_date, is_amount = a.kind in ("date", "datetime"), a.kind in AMOUNT_KINDS
-            out.append(Handle(_own_fragment(a, row[a.name], rng), a.name, row[a.name], None, is_date, is_amount))
+            prefix = str(row[a.name]).replace("_", " ") if a.kind == "enum" else None
+            out.append(
+                Handle(
+                    _own_fragment(a, row[a.name], rng),
+                    a.name,
+                    row[a.name],
+                    None,
+                    is_date,
+                    is_amount,
+                    prefix,
+                    _PREFERENCE.get("code" if a.lookup else a.kind, 4),
+                )
+            )
     for ref in entity.references:
         if ref.role == "owner" or row.get(ref.column) is None:
             continue
@@ -130,7 +192,9 @@ def handles(
         for a in parent.attributes:
             if is_handle(a) and a.kind not in AMOUNT_KINDS and _sayable(a, prow.get(a.name)):
                 is_date = a.kind in ("date", "datetime")
-                out.append(Handle(_parent_fragment(parent, a, prow[a.name]), a.name, prow[a.name], ref, is_date))
+                rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
+                fragment = _parent_fragment(parent, a, prow[a.name])
+                out.append(Handle(fragment, a.name, prow[a.name], ref, is_date, preference=rank))
     return out
 
 
@@ -144,6 +208,8 @@ def single_out(
     others = list(siblings)
     options = list(candidates)
     rng.shuffle(options)
+    if rng.random() < PREFERRED_SHARE:
+        options.sort(key=lambda h: h.preference)  # stable: random within a rank
     named = [h for h in options if not h.is_amount]
     for h in named:
         if not any(h.fits(s, parents) for s in others):

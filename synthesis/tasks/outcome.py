@@ -24,9 +24,9 @@ class Outcomes:
     spec: EnvSpec
     rng: random.Random
 
-    def reference_answer(self, refused: list[Goal], outputs: list[str]) -> str | None:
+    def reference_answer(self, refused: list[Goal], outputs: list[str], told: list[str] | None = None) -> str | None:
         """What a correct agent says at the end: each refused request with its reason, then the values
-        asked for (None when there is nothing to say)."""
+        asked for, each in a sentence of ``told`` where there is one (None when there is nothing to say)."""
         parts = [
             declined_sentence(g.verb, g.phrase, g.blocked or "")
             if g.declined
@@ -34,7 +34,7 @@ class Outcomes:
             for g in refused
         ]
         if outputs:
-            parts.append(values_sentence(outputs))
+            parts.append(values_sentence(outputs, told))
         return " ".join(parts) if parts else None
 
     def behaviour(self, refused: list[Goal]) -> list[str]:
@@ -48,7 +48,11 @@ class Outcomes:
         if draw < BELIEF_SHARE:
             rule = self.rule_text(goal.rule)
             e = self.domain.entity(goal.entity)
-            what = f"that {rule}, and that it holds here" if rule else f"the {e.human} is in a state that allows it"
+            what = (
+                f'the rule "{rule}" does not stop it in your case'
+                if rule
+                else f"your {e.human} is in a state that allows it"
+            )
             out.append(
                 f"You are sure the request is allowed: you believe {what}. Say so if the agent hesitates; "
                 "accept it once the agent tells you the actual value from your records."

@@ -7,21 +7,23 @@ backend may rewrite the result, which is then re-verified (the facts must still 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from envs.quality.text import column_words
 
-_PERSONAS = [
-    "A busy parent who answers in short sentences.",
-    "A retired teacher, polite and a little wordy.",
-    "A student on a tight budget who wants exact numbers.",
-    "A small-business owner in a hurry.",
-    "A careful person who double-checks every detail.",
-    "A first-time customer, unsure of the terms.",
-    "A frequent customer who knows the process well.",
-    "Someone calling on a phone with a bad connection, who repeats things.",
-    "A frustrated customer who wants this fixed today.",
-    "A friendly person who chats a bit before getting to the point.",
+#: Personas, with the ages they fit (a retired teacher born in 2001 is no one a reader believes).
+_PERSONAS: list[tuple[str, int, int]] = [
+    ("A busy parent who answers in short sentences.", 25, 60),
+    ("A retired teacher, polite and a little wordy.", 60, 120),
+    ("A student on a tight budget who wants exact numbers.", 16, 30),
+    ("A small-business owner in a hurry.", 25, 75),
+    ("A careful person who double-checks every detail.", 16, 120),
+    ("A first-time customer, unsure of the terms.", 16, 120),
+    ("A frequent customer who knows the process well.", 16, 120),
+    ("Someone calling on a phone with a bad connection, who repeats things.", 16, 120),
+    ("A frustrated customer who wants this fixed today.", 16, 120),
+    ("A friendly person who chats a bit before getting to the point.", 16, 120),
 ]
 #: Free-text arguments by words in their name, as a user would fill them in.
 _FREE_TEXT: list[tuple[tuple[str, ...], list[str]]] = [
@@ -94,12 +96,35 @@ _RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "
 _QUALIFIERS = frozenset({"for", "to", "at", "of", "on", "with", "from", "in", "into", "that", "which", "so", "by"})
 
 
+#: Units a count is said in: "for 2 hours", not "the number of hours should be 2".
+_UNITS = frozenset({"minutes", "hours", "days", "nights", "weeks", "months", "years"})
+#: Verbs that move or stretch a record in time, and the counts they take: "postpone it by 2 days".
+_SHIFTING_VERBS = frozenset({"postpone", "delay", "defer", "push", "shift", "reschedule", "extend", "move"})
+_SHIFTS = frozenset({"days", "hours", "weeks", "months", "extra_days", "extra_hours", "extra_weeks"})
+#: Units that alone name how long a thing lasts ("hours": 2); "days" alone may be a shift or a wait.
+_LENGTHS = frozenset({"minutes", "hours", "nights"})
+_WHOLE_MINUTE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:00")
+
+
 def _human(name: str) -> str:
     return name.replace("_", " ").replace(".", "'s ")
 
 
 def _is_tail(words: list[str]) -> bool:
     return words[0] in _TAIL_PREPOSITIONS or (len(words) == 1 and words[0] in _TAIL_WORDS)
+
+
+def plural(noun: str) -> str:
+    """A record's name in the plural, as a user says it: "currency orders", "pharmacies", "boxes".
+
+    >>> plural("currency order"), plural("pharmacy"), plural("box"), plural("bus pass"), plural("day")
+    ('currency orders', 'pharmacies', 'boxes', 'bus passes', 'days')
+    """
+    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "sh", "ch", "x", "z")):
+        return noun + "es"
+    return noun + "s"
 
 
 def verb_phrase(verb: str, phrase: str) -> str:
@@ -129,11 +154,24 @@ def verb_phrase(verb: str, phrase: str) -> str:
 
 
 def _detail(name: str, value: Any) -> str:
-    """A detail of a request: "The reason should be Plans changed.", "The number of extra days should
-    be 2.", "The expiry time should be …" (``expires_at``), "I'd like rush on." (a yes/no field)."""
+    """A detail of a request: "The reason should be Plans changed.", "I need 2 extra days.", "It
+    should be for 3 nights.", "The expiry time should be …" (``expires_at``, to the minute), "I'd
+    like rush on." (a yes/no field)."""
     if isinstance(value, bool):
         return f"I'd like {column_words(name)} {'on' if value else 'off'}."
     counted = isinstance(value, int) and name.endswith("s")
+    if isinstance(value, str) and _WHOLE_MINUTE.fullmatch(value):
+        value = value[:16]  # people give a time to the minute: "2026-03-24 10:00", not "10:00:00"
+    words = column_words(name).split()
+    if counted and words and words[-1] in _UNITS:  # "It should be for 2 hours.", "I need 1 extra night."
+        *what, last = words
+        unit = last[:-1] if value == 1 else last
+        if what in (["duration"], ["length"]) or (not what and last in _LENGTHS):
+            return f"It should be for {value} {unit}."
+        if what and what[0] in ("extra", "additional", "more"):
+            return f"I need {value} {' '.join(what)} {unit}."
+        if what:
+            return f"The {' '.join(what)} should be {value} {unit}."
     return f"The {'number of ' if counted else ''}{column_words(name)} should be {value}."
 
 
@@ -173,8 +211,10 @@ class Phrasing:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def persona(self) -> str:
-        return self.rng.choice(_PERSONAS)
+    def persona(self, age: int | None = None) -> str:
+        """A persona, one that fits the user's age where it is known."""
+        fitting = [p for p, lo, hi in _PERSONAS if age is None or lo <= age <= hi]
+        return self.rng.choice(fitting)
 
     def email_fact(self, email: str) -> str:
         return self.rng.choice(
@@ -185,10 +225,10 @@ class Phrasing:
         what = "date of birth" if "birth" in key else _human(key)
         return self.rng.choice([f"My name is {name} and my {what} is {value}.", f"I'm {name}, {what} {value}."])
 
-    def record_name(self, entity: str, fragments: list[str]) -> str:
+    def record_name(self, entity: str, fragments: list[str], before: list[str] | None = None) -> str:
         """How a user names one of their records from its handles: "my loan from 2026-02-10 for the
-        book with genre fiction"."""
-        return " ".join([f"my {entity}", *fragments])
+        fiction book"; ``before``: what is said before the noun ("my premium economy booking")."""
+        return " ".join(["my", *(before or []), entity, *fragments])
 
     def record_fact(self, phrase: str) -> str:
         return f"The request is about {phrase}."
@@ -196,6 +236,12 @@ class Phrasing:
     def request(self, verb: str, phrase: str, extra: dict[str, Any], *, first: bool = True) -> str:
         """A request sentence: what to do, to which record, with any details."""
         action = verb_phrase(verb, phrase)
+        extra = dict(extra)
+        shift = next((k for k in extra if k in _SHIFTS and isinstance(extra[k], int)), None)
+        if shift is not None and verb.split("_")[0] in _SHIFTING_VERBS:  # "postpone my lesson by 2 days"
+            n = extra.pop(shift)
+            unit = shift.removeprefix("extra_")
+            action += f" by {n} {unit[:-1] if n == 1 else unit}"
         details = "".join(f" {_detail(k, v)}" for k, v in extra.items())
         if not first:
             return (

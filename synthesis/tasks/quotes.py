@@ -17,6 +17,7 @@ from envs.errors import ToolError
 from ..domains.sqlgen import pk
 from ..tools.confirm import confirmed
 from ..tools.toolkit import ToolMeta
+from .answers import told_value
 from .chain import Chain, ChainBroken
 from .checklist import Checklist
 from .phrasing import column_noun, verb_phrase
@@ -81,6 +82,7 @@ class QuoteGoals(WriteGoals):
                 Checklist(self.domain, self.spec.clock, self.oracle.holds),
                 info=[f"{after:.2f}"],
                 distractors=[f"{before:.2f}"],
+                told=[told_value("my account", column_noun(column), would=True)],
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1

@@ -31,6 +31,14 @@ class RecordGoals(CriterionGoals):
     domain: Domain
     oracle: Oracle
 
+    @staticmethod
+    def is_final(e: Entity, row: dict[str, Any]) -> bool:
+        """Whether ``row`` is in a state no transition leaves (collected, closed): a record nobody
+        changes any more, so no task asks to change its fields or add to it."""
+        if e.lifecycle is None:
+            return False
+        return row.get(e.lifecycle.field) not in {s for t in e.lifecycle.transitions for s in t.from_states}
+
     def clean_write(self, chain: Chain, tool: str, args: dict[str, Any]) -> bool:
         """Whether ``tool`` would succeed on a copy of the episode and be clean: not undo an earlier
         write of the task, set a field an earlier write set, or write filler into a structured field."""
@@ -169,6 +177,7 @@ class RecordGoals(CriterionGoals):
             rows = [self.oracle.rows[e.name][chain.user_id]]
         else:
             rows = [r for r in self.owned(e, chain.user_id) if (e.name, r[pk(e)]) not in chain.targets]
+        rows = [r for r in rows if not self.is_final(e, r)]
         if not rows:
             return False
         dependent = row is not None
@@ -180,6 +189,8 @@ class RecordGoals(CriterionGoals):
             if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
                 row, criterion = found
                 named = f"my {e.human} with {criterion}"
+        if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
+            return False  # the user asked to change this field of this record already
         value = self.input_value(a, tool.parameters["properties"][a.name])
         if a.kind == "email":
             value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"

@@ -13,6 +13,7 @@ from typing import Any
 from envs import Environment
 from envs.decidable import decide, is_time_rule
 from envs.errors import StateError, ToolError
+from envs.outputs import Reading
 from envs.spec import EnvSpec
 
 from ..domains.domain import Entity, Guard, Transition
@@ -23,7 +24,7 @@ from ..tools.toolkit import ToolMeta, rule_id, sample_argument
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
-from .phrasing import verb_phrase
+from .phrasing import plural, verb_phrase
 from .values import UserValues
 
 
@@ -169,6 +170,11 @@ class RuleGoals(UserKnowledge):
         phrase = self.locate(chain, e, row, details=True, avoid=about)  # the user does not give the reason away
         if phrase is None:
             return False
+        if Reading(verb_phrase(t.name, phrase)).states(reason):
+            # the user's own words hold the reason ("report my loan as lost": it is lost; "for the sold
+            # listing"): an answer echoing the request would state it without reading a record
+            self.rejections["reason_in_request"] += 1
+            return False
         if guard is not None and guard.field and guard.field.startswith("via:"):  # the rule is about a parent
             ref = e.reference(guard.field[4:].partition(".")[0])
             reader = self._tool("details", ref.entity) if ref else None
@@ -236,9 +242,13 @@ class RuleGoals(UserKnowledge):
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
         if phrase != "my account" and not named_before and self.rng.random() < 0.5:
-            vague = f"one of my {e.table.replace('_', ' ')}"
+            many = plural(e.human)
+            # a second such request in the same task is for another one ("then cancel another one of …")
+            again = any(f"one of my {many}" in r for r in chain.requests)
+            vague = f"{'another one' if again else 'one'} of my {many}"
             chain.requests.append(self.say.request(verb, vague, shown, first=first))
-            chain.hidden.append(f"When you ask to {verb_phrase(verb, 'it')}, you mean {phrase}.")
+            which = "the other one" if again else "it"  # two such requests: the user tells them apart
+            chain.hidden.append(f"When you ask to {verb_phrase(verb, which)}, you mean {phrase}.")
         else:
             chain.requests.append(self.say.request(verb, phrase, shown, first=first))
             if phrase != "my account" and not named_before:

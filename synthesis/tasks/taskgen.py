@@ -25,6 +25,7 @@ import json
 import random
 import re
 from collections import Counter
+from datetime import date
 from typing import Any
 
 from envs import Environment, Task
@@ -36,12 +37,13 @@ from ..domains.enforcement import policy_only
 from ..domains.sqlgen import pk
 from ..gate.oracle import Oracle
 from ..tools.escalation import TOOL as ESCALATION_TOOL
-from ..tools.escalation import escalation_table, staff_requests
+from ..tools.escalation import asked_by_customers, escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
+from .answers import told_value
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .outcome import Outcomes
-from .phrasing import Phrasing, verb_phrase
+from .phrasing import Phrasing, column_noun, verb_phrase
 from .quotes import QuoteGoals
 from .values import UserValues
 
@@ -142,6 +144,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         options = [
             (e, t, row)
             for e, t in staff_requests(self.domain)
+            if asked_by_customers(t)
             for row in self.oracle.rows[e.name].values()
             if e.lifecycle is not None
             and row.get(e.lifecycle.field) in t.from_states
@@ -187,6 +190,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         info: list[str] | None = None,
         ignore: list[str] | None = None,
         distractors: list[str] | None = None,
+        told: list[str] | None = None,
     ) -> Task | None:
         self._reread_outputs(chain)
         ep = chain.episode
@@ -204,17 +208,19 @@ class TaskGenerator(QuoteGoals, Outcomes):
             self.rejections["cross_user_write"] += 1
             return None
         outputs = list(info or [])
+        sentences = list(told or [])[: len(outputs)]
         for table, key, col in chain.outputs:
             value = ep.rows_by_key(table, [(key,)])[(key,)]
-            if value is not None and value.get(col) is not None:
+            if value is not None and value.get(col) is not None and str(value[col]) not in outputs:
+                if len(sentences) == len(outputs):
+                    sentences.append(told_value("my account", column_noun(col), now=True))
                 outputs.append(str(value[col]))
                 chain.requests.append(self.say.ask_value(col))
-        outputs = list(dict.fromkeys(outputs))
         if any(_unspecific(out) for out in outputs):
             self.rejections["unspecific_output"] += 1  # "1" or "6.00" is stated by accident in any answer
             return None
         refusals = [self.refusal_of(g, writes) for g in refused]
-        answer = self.reference_answer(refused, outputs)
+        answer = self.reference_answer(refused, outputs, sentences)
         assertions = checks.assertions() if chain.goals else []
         n_writes = len(writes)
         calls = len(chain.calls)
@@ -249,7 +255,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "env": self.spec.id,
                 "instruction": self.say.instruction(opening, chain.requests),
                 "user": {
-                    "persona": self.say.persona(),
+                    "persona": self.say.persona(self._age(chain.user_id)),
                     "known_facts": facts,
                     "reveal_if_asked": hidden,
                     # a user who changes their mind about a write does so in a task that refuses nothing
@@ -271,6 +277,17 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "ignore": ignore or [],
             }
         )
+
+    def _age(self, user_id: str) -> int | None:
+        """The user's age on the clock's day, where their record has a date of birth."""
+        row = self.oracle.rows[self.user.name].get(user_id, {})
+        born = next((row[a.name] for a in self.user.attributes if "birth" in a.name and row.get(a.name)), None)
+        try:
+            day = date.fromisoformat(str(born)[:10])
+        except ValueError:
+            return None
+        clock = self.spec.clock.date()
+        return clock.year - day.year - ((clock.month, clock.day) < (day.month, day.day))
 
     # -- task kinds ----------------------------------------------------------------------------------
     def _transitions(self) -> list[ToolMeta]:
@@ -405,6 +422,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 Checklist(self.domain, self.spec.clock, self.oracle.holds),
                 info=[str(shown)],
                 distractors=distractors,
+                told=[told_value(phrase, column_noun(col))],
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1
@@ -418,7 +436,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         found = self.total_question(e, rows)
         if found is None:
             return None
-        user_id, which, attr, total = found
+        user_id, which, attr, total, others = found
         chain = Chain.start(self.env, user_id)
         try:
             sample = next(r for r in rows if self.oracle.owner_of(e, r) == user_id)
@@ -429,7 +447,12 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 return None
             chain.requests.append(self.say.ask_total(attr, which))
             return self.finish(
-                chain, task_id, Checklist(self.domain, self.spec.clock, self.oracle.holds), info=[f"{total:.2f}"]
+                chain,
+                task_id,
+                Checklist(self.domain, self.spec.clock, self.oracle.holds),
+                info=[f"{total:.2f}"],
+                distractors=others,
+                told=[f"The total {column_noun(attr)} of your {which} is {{}}."],
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1

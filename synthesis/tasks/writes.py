@@ -285,6 +285,8 @@ class WriteGoals(RecordGoals):
         row = chain.episode.rows_by_key(e.table, [(last.key,)])[(last.key,)]
         if row is None or (e.lifecycle is not None and called_off(row.get(e.lifecycle.field))):
             return False  # nobody changes or adds to what they just called off
+        if self.is_final(e, row):
+            return False  # nor to what is final now (collected, closed): nothing more is done to it
         for m in self._by_use([m for m in self.meta.values() if self._follows(m, e, last)]):
             mark = chain.checkpoint()
             if m.role == "transition":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.quality.text import word_set
+
 from ..domains.domain import Domain, Entity, Transition
 from ..domains.sqlgen import pk
 from .toolkit import ToolBuilderBase, ToolMeta, id_schema, object_schema
@@ -26,6 +28,26 @@ def staff_requests(domain: Domain) -> list[tuple[Entity, Transition]]:
         if e.lifecycle and owned:
             out += [(e, t) for t in e.lifecycle.transitions if t.actor == "staff"]
     return out
+
+
+#: Staff actions a customer asks for themselves: those in their favour (approve my claim, waive my fee,
+#: reinstate my account) and the record of what they did (I returned the book); nobody asks an agent to
+#: deny their claim, mark them a no-show or uphold a ban.
+_ASKED_HEADS = word_set(
+    """approve refund reimburse reinstate waive grant extend lift release compensate overturn expedite
+    enroll offer"""
+)
+_ASKED = word_set(
+    """pay pay_out confirm accept resolve resolve_dispute settle reverse issue issue_refund apply_credit
+    credit verify verify_grade schedule schedule_hearing start_review dispatch dispatch_technician
+    start_repair start_trace start_investigation resume send fulfill mark_paid record_repayment check_in
+    change_score release_score return record_return confirm_return"""
+)
+
+
+def asked_by_customers(t: Transition) -> bool:
+    """Whether a customer would ask for staff action ``t`` on their own record."""
+    return t.name in _ASKED or t.name.split("_")[0] in _ASKED_HEADS
 
 
 def escalation_table(domain: Domain) -> str:

@@ -143,6 +143,8 @@ def _subject(domain: Domain, g: Guard, entity: str | None) -> tuple[str, str]:
     if source.startswith("via:"):  # "the flight's departure time"
         ref, _, col = source[4:].partition(".")
         return ref.replace("_", " "), _column(col) if col else ""
+    if source.startswith("param:"):  # a value the caller gives: "the amount requested", not the record's
+        return "", f"{_column(source[6:])} requested"
     return entity or "", _column(source.split(":", 1)[-1])
 
 

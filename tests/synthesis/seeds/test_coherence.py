@@ -197,6 +197,38 @@ def test_prices_start_equal_to_the_parent_price_they_name() -> None:
     assert all(r["fee_paid"] == exam["exam_sitting"][r["exam_sitting_id"]]["registration_fee"] for r in regs)
 
 
+def test_no_record_under_an_ended_parent_is_left_open() -> None:
+    """A result callback of a cancelled lab order is not waiting to be cancelled (read from the
+    domain by a rule of the test's own: an open state is one a transition leaves)."""
+    d = _domain("lab_test_orders")
+    rows = _seed("lab_test_orders")
+    callback = d.entity("result_callback")
+    assert callback.lifecycle is not None
+    open_states = {s for t in callback.lifecycle.transitions for s in t.from_states}
+    under_cancelled = [
+        c for c in rows["result_callback"].values() if rows["lab_order"][c["lab_order_id"]]["status"] == "cancelled"
+    ]
+    assert len(under_cancelled) >= 5
+    assert all(c["status"] not in open_states for c in under_cancelled)
+    assert any(c["status"] in open_states for c in rows["result_callback"].values())  # others stay open
+
+
+def test_times_of_day_fall_in_business_hours_where_they_can() -> None:
+    """Over every domain (a lesson at 00:15 is no lesson): only a window with no business hours in it
+    (due within the next three hours, tonight) leaves a time outside them."""
+    times = [
+        str(r[a.name])[11:16]
+        for d in load_ontology()
+        for e in d.entities
+        for a in e.attributes
+        if a.kind == "datetime"
+        for r in _seed(d.id)[e.name].values()
+        if r.get(a.name)
+    ]
+    assert len(times) >= 1000
+    assert sum(not "08:00" <= t <= "18:45" for t in times) <= 0.02 * len(times)
+
+
 def test_the_same_seed_gives_the_same_rows() -> None:
     d = _domain("airline_rebooking")
     assert generate_seed(d, seed=5, clock=CLOCK) == generate_seed(d, seed=5, clock=CLOCK)

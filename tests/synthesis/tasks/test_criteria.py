@@ -22,7 +22,9 @@ from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
 DOMAINS = ("library_loans", "after_school_programs", "broadband_outage_tickets", "certificate_of_deposit_accounts")
-_SUPERLATIVE = re.compile(r"my (?P<which>[\w ]+?) with the (?P<word>lowest|highest|smallest|largest|earliest|latest) ")
+_SUPERLATIVE = re.compile(
+    r"my (?P<which>[\w ]+?) with the (?P<word>lowest|highest|smallest|largest|fewest|most|earliest|latest) "
+)
 
 
 @pytest.fixture(scope="module")

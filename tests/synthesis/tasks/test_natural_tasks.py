@@ -4,6 +4,7 @@ and chains that carry things forward instead of undoing or repeating what the us
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime
 from typing import Any
 
@@ -68,6 +69,25 @@ def test_records_are_never_named_by_their_ids(generated: list[tuple[EnvSpec, lis
             assert not ids & {w.strip(".,'?!") for w in words.split()}, (task.id, words)
 
 
+def test_no_task_asks_twice_for_the_same_change_or_the_same_vague_record(
+    generated: list[tuple[EnvSpec, list[Task]]],
+) -> None:
+    """ "Change my email to X … change my email to X" and "cancel one of my orders … cancel one of my
+    orders" read as a person repeating themselves; the second is "another one of my orders"."""
+    seen_another = 0
+    for _, tasks in generated:
+        for task in tasks:
+            updates = [(c.tool, tuple(sorted(c.arguments.items()))) for c in task.gold_actions if "update_" in c.tool]
+            assert len(updates) == len(set(updates)), task.id
+            vague = re.findall(r"\b(?:one|another one) of my ([a-z ]+?)[.?]", task.instruction)
+            assert all(
+                task.instruction.count(f"one of my {v}") <= 1 + task.instruction.count(f"another one of my {v}")
+                for v in vague
+            ), task.id
+            seen_another += "another one of my" in task.instruction
+    assert seen_another >= 1
+
+
 # -- naming -------------------------------------------------------------------------------------------
 def _loan(key: str, loaned_on: str, book: str) -> dict[str, Any]:
     return {"loan_id": key, "member_id": "M1", "book_id": book, "loaned_on": loaned_on, "due_date": "2026-02-01"}
@@ -85,19 +105,26 @@ def _name(row: dict[str, Any], siblings: list[dict[str, Any]], books: list[dict[
     return None if found is None else [h.fragment for h in found]
 
 
-def test_a_record_that_only_its_title_or_id_tells_apart_has_no_name() -> None:
+def test_a_record_that_only_a_lorem_title_or_its_id_tells_apart_has_no_name() -> None:
     books = [_book("B1", "fiction", "Two Account Worker"), _book("B2", "fiction", "Throw Concern")]
     mine, other = _loan("L1", "2026-01-02", "B1"), _loan("L2", "2026-01-02", "B2")
     assert _name(mine, [other], books) is None
     assert _name(mine, [], books) is not None  # with nothing to tell it from, any handle names it
 
 
+def test_a_real_title_names_a_record_as_people_name_it() -> None:
+    books = [_book("B1", "fiction", "The Orchard at Night"), _book("B2", "fiction", "A Season of Small Wars")]
+    mine, other = _loan("L1", "2026-01-02", "B1"), _loan("L2", "2026-01-02", "B2")
+    assert _name(mine, [other], books) == ["for The Orchard at Night"]
+
+
 def test_a_date_and_what_it_is_name_a_record_together() -> None:
-    books = [_book("B1", "fiction", "A B"), _book("B2", "history", "C D"), _book("B3", "fiction", "E F")]
+    same = "Two Account Worker"  # a title that tells nothing apart
+    books = [_book("B1", "fiction", same), _book("B2", "history", same), _book("B3", "fiction", same)]
     mine = _loan("L1", "2026-01-02", "B1")
     siblings = [_loan("L2", "2026-01-02", "B2"), _loan("L3", "2026-01-05", "B3")]
     fragments = _name(mine, siblings, books)
-    assert fragments is not None and fragments[1] == "for the book with genre fiction"
+    assert fragments is not None and fragments[1] == "for the fiction book"
     assert fragments[0] in ("from 2026-01-02", "dated 2026-01-02")
 
 
@@ -177,3 +204,31 @@ def test_a_follow_on_that_could_have_come_first_and_ends_the_record_is_not_added
         assert not gen._add_follow_on(chain, end, hold, now, chain.goals[-1], checks)  # ... but is pointless now
     finally:
         chain.close()
+
+
+def _ontology_names(domain_id: str, entity: str, row: dict[str, Any], siblings: list[dict[str, Any]]) -> str | None:
+    """How a user names ``row`` of a built-in domain among ``siblings`` (parents: none needed)."""
+    d = next(x for x in load_ontology() if x.id == domain_id)
+    e = d.entity(entity)
+    parents: dict[str, dict[Any, Any]] = {r.entity: {} for r in e.references}
+    found = single_out(handles(d, e, row, parents, random.Random(0)), siblings, parents, random.Random(0))
+    if found is None:
+        return None
+    before = [h.prefix for h in found if h.prefix]
+    return Phrasing(random.Random(0)).record_name(e.human, [h.fragment for h in found if not h.prefix], before)
+
+
+def test_what_kind_of_record_it_is_comes_before_the_noun() -> None:
+    mine = {"result_callback_id": "RC1", "lab_order_id": "LO1", "preferred_time": "morning", "status": "requested"}
+    other = {**mine, "result_callback_id": "RC2", "preferred_time": "evening"}
+    assert _ontology_names("lab_test_orders", "result_callback", mine, [other]) == "my morning result callback"
+
+
+def test_a_record_is_named_by_its_own_name_and_by_what_it_cost() -> None:
+    student = {"student_id": "S1", "family_account_id": "F1", "student_name": "Leah Reid", "grade_band": "high_school"}
+    other = {**student, "student_id": "S2", "student_name": "Omar Diaz"}
+    assert _ontology_names("tutoring_center_sessions", "student", student, [other]) == "my student Leah Reid"
+    payment = {"lab_payment_id": "PY1", "lab_order_id": "LO1", "patient_id": "P1", "amount": 46.16, "paid_on": None}
+    other_payment = {**payment, "lab_payment_id": "PY2", "amount": 12.5}
+    said = _ontology_names("lab_test_orders", "lab_payment", payment, [other_payment])
+    assert said == "my lab payment of 46.16"

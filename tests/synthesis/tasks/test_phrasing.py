@@ -75,5 +75,46 @@ def test_a_greeting_runs_into_the_first_sentence_in_lower_case() -> None:
 
 
 def test_request_details_count_plural_quantities() -> None:
+    said = Phrasing(random.Random(0)).request("add_time", RECORD, {"extra_days": 2, "reason": "Plans changed"})
+    assert said.endswith(" I need 2 extra days. The reason should be Plans changed.")
+    said = Phrasing(random.Random(0)).request("hire", RECORD, {"hours": 1, "duration_hours": 3})
+    assert said.endswith(" It should be for 1 hour. It should be for 3 hours.")
+
+
+def test_a_shift_in_time_is_said_with_its_verb() -> None:
     said = Phrasing(random.Random(0)).request("extend", RECORD, {"extra_days": 2, "reason": "Plans changed"})
-    assert said.endswith(" The number of extra days should be 2. The reason should be Plans changed.")
+    assert f"extend {RECORD} by 2 days." in said and said.endswith(" The reason should be Plans changed.")
+    assert "postpone my order O1 by 1 day" in Phrasing(random.Random(0)).request("postpone", RECORD, {"days": 1})
+
+
+def test_a_reference_refusal_states_the_record_value_or_the_rule_own_limit() -> None:
+    from synthesis.tasks.answers import refusal_sentence
+
+    dated = refusal_sentence(
+        "cancel", "my booking", "2026-03-02", "the booking's start must be more than 24 hours away"
+    )
+    assert dated.endswith("away, and here it is 2026-03-02.")
+    limit = refusal_sentence("pay_deposit", "my booking", "50", "the amount requested must be at least 50")
+    assert (
+        limit
+        == "I'm sorry, I can't pay the deposit for your booking: the policy says the amount requested must be at least 50."
+    )
+    # a value that only looks like the limit ("50" in "at least 50.5") is not it
+    assert "here it is 50" in refusal_sentence("pay", "my fine", "50", "the fine must be at least 50.5")
+
+
+def test_asked_values_are_said_in_sentences_of_their_own() -> None:
+    from synthesis.tasks.answers import told_value, values_sentence
+
+    told = [told_value("my repair visit on 2026-03-03", "status"), told_value("my account", "wallet balance", now=True)]
+    said = values_sentence(["scheduled", "54.61"], told)
+    assert said == "The status of your repair visit on 2026-03-03 is scheduled. Your wallet balance is now 54.61."
+    assert values_sentence(["1.5", "2.5"]) == "Here is what you asked for: 1.5; 2.5."
+
+
+def test_a_persona_fits_the_users_age() -> None:
+    young = {Phrasing(random.Random(s)).persona(22) for s in range(200)}
+    old = {Phrasing(random.Random(s)).persona(70) for s in range(200)}
+    assert not any("retired" in p for p in young) and any("student" in p for p in young)
+    assert not any("student" in p or "parent" in p for p in old) and any("retired" in p for p in old)
+    assert len({Phrasing(random.Random(s)).persona() for s in range(200)}) == 10  # age unknown: any

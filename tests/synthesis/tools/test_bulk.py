@@ -126,8 +126,9 @@ def test_effects_on_referenced_records_add_up_over_the_items():
     g = generate_env(domain, seed=0)
     env = Environment(g.spec)
     by_plan: dict[str, list[dict[str, Any]]] = {}
+    cancellable = (g.spec.clock + timedelta(hours=24)).strftime("%Y-%m-%d %H:%M:%S")  # "more than 24 hours away"
     for s in g.spec.seed["therapy_sessions"]:
-        if s["status"] == "booked" and s["scheduled_at"] > g.spec.clock.strftime("%Y-%m-%d %H:%M:%S"):
+        if s["status"] == "booked" and s["scheduled_at"] > cancellable:
             by_plan.setdefault(s["care_plan_id"], []).append(s)
     plan_id, sessions = next((p, s) for p, s in by_plan.items() if len(s) >= 2)
     plan = next(p for p in g.spec.seed["care_plans"] if p["care_plan_id"] == plan_id)

@@ -181,3 +181,25 @@ def test_the_policy_is_tau2_length_deterministic_and_adds_no_number(generated):
         )
         known = set(re.findall(r"\d+(?:\.\d+)?", stated))
         assert set(re.findall(r"\d+(?:\.\d+)?", g.spec.policy)) <= known, domain.id
+
+
+def test_a_rule_on_a_value_the_caller_gives_is_not_said_of_the_record(generated):
+    """ "Deposits must be at least 50" is about the amount asked for, not the booking's own amount."""
+    from synthesis.tools.guards import describe_guard
+
+    domain = next(d for d, _ in generated if d.id == "banquet_event_planning")
+    said = describe_guard(domain, Guard(kind="min", field="param:amount", amount=50), "event booking")
+    assert said == "the amount requested must be at least 50"
+    texts = [r.text for _, g in generated for r in g.spec.rules if "requested" in r.text]
+    assert texts and not any("'s amount requested" in t for t in texts)
+
+
+def test_staff_actions_handed_over_in_tasks_are_ones_customers_ask_for():
+    from synthesis.domains.domain import Transition
+    from synthesis.tools.escalation import asked_by_customers
+
+    def asked(name: str) -> bool:
+        return asked_by_customers(Transition(name=name, description="", from_states=["a"], to="b", actor="staff"))
+
+    assert asked("approve") and asked("waive_fee") and asked("release_results") and asked("reinstate")
+    assert not asked("deny") and not asked("mark_no_show") and not asked("uphold") and not asked("record_collection")
