@@ -121,4 +121,5 @@ def told_value(phrase: str, noun: str, *, now: bool = False, would: bool = False
     """A sentence that states one asked-for value (``{}``): "The status of your repair visit … is {}."."""
     verb = "would be" if would else ("is now" if now else "is")
     whose = f"the {noun} of {_yours(phrase)}" if phrase and phrase != "my account" else f"your {noun}"
+    whose = whose.replace("{", "{{").replace("}", "}}")  # a title may hold braces: only {} is the value
     return f"{whose[:1].upper()}{whose[1:]} {verb} {{}}."

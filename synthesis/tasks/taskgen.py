@@ -452,7 +452,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 Checklist(self.domain, self.spec.clock, self.oracle.holds),
                 info=[f"{total:.2f}"],
                 distractors=others,
-                told=[f"The total {column_noun(attr)} of your {which} is {{}}."],
+                told=[told_value(f"my {which}", f"total {column_noun(attr)}")],
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1

@@ -110,6 +110,10 @@ def test_asked_values_are_said_in_sentences_of_their_own() -> None:
     said = values_sentence(["scheduled", "54.61"], told)
     assert said == "The status of your repair visit on 2026-03-03 is scheduled. Your wallet balance is now 54.61."
     assert values_sentence(["1.5", "2.5"]) == "Here is what you asked for: 1.5; 2.5."
+    braces = told_value("my entry for Project {X}", "status")  # a title's braces are not a placeholder
+    assert values_sentence(["open"], [braces]) == "The status of your entry for Project {X} is open."
+    total = told_value("my active memberships", "total monthly fee")
+    assert values_sentence(["10.50"], [total]) == "The total monthly fee of your active memberships is 10.50."
 
 
 def test_a_persona_fits_the_users_age() -> None:
