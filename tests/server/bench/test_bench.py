@@ -91,10 +91,10 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
         rss, store = figures["pid_rss_mb"], figures["store_bytes"]
         assert rss["peak"] >= rss["start"] > 0 and store["end"] == store["start"] + store["growth"]
         assert set(figures["phases"]) == {"build_log", *kinds}
-        # the store stops at the quota: the flood filled it, and nothing more was stored after it
-        assert (
-            figures["phases"]["text_flood"]["store_bytes"]["growth"] > data["flood"]["max_store_bytes_per_tenant"] / 2
-        )
+        # the store stops at the quota: by the flood's end it held about the quota (the earlier phases' calls
+        # count against it too, more of them on a slower machine), and nothing much was stored after it
+        filled = figures["phases"]["text_flood"]["store_bytes"]["after"] - store["start"]
+        assert filled > data["flood"]["max_store_bytes_per_tenant"] / 2
         assert store["end"] < 2 * data["flood"]["max_store_bytes_per_tenant"]
     assert "store grew" in result.output
 
