@@ -212,6 +212,21 @@ class Catalog:
             raise invalid from None
         return entry
 
+    def mark_invalid(self, env_id: str, error: SpecError) -> InvalidEnvironment:
+        """Stop serving ``env_id``: its files validated but its seed database cannot be built (a CHECK
+        refuses a row, or the build passes its time limit). Remembered like a validation error, so the
+        build is never tried again on this catalog; returns the error its routes answer with."""
+        entry = self._entries.pop(env_id, None)
+        path = entry.path if entry is not None and entry.path is not None else self._env_dirs().get(env_id)
+        if path is not None and error.source is None:  # name the file the failing rows are in
+            seeds_apart = (error.location or "").startswith("seed") and (path / paths.SEED_FILE).is_file()
+            error = SpecError(str(error), source=str(path / (paths.SEED_FILE if seeds_apart else paths.SPEC_FILE)))
+        root = str(path.parent) if path is not None else str(self.root)
+        invalid = self._invalid[env_id] = InvalidEnvironment(env_id, error, catalog_root=root)
+        self._task_index = None
+        log.warning("environment not served: %s", error, extra={"env": env_id})
+        return invalid
+
     def entries(self) -> list[CatalogEntry]:
         """Every valid environment, sorted by id. An invalid one is left out (see :meth:`invalid`), so
         one broken environment never hides the others."""

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
-from envs.errors import EnvFarmError, ToolError, UnknownEnvironment, UnknownTask
+from envs.errors import EnvFarmError, SpecError, ToolError, UnknownEnvironment, UnknownTask
 
 from .auth import Principal
 from .call_log import CallLog, loggable_arguments, loggable_result
@@ -118,12 +118,19 @@ class EpisodeService:
         with self._compile_locks.setdefault(env_id, threading.Lock()):
             env = self._envs.get(env_id)
             if env is None:
-                env = self._envs[env_id] = Environment(
-                    self.catalog.get(env_id).spec,
-                    step_budget=self.settings.step_budget,
-                    time_limit=self.settings.call_time_limit_seconds,
-                    max_string_chars=self.settings.max_string_chars,
-                )
+                spec = self.catalog.get(env_id).spec  # raises InvalidEnvironment once a build failed
+                try:
+                    env = Environment(
+                        spec,
+                        step_budget=self.settings.step_budget,
+                        time_limit=self.settings.call_time_limit_seconds,
+                        max_string_chars=self.settings.max_string_chars,
+                    )
+                except SpecError as exc:  # a build that failed (or timed out) would fail again: not retried
+                    self.metrics.env_builds.labels(env=env_id, outcome="failed").inc()
+                    raise self.catalog.mark_invalid(env_id, exc) from None
+                self.metrics.env_builds.labels(env=env_id, outcome="built").inc()
+                self._envs[env_id] = env
         return env
 
     def _fresh_state(self, env_id: str, task: Task | None) -> tuple[Environment, Episode]:

@@ -61,6 +61,12 @@ class Metrics:
             ["tenant"],
             registry=self.registry,
         )
+        self.env_builds = Counter(
+            "envfarm_environment_builds",
+            "Seed database builds by environment and outcome (a failed one is not tried again)",
+            ["env", "outcome"],
+            registry=self.registry,
+        )
         self._call_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def call_done(self, env: str, tool: str, outcome: str, seconds: float) -> None:

@@ -98,15 +98,19 @@ class LiveServer(ThreadedServer):
     def http(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.base_url, headers=auth(key) if key else {}, timeout=20)
 
-    def metric(self, name: str, key: str | None = None) -> float:
-        """The sum of every series of Prometheus metric ``name`` on this server's /metrics."""
+    def metric(self, name: str, key: str | None = None, **labels: str) -> float:
+        """The sum of every series of Prometheus metric ``name`` on this server's /metrics (of those
+        with every label given, when ``labels`` are)."""
         response = httpx.get(self.base_url + "/metrics", headers=auth(key) if key else {}, timeout=20)
         assert response.status_code == 200, response.text
         text = response.text
+        wanted = [f'{label}="{value}"' for label, value in labels.items()]
         return sum(
             float(line.split()[-1])
             for line in text.splitlines()
-            if not line.startswith("#") and line.split("{")[0].split()[0] == name
+            if not line.startswith("#")
+            and line.split("{")[0].split()[0] == name
+            and all(w in line.rsplit(" ", 1)[0] for w in wanted)
         )
 
 

@@ -3,6 +3,7 @@ invalid one under ``skipped`` with the reason, and answers its routes with a cle
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from envs import paths
+from server.bench.isolation import LAB_SPEC, write_lab_catalog
 
 from .conftest import LiveServer
 
@@ -67,3 +69,42 @@ def test_one_invalid_env_is_skipped_and_the_others_served(
         assert client.get("/tasks/nowhere-001").status_code == 404
         assert client.get("/tasks/broken-001").json()["error"]["code"] == "env_invalid"
         assert client.get("/envs/nowhere").status_code == 404  # unknown stays unknown
+
+
+def test_an_environment_whose_seed_cannot_be_built_is_tried_once_then_listed_as_invalid(
+    make_server: Callable[..., LiveServer], tmp_path: Path
+) -> None:
+    """Its files validate, but building its seed database fails (here a CHECK refuses the last of many
+    costly rows; a build past its time limit fails the same way): the first episode pays for the
+    build once, every later request is a 409 ``env_invalid`` at once, and the listing says why."""
+    catalog = tmp_path / "catalog"
+    shutil.copytree(paths.BUILTIN_CATALOG / "clinic", catalog / "clinic")
+    write_lab_catalog(catalog)
+    spec = copy.deepcopy(LAB_SPEC)
+    spec["id"], spec["name"] = "unbuildable", "Unbuildable"
+    costly = "length(replace(printf('%.*c', 100000 + n, 'x'), 'x', 'y')) > 0 AND n < 40"
+    spec["tables"][0]["columns"].append({"name": "n", "type": "integer", "check": costly})
+    folder = catalog / "unbuildable"
+    folder.mkdir()
+    (folder / paths.SPEC_FILE).write_text(json.dumps(spec), encoding="utf-8")
+    rows = [{"thing_id": f"T{i:04d}", "label": "x", "n": i} for i in range(41)]
+    (folder / "seed.json").write_text(json.dumps({"things": rows}), encoding="utf-8")
+    (folder / "policy.md").write_text("# Unbuildable\n", encoding="utf-8")
+    (folder / paths.TASKS_FILE).write_text("[]", encoding="utf-8")
+    server = make_server(catalog=catalog)
+    with server.http() as client:
+        assert "unbuildable" in [e["id"] for e in client.get("/envs", params={"limit": 500}).json()["items"]]
+        for _ in range(3):
+            response = client.post("/episodes", json={"env_id": "unbuildable"})
+            assert response.status_code == 409, response.text
+            error = response.json()["error"]
+            assert error["code"] == "env_invalid" and error["field"] == "env_id"
+            assert "unbuildable/seed.json: at seed.things[40]: row cannot be inserted" in error["message"]
+        assert client.get("/envs/unbuildable").json()["error"]["code"] == "env_invalid"
+        listing = client.get("/envs", params={"limit": 500}).json()
+        assert "unbuildable" not in [e["id"] for e in listing["items"]]
+        assert [s["id"] for s in listing["skipped"]] == ["unbuildable"]
+        assert listing["skipped"][0]["reason"].startswith("unbuildable/seed.json: at seed.things[40]: ")
+        assert client.post("/episodes", json={"env_id": "lab"}).status_code == 201  # the others are served
+    assert server.metric("envfarm_environment_builds_total", env="unbuildable", outcome="failed") == 1
+    assert server.metric("envfarm_environment_builds_total", env="unbuildable", outcome="built") == 0
