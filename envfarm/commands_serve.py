@@ -56,6 +56,7 @@ def serve(
     import uvicorn
 
     from server.api import create_app
+    from server.connections import uvicorn_options
     from server.logs import configure_logging
     from server.settings import LOOPBACK_HOSTS, Settings
     from server.store import safe_url
@@ -106,7 +107,7 @@ def serve(
         f" (store: {safe_url(settings.store_url())}{', shared by replicas' if settings.store_is_shared() else ''})",
         err=True,
     )
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False, **uvicorn_options(app))
 
 
 def _check_port_free(host: str, port: int) -> None:

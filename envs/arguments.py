@@ -43,7 +43,7 @@ import jsonschema
 import jsonschema_rs
 import referencing
 
-from .errors import ToolArgumentError
+from .errors import ToolArgumentError, shown_name
 from .schema_safety import compiled_pattern
 
 _UNEXPECTED = re.compile(r"\('([^']+)' (?:was|were) unexpected\)")
@@ -60,6 +60,7 @@ DEFAULT_MAX_STRING_CHARS = 4_096
 #: The most any string argument may hold, whatever its spec or the server's settings say.
 MAX_STRING_CHARS_CAP = 65_536
 _MAX_ERRORS = 20
+MAX_MESSAGE_CHARS = 1_000  # of a validation message, which quotes the value it refuses
 _INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -424,7 +425,7 @@ class ArgumentValidator:
                 f"Arguments for tool '{tool}' must be a JSON object, got {type(arguments).__name__}", field=""
             )
         if (problem := structure_problem(arguments, self.max_string, self._limit_at)) is not None:
-            field, what = problem
+            field, what = shown_name(problem[0]), problem[1]
             raise ToolArgumentError(f"Invalid argument '{field}' for tool '{tool}': {what}", field=field)
 
     def _check_schema(self, tool: str, arguments: Any) -> None:
@@ -438,7 +439,7 @@ class ArgumentValidator:
             raise ToolArgumentError(f"Tool '{tool}' has a schema reference that cannot be resolved: {exc}") from None
         if error is None:
             return
-        field = _field_of(error)
+        field = shown_name(_field_of(error))  # an unexpected argument's name is the caller's text
         if error.validator == "required":
             raise ToolArgumentError(f"Missing required argument '{field}' for tool '{tool}'", field=field)
         if error.validator == "additionalProperties":
@@ -447,6 +448,11 @@ class ArgumentValidator:
         message = error.message
         if error.validator == "maxLength" and isinstance(error.instance, str):  # not jsonschema's repr of the text
             message = _too_long(len(error.instance), int(error.validator_value))
+        elif len(message) > MAX_MESSAGE_CHARS:  # jsonschema quotes the whole value: a list where text belongs
+            cut = len(message) - MAX_MESSAGE_CHARS
+            message = (
+                f"{message[: MAX_MESSAGE_CHARS // 2]} … ({cut:,} characters cut) … {message[-MAX_MESSAGE_CHARS // 2 :]}"
+            )
         raise ToolArgumentError(f"Invalid {label} for tool '{tool}': {message}", field=field)
 
     def _limit_at(self, path: tuple[Any, ...]) -> int:

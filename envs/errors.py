@@ -68,7 +68,22 @@ class SchemaMismatch(SpecError):
         super().__init__(message, location=location)
 
 
+#: The longest name (of a tool, an environment, a task, an episode) said back in full. MCP allows tool
+#: names of 1–128 characters; a longer one a caller sends is no name of ours, and is shown cut.
+MAX_NAME_CHARS = 128
+
+
+def shown_name(name: str) -> str:
+    """``name`` as an error message or the call log shows it: whole up to ``MAX_NAME_CHARS``, else its
+    start and its length (a megabyte "tool name" must not cost the log a megabyte)."""
+    if len(name) <= MAX_NAME_CHARS:
+        return name
+    return f"{name[:48]}… ({len(name):,} characters)"
+
+
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
+    if len(name) > MAX_NAME_CHARS:  # no name of ours is that long, and comparing it costs its length
+        return ""
     close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
     if not close:
         return ""
@@ -80,7 +95,7 @@ class UnknownEnvironment(EnvFarmError):
 
     def __init__(self, env_id: str, known: Iterable[str] = ()) -> None:
         self.env_id = env_id
-        super().__init__(f"Environment '{env_id}' doesn't exist.{_did_you_mean(env_id, known)}")
+        super().__init__(f"Environment '{shown_name(env_id)}' doesn't exist.{_did_you_mean(env_id, known)}")
 
 
 class InvalidEnvironment(SpecError):
@@ -109,7 +124,7 @@ class UnknownTask(EnvFarmError):
 
     def __init__(self, task_id: str, known: Iterable[str] = ()) -> None:
         self.task_id = task_id
-        super().__init__(f"Task '{task_id}' doesn't exist.{_did_you_mean(task_id, known)}")
+        super().__init__(f"Task '{shown_name(task_id)}' doesn't exist.{_did_you_mean(task_id, known)}")
 
 
 class UnknownDialect(EnvFarmError):
@@ -138,7 +153,7 @@ class UnknownTool(ToolError):
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.tool = name
-        super().__init__(f"Tool '{name}' not found.{_did_you_mean(name, known)}")
+        super().__init__(f"Tool '{shown_name(name)}' not found.{_did_you_mean(name, known)}")
 
 
 class ToolArgumentError(ToolError):

@@ -22,22 +22,31 @@ from envs.arguments import MAX_STRING_CHARS_CAP, structure_problem
 
 from .metrics import Metrics
 from .outcomes import result_text
-from .store import STORE_UNREACHABLE, CallRow, Store
+from .store import STORE_UNREACHABLE, CallRow, Store, arguments_text
 
 log = logging.getLogger("envfarm.server")
 FLUSH_BATCH = 512
 MAX_LOGGED_RESULT = 1_000_000  # characters of one result kept in the log
+MAX_LOGGED_FAILED_ARGUMENTS = 65_536  # characters of a failed call's arguments (as JSON) kept in the log
 
 
 def loggable_arguments(arguments: Any, max_string: int = MAX_STRING_CHARS_CAP) -> dict[str, Any]:
-    """The arguments as logged: as given, or a note of why they could not be (never replayed: such
-    a call failed validation and changed nothing). Text longer than ``max_string`` characters is
-    such a reason: a refused megabyte must not cost the store a megabyte."""
+    """A failed call's arguments as logged: as given, or a note of why they could not be (never
+    replayed: such a call changed nothing). Text longer than ``max_string`` characters is such a
+    reason, and so are arguments of more than ``MAX_LOGGED_FAILED_ARGUMENTS`` characters in all (a
+    thousand short strings under a name no tool takes): a refused megabyte must not cost the store
+    a megabyte."""
     if not isinstance(arguments, dict):
         return {"_invalid": f"not a JSON object: {type(arguments).__name__}"}
     problem = structure_problem(arguments, max_string)
     if problem is not None:
         return {"_invalid": f"{problem[0]}: {problem[1]}"}
+    size = len(arguments_text(arguments))
+    if size > MAX_LOGGED_FAILED_ARGUMENTS:
+        return {
+            "_invalid": f"arguments of {size:,} characters of JSON; a failed call's are logged up to "
+            f"{MAX_LOGGED_FAILED_ARGUMENTS:,}"
+        }
     return arguments
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from envs import Catalog, Environment, Episode, Score, Task, score_episode
-from envs.errors import EnvFarmError, SpecError, ToolError, UnknownEnvironment, UnknownTask
+from envs.errors import EnvFarmError, SpecError, ToolError, UnknownEnvironment, UnknownTask, shown_name
 
 from .auth import Principal
 from .call_log import CallLog, loggable_arguments, loggable_result
@@ -362,7 +362,7 @@ class EpisodeService:
             spec = live.env.tools.get(tool)
             row = CallRow(
                 seq=seq,
-                tool=tool,
+                tool=tool if spec else shown_name(tool),  # no tool's name: logged cut to its start
                 arguments=arguments if isinstance(arguments, dict) else {},
                 arguments_json=outcome.arguments_json,
                 kind=spec.kind if spec else "unknown",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.errors import EnvFarmError
+from envs.errors import EnvFarmError, shown_name
 
 
 class ServiceError(EnvFarmError):
@@ -34,7 +34,7 @@ class EpisodeNotFound(ServiceError):
     status, code = 404, "episode_not_found"
 
     def __init__(self, episode_id: str) -> None:
-        super().__init__(f"Episode '{episode_id}' not found", field="episode_id")
+        super().__init__(f"Episode '{shown_name(episode_id)}' not found", field="episode_id")
 
 
 class EpisodeEnded(ServiceError):

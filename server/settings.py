@@ -95,6 +95,24 @@ class Settings(BaseSettings):
         description="Seconds a request body may take to arrive once the server reads it; a slower one gets 408 "
         "and its connection is closed",
     )
+    header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a request line and its headers may take to arrive (from the connection's opening, "
+        "or a next request's first byte); a slower one gets 408 and its connection is closed",
+    )
+    max_connections: int = Field(
+        0,
+        ge=0,
+        description="Client connections held at once; a further one is answered 503 and closed (0: the process's "
+        "open-file limit less 512)",
+    )
+    max_connections_per_address: int = Field(
+        1024,
+        ge=0,
+        description="Client connections one address may hold at once; a further one is answered 503 and closed "
+        "(0: no cap; set 0 behind a proxy, where every connection comes from the proxy)",
+    )
     max_string_chars: int = Field(
         DEFAULT_MAX_STRING_CHARS,
         ge=16,

@@ -38,7 +38,10 @@ class ThreadedServer:
         self.timeout = timeout
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws="none", lifespan="on")
+        from .connections import uvicorn_options
+
+        options = uvicorn_options(app)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on", **options)
         self._server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name=f"envfarm-server-{self.port}", daemon=True)

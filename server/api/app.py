@@ -40,6 +40,7 @@ from envs.errors import UnknownDialect
 from envs.schema_dialects import DIALECT_FIELD, parse_dialect
 
 from ..auth import KeyRing, Principal
+from ..connections import limits_of
 from ..episodes import FLUSH_INTERVAL, EpisodeService, LiveEpisode
 from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
@@ -295,6 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         keys=keys,
         metrics=metrics,
         scores=ScoreBook(store),
+        connections=limits_of(settings),
     )
     hosts = HostPolicy.from_settings(settings)
 

@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from envs import Catalog
 
 from ..auth import KeyRing, Principal
+from ..connections import ConnectionLimits
 from ..episodes import EpisodeService
 from ..errors import MISSING_KEY, Unauthorized
 from ..metrics import Metrics
@@ -29,6 +30,7 @@ class FarmState:
     keys: KeyRing
     metrics: Metrics
     scores: ScoreBook
+    connections: ConnectionLimits
 
 
 def get_farm(request: Request) -> FarmState:

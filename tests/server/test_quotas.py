@@ -7,6 +7,7 @@ Nothing is timed: what happens in the background (retention) is polled for with 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import time
 from collections.abc import Callable
@@ -100,6 +101,53 @@ def test_a_megabyte_summary_is_refused_naming_the_limit_and_changes_nothing(make
             json={"tool": "transfer_to_human_agents", "arguments": {"summary": "Refund dispute", "user_id": USER}},
         )
         assert fine.status_code == 200 and not fine.json()["is_error"], fine.text
+
+
+def test_a_huge_tool_name_or_a_pile_of_short_strings_costs_the_log_a_note(make_server: Callable[..., Any]) -> None:
+    """What no limit of a single string catches: a 900,000-character tool name (REST and MCP), 999
+    strings of 900 characters under an argument no tool takes, or a list where text belongs. Each call
+    is refused as a tool error and logged as a short note: the store grows by kilobytes, not megabytes."""
+    srv: LiveServer = make_server()
+    name = "get_" + "x" * 900_000
+    pile = ["y" * 900] * 999
+    with srv.http() as c:
+        episode_id = _episode(c, "retail")
+        before = _status(c, episode_id)
+        disk_before = _store_size(srv)
+        calls = [
+            {"tool": name, "arguments": {}},
+            {"tool": "get_user_details", "arguments": {"user_id": USER, "extra": pile}},
+            {"tool": "get_user_details", "arguments": {"user_id": pile}},
+            {"tool": "get_user_details", "arguments": {"user_id": USER, "z" * 4000: pile[:5]}},
+        ]
+        messages = []
+        for body in calls:
+            refused = c.post(f"/episodes/{episode_id}/calls", json=body)
+            assert refused.status_code == 200, refused.text[:300]
+            out = refused.json()
+            assert out["is_error"], out
+            messages.append(out["message"])
+        assert messages[0].startswith("Tool 'get_xxx") and "(900,004 characters)" in messages[0]
+        assert "'extra'" in messages[1] and "'user_id'" in messages[2]
+        assert all(len(m) < 2_000 for m in messages), [len(m) for m in messages]
+
+        async def over_mcp() -> Any:
+            async with mcp_session(f"{srv.base_url}/episodes/{episode_id}/mcp", "2026-07-28") as session:
+                return await session.call_tool(name, {"extra": pile[:50]})
+
+        result = run(over_mcp())
+        assert result.is_error and "(900,004 characters)" in result.content[0].text
+        assert len(result.content[0].text) < 2_000
+
+        after = _status(c, episode_id)
+        assert after["calls"] == before["calls"] + 5
+        kept = len(json.dumps(calls[3]["arguments"])) + len(json.dumps({"extra": pile[:50]}))
+        assert after["log_bytes"] - before["log_bytes"] < kept + 5 * 2_000  # notes, not 900 KB a call
+        assert _store_size(srv) - disk_before < 400_000
+        log = c.get(f"/episodes/{episode_id}").json()["log"]
+        assert [len(call["tool"]) < 100 for call in log] == [True] * 5
+        assert all("_invalid" in call["arguments"] for call in log[1:3])
+        assert log[3]["arguments"] != {} and log[4]["arguments"] == {"extra": pile[:50]}  # small ones kept as sent
 
 
 def test_tools_list_states_the_limit_the_server_enforces(make_server: Callable[..., Any]) -> None:
