@@ -204,9 +204,9 @@ def compile_image(spec: EnvSpec) -> bytes:
     deadline = time.monotonic() + BUILD_SECONDS
     budget.start(deadline)
     conn.set_progress_handler(budget, StepBudget.GRANULARITY)
-    watch = WATCHDOG.arm(conn, deadline, budget.expire)
     try:
-        return _build(conn, spec)
+        with WATCHDOG.guard(conn, deadline, budget):
+            return _build(conn, spec)
     except SpecError as exc:
         if budget.tripped:
             raise SpecError(
@@ -215,7 +215,6 @@ def compile_image(spec: EnvSpec) -> bytes:
             ) from None
         raise
     finally:
-        WATCHDOG.disarm(watch)
         conn.close()
 
 

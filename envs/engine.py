@@ -55,6 +55,8 @@ from .task import PatchOp, Task, ToolCall
 from .tool_schemas import advertised_parameters
 from .watchdog import WATCHDOG
 
+_SPILL = "(a sort, grouping or DISTINCT over more rows than fit in memory)"
+
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
 MAX_STEP_RESULT_BYTES = 20_000_000  # text and blobs one step (or one query) may return
@@ -200,13 +202,8 @@ class Episode:
             limit = self.env.time_limit
             deadline = time.monotonic() + limit if limit is not None else None
             self._budget.start(deadline)
-            if deadline is not None:
-                watch = WATCHDOG.arm(self._conn, deadline, self._budget.expire)
-            try:
+            with WATCHDOG.guard(self._conn, deadline, self._budget):
                 content, changes = self._run(tool, dict(args))
-            finally:
-                if deadline is not None:
-                    WATCHDOG.disarm(watch)
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
             if writes:
@@ -431,6 +428,8 @@ class Episode:
             return IdLimitReached(f"{where} stopped: {refusal}")
         if self._sandbox.denial:
             return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
+        if text == "interrupted" and self._budget.spilled:
+            return SandboxError(f"{where} wrote more than {WATCHDOG.max_temp_bytes:,} bytes of temp files {_SPILL}")
         if text == "interrupted" and self._budget.timed_out:
             return SandboxError(f"{where} exceeded its time limit of {self.env.time_limit:g} s")
         if text == "interrupted":

@@ -175,18 +175,19 @@ class StepBudget:
         self.active = False  # the engine's own statements (dumps, hashing) are not budgeted
         self.deadline: float | None = None
         self.timed_out = False
+        self.spilled = False
 
     def start(self, deadline: float | None = None) -> None:
         """Start counting a new tool call or query (until ``deadline`` on ``time.monotonic()``)."""
         self.used = 0
         self.active = True
         self.deadline = deadline
-        self.timed_out = False
+        self.timed_out = self.spilled = False
 
     @property
     def tripped(self) -> bool:
-        """Whether the last statement was stopped by the budget or the clock."""
-        return self.timed_out or self.used > self.limit
+        """Whether the last statement was stopped by the budget, the clock or its temporary files."""
+        return self.timed_out or self.spilled or self.used > self.limit
 
     def stop(self) -> None:
         """Stop counting (back to engine work)."""
@@ -196,6 +197,10 @@ class StepBudget:
         """The deadline passed while one step ran (``envs.watchdog``): the statement is interrupted
         for the clock, as if this handler had seen it."""
         self.timed_out = True
+
+    def spill(self) -> None:
+        """The statement wrote more temporary files than allowed (``envs.watchdog``)."""
+        self.spilled = True
 
     def __call__(self) -> int:
         if not self.active:

@@ -3,16 +3,18 @@ stopped with a typed error, and the process stays within 512 MB of where it was 
 
 from __future__ import annotations
 
+import os
 import re
 import resource
 import sqlite3
+import threading
 from typing import Any
 
 import pydantic
 import pytest
 
 from envs import Environment
-from envs.errors import SpecError, ToolError
+from envs.errors import SandboxError, SpecError, ToolError
 from envs.sandbox import LIMITS
 from envs.spec import EnvSpec
 
@@ -124,3 +126,55 @@ def test_a_spec_past_a_size_limit_is_refused_naming_the_limit(change, says):
     change(data)
     with pytest.raises(pydantic.ValidationError, match=says):
         EnvSpec.model_validate(data)
+
+
+_KEYS = (
+    "(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000) "
+    "SELECT printf('%.*c', 1000000, 'k') || n AS x FROM c)"
+)
+SPILLS = {  # each sorts 3 GB of 1 MB keys: SQLite spills them to temporary files
+    "order_by": f"SELECT count(*) AS v FROM (SELECT x FROM {_KEYS} ORDER BY x)",
+    "group_by": f"SELECT count(*) AS v FROM (SELECT x, count(*) FROM {_KEYS} GROUP BY x)",
+    "count_distinct": f"SELECT count(DISTINCT x) AS v FROM {_KEYS}",
+}
+
+
+class _TempFiles:
+    """The largest total size of SQLite's temporary files this process held, sampled every 2 ms."""
+
+    def __init__(self) -> None:
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.002):
+            total = 0
+            for fd in os.listdir("/proc/self/fd"):
+                try:
+                    if "etilqs_" in os.readlink(f"/proc/self/fd/{fd}"):
+                        total += os.stat(f"/proc/self/fd/{fd}").st_size
+                except OSError:
+                    continue
+            self.peak = max(self.peak, total)
+
+    def __enter__(self) -> _TempFiles:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.mark.parametrize("name", sorted(SPILLS))
+def test_a_sort_that_spills_stops_before_64_mb_of_temporary_files(name):
+    """With no time limit at all: the spill alone stops it, as a typed error, and changes nothing."""
+    env = Environment(_spec([_read(name, SPILLS[name])]), time_limit=None)
+    episode = env.episode()
+    with _TempFiles() as temp, pytest.raises(SandboxError, match="more than 33,554,432 bytes of temp files"):
+        episode.call_tool(name, {})
+    assert temp.peak < 64 * 2**20, temp.peak
+    assert episode.query("SELECT count(*) AS n FROM things") == [{"n": 3}]  # the episode stays usable
+    small = Environment(_spec([_read("sorted", "SELECT thing_id FROM things ORDER BY label, thing_id DESC")]))
+    assert small.episode().call_tool("sorted", {}).content[0] == {"thing_id": "T0002"}  # sorts in memory run
