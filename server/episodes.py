@@ -284,9 +284,8 @@ class EpisodeService:
         fresh = self.store.get_episode(row.id) or row
         replay = self.store.calls(row.id, replay_log=True, upto=fresh.calls)
         state = env.episode(task)
-        try:
-            for call in replay:
-                state.call_tool(call.tool, call.arguments)
+        try:  # accepted calls: not timed again (a loaded machine must not fail what it once accepted)
+            state.replay([{"tool": call.tool, "arguments": call.arguments} for call in replay], timed=False)
         except ToolError as exc:
             state.close()
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt from its log: {exc}") from exc

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from envs import paths
+from server.bench.isolation import write_lab_catalog
 from server.threaded import free_port
 
 from .conftest import farm_error, mcp_session, rpc, run
@@ -211,3 +212,33 @@ def test_an_episode_whose_environment_left_the_catalog_is_a_clear_error(make_ser
             assert response.status_code == status, response.text
             err = farm_error(response, request_id)
             assert err["code"] == "replay_failed" and "'clinic'" in err["message"] and err["field"] == "episode_id"
+
+
+def test_a_write_accepted_once_is_rebuilt_after_restart_however_slow_the_machine_is_now(make_server, tmp_path):
+    """A write that ran within its time limit is replayed under the step budget alone: the farm
+    restarted with a time limit the write's replay cannot meet (as on a machine loaded by others)
+    still rebuilds the episode, instead of answering 409 replay_failed until the load stops."""
+    catalog = tmp_path / "catalog"
+    write_lab_catalog(catalog)
+    first = make_server(data_dir=tmp_path / "farm", catalog=catalog, call_time_limit_seconds=60)
+    with first.http() as c:
+        episode_id = c.post("/episodes", json={"env_id": "lab"}).json()["episode_id"]
+        made = c.post(f"/episodes/{episode_id}/calls", json={"tool": "mint", "arguments": {"n": 40_000}}).json()
+        assert not made["is_error"] and made["content"] == 40_001, made
+    first.stop()
+
+    second = make_server(data_dir=tmp_path / "farm", catalog=catalog, call_time_limit_seconds=0.001)
+    with second.http() as c:
+        # the limit holds for new calls ...
+        other = c.post("/episodes", json={"env_id": "lab"}).json()["episode_id"]
+        slow = c.post(f"/episodes/{other}/calls", json={"tool": "mint", "arguments": {"n": 40_000}}).json()
+        assert slow["is_error"] and "time limit of 0.001 s" in slow["message"], slow
+        # ... not for the replay of one accepted before
+        after = c.post(f"/episodes/{episode_id}/calls", json={"tool": "broken_text"})
+        assert after.status_code == 200, after.text  # not 409 replay_failed: rebuilt, and the call ran
+        assert after.json()["seq"] == 2  # (on a busy machine even this call may pass 1 ms: no matter)
+    assert second.metric("envfarm_episode_replays_total") == 1
+    third = make_server(data_dir=tmp_path / "farm", catalog=catalog, call_time_limit_seconds=60)
+    with third.http() as c:  # and what was rebuilt holds the write
+        things = c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_things"}).json()
+        assert len(things["content"]) == 40_001
