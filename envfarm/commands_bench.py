@@ -33,7 +33,7 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
 # How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
 SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
 SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
-ISOLATION_STEPS = 12  # the logs to read, B alone, then beside five kinds of hostile calls, to this farm and another
+ISOLATION_STEPS = 16  # the logs to read, B alone, then beside seven kinds of hostile calls, to this farm and another
 
 
 @click.group()
@@ -212,8 +212,15 @@ def bench_synthesis_cmd(out: Path, envs: int, tasks_per_env: int, workers: int |
     show_default=True,
     help="Tenant A's store quota, which ends the text flood.",
 )
+@click.option(
+    "--idle-sockets",
+    type=click.IntRange(min=1, max=60_000),
+    default=20_000,
+    show_default=True,
+    help="Sockets the header flood holds open, in all.",
+)
 def bench_isolation_cmd(
-    out: Path, calls: int, attackers: int, readers: int, log_calls: int, tenant_quota_mb: int
+    out: Path, calls: int, attackers: int, readers: int, log_calls: int, tenant_quota_mb: int, idle_sockets: int
 ) -> None:
     """Tenant B's call latency alone and while tenant A sends calls that once stalled the farm."""
     from clients.progress import stepping
@@ -226,6 +233,7 @@ def bench_isolation_cmd(
             readers=readers,
             log_calls=log_calls,
             tenant_quota_bytes=tenant_quota_mb * 1_000_000,
+            idle_sockets=idle_sockets,
             progress=steps.step,
         )
     write_results(out, result)
@@ -250,6 +258,15 @@ def bench_isolation_cmd(
             f"{farm} process: RSS {rss['start']:.0f} MB at start, peak {rss['peak']:.0f} MB "
             f"(+{rss['growth_to_peak']:.0f} MB); store grew {store['growth']:,} bytes"
         )
+    outcomes = result["attack_outcomes"]["header_flood"]
+    con.print(
+        f"header flood of {idle_sockets:,} sockets: "
+        + ", ".join(f"{what} {n:,}" for what, n in sorted(outcomes.items()))
+        + "; temporary files beside the spill peaked at "
+        + ", ".join(
+            f"{farm} {n / 2**20:.1f} MiB" for farm, n in result["acceptance"]["spill_temp_file_bytes_peak"].items()
+        )
+    )
     con.print(f"5xx seen: {len(result['server_errors'])}; results in {out}")
 
 

@@ -56,7 +56,7 @@ def serve(
     import uvicorn
 
     from server.api import create_app
-    from server.connections import uvicorn_options
+    from server.connections import raise_open_file_limit, uvicorn_options
     from server.logs import configure_logging
     from server.settings import LOOPBACK_HOSTS, Settings
     from server.store import safe_url
@@ -80,6 +80,7 @@ def serve(
     _check_port_free(settings.host, settings.port)  # before anything is built or announced
     if settings.catalog is None:
         ensure_generated()
+    raise_open_file_limit()  # before the connection cap is derived from it
     app = create_app(settings)
     if app.state.farm.keys.local_mode and settings.host not in LOOPBACK_HOSTS:
         raise EnvFarmError(

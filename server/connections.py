@@ -38,6 +38,17 @@ RESERVED_FDS = 512
 REFUSED_LINGER_SECONDS = 1.0
 
 
+def raise_open_file_limit() -> None:
+    """Raise this process's soft open-file limit to its hard one (as servers do: the soft default is
+    often 1,024, which a few hundred idle clients would use up)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):  # a hard limit the kernel will not grant as soft: keep the soft one
+            log.warning("could not raise the open-file limit from %s to %s", soft, hard)
+
+
 def default_max_connections() -> int:
     """Connections the process can hold with ``RESERVED_FDS`` to spare (its soft open-file limit)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -9,7 +9,9 @@ should get, not failures.
 from __future__ import annotations
 
 import json
+import selectors
 import shutil
+import socket
 import time
 from collections import Counter
 from pathlib import Path
@@ -94,6 +96,20 @@ LAB_SPEC: dict[str, Any] = {
                 "additionalProperties": False,
             },
             "steps": [{"kind": "return", "shape": "value", "sql": "SELECT length(:text)"}],
+        },
+        {
+            "name": "spill",
+            "kind": "read",
+            "description": "Sorts 3,000 keys of a megabyte: spills to temporary files.",
+            "steps": [
+                {
+                    "kind": "return",
+                    "shape": "value",
+                    "sql": "SELECT count(*) FROM (SELECT x FROM (WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL "
+                    "SELECT n + 1 FROM c WHERE n < 3000) SELECT printf('%.*c', 1000000, 'k') || n AS x FROM c) "
+                    "ORDER BY x)",
+                }
+            ],
         },
         {
             "name": "mint",
@@ -263,7 +279,69 @@ def _read_logs(c: httpx.Client, tally: _Tally, stop: Any, ready: Any, episode_id
         tally.outcomes["full reads"] += 1
 
 
-def attack(base: str, kind: str, stop: Any, ready: Any, full: Any, target: str | None, results: Any) -> None:
+#: Where the header flood's sockets come from: another loopback address than the bystander's.
+FLOOD_ADDRESS = "127.0.0.2"
+#: A request that never ends its headers.
+PARTIAL_HEADERS = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+
+
+def _answer_kind(data: bytes) -> str:
+    if data.startswith(b"HTTP/1.1 "):
+        return f"answered {data[9:12].decode(errors='replace')}"
+    return "closed unanswered"
+
+
+def _hold_sockets(base: str, tally: _Tally, stop: Any, ready: Any, sockets: int) -> None:
+    """``sockets`` connections from ``FLOOD_ADDRESS``, each sending the start of a request and never
+    its end, held until ``stop``; one the farm times out is opened again (a slowloris keeps its
+    slots), one it refuses is not. A duration is one connection's opening; outcomes count how the
+    farm ended the others, and how many were still held at the end."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    chooser = selectors.DefaultSelector()
+
+    def open_one() -> None:
+        t0 = time.perf_counter()
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind((FLOOD_ADDRESS, 0))
+            s.settimeout(10)
+            s.connect((host, int(port)))
+            s.sendall(PARTIAL_HEADERS)
+        except OSError as exc:
+            s.close()
+            tally.outcomes[f"not opened: {type(exc).__name__}"] += 1
+            return
+        s.setblocking(False)
+        tally.durations.append((time.perf_counter() - t0) * 1e3)
+        chooser.register(s, selectors.EVENT_READ)
+
+    for _ in range(sockets):
+        open_one()
+    ready.release()
+    while not stop.is_set():
+        for key, _ in chooser.select(timeout=0.2):
+            s = key.fileobj
+            assert isinstance(s, socket.socket)
+            try:
+                data = s.recv(4096)
+            except OSError:
+                data = b""
+            if data and not data.startswith(b"HTTP/1.1 "):
+                continue
+            outcome = _answer_kind(data)
+            tally.outcomes[outcome] += 1
+            chooser.unregister(s)
+            s.close()
+            if outcome == "answered 408":
+                open_one()
+    tally.outcomes["held at the end"] = len(chooser.get_map())
+    for key in list(chooser.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+
+
+def attack(
+    base: str, kind: str, stop: Any, ready: Any, full: Any, target: str | None, results: Any, sockets: int = 0
+) -> None:
     """One client of tenant A sending ``kind`` calls until ``stop``; releases ``ready`` as it starts
     sending; puts (durations ms, 5xx codes, outcomes)."""
     headers = {"Authorization": f"Bearer {ATTACKER}", "content-type": "application/json"}
@@ -274,9 +352,16 @@ def attack(base: str, kind: str, stop: Any, ready: Any, full: Any, target: str |
         elif kind == "log_reads":
             assert target is not None
             _read_logs(c, tally, stop, ready, target)
+        elif kind == "header_flood":
+            _hold_sockets(base, tally, stop, ready, sockets)
         else:
-            episode_id = episode(c, env_id="lab") if kind == "spin" else episode(c, task_id="retail-001")
-            call = {"spin": {"tool": "spin"}, "unique_items": UNIQUE_ITEMS_CALL, "longest_list": LONGEST_LIST_CALL}
+            episode_id = episode(c, env_id="lab") if kind in ("spin", "spill") else episode(c, task_id="retail-001")
+            call = {
+                "spin": {"tool": "spin"},
+                "spill": {"tool": "spill"},
+                "unique_items": UNIQUE_ITEMS_CALL,
+                "longest_list": LONGEST_LIST_CALL,
+            }
             body = json.dumps(call[kind]).encode()
             ready.release()
             while not stop.is_set():

@@ -10,17 +10,21 @@ of 6,000 distinct objects (77 KB) for a ``uniqueItems`` parameter (refused befor
 lists hold at most ``MAX_ARRAY_ITEMS``), the longest list accepted (1,000 ids), a flood of
 megabyte text fields (refused past ``ENVFARM_MAX_STRING_CHARS``) beside the longest notes a tool
 accepts, until tenant A's call-log quota refuses it (the farms run with lower quotas), and
-8 clients reading a 500-call log (4 MB) page after page. Tenant A's clients are processes of their
+8 clients reading a 500-call log (4 MB) page after page, a sort that spills to temporary files
+(stopped at ``envs.watchdog.MAX_TEMP_BYTES``), and 20,000 sockets from another loopback address that
+send half a request's headers and wait (held up to the header deadline, or refused past the
+per-address cap). Tenant A's clients are processes of their
 own, so the client measuring B shares no GIL with them. Reported: B's latency percentiles per
 phase, their ratio to B alone (measured in the same run, so the machine's noise cancels), the
 floor's ratio, A's call durations and outcomes (413s and tool errors are what A should get), every
 5xx seen (there must be none), and per farm process its resident memory and the bytes of its data
-folder before and after each phase.
+folder before and after each phase, and the peak bytes of SQLite temporary files it held.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import statistics
 import tempfile
 import threading
@@ -32,9 +36,12 @@ from typing import Any
 
 import httpx
 
+from ..connections import default_max_connections, raise_open_file_limit
+from ..settings import Settings
 from ..threaded import free_port
 from .hostile import (
     BYSTANDER,
+    FLOOD_ADDRESS,
     FLOOD_CHARS,
     LAB_SPEC,
     LAB_TASK,
@@ -53,7 +60,9 @@ from .serve import BenchError, _bench_env, _farm_command, _server
 
 __all__ = ["LAB_SPEC", "LAB_TASK", "LONGEST_LIST_CALL", "UNIQUE_ITEMS_CALL", "bench_isolation", "write_lab_catalog"]
 
-KINDS = ("spin", "unique_items", "longest_list", "text_flood", "log_reads")
+KINDS = ("spin", "spill", "unique_items", "longest_list", "text_flood", "log_reads", "header_flood")
+#: Sockets the header flood holds open in all (the file-descriptor limit of the farm in the review).
+IDLE_SOCKETS = 20_000
 #: The bench farms' quotas: low enough that the flood reaches tenant A's store quota in its phase.
 MAX_LOG_BYTES_PER_EPISODE, MAX_STORE_BYTES_PER_TENANT = 16_000_000, 64_000_000
 #: The longest the flood phase goes on (B measuring all along) for tenant A to reach its quota.
@@ -81,6 +90,22 @@ def _bystander_calls(client: httpx.Client, episode_id: str, n: int, server_error
     return samples
 
 
+def _temp_bytes(pid: int) -> int:
+    """Bytes of SQLite temporary files process ``pid`` holds open (unlinked, so seen only by its fds)."""
+    total = 0
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    for fd in fds:
+        try:
+            if "etilqs_" in os.readlink(f"/proc/{pid}/fd/{fd}"):
+                total += os.stat(f"/proc/{pid}/fd/{fd}").st_size
+        except OSError:
+            continue
+    return total
+
+
 def _store_bytes(folder: Path) -> int:
     total = 0
     for path in folder.rglob("*"):
@@ -98,6 +123,7 @@ class _Watch:
         self.pid, self.data_dir = pid, data_dir
         self.start_rss, self.start_store = _rss_mb(pid), _store_bytes(data_dir)
         self.peak = self.phase_peak = self.start_rss
+        self.temp_peak = self.phase_temp_peak = 0
         self.phases: dict[str, dict[str, Any]] = {}
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
@@ -110,16 +136,19 @@ class _Watch:
             except (OSError, BenchError):
                 return
             self.peak, self.phase_peak = max(self.peak, rss), max(self.phase_peak, rss)
+            temp = _temp_bytes(self.pid)
+            self.temp_peak, self.phase_temp_peak = max(self.temp_peak, temp), max(self.phase_temp_peak, temp)
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
         rss, store = _rss_mb(self.pid), _store_bytes(self.data_dir)
-        self.phase_peak = rss
+        self.phase_peak, self.phase_temp_peak = rss, 0
         yield
         after_rss, after_store = _rss_mb(self.pid), _store_bytes(self.data_dir)
         self.phases[name] = {
             "rss_mb": {"before": round(rss, 1), "after": round(after_rss, 1), "peak": round(self.phase_peak, 1)},
             "store_bytes": {"before": store, "after": after_store, "growth": after_store - store},
+            "temp_file_bytes_peak": self.phase_temp_peak,
         }
 
     def report(self) -> dict[str, Any]:
@@ -134,12 +163,19 @@ class _Watch:
                 "growth_to_peak": round(self.peak - self.start_rss, 1),
             },
             "store_bytes": {"start": self.start_store, "end": store, "growth": store - self.start_store},
+            "temp_file_bytes_peak": self.temp_peak,
             "phases": self.phases,
         }
 
 
 def _phase(
-    base: str, kind: str, clients: int, measure: Callable[[int], list[float]], calls: int, target: str | None = None
+    base: str,
+    kind: str,
+    clients: int,
+    measure: Callable[[int], list[float]],
+    calls: int,
+    target: str | None = None,
+    sockets: int = 0,
 ) -> tuple[list[float], list[float], list[int], dict[str, int], bool]:
     """B's latencies while ``clients`` processes of tenant A send ``kind`` calls to ``base`` (for the
     flood, until every client is refused by the tenant's store quota, at most ``FLOOD_SECONDS``);
@@ -150,7 +186,10 @@ def _phase(
     stop = ctx.Event()
     ready, full = ctx.Semaphore(0), ctx.Semaphore(0)
     results = ctx.Queue()
-    procs = [ctx.Process(target=attack, args=(base, kind, stop, ready, full, target, results)) for _ in range(clients)]
+    each = sockets // clients
+    procs = [
+        ctx.Process(target=attack, args=(base, kind, stop, ready, full, target, results, each)) for _ in range(clients)
+    ]
     for proc in procs:
         proc.start()
     # measure only once every attacker sends (a spawned process takes a second or more to start)
@@ -188,12 +227,14 @@ def bench_isolation(
     log_calls: int = LOG_CALLS,
     time_limit: float = 2.0,
     tenant_quota_bytes: int = MAX_STORE_BYTES_PER_TENANT,
+    idle_sockets: int = IDLE_SOCKETS,
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Tenant B's latency alone, beside ``attackers`` processes of tenant A's hostile calls (``readers``
     for the log reads of a ``log_calls``-call episode) to the same farm, and beside the same calls to
     another farm process on this machine (the floor: what sharing the machine costs, whatever the
     farm does). The text flood runs until tenant A's store reaches ``tenant_quota_bytes``."""
+    raise_open_file_limit()  # as the farms do: their connection caps are figured from the same limit
     env = {
         **_bench_env(),
         "ENVFARM_MAX_LOG_BYTES_PER_EPISODE": str(MAX_LOG_BYTES_PER_EPISODE),
@@ -249,6 +290,7 @@ def bench_isolation(
                                 lambda n: _bystander_calls(bystander, mine, n, errors),
                                 calls,
                                 logs[target][0],
+                                idle_sockets,
                             )
                         durations_into[kind] = durations
                         attack_errors += codes
@@ -291,6 +333,13 @@ def bench_isolation(
             "quota_reached": quota_reached,
         },
         "log_episode": {"calls": log_calls, "log_bytes": next(iter(logs.values()))[1]},
+        "header_flood": {
+            "idle_sockets": idle_sockets,
+            "from_address": FLOOD_ADDRESS,
+            # the farms run with the defaults (and this process's open-file limit)
+            "connection_cap": default_max_connections(),
+            "per_address_cap": Settings.model_fields["max_connections_per_address"].default,
+        },
         "farm_processes": processes,
         "acceptance": {
             "p99_over_floor": {kind: over_floor[kind] for kind in ("text_flood", "log_reads")},
@@ -299,6 +348,10 @@ def bench_isolation(
             "rss_growth_target_mb": 512,
             "store_growth_bytes": {k: p["store_bytes"]["growth"] for k, p in processes.items()},
             "store_quota_bytes_per_tenant": tenant_quota_bytes,
+            "spill_temp_file_bytes_peak": {
+                k: p["phases"]["spill"]["temp_file_bytes_peak"] for k, p in processes.items()
+            },
+            "temp_file_bytes_target": 64 * 2**20,
         },
         "server_errors": errors + attack_errors,
     }

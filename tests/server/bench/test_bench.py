@@ -57,10 +57,11 @@ def test_bench_shared_store_drives_a_farm_on_postgresql(postgres_url: str) -> No
 def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Path) -> None:
     out = tmp_path / "isolation.json"
     argv = ["bench", "isolation", "--out", str(out), "--calls", "30", "--attackers", "2"]
-    result = CliRunner().invoke(cli, [*argv, "--readers", "2", "--log-calls", "100", "--tenant-quota-mb", "8"])
+    options = ["--readers", "2", "--log-calls", "100", "--tenant-quota-mb", "8", "--idle-sockets", "1400"]
+    result = CliRunner().invoke(cli, [*argv, *options])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
-    kinds = {"spin", "unique_items", "longest_list", "text_flood", "log_reads"}
+    kinds = {"spin", "spill", "unique_items", "longest_list", "text_flood", "log_reads", "header_flood"}
     assert data["bystander_alone"]["calls"] == 30
     phases = {kind: p["calls"] for kind, p in data["bystander_beside"].items()}
     assert set(phases) == kinds and all(n == 30 for kind, n in phases.items() if kind != "text_flood")
@@ -76,6 +77,19 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     assert data["attack_calls"]["spin"]["calls"] >= 1 and data["attack_calls"]["spin"]["p50_ms"] >= 2000
     assert data["attack_calls"]["unique_items"]["calls"] >= 1
     assert data["attack_calls"]["longest_list"]["calls"] >= 1
+    # the spills were stopped with under 64 MB of temporary files, as tool errors
+    assert data["attack_outcomes"]["spill"]["tool_error"] >= 1 and set(data["attack_outcomes"]["spill"]) == {
+        "tool_error"
+    }
+    for peak in data["acceptance"]["spill_temp_file_bytes_peak"].values():
+        assert peak < data["acceptance"]["temp_file_bytes_target"] == 64 * 2**20
+    # 1,400 sockets from one address: as many as the caps allow held (or timed out and opened again), the rest refused
+    flood = data["header_flood"]
+    cap = min(flood["per_address_cap"], flood["connection_cap"])
+    for outcomes in (data["attack_outcomes"]["header_flood"], data["attack_outcomes_other_farm"]["header_flood"]):
+        assert outcomes["answered 503"] == 1400 - cap, outcomes
+        assert outcomes["held at the end"] + outcomes.get("answered 408", 0) >= cap
+        assert set(outcomes) <= {"answered 503", "answered 408", "held at the end"}, outcomes
     assert set(data["attack_calls_other_farm"]) == kinds
     for outcomes in (data["attack_outcomes"], data["attack_outcomes_other_farm"]):
         # megabyte summaries refused as tool errors, notes logged until the tenant's store quota said no
