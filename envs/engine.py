@@ -55,8 +55,6 @@ from .task import PatchOp, Task, ToolCall
 from .tool_schemas import advertised_parameters
 from .watchdog import WATCHDOG
 
-_SPILL = "(a sort, grouping or DISTINCT over more rows than fit in memory)"
-
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
 MAX_STEP_RESULT_BYTES = 20_000_000  # text and blobs one step (or one query) may return
@@ -435,7 +433,7 @@ class Episode:
         if self._sandbox.denial:
             return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
         if text == "interrupted" and self._budget.spilled:
-            return SandboxError(f"{where} wrote more than {WATCHDOG.max_temp_bytes:,} bytes of temp files {_SPILL}")
+            return SandboxError(f"{where} was stopped for its temporary files {WATCHDOG.spill_limits()}")
         if text == "interrupted" and self._budget.timed_out:
             return SandboxError(f"{where} exceeded its time limit of {self.env.time_limit:g} s")
         if text == "interrupted":

@@ -12,7 +12,8 @@ is at most one function call's cost, bounded by the string length limit.
 A sort or a grouping that outgrows memory writes temporary files, gigabytes within the time limit,
 and one step (a sorter's merge) can write most of them. So a statement armed with ``on_spill`` is
 also watched for what its thread writes (``envs.thread_io``): every ``SPILL_POLL_SECONDS`` once it has
-run that long, and interrupted past ``MAX_TEMP_BYTES``.
+run that long, and interrupted past ``MAX_TEMP_BYTES``, or while the statements' spills together pass
+``MAX_PROCESS_TEMP_BYTES``, largest first.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from .thread_io import io_counter, written
 #: Bytes of temporary files one statement may write (a poll later, it has written at most some
 #: 20 MB more at the page cache's speed: under 64 MB in all).
 MAX_TEMP_BYTES = 32 * 2**20
+#: Bytes of temporary files all running statements together may write: beyond, the largest spills
+#: are interrupted first (eight calls at once could otherwise hold 8 × 64 MB).
+MAX_PROCESS_TEMP_BYTES = 4 * MAX_TEMP_BYTES
 SPILL_POLL_SECONDS = 0.01
 
 
@@ -57,8 +61,11 @@ class Budget(Protocol):
 class Watchdog:
     """Deadlines for running statements; ``arm`` before a call, ``disarm`` after it."""
 
-    def __init__(self, max_temp_bytes: int = MAX_TEMP_BYTES) -> None:
+    def __init__(
+        self, max_temp_bytes: int = MAX_TEMP_BYTES, max_process_temp_bytes: int = MAX_PROCESS_TEMP_BYTES
+    ) -> None:
         self.max_temp_bytes = max_temp_bytes
+        self.max_process_temp_bytes = max_process_temp_bytes
         self._wake = threading.Condition()
         self._heap: list[tuple[float, int]] = []
         self._armed: dict[int, _Armed] = {}
@@ -102,6 +109,13 @@ class Watchdog:
         finally:
             self.disarm(token)
 
+    def spill_limits(self) -> str:
+        """Why a statement stopped for its temporary files, and the limits, for its error message."""
+        return (
+            "(a sort, grouping or DISTINCT over more rows than fit in memory): at most "
+            f"{self.max_temp_bytes:,} bytes a call, {self.max_process_temp_bytes:,} for all at once"
+        )
+
     def armed(self) -> int:
         """How many deadlines are armed now."""
         with self._wake:
@@ -115,8 +129,10 @@ class Watchdog:
         armed.conn.interrupt()
 
     def _check_spills(self, now: float) -> bool:
-        """Interrupt the statements past the temporary-file limit; whether any is still watched."""
+        """Interrupt the statements past the temporary-file limit, then the largest spills while all of
+        them together pass the process's; whether any statement is still watched."""
         watched = False
+        spills: list[tuple[int, int, Callable[[], None]]] = []
         for token, armed in list(self._armed.items()):
             if armed.io_fd is None or armed.on_spill is None:
                 continue
@@ -129,6 +145,15 @@ class Watchdog:
                 continue
             if spilled > self.max_temp_bytes:
                 self._interrupt(token, armed.on_spill)
+            elif spilled > 0:
+                spills.append((spilled, token, armed.on_spill))
+        spills.sort(reverse=True)
+        total = sum(spilled for spilled, _, _ in spills)
+        for spilled, token, on_spill in spills:
+            if total <= self.max_process_temp_bytes:
+                break
+            self._interrupt(token, on_spill)
+            total -= spilled
         return watched
 
     def _watch(self) -> None:

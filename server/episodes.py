@@ -59,6 +59,7 @@ from .metrics import Metrics
 from .outcomes import CallOutcome, served
 from .quotas import TenantLogBytes, check_episode, check_tenant
 from .settings import Settings
+from .snapshots import Snapshots
 from .store import RESET_KIND, CallRow, EpisodeRow, Store, arguments_text, call_bytes
 from .workers import Workers
 
@@ -103,6 +104,7 @@ class EpisodeService:
         self._rebuild_locks: dict[str, asyncio.Lock] = {}
         self.call_log = CallLog(store, metrics)
         self.tenant_bytes = TenantLogBytes(store)
+        self.snapshots = Snapshots(store)
         self.shared = settings.store_is_shared()
         self.workers = Workers(settings.call_threads)
 
@@ -283,9 +285,13 @@ class EpisodeService:
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt: {exc}", field="episode_id") from exc
         fresh = self.store.get_episode(row.id) or row
         replay = self.store.calls(row.id, replay_log=True, upto=fresh.calls)
-        state = env.episode(task)
+        saved = self.snapshots.latest(row.id, fresh.calls)  # the state after its last costly write
+        state = env.episode(task) if saved is None else env.restore(saved[1])
+        after = 0 if saved is None else saved[0]
+        todo = [{"tool": c.tool, "arguments": c.arguments} for c in replay if c.seq > after]
         try:  # accepted calls: not timed again (a loaded machine must not fail what it once accepted)
-            state.replay([{"tool": call.tool, "arguments": call.arguments} for call in replay], timed=False)
+            state.replay(todo, timed=False)
+            self.metrics.replayed_calls.inc(len(todo))
         except ToolError as exc:
             state.close()
             raise ReplayFailed(f"Episode '{row.id}' cannot be rebuilt from its log: {exc}") from exc
@@ -377,6 +383,8 @@ class EpisodeService:
                 return None  # another replica logged a call first: run this one again on the current state
             live.seq = seq
             live.last_active_at = started
+            if row.kind == "write" and not row.is_error and duration_ms >= self.settings.snapshot_after_seconds * 1e3:
+                self._snapshot(live, seq)
             logged = call_bytes(row)
             live.log_bytes += logged
             self.tenant_bytes.add(principal.tenant, logged)
@@ -385,6 +393,14 @@ class EpisodeService:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("tool call", extra={"episode_id": episode_id, "tool": tool, "outcome": label, "ms": duration_ms})
         return outcome
+
+    def _snapshot(self, live: LiveEpisode, seq: int) -> None:
+        """Save the state after a costly write, for rebuilds to start from (``server.snapshots``). The
+        call is committed already: a store that refuses the snapshot costs a slower rebuild, not the call."""
+        try:
+            self.snapshots.save(live.row.id, seq, live.state.serialize())
+        except Exception:
+            log.warning("could not save a snapshot", exc_info=True, extra={"episode_id": live.row.id})
 
     def _check_call_limit(self, live: LiveEpisode) -> None:
         if live.seq >= self.settings.max_calls_per_episode:
@@ -439,6 +455,7 @@ class EpisodeService:
                 live.state.close()
                 live.state, live.seq, live.last_active_at = initial, row.seq, started
                 live.log_bytes += call_bytes(row)
+                self.snapshots.drop(episode_id)  # no longer usable (``latest`` skips it), and no longer kept
             self.metrics.resets.inc()
             log.info("episode reset", extra={"episode_id": episode_id})
             return live.current_row()
@@ -533,6 +550,7 @@ class EpisodeService:
         self.flush()
         if row.status == "open":
             self.store.set_status(episode_id, "closed")
+        self.snapshots.drop(episode_id)  # an ended episode is rebuilt rarely (a fork, a score): from its log
         self._forget(episode_id)
         log.info("episode closed", extra={"episode_id": episode_id})
         return self.store.get_episode(episode_id) or row
@@ -545,6 +563,7 @@ class EpisodeService:
         for episode_id in idle:  # the live copy knows of calls newer than the store's view
             self.store.touch(episode_id, self._live[episode_id].last_active_at)
         expired = self.store.expire_idle(now - self.settings.episode_ttl_seconds)
+        self.snapshots.drop(*expired)
         for episode_id in expired + (idle if self.shared else []):  # shared: idle here, maybe busy elsewhere
             self._forget(episode_id)
         purged = self.store.purge(now - self.settings.episode_ttl_seconds - self.settings.retention_seconds)

@@ -30,6 +30,11 @@ class Metrics:
             registry=self.registry,
         )
         self.replays = Counter("envfarm_episode_replays", "Episodes rebuilt from their log", registry=self.registry)
+        self.replayed_calls = Counter(
+            "envfarm_replayed_calls",
+            "Logged writes run again to rebuild episodes (those before a saved snapshot are not)",
+            registry=self.registry,
+        )
         self.resets = Counter(
             "envfarm_episode_resets", "Episodes put back in their initial state", registry=self.registry
         )

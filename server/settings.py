@@ -124,6 +124,12 @@ class Settings(BaseSettings):
     call_time_limit_seconds: float = Field(
         10.0, gt=0, description="Seconds of SQL one tool call may take; a slower call ends with a tool error"
     )
+    snapshot_after_seconds: float = Field(
+        0.25,
+        ge=0,
+        description="Seconds a write may take before the episode's state after it is saved in the store, so "
+        "rebuilding the episode (after a restart or an eviction) starts there instead of running that write again",
+    )
     call_threads: int = Field(
         8, ge=2, description="Threads running tool calls, scoring and rebuilds; one tenant may use half of them"
     )

@@ -172,9 +172,39 @@ def test_a_sort_that_spills_stops_before_64_mb_of_temporary_files(name):
     """With no time limit at all: the spill alone stops it, as a typed error, and changes nothing."""
     env = Environment(_spec([_read(name, SPILLS[name])]), time_limit=None)
     episode = env.episode()
-    with _TempFiles() as temp, pytest.raises(SandboxError, match="more than 33,554,432 bytes of temp files"):
+    with (
+        _TempFiles() as temp,
+        pytest.raises(SandboxError, match=r"temporary files .*: at most 33,554,432 bytes a call"),
+    ):
         episode.call_tool(name, {})
     assert temp.peak < 64 * 2**20, temp.peak
     assert episode.query("SELECT count(*) AS n FROM things") == [{"n": 3}]  # the episode stays usable
     small = Environment(_spec([_read("sorted", "SELECT thing_id FROM things ORDER BY label, thing_id DESC")]))
     assert small.episode().call_tool("sorted", {}).content[0] == {"thing_id": "T0002"}  # sorts in memory run
+
+
+def test_spills_running_at_once_are_bounded_together(monkeypatch):
+    """Two spills on two threads, each under its own limit (raised here to 1 GB), pass the process's
+    limit together: the largest is interrupted first, then the other, and the process never held
+    much more than that limit."""
+    from envs.watchdog import WATCHDOG
+
+    monkeypatch.setattr(WATCHDOG, "max_temp_bytes", 2**30)
+    monkeypatch.setattr(WATCHDOG, "max_process_temp_bytes", 48 * 2**20)
+    env = Environment(_spec([_read("spill", SPILLS["order_by"])]), time_limit=None)
+    errors: list[BaseException] = []
+
+    def spill() -> None:
+        try:
+            env.episode().call_tool("spill", {})
+        except BaseException as exc:
+            errors.append(exc)
+
+    with _TempFiles() as temp:
+        threads = [threading.Thread(target=spill) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(errors) == 2 and all(isinstance(e, SandboxError) and "temporary files" in str(e) for e in errors), errors
+    assert temp.peak < 2 * 48 * 2**20, temp.peak

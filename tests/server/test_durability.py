@@ -242,3 +242,35 @@ def test_a_write_accepted_once_is_rebuilt_after_restart_however_slow_the_machine
     with third.http() as c:  # and what was rebuilt holds the write
         things = c.post(f"/episodes/{episode_id}/calls", json={"tool": "list_things"}).json()
         assert len(things["content"]) == 40_001
+
+
+def test_a_rebuild_starts_from_the_state_after_the_last_costly_write(make_server, tmp_path):
+    """A write past ``snapshot_after_seconds`` leaves the state after it in the store: after a restart
+    the episode is rebuilt from there, running only the writes after it; a reset drops it."""
+    catalog = tmp_path / "catalog"
+    write_lab_catalog(catalog)
+    settings = {"data_dir": tmp_path / "farm", "catalog": catalog, "call_time_limit_seconds": 60}
+    first = make_server(**settings, snapshot_after_seconds=0.05)
+    with first.http() as c:
+        episode_id = c.post("/episodes", json={"env_id": "lab"}).json()["episode_id"]
+        url = f"/episodes/{episode_id}/calls"
+        assert c.post(url, json={"tool": "mint", "arguments": {"n": 40_000}}).json()["content"] == 40_001
+        assert c.post(url, json={"tool": "mint", "arguments": {"n": 1}}).json()["content"] == 40_002
+    first.stop()
+
+    second = make_server(**settings)
+    with second.http() as c:
+        things = c.post(url, json={"tool": "list_things"}).json()
+        assert len(things["content"]) == 40_002
+        assert second.metric("envfarm_episode_replays_total") == 1
+        # the 40,000 were not made again: at most the cheap write after them was (if it took under 50 ms)
+        assert second.metric("envfarm_replayed_calls_total") <= 1
+        assert c.post(f"/episodes/{episode_id}/reset").status_code == 200
+        assert c.post(url, json={"tool": "mint", "arguments": {"n": 2}}).json()["content"] == 3
+    second.stop()
+
+    third = make_server(**settings)
+    with third.http() as c:  # after the reset, the snapshot is not where a rebuild starts
+        assert [t["thing_id"] for t in c.post(url, json={"tool": "list_things"}).json()["content"]][:1] == ["T0001"]
+        assert len(c.post(url, json={"tool": "list_things"}).json()["content"]) == 3
+        assert third.metric("envfarm_replayed_calls_total") == 1

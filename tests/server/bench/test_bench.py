@@ -81,8 +81,8 @@ def test_bench_isolation_measures_a_bystander_beside_hostile_calls(tmp_path: Pat
     assert data["attack_outcomes"]["spill"]["tool_error"] >= 1 and set(data["attack_outcomes"]["spill"]) == {
         "tool_error"
     }
-    for peak in data["acceptance"]["spill_temp_file_bytes_peak"].values():
-        assert peak < data["acceptance"]["temp_file_bytes_target"] == 64 * 2**20
+    for peak in data["acceptance"]["spill_temp_file_bytes_peak"].values():  # two spilling clients at once
+        assert peak < min(2 * 64 * 2**20, data["acceptance"]["temp_file_bytes_target_per_process"])
     # 1,400 sockets from one address: as many as the caps allow held (or timed out and opened again), the rest refused
     flood = data["header_flood"]
     cap = min(flood["per_address_cap"], flood["connection_cap"])
