@@ -63,7 +63,7 @@ from .fairness import ALONE as HEAVY_ALONE
 from .fairness import BusyMeter, HeavyBodyTurns, TenantPacing
 from .fields import TrimFieldValues
 from .hosts import HostOriginMiddleware, HostPolicy
-from .mcp_errors import EpisodeUnavailable, JsonRpcErrors, answered_in_band
+from .mcp_errors import ANSWERED_IN_BAND, EpisodeUnavailable, JsonRpcErrors, answered_in_band, no_stream
 from .routes import catalog as catalog_routes
 from .routes import episodes as episode_routes
 
@@ -186,6 +186,8 @@ class McpEndpoint:
             if answered_in_band(exc, scope):  # unknown or ended: MCP answers, so every client shows why
                 scope[_PRINCIPAL_KEY], scope[_REFUSAL_KEY] = principal, exc
                 await self.manager.handle_request(scope, receive, send)
+            elif scope["method"] == "GET" and isinstance(exc, ANSWERED_IN_BAND):
+                await _send_error(send, scope, no_stream(exc))
             else:
                 await _send_error(send, scope, exc)
             return

@@ -16,7 +16,8 @@ Before the SDK sees a request, the farm may refuse it. Two kinds of refusal, ans
   balancers and retries), an internal error (500). These keep their status; the farm's REST body
   ``{"error": {"code", "message", "field"}}`` becomes ``{"jsonrpc": "2.0", "id": null, "error":
   {"code", "message", "data"}}`` (``JsonRpcErrors``), which the 2.x SDK and the Inspector show at any
-  status. ``id`` is null: most of these are decided before the body is read.
+  status. ``id`` is null: most of these are decided before the body is read. A GET (the event
+  stream) of an episode that cannot be served is one of these, answered 405 (``no_stream``).
 
 In both, the JSON-RPC code is -32000 minus the HTTP status's last two digits (``jsonrpc_code``) and
 ``data`` carries the REST status, code and field for programs.
@@ -59,6 +60,17 @@ class EpisodeUnavailable(McpError):
         data = error_data(refusal.status, refusal.code, refusal.field)
         super().__init__(str(refusal), data, code=jsonrpc_code(refusal.status))
         self.refusal = refusal
+
+
+def no_stream(exc: ServiceError) -> ServiceError:
+    """The answer to a GET (the event stream) on an episode that cannot be served: 405, the status by
+    which an MCP client learns that the endpoint offers no stream and goes on, with the farm's
+    message and code. A 404/410 here raced the client's next request: the Inspector CLI, when the 410
+    landed first, never sent ``tools/list`` and printed ``{"tools": []}`` with exit code 0, as if the
+    episode had no tools; with 405 it sends it and shows the in-band error."""
+    answer = ServiceError(str(exc), field=exc.field)
+    answer.status, answer.code = 405, exc.code
+    return answer
 
 
 def answered_in_band(exc: ServiceError, scope: Scope) -> bool:

@@ -170,3 +170,26 @@ def test_strict_schema_lint_reports_nothing_and_a_call_validates(
         assert result["result"].get("isError") is not True and structured is not None, (env_id, result)
         jsonschema.validate(structured, tool["outputSchema"])
     assert {"retail", "clinic", *DOMAINS} <= set(calls)  # tau2's tools return text, as tau2's do
+
+
+def test_on_an_ended_or_unknown_episode_the_inspector_fails_with_the_farms_message_every_time(
+    start_inspector: Callable[..., subprocess.Popen[str]], make_server: Callable[..., LiveServer]
+) -> None:
+    """20 runs of ``tools/list``: none may print an empty tool list and exit 0. It did in about one run
+    of four when the event stream (GET) was answered 410/404 before the client sent ``tools/list``;
+    the farm answers that GET 405 now, so the client goes on and shows the in-band error."""
+    server = make_server()
+    with server.http() as client:
+        ended = client.post("/episodes", json={"task_id": "clinic-001"}).json()
+        assert client.delete(f"/episodes/{ended['episode_id']}").status_code == 200
+    urls = {
+        ended["mcp_url"]: f"Episode '{ended['episode_id']}' is closed",
+        f"{server.base_url}/episodes/ep_nope/mcp": "Episode 'ep_nope' not found",
+    }
+    for _ in range(2):  # 2 × 5 runs of each side by side
+        runs = [
+            (start_inspector(url, "--method", "tools/list"), message) for url, message in urls.items() for _ in range(5)
+        ]
+        for run, message in runs:
+            stdout, stderr = run.communicate(timeout=300)
+            assert run.returncode != 0 and message in stderr, (run.returncode, stdout[-500:], stderr[-500:])

@@ -109,15 +109,14 @@ def test_on_the_wire(gone, era):
     assert result["isError"] is True and result["content"] == [{"type": "text", "text": message}]
 
 
-def test_a_get_stream_of_a_gone_episode_is_still_refused_over_http(gone):
-    """A GET carries no JSON-RPC request to answer: it keeps the HTTP status, with the JSON-RPC body."""
-    url, message, _ = gone["closed"]
-    r = httpx.get(url, headers={"Accept": "text/event-stream"}, timeout=20)
-    assert r.status_code == 410 and farm_error(r) == {
-        "code": "episode_ended",
-        "message": message,
-        "field": "episode_id",
-    }
+def test_a_get_stream_of_a_gone_episode_is_405_with_the_farms_message(gone):
+    """A GET carries no JSON-RPC request to answer: 405, which MCP clients read as "no stream here" and
+    go on to their next request (answered in band), with the farm's message and code in the body. A
+    404/410 here made the Inspector stop before ``tools/list`` and print an empty tool list."""
+    for kind, code in (("closed", "episode_ended"), ("unknown", "episode_not_found")):
+        url, message, _ = gone[kind]
+        r = httpx.get(url, headers={"Accept": "text/event-stream"}, timeout=20)
+        assert r.status_code == 405 and farm_error(r) == {"code": code, "message": message, "field": "episode_id"}
 
 
 @pytest.mark.parametrize("mode", CLIENT_MODES)
