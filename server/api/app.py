@@ -26,6 +26,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
@@ -33,6 +34,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.datastructures import Headers, QueryParams
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from envs import Catalog, Environment, Task
@@ -126,6 +128,12 @@ async def _send_error(send: Send, scope: Scope, exc: ServiceError) -> None:
     await service_error_response(exc)(scope, _no_body, send)
 
 
+def _from_a_browser(scope: Scope) -> bool:
+    """A page load (a GET accepting HTML, not an event stream): no MCP client asks for that."""
+    accept = Headers(scope=scope).get("accept", "")
+    return scope["method"] == "GET" and "text/html" in accept and "text/event-stream" not in accept
+
+
 def _unknown_dialect(scope: Scope) -> ServiceError | None:
     """The refusal of an MCP URL whose ``?dialect=`` names no schema dialect, if it does."""
     try:
@@ -173,6 +181,10 @@ class McpEndpoint:
         self.streams = streams
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if _from_a_browser(scope):  # an mcp_url opened in a browser: the episode's page, not a 406
+            episode_id = quote(scope["path_params"]["episode_id"], safe="")
+            await RedirectResponse(f"/console/episodes/{episode_id}", status_code=303)(scope, receive, send)
+            return
         if (refused := _unknown_dialect(scope)) is not None:
             await _send_error(send, scope, refused)
             return
