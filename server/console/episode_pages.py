@@ -148,7 +148,9 @@ async def episode_live(
     in by id), and the next poller while there is more to come."""
     row = farm.service.row(viewer, episode_id)
     calls, more = await _calls(farm, viewer, row, after)
-    return render(request, "_live.html", viewer=viewer, **_timeline(farm, row, calls, more, after=after))
+    # the status card is redrawn whole: with the MCP URL, which it once lost a second after the page loaded
+    timeline = _timeline(farm, row, calls, more, after=after)
+    return render(request, "_live.html", viewer=viewer, **timeline, mcp_url=mcp_url(farm, request, row.id))
 
 
 def _timeline(farm: FarmState, row: EpisodeRow, calls: list[CallView], more: bool, *, after: int) -> dict[str, Any]:

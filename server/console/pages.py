@@ -26,8 +26,9 @@ from markupsafe import Markup
 
 from envs.errors import EnvFarmError, InvalidEnvironment, UnknownEnvironment, UnknownTask
 
+from ..auth import Principal
 from ..errors import ServiceError
-from .session import PREFIX, SignInNeeded, login_url
+from .session import PREFIX, SignInNeeded, console_principal, login_url
 
 HERE = Path(__file__).resolve().parent
 STATIC_DIR = HERE / "static"
@@ -126,6 +127,19 @@ def _refusal(exc: EnvFarmError) -> tuple[int, str, str]:
     return 400, "bad_request", str(exc)
 
 
+_TITLES = {404: "Not found", 409: "Not served", 410: "Ended", 413: "Too large", 422: "Cannot read this"}
+
+
+def _section(path: str) -> tuple[str, tuple[str, str]]:
+    """The console section a path belongs to (for the navigation), and the link back to its list."""
+    rest = path.removeprefix(PREFIX).lstrip("/")
+    if rest.startswith("runs"):
+        return "runs", (f"{PREFIX}/runs", "Back to the runs")
+    if rest.startswith("episodes"):
+        return "episodes", (f"{PREFIX}/episodes", "Back to the episodes")
+    return "catalog", (f"{PREFIX}/", "Back to the catalog")
+
+
 class ConsoleRoute(APIRoute):
     """A console route: a farm error becomes an HTML error page with its status; a missing or invalid
     key, the login page (a redirect), or 401 for an htmx request (the page keeps what it shows)."""
@@ -142,6 +156,21 @@ class ConsoleRoute(APIRoute):
                 return RedirectResponse(login_url(exc.next_path), status_code=303, headers=SECURITY_HEADERS)
             except EnvFarmError as exc:
                 status, code, message = _refusal(exc)
-                return render(request, "error.html", status_code=status, code=code, message=message)
+                try:  # the page keeps the viewer's navigation (its Runs link) and leads back where it was
+                    viewer: Principal | None = console_principal(request)
+                except SignInNeeded:
+                    viewer = None
+                section, back = _section(request.url.path)
+                return render(
+                    request,
+                    "error.html",
+                    status_code=status,
+                    viewer=viewer,
+                    nav=section,
+                    title=_TITLES.get(status, "Cannot show this page"),
+                    code=code,
+                    message=message,
+                    back=back,
+                )
 
         return route

@@ -109,6 +109,8 @@ def test_episode_page_shows_calls_and_then_the_score_with_its_diff(local):
         assert "error: " in page and "S999" in page
         live = _page(c, f"/console/episodes/{episode}/live?after=2")
         assert 'id="call-3"' in live and 'id="call-2"' not in live and 'hx-swap-oob="true"' in live
+        # the redrawn status card keeps the MCP URL the page showed
+        assert f"/episodes/{episode}/mcp</code>" in page and f"/episodes/{episode}/mcp</code>" in live
         assert c.post(f"/episodes/{episode}/score", json={"answer": "Booked."}).json()["reward"] == 0.0
         page = _page(c, f"/console/episodes/{episode}")
         assert 'class="reward fail">0.00' in page and "S022" in page and "S021" in page  # actual and expected

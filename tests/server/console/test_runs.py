@@ -56,7 +56,12 @@ def test_a_run_page_puts_the_worst_environment_and_the_failed_task_first(runs_fa
 def test_a_failed_trial_shows_its_trajectory_score_diff_and_the_expected_outcome(runs_farm):
     with runs_farm.http() as c:
         page = _page(c, f"/console/runs/{RUN_ID}/trials/clinic-001/0")
-        assert c.get(f"/console/runs/{RUN_ID}/trials/clinic-001/7").status_code == 404
+        missing = c.get(f"/console/runs/{RUN_ID}/trials/clinic-001/7")
+        assert missing.status_code == 404
+        # headed in words, the code beside; the Runs link kept, and the way back is to the runs
+        assert "<h1>Not found <span" in missing.text and "<code>" in missing.text
+        assert 'href="/console/runs" aria-current="page">Runs</a>' in missing.text
+        assert '<a href="/console/runs">Back to the runs</a>' in missing.text
     assert "Dr. Osei on Wednesday morning" in page and "Booked you at 11:30." in page  # messages, answer
     assert "book_appointment" in page and "4.2 ms" in page  # the tool call
     assert 'class="reward fail">0.00' in page and "S022" in page and "S021" in page  # score: actual, expected
