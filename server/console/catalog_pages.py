@@ -27,8 +27,22 @@ from .views import dependencies, guards, table_views
 
 log = logging.getLogger("envfarm.server")
 router = APIRouter(prefix=PREFIX, route_class=ConsoleRoute, include_in_schema=False)
-#: The measures the catalog list shows for each environment (the environment page shows them all).
+#: The measures the catalog list shows for each environment (the environment page shows them all),
+#: each with what it counts and what a good value is (docs/synthesis.md, "Quality report", has them all).
 LIST_MEASURES = ("refusal", "writes used", "policy-only", "dependent", "incoherent", "ambiguous")
+MEASURE_HELP = {
+    "refusal": "Share of tasks where the agent must decline all or part of the request "
+    "(measure 1; 10–20 % is healthy).",
+    "writes used": "Write tools that at least one task's gold actions call, of all write tools "
+    "(measure 2; all is best).",
+    "policy-only": "Rules only the policy states, which no tool enforces: the agent must hold back itself "
+    "(measure 19; 40 % or more).",
+    "dependent": "Share of tasks whose later write needs what an earlier write made (dependent chains; "
+    "many, none undoing another).",
+    "incoherent": "Seed rows whose two references disagree, of the rows that could (measure 6; 0 is the target; "
+    "— when no row has such a pair).",
+    "ambiguous": "Write goals the user cannot name unambiguously, of all write goals (measure 9; 0 is the target).",
+}
 
 
 _measured: WeakKeyDictionary[Catalog, dict[str, EnvQuality]] = WeakKeyDictionary()
@@ -45,9 +59,10 @@ async def quality(farm: FarmState, viewer: Principal, entry: CatalogEntry) -> En
 
 
 def measures(q: EnvQuality, names: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
-    """(label, value) of the quality measures ``names`` in that order, or of every measure."""
+    """(label, value) of the quality measures ``names`` in that order, or of every measure; a count of
+    nothing checked ("0/0") is shown as "—"."""
     shows = dict(ENV_COLUMNS)
-    return [(label, shows[label](q.counts)) for label in names or shows]
+    return [(label, "—" if (v := shows[label](q.counts)) == "0/0" else v) for label in names or shows]
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -65,6 +80,7 @@ def catalog_page(request: Request, farm: FarmDep, viewer: ViewerDep, sector: str
         sector=sector,
         skipped=farm.catalog.invalid(),
         measure_names=LIST_MEASURES,
+        measure_help=MEASURE_HELP,
     )
 
 

@@ -47,7 +47,11 @@ def test_root_opens_the_console_and_the_catalog_lists_every_environment(local):
         assert 'href="/console/envs/retail"' in page and 'href="/console/envs/clinic"' in page
         cells = _page(c, "/console/envs/clinic/quality?view=cells")
         # refusal, writes used, policy-only, dependent, incoherent, ambiguous: as the header names them
-        assert re.findall(r">([^<]*)</td>", cells) == ["0%", "5/5", "0/0", "0%", "0/0", "0/5"]
+        # ("—": nothing to count, once shown as "0/0" beside "0/5")
+        assert re.findall(r">([^<]*)</td>", cells) == ["0%", "5/5", "—", "0%", "—", "0/5"]
+        # each column says what it counts, in its tooltip and in the legend under the table
+        assert 'title="Share of tasks where the agent must decline' in page and 'id="measure-help"' in page
+        assert page.count("(measure ") >= 5 and "quality measure (docs/synthesis.md)" not in page
         assert "/console/envs/retail" not in _page(c, "/console/?sector=healthcare")
         # the console is not part of the API's contract
         assert not any(p.startswith("/console") or p == "/" for p in c.get("/openapi.json").json()["paths"])
