@@ -78,6 +78,21 @@ def json_text(text: object) -> str:
     return value if isinstance(value, str) else pretty_json(value)
 
 
+def readable_calls(tool_calls: object) -> list[tuple[str, str]]:
+    """An assistant message's tool calls as (tool name, indented arguments): OpenAI's format holds the
+    arguments as JSON text inside JSON, which printed whole reads as escaped quotes."""
+    out = []
+    for call in tool_calls if isinstance(tool_calls, list) else []:
+        if not isinstance(call, dict):
+            out.append(("?", pretty_json(call)))
+            continue
+        function = call.get("function") if isinstance(call.get("function"), dict) else call
+        name = function.get("name", "?")
+        arguments = function.get("arguments", function.get("input", {}))
+        out.append((str(name), json_text(arguments)))
+    return out
+
+
 def when(seconds: float | None) -> str:
     """A Unix time as UTC, to the second ("—" for none)."""
     if not seconds or not isinstance(seconds, int | float):
@@ -95,7 +110,9 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(markdown=markdown, pretty_json=pretty_json, json_text=json_text, when=when)
+    env.filters.update(
+        markdown=markdown, pretty_json=pretty_json, json_text=json_text, when=when, readable_calls=readable_calls
+    )
     env.globals.update(prefix=PREFIX)
     return env
 

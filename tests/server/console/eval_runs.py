@@ -28,6 +28,10 @@ def _score(c: httpx.Client, task_id: str, calls: list[tuple[str, dict[str, Any]]
     return Score.model_validate(c.post(f"/episodes/{episode}/score", json={"answer": answer}).json())
 
 
+#: The episode the failed trial ran in (the trial page links to it).
+EPISODE_ID = "ep_trialepisode01"
+
+
 def _record(task_id: str, trial: int, score: Score | None, **extra: Any) -> TrialRecord:
     return TrialRecord(
         task_id=task_id,
@@ -61,12 +65,30 @@ def write_run(root: Path, farm: httpx.Client) -> Path:
     messages = [
         {"role": "system", "content": "# Clinic front desk policy"},
         {"role": "user", "content": "Hi, I'd like to see Dr. Osei on Wednesday morning. " + ALL},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function"}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "book_appointment", "arguments": json.dumps(wrong)},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": "call_1", "content": call.result},
         {"role": "assistant", "content": "Booked you at 11:30. " + ALL},
     ]
     records = [
-        _record("clinic-001", 0, failed_score, messages=messages, tool_calls=[call], answer="Booked you at 11:30."),
+        _record(
+            "clinic-001",
+            0,
+            failed_score,
+            messages=messages,
+            tool_calls=[call],
+            answer="Booked you at 11:30.",
+            episode_id=EPISODE_ID,
+        ),
         _record("clinic-001", 1, None),
         _record("clinic-002", 0, None),
         _record("clinic-002", 1, None),

@@ -13,7 +13,7 @@ import pytest
 from envs.paths import BUILTIN_CATALOG
 
 from ..conftest import API_KEYS, KEY_A, KEY_ADMIN
-from .eval_runs import RUN_ID, write_run
+from .eval_runs import EPISODE_ID, RUN_ID, write_run
 from .hostile import SCRIPT, Markup
 
 
@@ -67,6 +67,10 @@ def test_a_failed_trial_shows_its_trajectory_score_diff_and_the_expected_outcome
     assert 'class="reward fail">0.00' in page and "S022" in page and "S021" in page  # score: actual, expected
     assert 'id="expected"' in page and "list_open_slots" in page  # the gold path
     assert SCRIPT not in page and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
+    # the assistant's call reads as its tool and its arguments, not as JSON text escaped inside JSON
+    assert 'calls <code class="tool">book_appointment</code>' in page and "&#34;arguments&#34;: &#34;{" not in page
+    assert '&#34;slot_id&#34;: &#34;S022&#34;' in page
+    assert f'href="/console/episodes/{EPISODE_ID}"' in page  # the trial's episode is a link
 
 
 def test_runs_are_for_admin_keys_and_only_folders_of_the_runs_folder(make_server, tmp_path: Path):
