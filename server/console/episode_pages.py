@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from envs.errors import EnvFarmError
 
@@ -138,6 +138,15 @@ async def episode_page(request: Request, episode_id: str, farm: FarmDep, viewer:
         task=task,
         mcp_url=mcp_url(farm, request, row.id),
     )
+
+
+@router.post("/tasks/{task_id}/episodes")
+async def start_episode(task_id: str, farm: FarmDep, viewer: ViewerDep) -> RedirectResponse:
+    """Start an episode of the task under the viewer's key (the form on a task's page), and show it:
+    its page holds the MCP URL and a client snippet. The console's cookie is ``SameSite=Strict``, so
+    another site cannot make a browser post this."""
+    live = await farm.service.create(viewer, task_id=task_id, env_id=None)
+    return RedirectResponse(f"{PREFIX}/episodes/{live.row.id}", status_code=303)
 
 
 @router.get("/episodes/{episode_id}/live", response_class=HTMLResponse)

@@ -86,7 +86,8 @@ def readable_calls(tool_calls: object) -> list[tuple[str, str]]:
         if not isinstance(call, dict):
             out.append(("?", pretty_json(call)))
             continue
-        function = call.get("function") if isinstance(call.get("function"), dict) else call
+        inner = call.get("function")
+        function: dict[str, Any] = inner if isinstance(inner, dict) else call
         name = function.get("name", "?")
         arguments = function.get("arguments", function.get("input", {}))
         out.append((str(name), json_text(arguments)))

@@ -4,7 +4,10 @@ and that the console sees exactly what its key sees (sign-in, cookie, tenants, a
 from __future__ import annotations
 
 import hashlib
+import html
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -226,3 +229,23 @@ def test_behind_an_https_public_url_the_cookie_is_secure(make_server):
     with httpx.Client(base_url=srv.base_url) as c:
         cookie = c.post("/console/login", headers=auth(KEY_A)).headers["set-cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_a_task_page_starts_an_episode_whose_page_gives_a_snippet_that_connects(local):
+    """ "Start an episode" on a task's page makes one under the viewer's key and opens its page, with
+    the MCP URL and a Python snippet that, run as shown, lists the episode's tools."""
+    with local.http() as c:
+        assert 'action="/console/tasks/clinic-001/episodes"' in _page(c, "/console/tasks/clinic-001")
+        started = c.post("/console/tasks/clinic-001/episodes")
+        assert started.status_code == 303 and started.headers["location"].startswith("/console/episodes/ep_")
+        episode_id = started.headers["location"].rsplit("/", 1)[1]
+        assert c.get(f"/episodes/{episode_id}").json()["task_id"] == "clinic-001"
+        page = _page(c, started.headers["location"])
+        assert f"/episodes/{episode_id}/mcp</code>" in page
+        assert c.post("/console/tasks/nowhere-001/episodes").status_code == 404
+    snippet = re.search(r'id="client-snippet">.*?<pre>(.*?)</pre>', page, re.S)
+    assert snippet is not None
+    code = html.unescape(snippet.group(1))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "'list_providers'" in done.stdout

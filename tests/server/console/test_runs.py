@@ -69,7 +69,7 @@ def test_a_failed_trial_shows_its_trajectory_score_diff_and_the_expected_outcome
     assert SCRIPT not in page and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
     # the assistant's call reads as its tool and its arguments, not as JSON text escaped inside JSON
     assert 'calls <code class="tool">book_appointment</code>' in page and "&#34;arguments&#34;: &#34;{" not in page
-    assert '&#34;slot_id&#34;: &#34;S022&#34;' in page
+    assert "&#34;slot_id&#34;: &#34;S022&#34;" in page
     assert f'href="/console/episodes/{EPISODE_ID}"' in page  # the trial's episode is a link
 
 
