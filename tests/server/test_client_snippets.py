@@ -113,3 +113,38 @@ def test_the_desktop_configuration_starts_a_stdio_episode(tmp_path: Path) -> Non
     assert "find_user_id_by_email" in tools and "cancel_pending_order" in tools
     assert found.is_error and "nobody@example.com" in found.content[0].text
     assert '"score"' in (tmp_path / "stderr.txt").read_text()  # --score-on-exit
+
+
+#: The table of docs/clients.md, "When the episode is over": client -> (top-level class, innermost class).
+RAISES = {
+    row[0]: (re.findall(r"`(\w+)", row[1])[0], row[2].split("`")[1].split(":")[0])
+    for row in (
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in DOC.read_text().split("## When the episode is over", 1)[1].splitlines()
+        if line.startswith("| ") and not line.startswith("| client")
+    )
+}
+_RAISED = re.compile(r"^[ |+]*(?:[\w.]+\.)?(\w+(?:Error|Group|Exception)\w*): (.*)$", re.M)
+
+
+def test_the_doc_says_what_each_client_raises_on_an_ended_episode() -> None:
+    assert set(RAISES) == MCP_CLIENTS
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_on_an_ended_episode_each_snippet_raises_what_the_doc_says(keyed_server: LiveServer, name: str) -> None:
+    if name in ("openai-agents", "fastmcp"):
+        client_module("agents" if name == "openai-agents" else "fastmcp")
+    python = mcp1_python() if name in IN_MCP1 else Path(sys.executable)
+    with keyed_server.http(KEY_A) as c:
+        episode = c.post("/episodes", json={"task_id": "clinic-001"}).json()
+        assert c.delete(f"/episodes/{episode['episode_id']}").status_code == 200
+    env = {**os.environ, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "sk-test"}
+    code = as_written(SNIPPETS[name], episode["mcp_url"], KEY_A)
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    raised = _RAISED.findall(done.stderr)  # outermost first, as Python prints a chain of groups
+    assert raised, done.stderr[-2000:]
+    top, inner = RAISES[name]
+    assert (raised[0][0], raised[-1][0]) == (top, inner), raised
+    assert raised[-1][1] == f"Episode '{episode['episode_id']}' is closed"
