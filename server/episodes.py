@@ -384,7 +384,8 @@ class EpisodeService:
             live.seq = seq
             live.last_active_at = started
             if row.kind == "write" and not row.is_error and duration_ms >= self.settings.snapshot_after_seconds * 1e3:
-                self._snapshot(live, seq)
+                # in a worker, under the tenant's share: an image of megabytes is no work for the event loop
+                await self.workers.run(principal.tenant, functools.partial(self._snapshot, live, seq))
             logged = call_bytes(row)
             live.log_bytes += logged
             self.tenant_bytes.add(principal.tenant, logged)
