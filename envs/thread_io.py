@@ -54,3 +54,20 @@ def written(fd: int) -> int:
     data = os.pread(fd, 512, 0)
     start = data.index(b"wchar:") + 6
     return int(data[start : data.index(b"\n", start)])
+
+
+def temp_file_bytes(pid: int | str = "self") -> int:
+    """Bytes of SQLite temporary files process ``pid`` holds open: they are unlinked as soon as they
+    are opened, so they are found by its file descriptors (``etilqs_*``)."""
+    total = 0
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    for fd in fds:
+        try:
+            if "etilqs_" in os.readlink(f"/proc/{pid}/fd/{fd}"):
+                total += os.stat(f"/proc/{pid}/fd/{fd}").st_size
+        except OSError:  # closed meanwhile
+            continue
+    return total

@@ -24,7 +24,6 @@ folder before and after each phase, and the peak bytes of SQLite temporary files
 from __future__ import annotations
 
 import multiprocessing
-import os
 import statistics
 import tempfile
 import threading
@@ -36,6 +35,7 @@ from typing import Any
 
 import httpx
 
+from envs.thread_io import temp_file_bytes
 from envs.watchdog import WATCHDOG
 
 from ..connections import default_max_connections, raise_open_file_limit
@@ -92,22 +92,6 @@ def _bystander_calls(client: httpx.Client, episode_id: str, n: int, server_error
     return samples
 
 
-def _temp_bytes(pid: int) -> int:
-    """Bytes of SQLite temporary files process ``pid`` holds open (unlinked, so seen only by its fds)."""
-    total = 0
-    try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
-        return 0
-    for fd in fds:
-        try:
-            if "etilqs_" in os.readlink(f"/proc/{pid}/fd/{fd}"):
-                total += os.stat(f"/proc/{pid}/fd/{fd}").st_size
-        except OSError:
-            continue
-    return total
-
-
 def _store_bytes(folder: Path) -> int:
     total = 0
     for path in folder.rglob("*"):
@@ -138,7 +122,7 @@ class _Watch:
             except (OSError, BenchError):
                 return
             self.peak, self.phase_peak = max(self.peak, rss), max(self.phase_peak, rss)
-            temp = _temp_bytes(self.pid)
+            temp = temp_file_bytes(self.pid)
             self.temp_peak, self.phase_temp_peak = max(self.temp_peak, temp), max(self.phase_temp_peak, temp)
 
     @contextmanager

@@ -3,7 +3,6 @@ stopped with a typed error, and the process stays within 512 MB of where it was 
 
 from __future__ import annotations
 
-import os
 import re
 import resource
 import sqlite3
@@ -17,6 +16,7 @@ from envs import Environment
 from envs.errors import SandboxError, SpecError, ToolError
 from envs.sandbox import LIMITS
 from envs.spec import EnvSpec
+from envs.thread_io import temp_file_bytes
 
 PEAK_GROWTH_KB = 512 * 1024  # ru_maxrss is in KB on Linux
 
@@ -149,14 +149,7 @@ class _TempFiles:
 
     def _sample(self) -> None:
         while not self._stop.wait(0.002):
-            total = 0
-            for fd in os.listdir("/proc/self/fd"):
-                try:
-                    if "etilqs_" in os.readlink(f"/proc/self/fd/{fd}"):
-                        total += os.stat(f"/proc/self/fd/{fd}").st_size
-                except OSError:
-                    continue
-            self.peak = max(self.peak, total)
+            self.peak = max(self.peak, temp_file_bytes())
 
     def __enter__(self) -> _TempFiles:
         self._thread.start()
