@@ -65,12 +65,9 @@ class ConnectionLimits:
     max_connections: int
     max_per_address: int
     open_by_address: Counter[str] = field(default_factory=Counter)
+    open: int = 0  # the sum of ``open_by_address``, kept as they change (checked on every connection)
     refused: int = 0
     timed_out: int = 0
-
-    @property
-    def open(self) -> int:
-        return sum(self.open_by_address.values())
 
     def refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` is refused, or None to take it."""
@@ -117,6 +114,7 @@ def guarded_protocol(limits: ConnectionLimits) -> type[asyncio.Protocol]:
                 return
             self._counted = True
             limits.open_by_address[self._address] += 1
+            limits.open += 1
             self._arm_header_deadline()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -124,6 +122,7 @@ def guarded_protocol(limits: ConnectionLimits) -> type[asyncio.Protocol]:
             if self._counted:
                 self._counted = False
                 limits.open_by_address[self._address] -= 1
+                limits.open -= 1
                 if limits.open_by_address[self._address] <= 0:
                     del limits.open_by_address[self._address]
             super().connection_lost(exc)
