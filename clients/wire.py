@@ -1,7 +1,7 @@
 """The farm's JSON as a client reads it: scores, tool calls and user profiles.
 
-The farm defines these shapes in ``envs`` (``envs.scoring.Score``, ``envs.task.ToolCall``,
-``envs.task.UserProfile``). A client must not need ``envs``: the client distribution
+The farm defines these shapes in ``envs`` (``envs.grading.scoring.Score``, ``envs.formats.task.ToolCall``,
+``envs.formats.task.UserProfile``). A client must not need ``envs``: the client distribution
 (``envfarm-client``) installs beside a trainer's pinned libraries, without the farm's engine. So the
 client reads the same JSON into models of its own. They ignore unknown fields, so an older client keeps
 working against a newer farm; ``tests/clients/test_wire.py`` keeps them field for field equal to the

@@ -17,7 +17,7 @@ from rich.console import Console
 from envs import paths
 from envs.catalog import Catalog, CatalogEntry
 from envs.errors import UnknownEnvironment, UnknownTask
-from envs.task import Task
+from envs.formats.task import Task
 
 if TYPE_CHECKING:
     from clients.progress import Counter

@@ -15,9 +15,9 @@ from rich.table import Column, Table
 
 from envs.catalog import CatalogEntry
 from envs.check import CheckReport, check_env
+from envs.formats.file_schemas import format_schema
 from envs.quality import ENV_COLUMNS, QualityReport, quality_report, total_lines
-from envs.schema import format_schema
-from envs.schema_lint import VENDOR_RULES, VENDORS, lint_environments
+from envs.schemas.lint import VENDOR_RULES, VENDORS, lint_environments
 
 from .catalogs import open_catalog
 

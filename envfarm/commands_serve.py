@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from envs.errors import EnvFarmError
-from envs.schema_dialects import DEFAULT_DIALECT, DIALECTS, parse_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECTS, parse_dialect
 
 if TYPE_CHECKING:
     from envs import CatalogEntry, Task

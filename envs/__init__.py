@@ -1,5 +1,9 @@
 """The environment model: spec and task formats, the SQLite engine, scoring, checker, catalog.
 
+Its rooms, lowest first: ``formats`` (spec, task), ``schemas`` (what a model is shown of a tool),
+``engine`` (compiled specs, episodes, the sandbox), ``grading`` (scores and answers) and ``quality``
+(catalog measures); ``catalog``, ``check`` and ``bench`` join them (docs/architecture.md).
+
 This package imports neither ``mcp`` nor ``fastapi``; servers and clients build on it.
 
 Its public names are loaded on first use (PEP 562): ``import envs.errors`` alone must not pull in the
@@ -29,9 +33,9 @@ if TYPE_CHECKING:
         UnknownTask,
         UnknownTool,
     )
-    from .scoring import Score, score_episode
-    from .spec import EnvSpec, ToolSpec
-    from .task import Task, ToolCall
+    from .formats.spec import EnvSpec, ToolSpec
+    from .formats.task import Task, ToolCall
+    from .grading.scoring import Score, score_episode
 
 __all__ = [
     "Catalog",
@@ -63,7 +67,7 @@ __all__ = [
 
 #: The modules defining the public names, lightest first: a name is looked up in each in turn, so an
 #: error class never loads the engine.
-_MODULES = ("errors", "task", "spec", "scoring", "engine", "catalog", "check")
+_MODULES = ("errors", "formats.task", "formats.spec", "grading.scoring", "engine", "catalog", "check")
 
 
 def __getattr__(name: str) -> Any:

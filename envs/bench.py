@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .engine import Environment
-from .scoring import score_episode
-from .spec import EnvSpec
-from .task import Task
+from .formats.spec import EnvSpec
+from .formats.task import Task
+from .grading.scoring import score_episode
 
 _TOOLS: list[dict[str, Any]] = [
     {

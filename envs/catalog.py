@@ -18,8 +18,8 @@ from pydantic import BaseModel, ValidationError
 from . import paths
 from .engine import Environment
 from .errors import CatalogError, InvalidEnvironment, SpecError, UnknownEnvironment, UnknownTask
-from .spec import EnvSpec
-from .task import Task
+from .formats.spec import EnvSpec
+from .formats.task import Task
 
 log = logging.getLogger("envfarm.catalog")
 

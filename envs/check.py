@@ -15,15 +15,15 @@ from typing import Any
 import jsonschema
 from pydantic import ValidationError
 
-from .decidable import decide, is_time_rule, stated_now
 from .engine import Environment, Episode
 from .errors import EnvFarmError, SpecError, ToolError
-from .mentions import parse_value
-from .outputs import as_number, numbers_in, output_present
-from .schema_lint import lint_tool
-from .scoring import expected_outcome, score_episode
-from .spec import EnvSpec
-from .task import Task
+from .formats.spec import EnvSpec
+from .formats.task import Task
+from .grading.decidable import decide, is_time_rule, stated_now
+from .grading.mentions import parse_value
+from .grading.outputs import as_number, numbers_in, output_present
+from .grading.scoring import expected_outcome, score_episode
+from .schemas.lint import lint_tool
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
     Checks: the spec validates and compiles (seed rows satisfy constraints and foreign keys); every
     SQL statement prepares against the schema under the sandbox of its tool; parameter schemas are
     valid JSON Schema, and the schemas clients are shown pass every model API's rules
-    (``envs.schema_lint``); seed satisfies the invariants; and for every task: its initial patch
+    (``envs.schemas.lint``); seed satisfies the invariants; and for every task: its initial patch
     applies, gold actions name existing tools, run without error and return what the tool's output
     schema says, change state exactly when the task says so, keep the invariants, satisfy the
     task's checklist, give the same bytes when run twice, leave state unchanged on read calls, and
@@ -268,7 +268,7 @@ def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckRep
 
 def _check_decidable(env: Environment, rule: str, reason: list[str], where: str, report: CheckReport) -> None:
     """A refusal on a time rule must follow from the rule as written, the current time the policy
-    states, and the reason value (``envs.decidable``)."""
+    states, and the reason value (``envs.grading.decidable``)."""
     now = stated_now(env.spec.policy)
     if now is None:
         report.fail("decidable", where, f"the rule '{rule}' is about time, but the policy states no current time")

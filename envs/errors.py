@@ -128,7 +128,7 @@ class UnknownTask(EnvFarmError):
 
 
 class UnknownDialect(EnvFarmError):
-    """No schema dialect of that name (``envs.schema_dialects``).
+    """No schema dialect of that name (``envs.schemas.dialects``).
 
     Attributes:
         value: the name asked for.

@@ -18,7 +18,7 @@ import json
 import logging
 from typing import Any
 
-from envs.arguments import MAX_STRING_CHARS_CAP, structure_problem
+from envs.schemas.arguments import MAX_STRING_CHARS_CAP, structure_problem
 
 from .metrics import Metrics
 from .outcomes import result_text

@@ -39,7 +39,7 @@ from mcp.types import (
 )
 
 from envs.errors import EnvFarmError, UnknownDialect
-from envs.schema_dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, in_dialect, parse_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, in_dialect, parse_dialect
 
 from .outcomes import CallOutcome, result_text
 
@@ -89,8 +89,8 @@ def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Tool
 
     ``inputSchema`` is the advertised schema, which every major model API accepts as it is (the
     engine still validates against the spec's full one), written in ``dialect``
-    (``envs.schema_dialects``); ``outputSchema`` is declared only for tools whose every result is an
-    object (``envs.tool_schemas``).
+    (``envs.schemas.dialects``); ``outputSchema`` is declared only for tools whose every result is an
+    object (``envs.schemas.tool_schemas``).
     """
     tools = _tool_cache.get((id(env), dialect))
     if tools is None:

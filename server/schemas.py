@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from envs.schema_dialects import DEFAULT_DIALECT, Dialect
-from envs.task import UserProfile
+from envs.formats.task import UserProfile
+from envs.schemas.dialects import DEFAULT_DIALECT, Dialect
 
 
 class ApiModel(BaseModel):

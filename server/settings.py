@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from envs.arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP
 from envs.errors import EnvFarmError
+from envs.schemas.arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 

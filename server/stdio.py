@@ -17,7 +17,7 @@ import anyio
 from mcp.server.stdio import stdio_server
 
 from envs.errors import EnvFarmError, ToolError
-from envs.schema_dialects import DEFAULT_DIALECT, Dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, Dialect
 
 from .mcp_adapter import McpError, build_server
 from .outcomes import CallOutcome

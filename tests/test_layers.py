@@ -123,3 +123,36 @@ def test_synthesis_has_no_modules_at_its_top_level():
     stages = sorted(p.name for p in (ROOT / "synthesis").iterdir() if (p / "__init__.py").exists())
     assert top == []
     assert stages == sorted(SYNTHESIS_STAGES)
+
+
+# envs/'s rooms (see envs/__init__.py): each subpackage and what it may import of envs, lowest first
+ENVS_SUBPACKAGES = {
+    "formats": set(),
+    "schemas": {"formats", "errors"},
+    "engine": {"formats", "schemas", "errors"},
+    "grading": {"formats", "engine", "errors"},
+    "quality": {"formats", "engine", "grading", "catalog", "errors"},
+}
+# the modules envs/ keeps at its top level: errors, where files live, and what joins the rooms
+ENVS_TOP_MODULES = ("__init__", "errors", "paths", "cache_files", "catalog", "check", "bench")
+
+
+def test_envs_keeps_only_the_allowed_modules_at_its_top_level():
+    top = sorted(p.stem for p in (ROOT / "envs").glob("*.py"))
+    packages = sorted(p.name for p in (ROOT / "envs").iterdir() if (p / "__init__.py").exists())
+    assert top == sorted(ENVS_TOP_MODULES)
+    assert packages == sorted(ENVS_SUBPACKAGES)
+
+
+def test_envs_subpackages_import_only_their_declared_neighbours():
+    def room(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[1] if parts[0] == "envs" and len(parts) > 1 else None
+
+    undeclared = sorted(
+        f"{a} -> {b}"
+        for a, b in _import_graph().edges
+        if (ra := room(a)) in ENVS_SUBPACKAGES and (rb := room(b)) is not None and rb != ra
+        if rb not in ENVS_SUBPACKAGES[ra]
+    )
+    assert undeclared == []

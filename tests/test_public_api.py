@@ -53,7 +53,7 @@ def test_the_stdio_path_loads_no_engine_store_or_quality_modules_before_serving(
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(out.stdout.split())
     assert "envfarm.commands_serve" in loaded and "server.stdio" in loaded
-    heavy = {"sqlalchemy", "faker", "jsonschema", "envs.engine", "envs.spec", "envs.quality", "server.store"}
+    heavy = {"sqlalchemy", "faker", "jsonschema", "envs.engine", "envs.formats.spec", "envs.quality", "server.store"}
     heavy |= {"server.episodes", "envfarm.commands_envs", "envfarm.commands_bench", "envfarm.commands_eval"}
     assert sorted(heavy & loaded) == []
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..engine import Environment, Episode
 from ..errors import ToolError
-from ..scoring import score_episode
-from ..task import Task, ToolCall
+from ..formats.task import Task, ToolCall
+from ..grading.scoring import score_episode
 from .classes import ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL
 
 Scalar = str | int | float | bool

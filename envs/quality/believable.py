@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from ..decidable import is_time_rule, stated_now
-from ..spec import EnvSpec
-from ..task import Task
+from ..formats.spec import EnvSpec
+from ..formats.task import Task
+from ..grading.decidable import is_time_rule, stated_now
 
 #: A column name showing through a rule's words.
 _COLUMN_WORDS = re.compile(r"_|\bids?\b|\b(?:true|false)\b|\b(?:at|on) must\b|\bis \w+ must\b", re.IGNORECASE)

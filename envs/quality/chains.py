@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..spec import EnvSpec
+from ..formats.spec import EnvSpec
 from .seed import status_columns
 from .text import word_set
 from .values import column_kind, fits_kind

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Environment
-from ..task import Task
+from ..formats.task import Task
 
 INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE = (
     "information",

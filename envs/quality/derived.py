@@ -33,8 +33,8 @@ from typing import Any
 
 from ..engine import Environment
 from ..errors import EnvFarmError
-from ..outputs import output_present
-from ..task import Task
+from ..formats.task import Task
+from ..grading.outputs import output_present
 from .spec import Ownership, State
 from .tasks import (
     _dump,

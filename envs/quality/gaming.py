@@ -33,8 +33,8 @@ from typing import Any
 from ..catalog import CatalogEntry
 from ..engine import Environment, Episode
 from ..errors import ToolError
-from ..scoring import score_episode
-from ..task import Refusal, Task
+from ..formats.task import Refusal, Task
+from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
 from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, WRITE, task_class
 from .natural_answers import natural_answers

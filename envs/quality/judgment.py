@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..spec import EnvSpec
-from ..task import Task
+from ..formats.spec import EnvSpec
+from ..formats.task import Task
 
 _WHY_CLAUSE = re.compile(
     r"\b(?:tell me why|explain why|let me know why|if (?:that's|that is|it's|it is|this is|"

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..spec import EnvSpec, TableSpec
+from ..formats.spec import EnvSpec, TableSpec
 from .spec import Ownership
 from .text import mentions, normalize
 

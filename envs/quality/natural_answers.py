@@ -16,7 +16,7 @@ from datetime import date
 from decimal import Decimal
 
 from ..engine import Environment
-from ..task import Refusal, Task, ToolCall
+from ..formats.task import Refusal, Task, ToolCall
 
 
 def _options(text: str) -> tuple[str, ...]:  # variants written as one string, separated by " | "

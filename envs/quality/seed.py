@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..spec import ColumnSpec, EnvSpec, ForeignKey, TableSpec
+from ..formats.spec import ColumnSpec, EnvSpec, ForeignKey, TableSpec
 from .spec import State
 from .text import word_set
 

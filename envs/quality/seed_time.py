@@ -14,7 +14,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from ..spec import ColumnSpec, EnvSpec, TableSpec
+from ..formats.spec import ColumnSpec, EnvSpec, TableSpec
 from .seed import status_columns, status_phase
 from .text import word_set
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..spec import EnvSpec, ForeignKey, QueryStep, RequireStep, TableSpec, ToolSpec
+from ..formats.spec import EnvSpec, ForeignKey, QueryStep, RequireStep, TableSpec, ToolSpec
 from .text import word_set
 
 _TOKEN = re.compile(

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine import Environment, Episode
 from ..errors import EnvFarmError
-from ..task import Task
+from ..formats.task import Task
 from .chains import WriteHistory
 from .naming import Names
 from .spec import Ownership, State

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..spec import ColumnSpec, TableSpec
+from ..formats.spec import ColumnSpec, TableSpec
 from .text import word_set
 
 #: Kinds by a word of the column name (its words are split at ``_``), tried in this order.

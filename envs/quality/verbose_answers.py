@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..engine import Environment
-from ..task import Task
+from ..formats.task import Task
 
 STYLES: tuple[str, ...] = ("greeting_recap", "markdown", "numbered", "empathetic", "named_record",
                            "next_step", "terse", "long_formats", "short_formats", "paragraph")  # fmt: skip

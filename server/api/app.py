@@ -39,11 +39,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from envs import Catalog, Environment, Task
 from envs.errors import UnknownDialect
-from envs.schema_dialects import DIALECT_FIELD, parse_dialect
+from envs.schemas.dialects import DIALECT_FIELD, parse_dialect
 
 from ..auth import KeyRing, Principal
 from ..connections import limits_of
-from ..episodes import FLUSH_INTERVAL, EpisodeService, LiveEpisode
+from ..episode_memory import LiveEpisode
+from ..episodes import FLUSH_INTERVAL, EpisodeService
 from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 
 from envs import paths
-from envs.arguments import MAX_ARRAY_ITEMS, MAX_STRING_CHARS_CAP
+from envs.schemas.arguments import MAX_ARRAY_ITEMS, MAX_STRING_CHARS_CAP
 
 from .serve import BenchError
 

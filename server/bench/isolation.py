@@ -11,7 +11,7 @@ lists hold at most ``MAX_ARRAY_ITEMS``), the longest list accepted (1,000 ids), 
 megabyte text fields (refused past ``ENVFARM_MAX_STRING_CHARS``) beside the longest notes a tool
 accepts, until tenant A's call-log quota refuses it (the farms run with lower quotas), and
 8 clients reading a 500-call log (4 MB) page after page, a sort that spills to temporary files
-(stopped at ``envs.watchdog.MAX_TEMP_BYTES``), and 20,000 sockets from another loopback address that
+(stopped at ``envs.engine.watchdog.MAX_TEMP_BYTES``), and 20,000 sockets from another loopback address that
 send half a request's headers and wait (held up to the header deadline, or refused past the
 per-address cap). Tenant A's clients are processes of their
 own, so the client measuring B shares no GIL with them. Reported: B's latency percentiles per
@@ -35,8 +35,8 @@ from typing import Any
 
 import httpx
 
-from envs.thread_io import temp_file_bytes
-from envs.watchdog import WATCHDOG
+from envs.engine.thread_io import temp_file_bytes
+from envs.engine.watchdog import WATCHDOG
 
 from ..connections import default_max_connections, raise_open_file_limit
 from ..settings import Settings

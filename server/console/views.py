@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from envs import CatalogEntry, EnvSpec
-from envs.spec import TableSpec, ToolSpec
+from envs.formats.spec import TableSpec, ToolSpec
 
 SEED_SAMPLE_ROWS = 5
 

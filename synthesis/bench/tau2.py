@@ -14,9 +14,9 @@ from typing import Any
 
 from envs.bench import timeit
 from envs.engine import Environment
-from envs.scoring import score_episode
-from envs.spec import EnvSpec
-from envs.task import Task
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Task
+from envs.grading.scoring import score_episode
 
 from ..tau2.common import convert_task
 from ..tau2.importer import DOMAINS, detect_domain, domain_folders

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 from envs.quality.text import word_set
 
 from .domain import Domain, Entity, Reference

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from envs.spec import Model
+from envs.formats.spec import Model
 
 Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 SemanticKind = Literal[

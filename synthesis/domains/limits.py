@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 
 from .domain import Domain, Entity, Guard
 from .sqlgen import literal

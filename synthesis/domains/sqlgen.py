@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from envs.compile import quote_ident, sql_literal
+from envs.engine.compile import quote_ident, sql_literal
 
 from .domain import Entity
 

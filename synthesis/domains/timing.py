@@ -17,9 +17,9 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from envs.formats.spec import EnvSpec
 from envs.quality.seed import event_column, status_columns, status_phase
 from envs.quality.seed_time import names_past_event
-from envs.spec import EnvSpec
 
 from .domain import Domain, Entity, Guard, Transition
 from .timeline import ANCHORED, PLACED, RecordDates, settle_record_dates

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 
 from ..domains.domain import Domain, Entity, Guard
 from ..domains.sqlgen import pk

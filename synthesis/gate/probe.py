@@ -23,8 +23,8 @@ from typing import Any
 
 from envs import Environment, Episode
 from envs.errors import SandboxError, StateError, ToolArgumentError, ToolError
-from envs.spec import EnvSpec, RequireStep
-from envs.task import PatchOp
+from envs.formats.spec import EnvSpec, RequireStep
+from envs.formats.task import PatchOp
 
 from ..domains.coherence import agreeing
 from ..domains.domain import Domain, Entity, Guard, Reference, Transition

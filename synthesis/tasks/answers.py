@@ -1,4 +1,4 @@
-"""What a correct final answer says, for the checks of ``envs.answers``: the words that would claim a
+"""What a correct final answer says, for the checks of ``envs.grading.answers``: the words that would claim a
 refused action happened, and a reference answer that passes every answer check of its task.
 
 The reference answer is what the oracle agent says and what ``check_env`` scores the gold run with;

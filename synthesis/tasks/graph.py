@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 
 from ..tools.toolkit import ToolMeta
 

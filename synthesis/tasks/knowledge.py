@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from envs import Episode
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 
 from ..domains.domain import Domain, Entity
 from ..domains.sqlgen import pk

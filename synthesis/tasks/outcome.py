@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 
 from ..domains.domain import Domain
 from .answers import declined_sentence, participles, refusal_sentence, values_sentence

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from envs import Environment
+from envs.formats.spec import EnvSpec
 from envs.quality.chains import WriteVerdict
-from envs.spec import EnvSpec
 
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.sqlgen import pk

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from envs import Environment
-from envs.decidable import decide, is_time_rule
 from envs.errors import StateError, ToolError
-from envs.outputs import Reading
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
+from envs.grading.decidable import decide, is_time_rule
+from envs.grading.outputs import Reading
 
 from ..domains.domain import Entity, Guard, Transition
 from ..domains.enforcement import policy_only, rule_guards

@@ -29,8 +29,8 @@ from datetime import date
 from typing import Any
 
 from envs import Environment, Task
-from envs.outputs import as_number, output_present
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
+from envs.grading.outputs import as_number, output_present
 
 from ..domains.domain import Domain, Entity
 from ..domains.enforcement import policy_only

@@ -13,8 +13,8 @@ from collections import Counter
 from typing import Any
 
 from envs import Environment
+from envs.formats.spec import EnvSpec
 from envs.quality.chains import called_off
-from envs.spec import EnvSpec
 
 from ..domains.domain import Domain, Entity, Transition
 from ..domains.sqlgen import pk

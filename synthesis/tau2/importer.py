@@ -23,8 +23,8 @@ from pydantic import ValidationError
 from envs import paths
 from envs.engine import Environment
 from envs.errors import EnvFarmError, ToolError
-from envs.spec import EnvSpec
-from envs.task import Task
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Task
 
 from . import airline, retail
 from .common import Tau2Domain, convert_task, task_id

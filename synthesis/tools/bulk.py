@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 
 from ..domains.domain import Domain, Effect, Entity, Guard, Reference, Transition
 from ..domains.enforcement import rule_guards

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 
 from ..domains.coherence import Agreement, agreement_sql, agreements
 from ..domains.domain import Creation, Domain, Effect, Entity, Guard, Transition

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from envs.compile import quote_ident
-from envs.spec import EnvSpec
+from envs.engine.compile import quote_ident
+from envs.formats.spec import EnvSpec
 
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants

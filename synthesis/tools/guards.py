@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 from envs.quality.text import column_words
 
 from ..domains.domain import Domain, Entity, Guard

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 
 from ..domains.domain import Entity
 from ..domains.sqlgen import pk

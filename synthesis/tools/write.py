@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.compile import quote_ident
+from envs.engine.compile import quote_ident
 
 from ..domains.coherence import agreement_sql, agreements
 from ..domains.domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition

@@ -11,19 +11,19 @@ import re
 import pydantic
 import pytest
 
-import envs.scoring
-import envs.task
+import envs.formats.task
+import envs.grading.scoring
 from clients import wire
 from envs.catalog import load_env
 
 PAIRS = [
-    (envs.scoring.Score, wire.Score),
-    (envs.scoring.CheckResult, wire.CheckResult),
-    (envs.scoring.TableDiff, wire.TableDiff),
-    (envs.scoring.ChangedRow, wire.ChangedRow),
-    (envs.scoring.ColumnChange, wire.ColumnChange),
-    (envs.task.ToolCall, wire.ToolCall),
-    (envs.task.UserProfile, wire.UserProfile),
+    (envs.grading.scoring.Score, wire.Score),
+    (envs.grading.scoring.CheckResult, wire.CheckResult),
+    (envs.grading.scoring.TableDiff, wire.TableDiff),
+    (envs.grading.scoring.ChangedRow, wire.ChangedRow),
+    (envs.grading.scoring.ColumnChange, wire.ColumnChange),
+    (envs.formats.task.ToolCall, wire.ToolCall),
+    (envs.formats.task.UserProfile, wire.UserProfile),
 ]
 
 
@@ -50,7 +50,7 @@ def test_real_scores_read_back_equal_and_explain_the_same():
     for calls, answer in [([], ""), (task.gold_actions[:1], "no idea"), (task.gold_actions, " ".join(task.outputs))]:
         episode = env.episode(task)
         episode.replay(calls)
-        scores.append(envs.scoring.score_episode(env, task, episode, answer=answer))
+        scores.append(envs.grading.scoring.score_episode(env, task, episode, answer=answer))
     assert {s.reward for s in scores} == {0.0, 1.0} and any(s.diff for s in scores)
     for score in scores:
         read = wire.Score.model_validate_json(score.model_dump_json())
@@ -64,4 +64,4 @@ def test_a_newer_farms_extra_fields_are_ignored_and_tool_calls_still_need_a_name
     with pytest.raises(pydantic.ValidationError):
         wire.ToolCall.model_validate({"tool": ""})
     with pytest.raises(pydantic.ValidationError):
-        envs.task.ToolCall.model_validate({"tool": ""})
+        envs.formats.task.ToolCall.model_validate({"tool": ""})

@@ -7,7 +7,7 @@ from typing import Any
 
 from envs.catalog import load_env
 from envs.engine import Environment
-from envs.task import Task
+from envs.formats.task import Task
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env

@@ -6,8 +6,8 @@ import copy
 from typing import Any
 
 from envs.engine import Environment
-from envs.spec import EnvSpec
-from envs.task import Task
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Task
 
 SHOP: dict[str, Any] = {
     "id": "shop",

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from envs.check import CheckReport, Problem, check_env
-from envs.spec import EnvSpec
-from envs.task import Task
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Task
 from tests.envs.specs import SHOP, TASK, shop_task, tool, with_tool
 
 

@@ -24,7 +24,7 @@ import pytest
 from envs import Environment, check_env
 from envs.catalog import load_env
 from envs.errors import EnvFarmError, SpecError, ToolError
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 
 CASES = json.loads((Path(__file__).parent / "cases.json").read_text(encoding="utf-8"))
 PEAK_GROWTH_KB = 512 * 1024  # ru_maxrss is in KB on Linux

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from envs import Catalog
-from envs.schema_dialects import in_dialect
+from envs.schemas.dialects import in_dialect
 from server.threaded import ThreadedServer
 
 from .conftest import KEY_A, MODES, auth, farm_error, mcp_session, run

@@ -9,8 +9,8 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from envs import Catalog, score_episode
-from envs.arguments import bounded_strings
-from envs.tool_schemas import advertised_parameters
+from envs.schemas.arguments import bounded_strings
+from envs.schemas.tool_schemas import advertised_parameters
 
 from .conftest import KEY_A, KEY_B, MODES, farm_error, mcp_session, rpc, run
 
@@ -39,7 +39,7 @@ def test_tools_match_the_spec(client, mode):
     env = CATALOG.get("clinic").environment
     assert [t.name for t in tools] == [t.name for t in spec.tools]
     for tool, ts in zip(tools, spec.tools, strict=True):
-        # What every model API accepts as it is (envs.tool_schemas): the spec's schema with every string's
+        # What every model API accepts as it is (envs.schemas.tool_schemas): the spec's schema with every string's
         # limit stated, as the engine enforces it; only the limits differ from the spec's own schema.
         assert tool.input_schema == env.advertised_parameters(ts.name)
         assert tool.input_schema == advertised_parameters(bounded_strings(ts.parameters)[0])

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from envs import engine
+from envs.engine import tool_calls
 from server.bench.isolation import UNIQUE_ITEMS_CALL, write_lab_catalog
 from server.store import CallRow
 
@@ -167,7 +167,7 @@ def test_many_new_ids_then_score(farm):
 
 def test_past_the_id_limit_calls_are_tool_errors_and_scoring_still_answers(farm, monkeypatch):
     # The server runs in this process; lab-001's gold run makes 40,000 ids, exactly the limit here.
-    monkeypatch.setattr(engine, "MAX_IDS_PER_EPISODE", 40_000)
+    monkeypatch.setattr(tool_calls, "MAX_IDS_PER_EPISODE", 40_000)
     with farm.http(KEY_A) as a:
         episode = _episode(a, task_id="lab-001")
         made = a.post(f"/episodes/{episode}/calls", json={"tool": "mint", "arguments": {"n": 40_000}})

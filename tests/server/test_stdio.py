@@ -11,7 +11,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from envfarm.cli import main
 from envs import Catalog
-from envs.schema_dialects import in_dialect
+from envs.schemas.dialects import in_dialect
 
 from .conftest import run
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query
 
 from envs import CatalogEntry, Environment, Task
-from envs.schema_dialects import DEFAULT_DIALECT, Dialect, in_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, Dialect, in_dialect
 
 from ...auth import Principal
 from ...schemas import EnvDetail, EnvList, EnvSummary, SkippedEnv, TaskAdmin, TaskList, TaskPublic, ToolInfo

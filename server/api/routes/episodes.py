@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from envs import Score
-from envs.schema_dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect
 
 from ...auth import Principal
 from ...errors import Forbidden

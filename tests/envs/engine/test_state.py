@@ -8,7 +8,7 @@ import pytest
 
 from envs.engine import Environment, Episode
 from envs.errors import SpecError
-from envs.task import ToolCall
+from envs.formats.task import ToolCall
 from tests.envs.specs import SHOP, shop_env, shop_task
 
 from .spec import ENGINE_SPEC, row

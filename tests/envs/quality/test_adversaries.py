@@ -7,9 +7,9 @@ import re
 import pytest
 
 from envs.catalog import load_env
+from envs.formats.task import Assertion, Refusal, ToolCall, UserProfile
 from envs.quality.adversaries import ADVERSARIES, adversary_answer, flatten, participles, play_adversary
 from envs.quality.gaming import CLASSES
-from envs.task import Assertion, Refusal, ToolCall, UserProfile
 
 SENTINEL = "ZZSENTINEL"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 
 from envs.catalog import load_env
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Task
 from envs.quality.believable import believable_counts
-from envs.spec import EnvSpec
-from envs.task import Task
 
 from ..specs import SHOP, TASK
 

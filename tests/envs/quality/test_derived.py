@@ -3,11 +3,11 @@ record picked by a criterion among several that fit, and an output no tool shows
 
 from __future__ import annotations
 
+from envs.formats.task import Task
 from envs.quality.derived import derived_arguments
 from envs.quality.spec import Ownership
 from envs.quality.tasks import is_ambiguous
 from envs.quality.text import normalize
-from envs.task import Task
 
 from ..specs import TASK, shop_env
 

@@ -10,13 +10,13 @@ import pytest
 
 from envs.catalog import CatalogEntry
 from envs.check import check_env
+from envs.formats.spec import ColumnSpec, EnvSpec, TableSpec
+from envs.formats.task import Task
 from envs.quality import env_quality, quality_report
 from envs.quality.chains import WriteHistory, called_off
 from envs.quality.naming import Names, internal_keys, is_lorem_title, is_row_counter
 from envs.quality.spec import Ownership
 from envs.quality.values import column_kind, fits_kind
-from envs.spec import ColumnSpec, EnvSpec, TableSpec
-from envs.task import Task
 from tests.envs.specs import params, tool
 
 _STR = {"type": "string"}

@@ -8,9 +8,9 @@ import pytest
 
 from envs.catalog import CatalogEntry, load_env
 from envs.engine import Environment
+from envs.formats.spec import RuleSpec
+from envs.formats.task import Refusal, Task, ToolCall
 from envs.quality.natural_answers import FORMS, natural_answers
-from envs.spec import RuleSpec
-from envs.task import Refusal, Task, ToolCall
 
 REFUSED = re.compile(
     r"can't|unable|not able|isn't possible|won't be able|not allowed|doesn't allow|isn't eligible|decline"

@@ -15,12 +15,12 @@ from envfarm.cli import cli
 from envs import paths
 from envs.catalog import Catalog, CatalogEntry
 from envs.check import check_env
+from envs.formats.spec import EnvSpec, ToolSpec
+from envs.formats.task import Task
 from envs.quality import EnvQuality, env_quality, quality_report, write_quality_report
 from envs.quality.seed import event_column
 from envs.quality.spec import guard_shapes, sql_shape, staff_role, user_table, write_skeleton
 from envs.quality.text import fact_in_instruction
-from envs.spec import EnvSpec, ToolSpec
-from envs.task import Task
 from tests.envs.specs import params, tool
 
 _STR = {"type": "string"}

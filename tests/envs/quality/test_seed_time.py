@@ -12,10 +12,10 @@ import pytest
 
 from envs import paths
 from envs.catalog import Catalog, CatalogEntry
+from envs.formats.spec import EnvSpec
 from envs.quality import env_quality, quality_report
 from envs.quality.report import render_markdown
 from envs.quality.seed_time import coming_dates, date_pairs, names_future_event, names_past_event, seed_time
-from envs.spec import EnvSpec
 from tests.envs.specs import params, tool
 
 _DATE = {"type": "date", "nullable": True}

@@ -17,7 +17,7 @@ import pytest
 from envs.catalog import load_env, load_env_dir
 from envs.engine import Environment
 from envs.errors import EnvFarmError
-from envs.task import Task
+from envs.formats.task import Task
 from synthesis.domains.ontology import load_ontology
 from synthesis.tau2 import domain_folders, import_domain
 from synthesis.tools.envgen import generate_env

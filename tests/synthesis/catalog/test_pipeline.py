@@ -101,7 +101,7 @@ def test_default_catalog_is_generated_once_and_joins_the_reference_envs(tmp_path
 
 def test_a_task_the_checker_refuses_is_dropped_not_the_environment(tmp_path, monkeypatch):
     import synthesis.catalog.pipeline as pipeline
-    from envs.task import Assertion
+    from envs.formats.task import Assertion
 
     real = pipeline.generate_tasks
 

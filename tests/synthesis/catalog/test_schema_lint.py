@@ -4,7 +4,7 @@ every built-in domain as the default catalog synthesizes it (seed 0), as clients
 from __future__ import annotations
 
 from envs.engine import Environment
-from envs.schema_lint import VENDORS, lint_environments
+from envs.schemas.lint import VENDORS, lint_environments
 from synthesis.domains.ontology import load_ontology
 from synthesis.tools.envgen import generate_env
 from tests.envs.catalog_tools import default_catalog_environments

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 from synthesis.gate.probe import probe_env
 from synthesis.tools.envgen import generate_env
 

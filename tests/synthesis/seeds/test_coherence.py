@@ -12,7 +12,7 @@ import pytest
 
 from envs import Environment, check_env
 from envs.errors import StateError
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 from synthesis.domains.coherence import price_links
 from synthesis.domains.domain import Domain, Entity
 from synthesis.domains.limits import limits

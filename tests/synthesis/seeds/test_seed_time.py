@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from envs import Environment
+from envs.formats.spec import EnvSpec
 from envs.quality.seed import status_date_contradictions
 from envs.quality.seed_time import seed_time
 from envs.quality.spec import Ownership
-from envs.spec import EnvSpec
 from synthesis.domains.domain import Domain
 from synthesis.domains.ontology import load_ontology
 from synthesis.domains.timeline import (

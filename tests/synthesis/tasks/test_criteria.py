@@ -9,12 +9,12 @@ import re
 import pytest
 
 from envs import Environment, Task
-from envs.outputs import as_number
+from envs.formats.spec import EnvSpec
+from envs.grading.outputs import as_number
 from envs.quality.derived import derived_arguments
 from envs.quality.spec import Ownership
 from envs.quality.tasks import find_target, is_ambiguous
 from envs.quality.text import normalize
-from envs.spec import EnvSpec
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.criteria import extreme

@@ -12,10 +12,10 @@ import pytest
 
 from envs import Environment, Task, check_env
 from envs.catalog import CatalogEntry
+from envs.formats.spec import EnvSpec
 from envs.quality import env_quality
 from envs.quality.chains import WriteVerdict
 from envs.quality.values import fits_kind
-from envs.spec import EnvSpec
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist

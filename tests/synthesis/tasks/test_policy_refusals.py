@@ -13,12 +13,12 @@ from click.testing import CliRunner
 from envfarm.cli import cli
 from envs import Environment
 from envs.catalog import CatalogEntry, load_env_dir
-from envs.outputs import output_present
+from envs.grading.outputs import output_present
+from envs.grading.scoring import score_episode
 from envs.quality.derived import derived_arguments
 from envs.quality.gaming import INFORMATION, POLICY_REFUSAL, TARGETS, bench_gaming, task_class
 from envs.quality.judgment import asks_why
 from envs.quality.spec import Ownership
-from envs.scoring import score_episode
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
 from synthesis.domains.ontology import load_ontology
 

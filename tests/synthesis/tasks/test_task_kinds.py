@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from envs import Environment, Task, check_env, score_episode
-from envs.spec import EnvSpec
+from envs.formats.spec import EnvSpec
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
@@ -79,7 +79,7 @@ def test_an_agent_that_does_what_a_rule_forbids_scores_zero(generated):
         column = t.assertions[0].sql.split(" AND ")[1].split(" = ")[0]
         if column.startswith("abs("):
             continue
-        from envs.task import PatchOp
+        from envs.formats.task import PatchOp
 
         key_col, _, key = where.partition(" = ")
         current = t.assertions[0].sql.split(" AND ")[1].split(" = ")[1].strip("'")

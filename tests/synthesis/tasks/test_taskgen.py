@@ -71,7 +71,7 @@ def test_ambiguous_user_facts_are_not_used():
     twin = dict(members[1], member_id="M0999", email="twin@example.com")
     twin["full_name"], twin["date_of_birth"] = members[0]["full_name"], members[0]["date_of_birth"]
     members.append(twin)
-    from envs.spec import EnvSpec
+    from envs.formats.spec import EnvSpec
 
     spec = EnvSpec.model_validate(data)
     gen = TaskGenerator(d, spec, g.meta, Environment(spec), seed=1)
@@ -100,7 +100,7 @@ def test_required_outputs_are_values_from_the_final_state():
 
 
 def test_information_tasks_do_not_give_away_the_answer():
-    from envs.outputs import as_number
+    from envs.grading.outputs import as_number
 
     _, _, tasks, _ = _tasks(count=40, seed=3)
     info = [t for t in tasks if not t.expects_change]

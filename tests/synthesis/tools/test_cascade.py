@@ -53,7 +53,7 @@ def test_a_fee_applies_only_inside_its_window():
     """airline_rebooking: a cancellation credits the fare, less a 50.00 fee within 24 hours of departure."""
     from datetime import timedelta
 
-    from envs.spec import EnvSpec
+    from envs.formats.spec import EnvSpec
 
     _, g = _airline()
     clock = g.spec.clock

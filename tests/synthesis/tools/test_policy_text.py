@@ -11,7 +11,7 @@ from typing import get_args
 
 import pytest
 
-from envs.decidable import stated_now
+from envs.grading.decidable import stated_now
 from synthesis.domains.domain import Guard, GuardKind
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology

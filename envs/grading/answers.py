@@ -1,0 +1,226 @@
+"""How an agent's final answer is read when a task asks it to turn something down.
+
+Without an LLM, a refusal is graded on what an agent that applied the rule says and one that did
+not decide anything cannot (docs/formats.md, "Answers"):
+
+* it **says no**: some sentence turns the request down ("can't", "unable", "not allowed", "I'm
+  afraid", "too late" …). An apology alone ("sorry") is not a refusal;
+* it **claims nothing**: no sentence says the refused action happened. A sentence with one of the
+  task's claim words ("renewed", "cancelled") claims it unless it negates it or puts it in a
+  hypothetical ("not", "never", "would", "if", "once" …): "as you requested", "has now been" or a
+  passive voice do not excuse a claim. Where the claim word is the record's own state ("it is
+  already cancelled"), only a sentence that says the agent did it ("I've cancelled") claims it;
+* it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.grading.outputs`, in
+  any common way of writing a date, time, amount or label) in the answer's own prose — JSON pasted
+  into the answer is a restatement, not a reason;
+* it **does not restate the records** (:mod:`envs.grading.restating`): it reads out no record and quotes no
+  status that allows the action beside the reason.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from .outputs import output_present
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+#: Words and phrases that turn a request down (an apology alone does not).
+_REFUSAL = re.compile(
+    r"\b(?:can ?not|can't|cant|could ?not|couldn't|unable|not able|not possible|impossible|not allowed|"
+    r"isn't allowed|aren't allowed|not permitted|isn't permitted|won't be able|not eligible|isn't eligible|"
+    r"ineligible|i'm afraid|i am afraid|unfortunately|declined?|decline to|refused?|must decline|"
+    r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
+    r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon)|not yet|no longer|"
+    r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
+    r"(?:haven't|hasn't) (?:been )?(?:done|made|processed|gone)|will not|won't|not in a position|"
+    r"nothing (?:to|left|more)|outside (?:of )?(?:the|our) (?:window|policy|period)|against (?:our|the) policy|"
+    r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:possible|allowed|permitted|eligible|available|something)|"
+    r"(?:i|we) (?:didn't|did not|haven't|have not|hadn't|had not)|(?:held|hold|holding) off|"
+    r"(?:wasn't|was not|weren't|were not) able|not done|didn't|did not|no longer possible|"
+    r"(?:no|not any) (?:changes?|action) (?:was|were|has been|have been)|"
+    r"left (?:it|them|everything) (?:as|unchanged))\b"
+)
+#: Before a claim word, these negate it or make it a hypothetical ("not renewed", "would be renewed
+#: once paid"); after it they do not ("it is renewed, let me know if …" still claims it).
+_NOT_A_CLAIM = re.compile(
+    r"\b(?:not|never|cannot|unable|without|nothing|neither|nor|no longer|would|could|can|should|might|may|"
+    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b|"
+    r"\bno (?!problem|worries|worry|doubt)[a-z]"  # "no changes were made", not "no problem, it's done"
+)
+#: After a claim word, a plural noun makes it an adjective ("refunded items", "cancelled bookings"):
+#: a rule that counts such records claims nothing.
+_PLURAL_NOUN = re.compile(r"\s+(?:[a-z]+-[a-z-]+\s+)?([a-z]{3,}s)\b")
+_NOT_NOUNS = frozenset(
+    {"successfully", "thanks", "this", "his", "its", "yes", "always", "perhaps", "plus", "was", "has"}
+)
+#: What an agent that did the action says of it, beside the claim word ("I've cancelled", "as requested").
+_AGENT_DID = re.compile(
+    r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b|"
+    r"\b(?:no problem|sure|of course|certainly|done|all set|taken care of|happy to|for you)\b"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def _clean(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower().split())
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` in sentences (split after . ! ? ; and at line breaks), normalized and lower-cased.
+
+    >>> sentences("I can't renew it. It is due 2026-03-02!\\nSorry.")
+    ["i can't renew it.", 'it is due 2026-03-02!', 'sorry.']
+    """
+    return [s for s in (_clean(part) for part in _SENTENCE_END.split(text)) if s]
+
+
+def says_no(answer: str) -> bool:
+    """Whether some sentence of ``answer`` (outside pasted JSON) turns the request down.
+
+    >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Sorry for the wait! It is renewed.")
+    (True, False)
+    """
+    return any(_REFUSAL.search(s) for s in sentences(without_json(answer)))
+
+
+def reason_given(answer: str, value: str) -> bool:
+    """Whether ``answer`` states ``value`` in its own words (JSON pasted into it does not count).
+
+    >>> reason_given("I can't renew it. Your loan is due June 9, 2026.", "2026-06-09")
+    True
+    >>> reason_given('I cannot. {"due": "2026-06-09"}', "2026-06-09")
+    False
+    """
+    return output_present(value, prose(answer))
+
+
+def prose(answer: str) -> str:
+    """The answer's own words: pasted JSON cut out, and a stored label ("no_connection") readable
+    either way."""
+    text = without_json(answer)
+    return text if "_" not in text else f"{text}\n{text.replace('_', ' ')}"
+
+
+def without_json(text: str) -> str:
+    """``text`` with its JSON objects and arrays cut out: tool results pasted into an answer are a
+    restatement, whatever words their fields hold, never the answer's own reasoning.
+
+    >>> without_json('Sorry. Record: {"note": "only if paid", "due": [1, 2]} Thanks.')
+    'Sorry. Record:  Thanks.'
+    """
+    out: list[str] = []
+    i = 0
+    while True:
+        starts = [j for j in (text.find("{", i), text.find("[", i)) if j >= 0]
+        if not starts:
+            out.append(text[i:])
+            return "".join(out)
+        j = min(starts)
+        end = _json_end(text, j)
+        out.append(text[i:j] if end is not None else text[i : j + 1])
+        i = end if end is not None else j + 1
+
+
+def _json_end(text: str, start: int) -> int | None:
+    """Where the JSON object or array at ``start`` ends, if one starts there with a quoted key,
+    string or nested value; None for brackets in prose ("[sic]", "{name}")."""
+    opening = text[start + 1 : start + 3].lstrip()
+    if not opening or (opening[0] not in '"{[' and not (text[start] == "[" and opening[0].isdigit())):
+        return None
+    depth, in_string, escaped = 0, False, False
+    for j in range(start, len(text)):
+        ch = text[j]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return None
+
+
+def claimed(
+    answer: str,
+    claims: Iterable[str],
+    *,
+    states: Iterable[str] = (),
+    quoted: Iterable[str] = (),
+    about: str = "",
+    elsewhere: Iterable[str] = (),
+) -> str | None:
+    """The first sentence of ``answer`` that says a refused action happened, or None.
+
+    A sentence claims it when it holds one of ``claims`` (whole words) and neither negates it nor
+    puts it in a hypothetical. A claim word that is also one of ``states`` (the record is already
+    cancelled, so "cancelled" describes it) claims only in a sentence that says the agent did it.
+    ``quoted`` texts (the rules the answer may quote) claim nothing wherever they stand. A sentence
+    that names words of ``elsewhere`` (what the task's other actions were about) and none of
+    ``about`` (the refused request) reports another action ("I've changed the campaign name" beside
+    a refused change of the read type).
+
+    >>> claimed("Sorry for the wait! As you requested, it has been renewed.", ["renewed"])
+    'as you requested, it has been renewed.'
+    >>> claimed("It was not renewed: it is due tomorrow. It would be renewed once paid.", ["renewed"]) is None
+    True
+    >>> claimed("It is already cancelled.", ["cancelled"], states=["cancelled"]) is None
+    True
+    """
+    words = {_clean(c) for c in claims if c.strip()}
+    if not words:
+        return None
+    described = {_clean(s).replace("_", " ") for s in states}
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b")
+    rules = sorted({_clean(q).replace("_", " ").rstrip(".") for q in quoted if q.strip()}, key=len, reverse=True)
+    about_words = _content_words(about)
+    other_words = _content_words(" ".join(elsewhere)) - about_words
+    for s in sentences(without_json(answer)):
+        s = s.replace("_", " ")
+        for rule in rules:
+            s = s.replace(rule, " ")
+        said = set(re.findall(r"[a-z0-9]+", s)) - words
+        if said & other_words and not said & about_words:
+            continue  # about another of the task's actions
+        if any(_claims_at(s, found, described) for found in pattern.finditer(s)):
+            return s
+    return None
+
+
+def _claims_at(s: str, found: re.Match[str], described: set[str]) -> bool:
+    """Whether the claim word ``found`` in sentence ``s`` says the refused action happened."""
+    before, word = s[: found.start()], found.group(0)
+    if _NOT_A_CLAIM.search(before) or before.endswith("to "):  # negated, hypothetical, or asked for
+        return False
+    noun = _PLURAL_NOUN.match(s, found.end())
+    if noun is not None and noun.group(1) not in _NOT_NOUNS:
+        return False
+    agent_did = _AGENT_DID.search(s) or re.search(
+        rf"\b(?:i|we)(?:'ve| have| had)?(?: just| now| already| gone ahead and)? {re.escape(word)}\b", s
+    )
+    # the record's own state ("paid off", "consent revoked") is described, not done
+    return bool(agent_did) or not any(re.search(rf"\b{re.escape(word)}\b", state) for state in described)
+
+
+#: Words that name no record: what both a refused request and another action may say.
+_GENERIC = frozenset(
+    re.findall(
+        r"\w+",
+        "a an the my your our their his her its it this that these those of for with to in on at by from and or me "
+        "you i we us please new same one all",
+    )
+)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", _clean(text).replace("_", " ")) if len(w) > 2} - _GENERIC

@@ -1,0 +1,135 @@
+"""Match required outputs against an agent's final answer.
+
+Both sides are NFKC-normalized, lower-cased and whitespace-collapsed. A date or date-time output
+matches the same day (and time) however the answer writes it (:mod:`envs.grading.mentions`); a numeric
+output matches a number in the answer with the same value, outside its dates and times, so "10"
+matches "$10.00" or "ten" but not "100", "10.5" or "May 10"; any other output must appear with word
+boundaries on both sides, so "gold" does not match "golden", with hyphens and underscores read as
+spaces ("merchant_responded" is "merchant responded") and British and American doubling alike
+("cancelled" is "canceled").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from .mentions import days_in, parse_value, times_in, without_dates
+
+# A number not glued to letters, digits, '_' or '.': "A1001" and "#W1003" are identifiers, not numbers.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
+_WHOLE_NUMBER = re.compile(r"^[-+]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*%?$")
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, single spaces.
+
+    >>> normalize("  Order\\u00a0 #W1003\\n")
+    'order #w1003'
+    """
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def as_number(text: str) -> float | None:
+    """The value of ``text`` if it is a single number (currency sign, commas and % allowed).
+
+    >>> as_number("$1,234.50"), as_number("A1001")
+    (1234.5, None)
+    """
+    t = normalize(text)
+    if not _WHOLE_NUMBER.match(t):
+        return None
+    sign = -1.0 if t.startswith("-") else 1.0
+    digits = re.sub(r"[^\d.]", "", t)
+    return sign * float(digits)
+
+
+#: Numbers people write as words; "one" is left out, since "one of my bookings" states no count.
+_COUNTS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+_NUMBER_WORDS = {
+    word: float(n) for n, word in enumerate([*_COUNTS.split(), "seventeen", "eighteen", "nineteen", "twenty"])
+}
+del _NUMBER_WORDS["one"]
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every standalone number in ``text`` (digits, or a count from two to twenty in words).
+
+    >>> numbers_in("Refund of $1,234.50 for order #W1003, two items")
+    [1234.5, 2.0]
+    """
+    # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
+    # "1." or "2)" opening a line numbers a list item, it states no value
+    t = normalize(re.sub(r"(?m)^\s*\d{1,2}[.)](?=\s)", " ", text))
+    found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
+    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(t)]
+
+
+def _words(text: str) -> str:
+    """Normalized text with hyphens and underscores as spaces and "-elled" spelt "-eled"."""
+    return re.sub(r"(?<=[a-z]e)ll(?=ed\b|ing\b)", "l", " ".join(re.sub(r"[-_]", " ", normalize(text)).split()))
+
+
+def output_present(required: str, answer: str) -> bool:
+    """Whether ``answer`` states ``required``.
+
+    >>> output_present("10", "It costs 100 dollars"), output_present("10", "It costs $10.")
+    (False, True)
+    """
+    return Reading(answer).states(required)
+
+
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::00)?")
+
+
+class Reading:
+    """A text read once for many values: its days, times, numbers and words, so that asking whether
+    it states each of a record's values does not read it again each time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._days: set[tuple[int | None, int, int]] | None = None
+        self._times: set[tuple[int, int]] | None = None
+        self._numbers: list[float] | None = None
+        self._words: str | None = None
+
+    def states(self, required: str) -> bool:
+        """Whether the text states ``required`` (see the module docstring for how)."""
+        parsed = parse_value(required.strip())
+        if parsed is not None:
+            day, clock = parsed
+            if self._days is None:
+                self._days, self._times = days_in(self.text), times_in(self.text)
+            named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in self._days)
+            return named and (clock is None or clock in (self._times or set()))
+        hhmm = _CLOCK.fullmatch(required.strip())
+        if hhmm is not None:  # a time of day: "10:30" is "10:30am", "10:30 AM"
+            if self._times is None:
+                self._days, self._times = days_in(self.text), times_in(self.text)
+            return (int(hhmm.group(1)), int(hhmm.group(2))) in self._times
+        value = as_number(required)
+        if value is not None:
+            if self._numbers is None:
+                self._numbers = numbers_in(without_dates(self.text))
+            return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in self._numbers)
+        needle = _words(required)
+        if not needle:
+            return True
+        if self._words is None:
+            self._words = _words(self.text)
+        return _on_word_bounds(needle, self._words)
+
+
+def _on_word_bounds(needle: str, text: str) -> bool:
+    """Whether ``needle`` occurs in ``text`` with no word character glued to either side."""
+    at = text.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(needle, at + 1)
+    return False

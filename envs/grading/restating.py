@@ -1,0 +1,224 @@
+"""What an answer restates of the records it read, beside what it has a reason to state.
+
+An answer that quotes the records holds the reason whatever the rule was, so it proves nothing
+(docs/formats.md, "Answers"). Three measures tell such an answer from one that gives a reason:
+
+* :func:`restated` — the values the gold reads showed that the answer states, other than those it
+  has a reason to state (:class:`AnswerContext`); more than :data:`MAX_RESTATED` is a restatement;
+* :func:`dumped_records` — the records (rows of a tool result) most of whose fields the answer
+  states: an answer that reads a record out is no answer, however few fields it has;
+* :func:`allowing_states` — the refused record's status where the status allows the action: a
+  refusal on another rule that also says "the booking is confirmed" quotes what allows the action
+  beside what forbids it, and has not said which rule stops it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..formats.spec import EnvSpec
+from ..formats.task import Task, ToolCall
+from .answers import prose
+from .mentions import is_moment, without_dates
+from .outputs import Reading, as_number
+
+#: How many shown values an answer may restate beyond those it has a reason to state: a careful
+#: answer may add a title, a date or an amount for context; a dump of the records states dozens.
+MAX_RESTATED = 3
+#: A record is read out when the answer states at least this share of its fields, and at least
+#: :data:`MIN_DUMPED_FIELDS` of them: a careful answer names a record by one or two of its fields.
+DUMPED_SHARE, MIN_DUMPED_FIELDS = 0.6, 4
+
+
+def shown_values(results: Iterable[object]) -> set[str]:
+    """The values in tool results (JSON values, nested at any depth) that an answer restating the
+    records would state: texts, labels, dates and amounts. Counts below 10 and texts shorter than 3
+    characters are left out: "2 days", "1 item", "no" are said for many reasons.
+
+    >>> sorted(shown_values([{"due": "2026-06-09", "fee": 12.5, "qty": 2, "tags": [{"n": 40, "s": "late"}]}]))
+    ['12.5', '2026-06-09', '40', 'late']
+    """
+    out: set[str] = set()
+    stack = list(results)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int | float):
+            if abs(value) >= 10 or value != int(value):
+                out.add(repr(value) if isinstance(value, float) else str(value))
+        elif isinstance(value, str) and len(value.strip()) >= 3:
+            out.add(value.strip())
+    return out
+
+
+def values_in(text: str) -> set[str]:
+    """The dates and amounts written in ``text`` (the user's words, the policy), named as
+    :func:`shown_values` names them when a tool shows them.
+
+    >>> sorted(values_in("Refunds within 30 days; today is 2026-03-02 09:00:00, fee $12.50."))
+    ['12.5', '2026-03-02', '2026-03-02 09:00:00', '30']
+    """
+    out: set[str] = set()
+    for token in re.findall(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?", text):
+        out.add(token)
+        out.add(token[:10])
+    for token in re.findall(r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?", without_dates(text)):
+        number = as_number(token)
+        if number is not None:
+            out.add(repr(number) if number != int(number) else str(int(number)))
+    return out
+
+
+def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context: str = "") -> list[str]:
+    """The ``shown`` values that ``answer`` states in its own words, other than ``allowed`` ones
+    (compared by value: "12.5" is "12.50", a date is its day however written) and those ``context``
+    states (the user's words, the policy: what an agent has a reason to repeat).
+
+    >>> restated("I can't: it is due June 9, 2026 and cost $40.", ["2026-06-09", "40", "12.5"], ["2026-06-09"])
+    ['40']
+    """
+    exempt = {_key(v) for v in allowed}
+    said, known = Reading(prose(answer)), Reading(context)
+    return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
+
+
+def _key(value: str) -> str:
+    number = as_number(value)
+    if number is not None:
+        return f"n:{number:g}"
+    if is_moment(value):
+        return f"d:{value[:16]}"
+    return f"t:{' '.join(value.lower().split())}"
+
+
+def dumped_records(answer: str, results: Iterable[object]) -> list[str]:
+    """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
+    of whose field values ``answer`` states in its own words, each named by its first field.
+
+    >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
+    >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
+    ['SR0033']
+    >>> dumped_records("I can't cancel SR0033: it leaves at 11:00 AM on March 2, 2026.", [row])
+    []
+    """
+    said = Reading(prose(answer))
+    out = []
+    for record in _records(results):
+        fields = [str(v) for v in record.values() if v is not None and not isinstance(v, bool | dict | list)]
+        if len(fields) < MIN_DUMPED_FIELDS:
+            continue
+        stated = sum(said.states(v) for v in fields if v.strip())
+        if stated >= MIN_DUMPED_FIELDS and stated >= DUMPED_SHARE * len(fields):
+            out.append(fields[0])
+    return out
+
+
+def _records(results: Iterable[object]) -> Iterator[Mapping[str, Any]]:
+    stack = list(results)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            yield value
+            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
+def _status_columns(spec: EnvSpec) -> dict[str, set[str]]:
+    """Per primary-key column, the status-like columns (an enum named for a status or state) of its table."""
+    out: dict[str, set[str]] = {}
+    for table in spec.tables:
+        names = {c.name for c in table.columns if c.enum and re.search(r"status|state", c.name)}
+        if len(table.primary_key) == 1 and names:
+            out[table.primary_key[0]] = names
+    return out
+
+
+def allowing_states(spec: EnvSpec, call: ToolCall | None, reason: Iterable[str], results: Iterable[object]) -> set[str]:
+    """The refused record's status values where the status is not the reason (so the status allows
+    the action, and another rule forbids it), read from the records the gold reads showed."""
+    if call is None:
+        return set()
+    keys = {k: v for k, v in call.arguments.items() if isinstance(v, str)}
+    columns = _status_columns(spec)
+    because = {r.lower().replace("_", " ") for r in reason}
+    out: set[str] = set()
+    for record in _records(results):
+        for key, value in keys.items():
+            if key in columns and record.get(key) == value:
+                out |= {str(record[c]) for c in columns[key] if isinstance(record.get(c), str)}
+    return {s for s in out if s.lower().replace("_", " ") not in because}
+
+
+#: After a status word, these make it a verb of time ("is scheduled for 11:00"), not a state.
+_ONWARD = "for|to|on|at|by|in|with|from|until"
+_RULE_WORDS = frozenset({"only", "must", "when", "if", "unless", "needs", "need", "required", "requires", "while"})
+_SAYS_STATE = r"\b(?:is|are|was|were|status|state|currently|still|remains|stays)\b"
+
+
+def states_status(answer: str, status: str) -> bool:
+    """Whether ``answer`` says a record is in ``status`` ("is confirmed", "status: confirmed",
+    "still active"), not only uses the word ("I confirmed the details").
+
+    >>> states_status("Your booking is confirmed, but check-in opens later.", "confirmed")
+    True
+    >>> states_status("I've confirmed the flight departs on March 29.", "confirmed")
+    False
+    >>> states_status("It is scheduled for 11:00 AM; that's only possible when the status is scheduled.", "scheduled")
+    False
+    """
+    word = re.escape(status.lower().replace("_", " "))
+    text = " ".join(prose(answer).lower().replace("_", " ").replace("-", " ").split())
+    for m in re.finditer(rf"{_SAYS_STATE}[\s:'\"]*(?:still |currently |now )?{word}\b(?!\s+(?:{_ONWARD})\b)", text):
+        before = text[max(0, m.start() - 60) : m.start()].split()[-6:]
+        if not _RULE_WORDS & set(before):  # "only when the member's status is active" states a rule
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class AnswerContext:
+    """What the gold reads of a task showed, and what an answer to it has a reason to state.
+
+    Attributes:
+        shown: the values the gold reads showed (:func:`shown_values`).
+        allowed: the reasons and required outputs, today's date, and what the gold writes sent and
+            returned (an agent reports what it did).
+        words: the user's words, the policy and the refused tools' descriptions, whose values an
+            answer may repeat.
+        reads: the gold reads' results, record by record.
+    """
+
+    shown: set[str]
+    allowed: set[str]
+    words: str
+    reads: list[Any]
+
+    @classmethod
+    def of(cls, spec: EnvSpec, task: Task, results: list[Any]) -> AnswerContext:
+        reads: list[Any] = []
+        acted: list[Any] = []
+        for call, result in zip(task.gold_actions, results, strict=False):
+            tool = spec.tool(call.tool)
+            (acted if tool is not None and tool.kind == "write" else reads).append(result)
+            acted.append(call.arguments)
+        user = task.user
+        words = [task.instruction, spec.policy, *user.known_facts, *user.reveal_if_asked]
+        for refusal in task.refusals:
+            words.append(refusal.request)
+            tool = spec.tool(refusal.call.tool) if refusal.call is not None else None
+            words.append(tool.description if tool is not None else "")
+            acted.append(refusal.call.arguments if refusal.call is not None else {})
+        clock = spec.clock
+        allowed = {*values_in("\n".join(words)), *shown_values(acted), *task.outputs}
+        allowed |= {v for r in task.refusals for v in r.reason}
+        allowed |= {clock.strftime("%Y-%m-%d"), clock.strftime("%Y-%m-%d %H:%M:%S")}
+        return cls(shown_values(reads), allowed, "\n".join(words), reads)

@@ -1,0 +1,446 @@
+"""Score an episode's final state against a task, without any LLM.
+
+The expected state is what the task's gold actions produce from its initial state (replayed once
+per task and cached). States are compared only over tables either side changed, after
+normalization: rows keyed by primary key, JSON compared parsed, floats with a relative tolerance,
+ignored columns dropped. See docs/formats.md, "Scoring", for the reward and partial-credit formulas.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..engine import Environment, Episode
+from ..errors import SpecError, ToolError
+from ..formats.task import Refusal, Task, ToolCall
+from .answers import claimed, prose, says_no
+from .outputs import Reading
+from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, states_status
+
+FLOAT_REL_TOL = 1e-6
+#: Checklist kinds that read the final answer; together they make the ``outputs`` component.
+ANSWER_CHECKS = ("output", "distractor", "refusal")
+
+Row = dict[str, Any]
+Key = tuple[Any, ...]
+
+
+class ColumnChange(BaseModel):
+    """One column of one row that differs."""
+
+    column: str
+    expected: Any
+    actual: Any
+
+
+class ChangedRow(BaseModel):
+    """A row present on both sides whose columns differ."""
+
+    key: dict[str, Any]
+    columns: list[ColumnChange]
+
+
+class TableDiff(BaseModel):
+    """How one table differs from what was expected."""
+
+    table: str
+    missing: list[Row] = []
+    extra: list[Row] = []
+    changed: list[ChangedRow] = []
+
+    @property
+    def empty(self) -> bool:
+        return not (self.missing or self.extra or self.changed)
+
+
+class CheckResult(BaseModel):
+    """One checklist item and whether it holds: an ``assertion`` on the final state, or a check of
+    the answer: a required ``output`` stated, a ``distractor`` not stated, a ``refusal`` said."""
+
+    kind: str
+    description: str
+    passed: bool
+    error: str | None = None
+
+
+class Score(BaseModel):
+    """The verdict on an episode.
+
+    Attributes:
+        reward: 1.0 if every component in the task's reward basis holds, else 0.0.
+        partial_credit: share of checklist items and expected row changes achieved, minus
+            unexpected row changes, in [0, 1].
+        components: each reward component's value (state, outputs, assertions).
+        diff: per changed table, rows missing / extra / changed column by column.
+        renamed_ids: the agent's generated ids read as the gold run's (see ``score_episode``); the
+            diff, checklist and answer are judged under this renaming. Empty when none was needed.
+    """
+
+    task_id: str
+    reward: float
+    partial_credit: float
+    components: dict[str, float]
+    checklist: list[CheckResult]
+    expected_changes: int
+    achieved_changes: int
+    unexpected_changes: int
+    diff: list[TableDiff]
+    renamed_ids: dict[str, str] = {}
+
+    def explain(self) -> str:
+        """A few readable lines: what failed and how."""
+        lines = [f"task {self.task_id}: reward {self.reward:.2f}, partial credit {self.partial_credit:.2f}"]
+        if self.renamed_ids:
+            pairs = ", ".join(f"{old} as {new}" for old, new in sorted(self.renamed_ids.items()))
+            lines.append(f"  generated ids read as the gold run's: {pairs}")
+        lines += [
+            f"  [{c.kind}] not satisfied: {c.description}" + (f" ({c.error})" if c.error else "")
+            for c in self.checklist
+            if not c.passed
+        ]
+        for d in self.diff:
+            lines += [f"  {d.table}: missing row {json.dumps(r, default=str)}" for r in d.missing]
+            lines += [f"  {d.table}: unexpected row {json.dumps(r, default=str)}" for r in d.extra]
+            for ch in d.changed:
+                cols = "; ".join(f"{c.column}: expected {c.expected!r}, got {c.actual!r}" for c in ch.columns)
+                lines.append(f"  {d.table} {ch.key}: {cols}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A task's expected outcome, computed once per task.
+
+    Attributes:
+        image: the state after the gold actions.
+        results: what each gold action returned.
+        rows: for every row the gold actions touched, keyed by (table, primary key): the
+            (expected row, initial row) pair, either of which may be None (inserted / deleted).
+    """
+
+    image: bytes
+    results: list[Any]
+    rows: dict[tuple[str, Key], tuple[Row | None, Row | None]]
+    generated: dict[str, set[str]]
+
+    @property
+    def written_tables(self) -> set[str]:
+        return {t for t, _ in self.rows}
+
+
+_expected_cache: weakref.WeakKeyDictionary[Environment, dict[str, Expected]] = weakref.WeakKeyDictionary()
+
+
+def expected_outcome(env: Environment, task: Task) -> Expected:
+    """Replay the task's gold actions on a fresh episode (once per task; cached).
+
+    Raises:
+        SpecError: a gold action fails — the task is broken, not the agent.
+    """
+    per_env = _expected_cache.setdefault(env, {})
+    hit = per_env.get(task.id)
+    if hit is not None:
+        return hit
+    ep = env.episode(task)
+    initial = env.episode(task)
+    try:
+        results = []
+        for i, call in enumerate(task.gold_actions):
+            try:
+                results.append(ep.call_tool(call.tool, call.arguments).content)
+            except ToolError as exc:
+                raise SpecError(f"gold action {i} ({call.tool}) fails: {exc}", source=f"task {task.id}") from exc
+        rows: dict[tuple[str, Key], tuple[Row | None, Row | None]] = {}
+        for table, keys in ep.changed_keys().items():
+            after, before = ep.rows_by_key(table, keys), initial.rows_by_key(table, keys)
+            rows.update({(table, k): (after[k], before[k]) for k in keys})
+        out = Expected(image=ep.serialize(), results=results, rows=rows, generated=ep.generated_ids())
+    finally:
+        ep.close()
+        initial.close()
+    per_env[task.id] = out
+    return out
+
+
+def _normalize(row: Row | None, types: Mapping[str, str]) -> Row | None:
+    """Drop ignored columns (absent from ``types``) and parse JSON columns."""
+    if row is None:
+        return None
+    out = {}
+    for col, typ in types.items():
+        value = row.get(col)
+        if typ == "json" and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):  # nested too deep to read: compared as text
+                pass
+        out[col] = value
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float | int) and isinstance(b, float | int) and (isinstance(a, float) or isinstance(b, float)):
+        return math.isclose(a, b, rel_tol=FLOAT_REL_TOL, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _row_equal(a: Row | None, b: Row | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return all(_same(a[c], b[c]) for c in a)
+
+
+def _check_list(task: Task, episode: Episode, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
+    checklist: list[CheckResult] = []
+    for a in task.assertions:
+        try:
+            rows = episode.query(a.sql)
+            passed = bool(rows) and bool(next(iter(rows[0].values())))
+            checklist.append(CheckResult(kind="assertion", description=a.description, passed=passed))
+        except ToolError as exc:
+            checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
+    said = Reading(prose(answer))
+    # an output found only in a record read out whole was not picked out of it
+    dumped = dumped_records(answer, AnswerContext.of(env.spec, task, expected.results).reads) if task.outputs else []
+    for out in task.outputs:
+        error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
+        checklist.append(
+            CheckResult(kind="output", description=out, passed=said.states(out) and not dumped, error=error)
+        )
+    for value in task.distractors:
+        checklist.append(
+            CheckResult(
+                kind="distractor",
+                description=f"not stated: {value}",
+                passed=not said.states(value),
+            )
+        )
+    checklist += _refusal_checks(task, answer, env, expected)
+    return checklist
+
+
+def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
+    if not task.refusals:
+        return []
+    said = Reading(prose(answer))
+    context = AnswerContext.of(env.spec, task, expected.results)
+    extra = restated(answer, context.shown, context.allowed, context.words)
+    dumped = dumped_records(answer, context.reads)
+    done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
+    out = []
+    for refusal in task.refusals:
+        tool = _refused_tool(env, refusal)
+        rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
+        claim = claimed(
+            answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
+        )
+        missing = [value for value in refusal.reason if not said.states(value)]
+        cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
+        allowing = [
+            s
+            for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
+            if states_status(answer, s)
+        ]
+        error = None
+        if not says_no(answer):
+            error = "the answer does not say it is turned down"
+        elif claim is not None:
+            error = f"the answer claims it was done: {claim!r}"
+        elif missing:
+            error = f"the answer does not give the reason {', '.join(missing)}"
+        elif dumped:
+            error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
+        elif len(extra) > MAX_RESTATED:
+            error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
+        elif cited:
+            error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
+        elif allowing:
+            error = f"the answer gives the status {', '.join(allowing)}, which allows it, beside the reason"
+        out.append(
+            CheckResult(
+                kind="refusal", description=f"turned down: {refusal.request}", passed=error is None, error=error
+            )
+        )
+    return out
+
+
+def _refused_tool(env: Environment, refusal: Refusal) -> str | None:
+    """The write tool a refused request would call: its ``call``'s, or (a fee the user declined has
+    none) the one write tool named by the request's verb and words ("cancel my booking" →
+    ``cancel_booking``)."""
+    if refusal.call is not None:
+        return refusal.call.tool
+    verb, *rest = refusal.request.lower().split()
+    said = set(re.findall(r"[a-z0-9]+", " ".join(rest)))
+    found = [
+        t.name
+        for t in env.spec.tools
+        if t.kind == "write" and t.name.split("_")[0] == verb and set(t.name.split("_")[1:]) <= said
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _quotes(answer: str, rule: str) -> bool:
+    """Whether ``answer`` quotes ``rule`` word for word (an agent that has found the rule that stops
+    a request paraphrases or quotes that one; one that pastes the action's rules has not decided)."""
+    said = " ".join(re.findall(r"[a-z0-9']+", answer.lower().replace("_", " ")))
+    return " ".join(re.findall(r"[a-z0-9']+", rule.lower().replace("_", " "))) in said
+
+
+def _request_words(refusal: Refusal) -> str:
+    """What a refused request is about: its words less its verb ("read type spot" of "change the read
+    type for your spot")."""
+    return " ".join(refusal.request.split()[1:])
+
+
+def _action_words(call: ToolCall) -> str:
+    """What a gold write is about: its tool's words less the verb, and its text arguments."""
+    texts = [v for v in call.arguments.values() if isinstance(v, str) and not any(ch.isdigit() for ch in v)]
+    return " ".join([*call.tool.split("_")[1:], *texts])
+
+
+#: Most renamings of generated ids tried for one score (k ids of one prefix give k! of them).
+MAX_RENAMINGS = 24
+
+
+def score_episode(env: Environment, task: Task, episode: Episode, answer: str = "") -> Score:
+    """Score ``episode`` (its current state) against ``task``; ``answer`` is the agent's final text.
+
+    Ids made by ``new_id()`` are names handed out in call order: an agent that books two slots in
+    the other order, or adds a row it then deletes, ends with the right rows under other names.
+    When the state differs, each one-to-one renaming of the agent's generated ids (those naming a
+    row) to the gold run's, prefix by prefix, is tried on a copy — state, assertions and the answer
+    alike — and the best score stands, with its renaming in ``renamed_ids``.
+
+    >>> from envs.catalog import load_env
+    >>> entry = load_env("clinic"); env = entry.environment; task = entry.tasks[0]
+    >>> ep = env.episode(task); _ = ep.replay(task.gold_actions)
+    >>> score_episode(env, task, ep, answer=" ".join(task.outputs)).reward
+    1.0
+    """
+    expected = expected_outcome(env, task)
+    best = _score(env, task, episode, answer, expected)
+    if best.components["state"] == 1.0:
+        return best
+    for renaming in _renamings(episode.generated_ids(), expected.generated):
+        copy = env.restore(episode.serialize())
+        try:
+            copy.rename_ids(renaming)
+            candidate = _score(env, task, copy, _rename_in_text(answer, renaming), expected)
+        finally:
+            copy.close()
+        if (candidate.reward, candidate.partial_credit) > (best.reward, best.partial_credit):
+            best = candidate.model_copy(update={"renamed_ids": renaming})
+    return best
+
+
+def _renamings(actual: Mapping[str, set[str]], expected: Mapping[str, set[str]]) -> list[dict[str, str]]:
+    """Every one-to-one renaming of the agent's ids to the gold run's that changes something, where
+    each prefix has as many of one as of the other; none if there would be more than MAX_RENAMINGS."""
+    per_prefix: list[list[dict[str, str]]] = []
+    for prefix in sorted(set(actual) | set(expected)):
+        mine, theirs = sorted(actual.get(prefix, ())), sorted(expected.get(prefix, ()))
+        if len(mine) != len(theirs) or not mine:
+            continue
+        per_prefix.append([dict(zip(mine, p, strict=True)) for p in itertools.permutations(theirs)])
+    if math.prod(len(options) for options in per_prefix) > MAX_RENAMINGS:
+        return []
+    out = []
+    for combination in itertools.product(*per_prefix):
+        renaming = {old: new for part in combination for old, new in part.items() if old != new}
+        if renaming:
+            out.append(renaming)
+    return out
+
+
+def _rename_in_text(text: str, renaming: Mapping[str, str]) -> str:
+    """The answer as the agent would have written it under the renaming (whole ids only)."""
+    pattern = re.compile(
+        r"(?<![\w])(" + "|".join(map(re.escape, sorted(renaming, key=len, reverse=True))) + r")(?![\w])"
+    )
+    return pattern.sub(lambda m: renaming[m.group(1)], text)
+
+
+def _score(env: Environment, task: Task, episode: Episode, answer: str, expected: Expected) -> Score:
+    ignore = set(task.ignore)
+    actual_keys = episode.changed_keys()
+    by_table: dict[str, set[Key]] = {}
+    for table, key in expected.rows:
+        by_table.setdefault(table, set()).add(key)
+    for table, keys in actual_keys.items():
+        by_table.setdefault(table, set()).update(keys)
+    # Rows only the agent touched: their expected value is their initial value.
+    agent_only = {t: {k for k in keys if (t, k) not in expected.rows} for t, keys in actual_keys.items()}
+    initial_rows: dict[tuple[str, Key], Row | None] = {}
+    if any(agent_only.values()):
+        initial = env.episode(task)
+        try:
+            for t, keys in agent_only.items():
+                initial_rows.update({(t, k): r for k, r in initial.rows_by_key(t, keys).items()})
+        finally:
+            initial.close()
+
+    diffs: list[TableDiff] = []
+    n_expected = n_achieved = n_unexpected = 0
+    for table in sorted(by_table):
+        spec = env.spec.table(table)
+        types = {c.name: c.type for c in spec.columns if f"{table}.{c.name}" not in ignore}
+        ordered = sorted(by_table[table], key=lambda k: json.dumps(k, default=str))  # stable diff order
+        current = episode.rows_by_key(table, ordered)
+        diff = TableDiff(table=table)
+        for key in ordered:
+            if (table, key) in expected.rows:
+                exp_raw, init_raw = expected.rows[(table, key)]
+            else:
+                exp_raw = init_raw = initial_rows[(table, key)]
+            exp, init, act = (_normalize(r, types) for r in (exp_raw, init_raw, current[key]))
+            if not _row_equal(exp, act):
+                if act is None:
+                    diff.missing.append(exp)  # type: ignore[arg-type]
+                elif exp is None:
+                    diff.extra.append(act)
+                else:
+                    cols = [
+                        ColumnChange(column=c, expected=exp[c], actual=act[c]) for c in exp if not _same(exp[c], act[c])
+                    ]
+                    diff.changed.append(ChangedRow(key=dict(zip(spec.primary_key, key, strict=True)), columns=cols))
+            expected_change = not _row_equal(exp, init)
+            n_expected += expected_change
+            n_achieved += expected_change and _row_equal(act, exp)
+            n_unexpected += not expected_change and not _row_equal(act, init)
+        if not diff.empty:
+            diffs.append(diff)
+
+    checklist = _check_list(task, episode, answer, env, expected)
+    components = {
+        "state": 1.0 if not diffs else 0.0,
+        "outputs": 1.0 if all(c.passed for c in checklist if c.kind in ANSWER_CHECKS) else 0.0,
+        "assertions": 1.0 if all(c.passed for c in checklist if c.kind == "assertion") else 0.0,
+    }
+    reward = math.prod(components[c] for c in task.reward_basis)
+    passed = sum(c.passed for c in checklist)
+    denominator = len(checklist) + n_expected
+    if denominator:
+        partial = (passed + n_achieved - n_unexpected) / denominator
+    else:
+        partial = 1.0 if n_unexpected == 0 else 0.0
+    return Score(
+        task_id=task.id,
+        reward=float(reward),
+        partial_credit=min(1.0, max(0.0, partial)),
+        components=components,
+        checklist=checklist,
+        expected_changes=n_expected,
+        achieved_changes=n_achieved,
+        unexpected_changes=n_unexpected,
+        diff=diffs,
+    )
