@@ -100,6 +100,8 @@ class QualityCounts:
     rules_phrased_as_columns: int = 0
     instructions_copying_tools: int = 0
     policy_words: int = 0
+    event_reasons_checked: int = 0
+    event_reasons_outside_their_state: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -354,6 +356,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("rules phrased as column names", f"{c.rules_phrased_as_columns}/{c.rule_texts} rules"),
         ("instructions copying a tool description", str(c.instructions_copying_tools)),
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
+        ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
     ]
 
 
@@ -386,6 +389,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("undated", lambda c: f"{c.undated_time_rules}/{c.time_rules}"),
     ("column rules", lambda c: f"{c.rules_phrased_as_columns}/{c.rule_texts}"),
     ("policy words", lambda c: str(c.policy_words)),
+    ("stray reasons", lambda c: f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
 ]
 
 

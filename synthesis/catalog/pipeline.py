@@ -27,6 +27,7 @@ from envs.quality import quality_report, write_quality_report
 
 from ..domains.domain import Domain
 from ..domains.enforcement import DEFAULT_POLICY_SHARE, assign_enforcement
+from ..domains.parent_states import stranded_children
 from ..domains.sqlgen import DomainError
 from ..gate.probe import probe_env
 from ..tasks.graph import graph_from_meta, graph_to_json
@@ -71,6 +72,8 @@ class EnvOutcome:
     tool_rejections: dict[str, int] = field(default_factory=dict)
     task_rejections: dict[str, int] = field(default_factory=dict)
     probe_cases: int = 0
+    children_checked: int = 0  # seed rows whose parent's state their create tests (``parent_states``)
+    stranded_children: int = 0  # of those, under a parent in a state they could not be made in
     seconds: float = 0.0
 
 
@@ -97,6 +100,7 @@ def synthesize_one(domain: Domain, variant: int, config: SynthesisConfig) -> Env
             gen = generate_env(d, seed=seed, rows=config.rows, exclude=frozenset(probe.rejected))
         writes = sum(t.kind == "write" for t in gen.spec.tools)
         out.tools, out.write_tools = len(gen.spec.tools), writes
+        out.children_checked, out.stranded_children = stranded_children(d, gen.spec.seed)
         if len(gen.spec.tools) < MIN_TOOLS or writes < MIN_WRITE_TOOLS:
             out.reason = f"too_thin: {len(gen.spec.tools)} tools, {writes} write tools after the gate"
             return out
@@ -230,6 +234,10 @@ def build_report(outcomes: list[EnvOutcome], config: SynthesisConfig) -> dict[st
             "rejected_attempts": dict(sorted(task_reasons.items())),
         },
         "probe_cases": sum(o.probe_cases for o in outcomes),
+        "seed_rows": {
+            "children_checked": sum(o.children_checked for o in accepted),
+            "stranded_children": sum(o.stranded_children for o in accepted),
+        },
         "topics": config.topics,
         "per_environment": [
             {
@@ -240,6 +248,7 @@ def build_report(outcomes: list[EnvOutcome], config: SynthesisConfig) -> dict[st
                 "write_tools": o.write_tools,
                 "tasks": o.tasks,
                 "tasks_4plus": o.tasks_4plus,
+                "stranded_children": f"{o.stranded_children}/{o.children_checked}",
                 "reason": o.reason,
             }
             for o in sorted(outcomes, key=lambda o: o.env_id)
@@ -262,6 +271,8 @@ def report_markdown(report: dict[str, Any]) -> str:
         f"- tools per environment: {report['tools']['average']} on average, {report['tools']['average_write']} write",
         f"- tasks: {report['tasks']['total']} verified, {report['tasks']['share_4plus_calls']:.0%} need 4+ tool calls",
         f"- procedural test cases run: {report['probe_cases']}",
+        f"- seed rows under a parent in a state they could not be made in: {report['seed_rows']['stranded_children']} "
+        f"of {report['seed_rows']['children_checked']} whose parent's state their create tests",
         "",
         "## Tools rejected by the admission gate",
         "",

@@ -32,6 +32,7 @@ from faker import Faker
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.limits import SeedLimits
+from ..domains.parent_states import parent_states
 from ..domains.sqlgen import DomainError, pk
 from ..domains.timeline import ANCHORED, PLACED, TIME, date_in, record_dates, settle_record_dates, span
 from ..domains.timing import Timing, timing
@@ -302,6 +303,7 @@ def generate_seed(
         prices = price_links(domain, entity)
         limiter = SeedLimits(domain, entity)
         plan = record_dates(domain, entity)
+        parent_fits = parent_states(domain, entity)
         table_rows = []
         for i in range(1, n + 1):
             row: dict[str, Any] = {pk(entity): f"{entity.id_prefix}{i:04d}"}
@@ -320,10 +322,14 @@ def generate_seed(
                 if not parents:
                     raise DomainError(f"entity '{entity.name}' references '{ref.entity}', which has no rows")
                 choices = parents
+                if (rule := parent_fits.get(ref.column)) is not None:  # made, or moved on, under such a parent
+                    choices = [
+                        p for p in parents if rule.allows(status, by_id[ref.entity][p].get(rule.field))
+                    ] or parents
                 if ref is refs.driver and tm is not None and side != "any":
                     for lo, hi in dates.ranges(side, tm.windows, refs.kind, (entity.name, str(status))):
                         a, b = lo.strftime(TIME), hi.strftime(TIME)
-                        fitting = [p for p in parents if (d := driver_dates.get(p)) is not None and a < d <= b]
+                        fitting = [p for p in choices if (d := driver_dates.get(p)) is not None and a < d <= b]
                         if fitting:
                             choices = fitting
                             break

@@ -17,8 +17,10 @@ from typing import Any
 from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
 
+from ..domains.bound_text import clear_unbound_text
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants
+from ..domains.parent_states import keeps_children
 from ..domains.sqlgen import pk
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
@@ -205,5 +207,7 @@ def generate_env(
             "rules": b.rules,
         }
     )
-    settle_named_dates(spec, allows_in_seed(domain, spec.seed), anchored_dates(domain))
+    within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
+    settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchored_dates(domain))
+    clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)

@@ -46,3 +46,17 @@ def test_an_instruction_that_speaks_a_tool_description_is_counted():
     copied = Task.model_validate({**copy.deepcopy(TASK), "env": spec.id, "instruction": tool.description})
     mine = Task.model_validate({**copy.deepcopy(TASK), "env": spec.id, "instruction": "Hi, can you help me?"})
     assert believable_counts(spec, [copied, mine]).instructions_copying_tools == 1
+
+
+def test_a_reason_on_a_row_whose_status_names_another_event_is_counted():
+    spec = copy.deepcopy(SHOP)
+    orders = next(t for t in spec["tables"] if t["name"] == "orders")
+    orders["columns"].append({"name": "cancellation_reason", "type": "text", "nullable": True})
+    pending, delivered = spec["seed"]["orders"]
+    pending["cancellation_reason"] = "Ordered twice by mistake"  # a pending order has no cancellation
+    delivered["status"], delivered["cancellation_reason"] = "cancelled", "Found it cheaper elsewhere"
+    counts = believable_counts(EnvSpec.model_validate(spec), [])
+    assert (counts.event_reasons_checked, counts.event_reasons_outside_their_state) == (2, 1)
+    pending["cancellation_reason"] = None
+    counts = believable_counts(EnvSpec.model_validate(spec), [])
+    assert (counts.event_reasons_checked, counts.event_reasons_outside_their_state) == (1, 0)

@@ -48,6 +48,8 @@ def test_report_counts_stages_and_rejections(tmp_path):
     assert report["tasks"]["total"] == 10 and report["tools"]["average"] >= 20
     md = (tmp_path / "synthesis-report.md").read_text()
     assert "1 accepted of 2 attempted" in md and "broken_library" in md
+    assert report["seed_rows"]["stranded_children"] == 0
+    assert "seed rows under a parent in a state they could not be made in: 0 of" in md
     saved = json.loads((tmp_path / "synthesis-report.json").read_text())
     assert saved["environments"] == report["environments"]
 

@@ -198,19 +198,19 @@ def test_prices_start_equal_to_the_parent_price_they_name() -> None:
 
 
 def test_no_record_under_an_ended_parent_is_left_open() -> None:
-    """A result callback of a cancelled lab order is not waiting to be cancelled (read from the
+    """A special service request of a cancelled booking is not waiting to be cancelled (read from the
     domain by a rule of the test's own: an open state is one a transition leaves)."""
-    d = _domain("lab_test_orders")
-    rows = _seed("lab_test_orders")
-    callback = d.entity("result_callback")
-    assert callback.lifecycle is not None
-    open_states = {s for t in callback.lifecycle.transitions for s in t.from_states}
+    d = _domain("airline_rebooking")
+    rows = _seed("airline_rebooking")
+    request = d.entity("special_service_request")
+    assert request.lifecycle is not None
+    open_states = {s for t in request.lifecycle.transitions for s in t.from_states}
     under_cancelled = [
-        c for c in rows["result_callback"].values() if rows["lab_order"][c["lab_order_id"]]["status"] == "cancelled"
+        c for c in rows["special_service_request"].values() if rows["booking"][c["booking_id"]]["status"] == "cancelled"
     ]
     assert len(under_cancelled) >= 5
     assert all(c["status"] not in open_states for c in under_cancelled)
-    assert any(c["status"] in open_states for c in rows["result_callback"].values())  # others stay open
+    assert any(c["status"] in open_states for c in rows["special_service_request"].values())  # others stay open
 
 
 def test_times_of_day_fall_in_business_hours_where_they_can() -> None:
