@@ -17,6 +17,8 @@ from envs.catalog import CatalogEntry
 from envs.check import CheckReport, check_env
 from envs.formats.file_schemas import format_schema
 from envs.quality import ENV_COLUMNS, QualityReport, quality_report, total_lines
+from envs.schemas.client_conversions import GEMINI_HINT, GOOGLE_GENAI, Conversions, google_genai_conversions
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECTS
 from envs.schemas.lint import VENDOR_RULES, VENDORS, lint_environments
 
 from .catalogs import open_catalog
@@ -195,8 +197,9 @@ def envs_lint_schemas(env_ids: tuple[str, ...], catalog: Path | None, as_json: b
             source=source,
             progress=lambda env_id: progress.update(job, advance=1, description=env_id),
         )
+    conversions = None if source else _client_conversions(entries)
     if as_json:
-        _echo_json(report.to_dict())
+        _echo_json({**report.to_dict(), "clients": {GOOGLE_GENAI: conversions.to_dict() if conversions else None}})
     else:
         what = "spec parameter schemas" if source else "tool schemas as clients see them"
         table = Table("rules", "tools", "passed", "failed", title=f"{what}, {len(entries)} environment(s)")
@@ -209,8 +212,39 @@ def envs_lint_schemas(env_ids: tuple[str, ...], catalog: Path | None, as_json: b
             for t in report.failures(vendor)[:show]:
                 more = f" (+{len(t.problems[vendor]) - 1} more)" if len(t.problems[vendor]) > 1 else ""
                 con.print(f"  ✗ {vendor} {t.env_id}.{t.tool}: {t.problems[vendor][0]}{more}", highlight=False)
+        if not source:
+            _print_conversions(con, conversions, show)
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _client_conversions(entries: list[CatalogEntry]) -> Conversions | None:
+    """google-genai's own conversion of every tool as clients see it, in each dialect (None: not installed)."""
+    envs_ = [e.environment for e in entries]
+    return google_genai_conversions(
+        (env.spec.id, t.name, t.description, env.advertised_parameters(t.name)) for env in envs_ for t in env.spec.tools
+    )
+
+
+def _print_conversions(con: Console, conversions: Conversions | None, show: int) -> None:
+    """The clients that convert schemas themselves: what each makes of the tools, per dialect. Not
+    part of the exit code: the default dialect fails google-genai by design, and the gemini dialect
+    is what it is served."""
+    if conversions is None:
+        con.print(f"{GOOGLE_GENAI} is not installed: its own conversion (mcp_to_gemini_tool) was not checked")
+        return
+    title = "clients that convert tool schemas themselves (their own code, as installed)"
+    table = Table("client", "dialect", "tools", "converted", "failed", title=title)
+    for dialect in DIALECTS:
+        name = f"{conversions.client} {conversions.version}"
+        failed = len(conversions.failures[dialect])
+        table.add_row(name, dialect, str(conversions.tools), str(conversions.converted(dialect)), str(failed))
+    con.print(table)
+    for dialect in DIALECTS:
+        for env_id, tool, problem in conversions.failures[dialect][:show]:
+            con.print(f"  ✗ {conversions.client} ({dialect}) {env_id}.{tool}: {problem}", highlight=False)
+    if conversions.failures[DEFAULT_DIALECT] and not conversions.failures["gemini"]:
+        con.print(f"  → {GEMINI_HINT}", highlight=False)
 
 
 @envs.command("quality")

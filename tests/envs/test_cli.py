@@ -168,6 +168,26 @@ def test_envs_lint_schemas_reference_envs_pass_every_vendor() -> None:
     assert report["failures"] == []
 
 
+def test_envs_lint_schemas_runs_google_genais_own_conversion_in_each_dialect() -> None:
+    """The vendor rules pass, yet google-genai's converter fails on every default schema: the lint
+    says so, and where to go (the gemini dialect, which it converts whole)."""
+    result = run("envs", "lint-schemas", "clinic", "retail")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "google-genai 3.6.1 │ default │ 30 │ 0 │ 30" in out
+    assert "google-genai 3.6.1 │ gemini │ 30 │ 30 │ 0" in out
+    assert (
+        "✗ google-genai (default) clinic.find_patient_by_email: AttributeError: 'bool' object has no attribute" in out
+    )
+    assert "→ connect google-genai with ?dialect=gemini on the MCP URL" in out
+    clients = json.loads(run("envs", "lint-schemas", "clinic", "--json").stdout)["clients"]
+    genai = clients["google-genai"]
+    assert (genai["version"], genai["tools"]) == ("3.6.1", 12)
+    assert genai["dialects"]["gemini"] == {"converted": 12, "failed": []}
+    assert genai["dialects"]["default"]["converted"] == 0
+    assert {f["tool"] for f in genai["dialects"]["default"]["failed"]} >= {"book_appointment", "list_providers"}
+
+
 def test_envs_lint_schemas_source_shows_what_the_specs_would_fail(catalog: Path) -> None:
     result = run("envs", "lint-schemas", "--source", "--json", catalog=catalog)
     assert result.exit_code == 1
