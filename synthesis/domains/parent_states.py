@@ -2,10 +2,12 @@
 
 A child is created only while its parent is in a given state: a score review for a *scored*
 registration, a road-hazard warranty on a *completed* installation, a guest review of a *completed*
-stay (a ``equals`` / ``one_of`` guard of the child's create on ``via:<parent>.status``). From then on
-the parent may only move on, so a seed child sits under a parent in that state or one reachable
-from it — never under a parent still *registered* or *placed*. ``seedgen`` picks parents so, and
-``timing.settle_named_dates`` moves no parent to a state its children could not have been made in.
+stay (a ``equals`` / ``one_of`` guard of the child's create on ``via:<parent>.status``), and a row
+an action inserts appears when its parent takes that action (a refund row when its return is
+refunded). From then on the parent may only move on, so a seed child sits under a parent in that
+state or one reachable from it — never under a parent still *registered* or *requested*.
+``seedgen`` picks parents so, and ``timing.settle_named_dates`` moves no row to a state that would
+leave it, or a child of it, under a parent it could not have been made under.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .domain import Domain, Entity, Guard, Lifecycle
+from .domain import Domain, Effect, Entity, Guard, Lifecycle, Transition
 from .sqlgen import pk
 
 
@@ -52,11 +54,36 @@ def _status_guard(guards: list[Guard], ref_name: str, field: str, lc: Lifecycle)
     return out
 
 
+def _made_under(domain: Domain, entity: Entity, ref_name: str, parent: Entity, plc: Lifecycle) -> frozenset[str]:
+    """The parent states a new row of ``entity`` can appear under: through its create (in the states
+    its guard names and after, or in any), and through the parent's transitions that insert one
+    pointing at the parent (in the state they lead to and after: a refund row once its return is
+    refunded). A row inserted any other way (by another record's action) may sit under any state."""
+    ways: set[str] = set()
+    if entity.create is not None:
+        created = _status_guard(entity.create.guards, ref_name, plc.field, plc)
+        ways |= set(plc.states) if created is None else created
+    for actor in domain.entities:
+        effects: list[tuple[Transition | None, Effect]] = [
+            (tr, x) for tr in (actor.lifecycle.transitions if actor.lifecycle else []) for x in tr.effects
+        ]
+        effects += [(None, x) for x in (actor.create.effects if actor.create else [])]
+        for tr, x in effects:
+            if x.kind != "insert" or x.entity != entity.name:
+                continue
+            if actor is parent and tr is not None and x.values.get(ref_name) == "self":
+                ways |= reachable(plc, tr.to)
+            else:
+                ways |= set(plc.states)
+    return frozenset(ways or plc.states)
+
+
 def parent_states(domain: Domain, entity: Entity) -> dict[str, ParentRule]:
-    """Reference column -> what a row of ``entity`` needs of that parent's state, from the guards on
-    the parent's status of its create and of the transitions that led the row to its state (a part
-    approved while its repair was awaiting approval sits under a repair in that state or a later
-    one). References no guard tests are left out."""
+    """Reference column -> what a row of ``entity`` needs of that parent's state: from how such a row
+    is made (its create's guard on the parent's status; a parent's transition that inserts it), and
+    from the guards on the parent of the transitions that led the row to its state (a part approved
+    while its repair was awaiting approval sits under a repair in that state or a later one).
+    References nothing ties to the parent's state are left out."""
     out: dict[str, ParentRule] = {}
     for ref in entity.references:
         parent = domain.entity(ref.entity)
@@ -64,8 +91,7 @@ def parent_states(domain: Domain, entity: Entity) -> dict[str, ParentRule]:
         if plc is None:
             continue
         every = frozenset(plc.states)
-        created = _status_guard(entity.create.guards if entity.create else [], ref.ref_name, plc.field, plc)
-        start = frozenset(every if created is None else created)
+        start = _made_under(domain, entity, ref.ref_name, parent, plc)
         lc = entity.lifecycle
         if lc is None:
             states: dict[str | None, frozenset[str]] = {None: start}

@@ -25,6 +25,7 @@ DOMAINS = (
     "lab_test_orders",
     "vacation_rental_bookings",
     "bike_shop_repairs",
+    "electronics_returns",
 )
 
 
@@ -46,6 +47,21 @@ def test_the_states_a_child_needs_follow_its_creates_guard_and_what_comes_after(
     stays = _domain("vacation_rental_bookings")
     guest_review = next(e for e in stays.entities if e.name == "guest_review")
     assert set(parent_states(stays, guest_review)["stay_booking_id"].states.values()) == {frozenset({"completed"})}
+
+
+def test_a_row_an_action_inserts_sits_under_a_parent_that_took_that_action():
+    returns = _domain("electronics_returns")
+    refund = next(e for e in returns.entities if e.name == "return_refund")
+    request = next(e for e in returns.entities if e.name == "return_request")
+    assert request.lifecycle is not None
+    issuing = next(t for t in request.lifecycle.transitions if t.name == "issue_refund")
+    rule = parent_states(returns, refund)["return_request_id"]
+    assert issuing.to in rule.states[None] and "requested" not in rule.states[None]
+    seed = _spec("electronics_returns").seed  # read directly: every refund is of a refunded request
+    status = {r["return_request_id"]: r["status"] for r in seed["return_requests"]}
+    assert seed["return_refunds"]
+    assert {status[r["return_request_id"]] for r in seed["return_refunds"]} <= rule.states[None]
+    assert "requested" not in {status[r["return_request_id"]] for r in seed["return_refunds"]}
 
 
 def test_a_transitions_guard_on_the_parent_binds_the_state_it_leads_to():
