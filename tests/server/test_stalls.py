@@ -28,6 +28,16 @@ def farm(make_server, tmp_path: Path) -> Any:
     return make_server(catalog=tmp_path / "catalog", api_keys=API_KEYS, step_budget=10**12, call_time_limit_seconds=2.0)
 
 
+@pytest.fixture
+def minting_farm(make_server, tmp_path: Path) -> Any:
+    """The same farm with room for 40,000 inserts in one call on a slow, busy machine: these tests are
+    about how many ids an episode may make, not about the clock."""
+    write_lab_catalog(tmp_path / "catalog")
+    return make_server(
+        catalog=tmp_path / "catalog", api_keys=API_KEYS, step_budget=10**12, call_time_limit_seconds=120.0
+    )
+
+
 def _episode(client: Any, **body: Any) -> str:
     created = client.post("/episodes", json=body)
     assert created.status_code == 201, created.text
@@ -155,8 +165,8 @@ def test_a_call_row_the_store_refuses_does_not_block_anyone_else(farm):
         assert not farm.service.call_log.has_pending("ep_gone")
 
 
-def test_many_new_ids_then_score(farm):
-    with farm.http(KEY_A) as a:
+def test_many_new_ids_then_score(minting_farm):
+    with minting_farm.http(KEY_A) as a:
         episode = _episode(a, task_id="lab-001")
         made = a.post(f"/episodes/{episode}/calls", json={"tool": "mint", "arguments": {"n": 40000}})
         assert made.status_code == 200 and made.json()["content"] == 40001, made.text
@@ -165,10 +175,10 @@ def test_many_new_ids_then_score(farm):
         assert score.json()["reward"] == 1.0
 
 
-def test_past_the_id_limit_calls_are_tool_errors_and_scoring_still_answers(farm, monkeypatch):
+def test_past_the_id_limit_calls_are_tool_errors_and_scoring_still_answers(minting_farm, monkeypatch):
     # The server runs in this process; lab-001's gold run makes 40,000 ids, exactly the limit here.
     monkeypatch.setattr(tool_calls, "MAX_IDS_PER_EPISODE", 40_000)
-    with farm.http(KEY_A) as a:
+    with minting_farm.http(KEY_A) as a:
         episode = _episode(a, task_id="lab-001")
         made = a.post(f"/episodes/{episode}/calls", json={"tool": "mint", "arguments": {"n": 40_000}})
         assert made.status_code == 200 and not made.json()["is_error"], made.text
