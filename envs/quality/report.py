@@ -18,6 +18,7 @@ from ..catalog import CatalogEntry
 from .believable import believable_counts
 from .derived import derived_arguments
 from .judgment import judgment_counts
+from .periods import rows_outside_period
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
@@ -102,6 +103,8 @@ class QualityCounts:
     policy_words: int = 0
     event_reasons_checked: int = 0
     event_reasons_outside_their_state: int = 0
+    period_rows_checked: int = 0
+    rows_outside_period: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -235,6 +238,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(believable_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
+    periods = rows_outside_period(spec, seed.rows)
+    counts.period_rows_checked, counts.rows_outside_period = periods.period_rows_checked, periods.rows_outside_period
     timeline = seed_time(spec, seed.rows, spec.clock)
     for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
         setattr(counts, name, getattr(timeline, name))
@@ -357,6 +362,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("instructions copying a tool description", str(c.instructions_copying_tools)),
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
+        ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
     ]
 
 
@@ -390,6 +396,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("column rules", lambda c: f"{c.rules_phrased_as_columns}/{c.rule_texts}"),
     ("policy words", lambda c: str(c.policy_words)),
     ("stray reasons", lambda c: f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
+    ("off-period", lambda c: f"{c.rows_outside_period}/{c.period_rows_checked}"),
 ]
 
 

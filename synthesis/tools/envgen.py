@@ -21,6 +21,7 @@ from ..domains.bound_text import clear_unbound_text
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.parent_states import keeps_children
+from ..domains.periods import settle_periods
 from ..domains.sqlgen import pk
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
@@ -208,6 +209,8 @@ def generate_env(
         }
     )
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
-    settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchored_dates(domain))
+    anchors = anchored_dates(domain)
+    settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchors)
+    settle_periods(spec, anchors)  # statuses are final: dates follow them
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)

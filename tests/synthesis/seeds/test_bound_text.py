@@ -3,16 +3,12 @@ staff decided; the text stays where its state is."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from envs.formats.spec import EnvSpec
 from envs.quality.believable import believable_counts
 from synthesis.domains.bound_text import bound_states
-from synthesis.domains.domain import Domain
-from synthesis.domains.ontology import load_ontology
-from synthesis.tools.envgen import generate_env
+
+from .generated import domain, generated_spec
 
 # event texts (reasons, notes, one of set values) and reviewers' notes
 DOMAINS = (
@@ -26,19 +22,9 @@ DOMAINS = (
 )
 
 
-@cache
-def _domain(domain_id: str) -> Domain:
-    return next(d for d in load_ontology() if d.id == domain_id)
-
-
-@cache
-def _spec(domain_id: str) -> EnvSpec:
-    return generate_env(_domain(domain_id), seed=0).spec
-
-
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_no_seed_row_holds_an_event_text_outside_its_state(domain_id):
-    counts = believable_counts(_spec(domain_id), [])
+    counts = believable_counts(generated_spec(domain_id), [])
     if domain_id in ("apartment_rental_applications", "employee_expense_claims"):
         return  # reviewers' notes only: measured below
     assert counts.event_reasons_checked > 0
@@ -47,8 +33,8 @@ def test_no_seed_row_holds_an_event_text_outside_its_state(domain_id):
 
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_bound_text_is_kept_in_its_states(domain_id):
-    d = _domain(domain_id)
-    spec = _spec(domain_id)
+    d = domain(domain_id)
+    spec = generated_spec(domain_id)
     kept = 0
     for entity in d.entities:
         for name, states in bound_states(entity).items():
@@ -59,13 +45,13 @@ def test_bound_text_is_kept_in_its_states(domain_id):
 
 
 def test_a_reviewers_note_waits_for_a_decision():
-    entity = next(e for e in _domain("apartment_rental_applications").entities if e.name == "rental_application")
+    entity = next(e for e in domain("apartment_rental_applications").entities if e.name == "rental_application")
     assert bound_states(entity) == {"decision_note": frozenset({"approved", "denied", "lease_signed"})}
-    rows = _spec("apartment_rental_applications").seed[entity.table]
+    rows = generated_spec("apartment_rental_applications").seed[entity.table]
     assert {r["status"] for r in rows if r["decision_note"] is not None} <= {"approved", "denied", "lease_signed"}
     assert any(r["status"] == "submitted" for r in rows)  # the state is there, its notes are empty
 
 
 def test_a_reason_no_state_names_stays_free():
-    returns = next(e for e in _domain("electronics_returns").entities if e.name == "return_request")
+    returns = next(e for e in domain("electronics_returns").entities if e.name == "return_request")
     assert "return_reason" not in bound_states(returns)  # every return request has a reason

@@ -22,6 +22,8 @@ from synthesis.domains.timing import timing
 from synthesis.seeds.seedgen import generate_seed
 from synthesis.tools.envgen import generate_env
 
+from .generated import domain
+
 CLOCK = datetime(2026, 3, 2, 9)
 NOW = CLOCK.strftime("%Y-%m-%d %H:%M:%S")
 # direct and owner-chain triangles, own and parent event dates, hour windows, prices
@@ -40,13 +42,8 @@ Rows = dict[str, dict[str, dict[str, Any]]]
 
 
 @cache
-def _domain(domain_id: str) -> Domain:
-    return next(d for d in load_ontology() if d.id == domain_id)
-
-
-@cache
 def _seed(domain_id: str) -> Rows:
-    d = _domain(domain_id)
+    d = domain(domain_id)
     seed = generate_seed(d, seed=0, clock=CLOCK)
     return {e.name: {r[pk(e)]: r for r in seed[e.table]} for e in d.entities}
 
@@ -77,7 +74,7 @@ def _event_date(d: Domain, entity: Entity, row: dict[str, Any], rows: Rows) -> A
 
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_every_record_a_row_points_at_belongs_to_the_rows_user(domain_id: str) -> None:
-    d, rows = _domain(domain_id), _seed(domain_id)
+    d, rows = domain(domain_id), _seed(domain_id)
     checked = 0
     for e in d.entities:
         for row in rows[e.name].values():
@@ -101,7 +98,7 @@ def test_every_record_a_row_points_at_belongs_to_the_rows_user(domain_id: str) -
 
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_statuses_agree_with_their_event_dates(domain_id: str) -> None:
-    d, rows = _domain(domain_id), _seed(domain_id)
+    d, rows = domain(domain_id), _seed(domain_id)
     sides = {"before": 0, "after": 0, "due": 0}
     for e in d.entities:
         tm = timing(d, e)
@@ -124,23 +121,23 @@ def test_statuses_agree_with_their_event_dates(domain_id: str) -> None:
 
 
 def test_the_lifecycle_classification_reads_the_guards_and_state_names() -> None:
-    booking = timing(_domain("airline_rebooking"), _domain("airline_rebooking").entity("booking"))
+    booking = timing(domain("airline_rebooking"), domain("airline_rebooking").entity("booking"))
     assert booking is not None
     assert booking.field == "via:flight.departs_at"
     assert booking.before == ("confirmed",)  # initial; check-in, cancel and upgrade need the flight ahead
     assert set(booking.after) == {"flown", "no_show"}  # named for the event; marked after a past guard
     assert booking.windows == (1, 3, 24)
-    loan = timing(_domain("library_loans"), _domain("library_loans").entity("loan"))
+    loan = timing(domain("library_loans"), domain("library_loans").entity("loan"))
     assert loan is not None and loan.field == "field:due_date"
     assert loan.before == ("active",)  # renewing needs the due date ahead
     assert loan.after == ()  # a deadline: a loan may be returned early; 'lost' says nothing either
-    stay = timing(_domain("hotel_room_reservations"), _domain("hotel_room_reservations").entity("reservation"))
+    stay = timing(domain("hotel_room_reservations"), domain("hotel_room_reservations").entity("reservation"))
     assert stay is not None and stay.due == ("booked",)  # cancellable ahead, checked in on the day
     assert set(stay.after) == {"checked_in", "checked_out", "no_show"}
 
 
 def test_due_states_are_ahead_or_earlier_today() -> None:
-    d = _domain("hotel_room_reservations")
+    d = domain("hotel_room_reservations")
     rows = generate_seed(d, seed=0, clock=CLOCK)["reservations"]
     booked = [r["check_in_date"] for r in rows if r["status"] == "booked"]
     today = NOW[:10]
@@ -149,7 +146,7 @@ def test_due_states_are_ahead_or_earlier_today() -> None:
 
 
 def test_some_before_dates_fall_inside_the_guards_windows() -> None:
-    d, rows = _domain("airline_rebooking"), _seed("airline_rebooking")
+    d, rows = domain("airline_rebooking"), _seed("airline_rebooking")
     hours = []
     for b in rows["booking"].values():
         if b["status"] == "confirmed":
@@ -162,7 +159,7 @@ def test_some_before_dates_fall_inside_the_guards_windows() -> None:
     assert 0.1 <= inside <= 0.3
     total = inside_all = 0
     for domain_id in DOMAINS:
-        dom, seed = _domain(domain_id), _seed(domain_id)
+        dom, seed = domain(domain_id), _seed(domain_id)
         for e in dom.entities:
             tm = timing(dom, e)
             if tm is None or not tm.windows or e.lifecycle is None:
@@ -183,7 +180,7 @@ def test_prices_start_equal_to_the_parent_price_they_name() -> None:
     assert bookings and all(b["fare_paid"] == rows["flight"][b["flight_id"]]["fare"] for b in bookings)
 
     def links(domain_id: str, entity: str) -> list[tuple[str, str, str]]:
-        d = _domain(domain_id)
+        d = domain(domain_id)
         return [(p.attribute, p.ref.ref_name, p.parent_attribute) for p in price_links(d, d.entity(entity))]
 
     assert links("airline_rebooking", "booking") == [("fare_paid", "flight", "fare")]
@@ -200,7 +197,7 @@ def test_prices_start_equal_to_the_parent_price_they_name() -> None:
 def test_no_record_under_an_ended_parent_is_left_open() -> None:
     """A special service request of a cancelled booking is not waiting to be cancelled (read from the
     domain by a rule of the test's own: an open state is one a transition leaves)."""
-    d = _domain("airline_rebooking")
+    d = domain("airline_rebooking")
     rows = _seed("airline_rebooking")
     request = d.entity("special_service_request")
     assert request.lifecycle is not None
@@ -230,7 +227,7 @@ def test_times_of_day_fall_in_business_hours_where_they_can() -> None:
 
 
 def test_the_same_seed_gives_the_same_rows() -> None:
-    d = _domain("airline_rebooking")
+    d = domain("airline_rebooking")
     assert generate_seed(d, seed=5, clock=CLOCK) == generate_seed(d, seed=5, clock=CLOCK)
     assert generate_seed(d, seed=5, clock=CLOCK) != generate_seed(d, seed=6, clock=CLOCK)
 
@@ -247,7 +244,7 @@ def _invariant_failures(spec: EnvSpec) -> str:
 
 
 def test_check_env_reports_a_seed_that_breaks_coherence() -> None:
-    spec = generate_env(_domain("airline_rebooking"), seed=0).spec
+    spec = generate_env(domain("airline_rebooking"), seed=0).spec
     names = {i.name for i in spec.invariants}
     assert {
         "credit_entries_passenger_matches_booking",
@@ -278,7 +275,7 @@ def test_check_env_reports_a_seed_that_breaks_coherence() -> None:
 
 
 def test_a_create_with_references_that_disagree_is_refused_and_changes_nothing() -> None:
-    spec = generate_env(_domain("bike_shop_repairs"), seed=0).spec
+    spec = generate_env(domain("bike_shop_repairs"), seed=0).spec
     bikes = spec.seed["bicycles"]
     bike = bikes[0]
     stranger = next(r["rider_id"] for r in spec.seed["riders"] if r["rider_id"] != bike["rider_id"])
@@ -303,7 +300,7 @@ def test_a_create_with_references_that_disagree_is_refused_and_changes_nothing()
 
 
 def test_a_create_whose_records_start_before_their_date_needs_the_date_ahead() -> None:
-    spec = generate_env(_domain("airport_parking_reservations"), seed=0).spec
+    spec = generate_env(domain("airport_parking_reservations"), seed=0).spec
     tool = spec.tool("create_parking_reservation")
     assert tool is not None and "entry time must be in the future" in tool.description
     assert "parking_reservations_before_entry_at" in {i.name for i in spec.invariants}
@@ -321,7 +318,7 @@ def test_no_seed_starts_beyond_a_per_record_limit() -> None:
             counts = Counter(r[limit.match] for r in seed[e.table] if limit.counts(r.get(field)))
             over += [(d.id, e.name, key) for key, n in counts.items() if n > limit.amount]
     assert over == []
-    spec = generate_env(_domain("phone_bill_disputes"), seed=0).spec
+    spec = generate_env(domain("phone_bill_disputes"), seed=0).spec
     assert "bill_charges_disputed_per_monthly_bill_id" in {i.name for i in spec.invariants}
 
     def third_dispute(seed: dict[str, Any]) -> None:

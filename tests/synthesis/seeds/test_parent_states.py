@@ -3,17 +3,14 @@ a guest review only of a completed stay, in the seed and after dates move status
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from envs.formats.spec import EnvSpec
 from synthesis.domains.coherence import ENDED
-from synthesis.domains.domain import Domain
 from synthesis.domains.ontology import load_ontology
 from synthesis.domains.parent_states import _children, keeps_children, parent_states, stranded_children
 from synthesis.domains.sqlgen import pk
-from synthesis.tools.envgen import generate_env
+
+from .generated import domain, generated_spec
 
 # the domains whose seeds had the most children under parents in a state before their creation
 DOMAINS = (
@@ -29,35 +26,25 @@ DOMAINS = (
 )
 
 
-@cache
-def _domain(domain_id: str) -> Domain:
-    return next(d for d in load_ontology() if d.id == domain_id)
-
-
-@cache
-def _spec(domain_id: str) -> EnvSpec:
-    return generate_env(_domain(domain_id), seed=0).spec
-
-
 def test_the_states_a_child_needs_follow_its_creates_guard_and_what_comes_after():
-    exams = _domain("standardized_exam_registration")
+    exams = domain("standardized_exam_registration")
     review = next(e for e in exams.entities if e.name == "score_review")
     rule = parent_states(exams, review)["registration_id"]
     assert rule.field == "status" and set(rule.states.values()) == {frozenset({"scored"})}
-    stays = _domain("vacation_rental_bookings")
+    stays = domain("vacation_rental_bookings")
     guest_review = next(e for e in stays.entities if e.name == "guest_review")
     assert set(parent_states(stays, guest_review)["stay_booking_id"].states.values()) == {frozenset({"completed"})}
 
 
 def test_a_row_an_action_inserts_sits_under_a_parent_that_took_that_action():
-    returns = _domain("electronics_returns")
+    returns = domain("electronics_returns")
     refund = next(e for e in returns.entities if e.name == "return_refund")
     request = next(e for e in returns.entities if e.name == "return_request")
     assert request.lifecycle is not None
     issuing = next(t for t in request.lifecycle.transitions if t.name == "issue_refund")
     rule = parent_states(returns, refund)["return_request_id"]
     assert issuing.to in rule.states[None] and "requested" not in rule.states[None]
-    seed = _spec("electronics_returns").seed  # read directly: every refund is of a refunded request
+    seed = generated_spec("electronics_returns").seed  # read directly: every refund is of a refunded request
     status = {r["return_request_id"]: r["status"] for r in seed["return_requests"]}
     assert seed["return_refunds"]
     assert {status[r["return_request_id"]] for r in seed["return_refunds"]} <= rule.states[None]
@@ -65,7 +52,7 @@ def test_a_row_an_action_inserts_sits_under_a_parent_that_took_that_action():
 
 
 def test_a_transitions_guard_on_the_parent_binds_the_state_it_leads_to():
-    bikes = _domain("bike_shop_repairs")
+    bikes = domain("bike_shop_repairs")
     part = next(e for e in bikes.entities if e.name == "part_line")
     rule = parent_states(bikes, part)["repair_ticket_id"]
     tickets = next(e for e in bikes.entities if e.name == "repair_ticket").lifecycle
@@ -77,21 +64,21 @@ def test_a_transitions_guard_on_the_parent_binds_the_state_it_leads_to():
 
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_no_seed_child_sits_under_a_parent_it_could_not_have_been_made_under(domain_id):
-    checked, stranded = stranded_children(_domain(domain_id), _spec(domain_id).seed)
+    checked, stranded = stranded_children(domain(domain_id), generated_spec(domain_id).seed)
     assert checked > 0
     assert stranded == 0
 
 
 def test_every_score_review_is_of_a_scored_registration():
-    seed = _spec("standardized_exam_registration").seed  # read directly, not through parent_states
+    seed = generated_spec("standardized_exam_registration").seed  # read directly, not through parent_states
     status = {r["registration_id"]: r["status"] for r in seed["registrations"]}
     assert seed["score_reviews"]
     assert {status[r["registration_id"]] for r in seed["score_reviews"]} == {"scored"}
 
 
 def test_a_parent_with_children_does_not_move_back_before_them():
-    d = _domain("standardized_exam_registration")
-    seed = _spec("standardized_exam_registration").seed
+    d = domain("standardized_exam_registration")
+    seed = generated_spec("standardized_exam_registration").seed
     keeps = keeps_children(d, seed)
     reviewed = {r["registration_id"] for r in seed["score_reviews"]}
     with_review = next(r for r in seed["registrations"] if r["registration_id"] in reviewed)
@@ -106,7 +93,7 @@ def test_over_every_domain_the_only_children_left_stranded_are_closed_under_an_e
     where the domain's own refund needs another end (a withdrawn offer): the one conflict left."""
     checked = stranded = 0
     for d in load_ontology():
-        seed = _spec(d.id).seed
+        seed = generated_spec(d.id).seed
         c, s = stranded_children(d, seed)
         checked, stranded = checked + c, stranded + s
         for parent in (e for e in d.entities if e.lifecycle and s):

@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any
 
 import pytest
 
 from envs import Environment
-from envs.formats.spec import EnvSpec
 from envs.quality.seed import status_date_contradictions
 from envs.quality.seed_time import seed_time
 from envs.quality.spec import Ownership
-from synthesis.domains.domain import Domain
-from synthesis.domains.ontology import load_ontology
 from synthesis.domains.timeline import (
     ANCHORED,
     DRAWN,
@@ -29,7 +25,8 @@ from synthesis.domains.timeline import (
     settle_record_dates,
     user_date,
 )
-from synthesis.tools.envgen import generate_env
+
+from .generated import generated_spec
 
 CLOCK = datetime(2026, 3, 2, 9)
 # start/end pairs (an end a lifecycle times, a start it times, a nullable end, a datetime start with a
@@ -49,23 +46,13 @@ DOMAINS = (
 )
 
 
-@cache
-def _domain(domain_id: str) -> Domain:
-    return next(d for d in load_ontology() if d.id == domain_id)
-
-
-@cache
-def _spec(domain_id: str) -> EnvSpec:
-    return generate_env(_domain(domain_id), seed=0, clock=CLOCK).spec
-
-
 def _day(value: str) -> datetime:
     return datetime.fromisoformat(value[:10])
 
 
 @pytest.mark.parametrize("domain_id", DOMAINS)
 def test_generated_seeds_keep_pairs_in_order_and_events_on_their_side_of_the_clock(domain_id: str) -> None:
-    spec = _spec(domain_id)
+    spec = generated_spec(domain_id, CLOCK)
     counts = seed_time(spec, spec.seed, spec.clock)
     assert counts.date_pairs_checked + counts.clock_timestamps_checked >= 10
     assert (counts.inverted_date_pairs, counts.past_events_after_clock, counts.future_events_before_clock) == (0, 0, 0)
@@ -75,15 +62,18 @@ def test_generated_seeds_keep_pairs_in_order_and_events_on_their_side_of_the_clo
 
 
 def test_pairs_are_checked_where_the_domains_have_them() -> None:
-    pairs = {d: seed_time(_spec(d), _spec(d).seed, CLOCK).date_pairs_checked for d in DOMAINS[:8]}
+    pairs = {
+        d: seed_time(generated_spec(d, CLOCK), generated_spec(d, CLOCK).seed, CLOCK).date_pairs_checked
+        for d in DOMAINS[:8]
+    }
     assert all(n >= 5 for n in pairs.values()), pairs
 
 
 def test_gaps_are_plausible_for_the_kind_of_period() -> None:
-    notices = _spec("debit_card_controls").seed["travel_notices"]
+    notices = generated_spec("debit_card_controls", CLOCK).seed["travel_notices"]
     gaps = {(_day(r["end_date"]) - _day(r["start_date"])).days for r in notices}
     assert min(gaps) >= 1 and max(gaps) <= 30  # a trip abroad: days
-    passports = _spec("passport_renewal").seed["passports"]
+    passports = generated_spec("passport_renewal", CLOCK).seed["passports"]
     years = [(_day(r["expiry_date"]) - _day(r["issue_date"])).days for r in passports]
     assert min(years) >= 90 and max(years) <= 3 * 365  # a validity: months to years
     assert all(r["issue_date"] <= CLOCK.strftime("%Y-%m-%d") for r in passports)  # issued: a past event
@@ -91,23 +81,25 @@ def test_gaps_are_plausible_for_the_kind_of_period() -> None:
 
 def test_a_date_a_lifecycle_times_stays_and_its_partner_moves() -> None:
     # a leave's return date is its event date (extend needs it ahead): the start gives way
-    leaves = _spec("pto_leave_requests").seed["leaves_of_absence"]
+    leaves = generated_spec("pto_leave_requests", CLOCK).seed["leaves_of_absence"]
     now = CLOCK.strftime("%Y-%m-%d")
     assert all(r["return_date"] > now for r in leaves if r["status"] in ("requested", "approved", "active"))
     assert all(r["start_date"] < r["return_date"] for r in leaves)
     # a pending enrollment takes effect later: it cannot have ended, so its nullable end is empty
-    enrollments = _spec("benefits_open_enrollment").seed["enrollments"]
+    enrollments = generated_spec("benefits_open_enrollment", CLOCK).seed["enrollments"]
     ahead = [r for r in enrollments if r["effective_date"] > now]
     assert ahead and all(r["ended_on"] is None for r in ahead)
 
 
 def test_time_rules_still_have_records_on_both_sides() -> None:
     # appeals are allowed within 60 days of the citation: some citations are inside, some beyond
-    citations = _spec("parking_citation_appeals").seed["citations"]
+    citations = generated_spec("parking_citation_appeals", CLOCK).seed["citations"]
     ages = [(CLOCK - datetime.fromisoformat(r["issued_at"])) / timedelta(days=1) for r in citations]
     assert all(a >= 0 for a in ages) and any(a <= 60 for a in ages) and any(a > 60 for a in ages)
     # a rental is extended only in its last 7 days: some delivered rentals end within them, some later
-    rentals = [r for r in _spec("medical_equipment_rentals").seed["rentals"] if r["status"] == "delivered"]
+    rentals = [
+        r for r in generated_spec("medical_equipment_rentals", CLOCK).seed["rentals"] if r["status"] == "delivered"
+    ]
     edge = (CLOCK + timedelta(hours=168)).strftime("%Y-%m-%d %H:%M:%S")
     assert any(r["end_date"] <= edge for r in rentals) and any(r["end_date"] > edge for r in rentals)
 
@@ -159,7 +151,7 @@ def test_a_coming_event_moves_ahead_and_an_impossible_nullable_end_is_cleared() 
 
 
 def test_a_create_starts_an_end_after_its_start_not_today() -> None:
-    spec = _spec("airport_parking_reservations")
+    spec = generated_spec("airport_parking_reservations", CLOCK)
     seed = spec.seed
     reserved = [r["customer_id"] for r in seed["parking_reservations"] if r["status"] == "reserved"]
     customer = next(c["customer_id"] for c in seed["customers"] if reserved.count(c["customer_id"]) < 2)
@@ -170,7 +162,7 @@ def test_a_create_starts_an_end_after_its_start_not_today() -> None:
     ep.close()
     # the exit starts the day after the entry (not today), and the domain's create adds its one day
     assert made["entry_at"] == "2026-03-20 08:00:00" and made["exit_date"] == "2026-03-22"
-    enrollment = _spec("benefits_open_enrollment").tool("create_enrollment")
+    enrollment = generated_spec("benefits_open_enrollment", CLOCK).tool("create_enrollment")
     assert enrollment is not None
     insert = next(s.sql for s in enrollment.steps if s.kind == "exec" and "INSERT" in s.sql)
     assert insert.endswith("NULL, 'pending')")  # a coverage that has not ended has no end date

@@ -1,0 +1,134 @@
+"""Records outside the period their status names (measure 31): a checked-in stay that ended, a parked
+car not yet in, an active contract past its expiry, an expired one still running, an end recorded on
+an active record; and the windows inside a term that may close while it runs."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+
+from envs.formats.spec import EnvSpec
+from envs.quality.periods import breaches, length_unit, period_end, period_of, phase, rows_outside_period
+
+from ..specs import SHOP
+
+CLOCK = datetime(2026, 1, 15, 9, 0, 0)
+
+STAYS = {
+    "name": "stays",
+    "primary_key": ["stay_id"],
+    "columns": [
+        {"name": "stay_id", "type": "text"},
+        {"name": "status", "type": "text"},
+        {"name": "arrival_date", "type": "date"},
+        {"name": "nights", "type": "integer"},
+    ],
+}
+CONTRACTS = {
+    "name": "contracts",
+    "primary_key": ["contract_id"],
+    "columns": [
+        {"name": "contract_id", "type": "text"},
+        {"name": "status", "type": "text"},
+        {"name": "starts_on", "type": "date"},
+        {"name": "free_look_ends", "type": "date"},
+        {"name": "expires_on", "type": "date"},
+        {"name": "ended_on", "type": "date", "nullable": True},
+    ],
+}
+
+
+def _spec(stays: list[dict[str, Any]], contracts: list[dict[str, Any]]) -> EnvSpec:
+    spec = copy.deepcopy(SHOP)
+    spec["tables"] += [copy.deepcopy(STAYS), copy.deepcopy(CONTRACTS)]
+    spec["seed"] |= {"stays": stays, "contracts": contracts}
+    return EnvSpec.model_validate(spec)
+
+
+def _columns(table: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(c["name"], c["type"]) for c in table["columns"]]
+
+
+def test_a_period_is_read_from_column_names():
+    stays = period_of(_columns(STAYS))
+    assert stays.length is not None and stays.length[:2] == ("arrival_date", "nights")
+    assert stays.ends == () and stays.starts == ()  # an arrival with a length opens the stay
+    contracts = period_of(_columns(CONTRACTS))
+    assert contracts.starts == ("starts_on",)
+    assert contracts.ends == ("expires_on",)  # a free-look window may close while the contract runs
+    assert contracts.stamps == ("ended_on",)
+
+
+@pytest.mark.parametrize(
+    ("name", "unit"),
+    [("nights", timedelta(days=1)), ("duration_hours", timedelta(hours=1)), ("num_nights", timedelta(days=1))],
+)
+def test_a_length_column_has_a_unit(name, unit):
+    assert length_unit(name) == unit
+
+
+@pytest.mark.parametrize("name", ["hours_worked", "hours_paid", "travel_days_left", "delay_minutes", "nights_hours"])
+def test_a_count_that_is_no_length_has_none(name):
+    assert length_unit(name) is None
+
+
+def test_phases_come_from_the_status_words():
+    assert phase({"status": "checked_in"}, ["status"]) == "running"
+    assert phase({"status": "Active"}, ["status"]) == "in_force"
+    assert phase({"status": "expired"}, ["status"]) == "lapsed"
+    assert phase({"status": "reserved"}, ["status"]) is None
+    assert phase({"status": "active", "billing_status": "expired"}, ["status", "billing_status"]) is None
+
+
+def test_a_stay_ends_its_length_after_its_arrival():
+    assert period_end("2026-01-10", 3, timedelta(days=1)) == "2026-01-13"
+    assert period_end("2026-01-10 10:00:00", 2, timedelta(hours=1)) == "2026-01-10 12:00:00"
+    assert period_end("2026-01-10", None, timedelta(days=1)) is None
+
+
+def test_each_contradiction_is_named():
+    stays = period_of(_columns(STAYS))
+    contracts = period_of(_columns(CONTRACTS))
+    over = {"status": "checked_in", "arrival_date": "2025-12-20", "nights": 3}
+    assert breaches(stays, over, "running", CLOCK) == [("arrival_date", "over")]
+    ahead = {"status": "checked_in", "arrival_date": "2026-02-01", "nights": 3}
+    assert breaches(stays, ahead, "running", CLOCK) == [("arrival_date", "not_started")]
+    staying = {"status": "checked_in", "arrival_date": "2026-01-13", "nights": 2}  # leaves today
+    assert breaches(stays, staying, "running", CLOCK) == []
+    expired_active = {"starts_on": "2025-01-01", "free_look_ends": "2025-01-31", "expires_on": "2026-01-14"}
+    assert breaches(contracts, expired_active, "in_force", CLOCK) == [("expires_on", "ended")]
+    ended_active = {"starts_on": "2025-01-01", "expires_on": "2027-01-01", "ended_on": "2025-06-01"}
+    assert breaches(contracts, ended_active, "in_force", CLOCK) == [("ended_on", "stamped")]
+    running_expired = {"starts_on": "2025-01-01", "expires_on": "2026-03-01"}
+    assert breaches(contracts, running_expired, "lapsed", CLOCK) == [("expires_on", "not_lapsed")]
+    future_active = {"starts_on": "2026-06-01", "expires_on": "2027-06-01"}  # bought before the trip
+    assert breaches(contracts, future_active, "in_force", CLOCK) == []
+    assert breaches(contracts, expired_active, None, CLOCK) == []
+
+
+def test_rows_outside_their_period_are_counted_once_each():
+    spec = _spec(
+        [
+            {"stay_id": "S1", "status": "checked_in", "arrival_date": "2025-12-20", "nights": 3},
+            {"stay_id": "S2", "status": "checked_in", "arrival_date": "2026-01-14", "nights": 3},
+            {"stay_id": "S3", "status": "reserved", "arrival_date": "2025-12-20", "nights": 3},
+        ],
+        [
+            {"contract_id": "C1", "status": "active", "starts_on": "2025-01-01", "expires_on": "2025-12-01"},
+            {"contract_id": "C2", "status": "active", "starts_on": "2025-01-01", "expires_on": "2027-01-01"},
+            {"contract_id": "C3", "status": "cancelled", "starts_on": "2025-01-01", "expires_on": "2025-02-01"},
+            {
+                "contract_id": "C4",
+                "status": "expired",
+                "starts_on": "2025-01-01",
+                "expires_on": "2026-02-01",
+                "ended_on": "2025-03-01",
+            },
+        ],
+    )
+    counts = rows_outside_period(spec)
+    # S3 and C3 have statuses that name no period; S1 is over, C1 past its expiry, C4 not yet expired
+    assert (counts.period_rows_checked, counts.rows_outside_period) == (5, 3)
