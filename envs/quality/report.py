@@ -16,6 +16,7 @@ from typing import Any
 
 from ..catalog import CatalogEntry
 from .believable import believable_counts
+from .child_dates import children_before_parent
 from .derived import derived_arguments
 from .judgment import judgment_counts
 from .periods import rows_outside_period
@@ -105,6 +106,8 @@ class QualityCounts:
     event_reasons_outside_their_state: int = 0
     period_rows_checked: int = 0
     rows_outside_period: int = 0
+    child_rows_checked: int = 0
+    children_before_parent: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -240,6 +243,11 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     periods = rows_outside_period(spec, seed.rows)
     counts.period_rows_checked, counts.rows_outside_period = periods.period_rows_checked, periods.rows_outside_period
+    lineage = children_before_parent(spec, seed.rows)
+    counts.child_rows_checked, counts.children_before_parent = (
+        lineage.child_rows_checked,
+        lineage.children_before_parent,
+    )
     timeline = seed_time(spec, seed.rows, spec.clock)
     for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
         setattr(counts, name, getattr(timeline, name))
@@ -363,6 +371,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
+        ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
     ]
 
 
@@ -397,6 +406,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("policy words", lambda c: str(c.policy_words)),
     ("stray reasons", lambda c: f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
     ("off-period", lambda c: f"{c.rows_outside_period}/{c.period_rows_checked}"),
+    ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
 ]
 
 
