@@ -108,6 +108,8 @@ class QualityCounts:
     rows_outside_period: int = 0
     child_rows_checked: int = 0
     children_before_parent: int = 0
+    deadline_rows_checked: int = 0
+    deadlines_before_record: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -372,6 +374,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
         ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
+        ("deadlines before their record came to be", f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
     ]
 
 
@@ -407,6 +410,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("stray reasons", lambda c: f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
     ("off-period", lambda c: f"{c.rows_outside_period}/{c.period_rows_checked}"),
     ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
+    ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
 ]
 
 

@@ -19,6 +19,7 @@ from envs.formats.spec import EnvSpec
 
 from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
+from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.parent_states import keeps_children
@@ -213,6 +214,7 @@ def generate_env(
     anchors = anchored_dates(domain)
     settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
+    settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
