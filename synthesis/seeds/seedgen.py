@@ -24,6 +24,7 @@ procedural tests and the task generator both need. The rows are coherent (see ``
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -277,6 +278,24 @@ class _References:
         return parent.get(self.timing.column) if parent else None
 
 
+#: How many of one kind a user's record holds at most: the lines of an order, the payments of a repair,
+#: the fines of a loan, the inspections of an offer.
+PER_RECORD = {"part_of": 5, "owner": 3, "uses": 3}
+
+
+def per_record_caps(domain: Domain, entity: Entity) -> dict[str, int]:
+    """Reference column -> the most rows of ``entity`` one parent holds, for parents that are a user's
+    records (they have an owner, and are not the user): a flight may carry any number of bookings and
+    a customer place any number of orders, but one loan has a fine or two, not forty."""
+    out = {}
+    for ref in entity.references:
+        parent = domain.entity(ref.entity)
+        owned = any(r.role == "owner" for r in parent.references)
+        if ref.entity != entity.name and parent.name != domain.user_entity and owned:
+            out[ref.column] = PER_RECORD[ref.role]
+    return out
+
+
 def generate_seed(
     domain: Domain, *, seed: int, clock: datetime, rows: tuple[int, int] = DEFAULT_ROWS
 ) -> dict[str, list[dict[str, Any]]]:
@@ -304,12 +323,15 @@ def generate_seed(
         limiter = SeedLimits(domain, entity)
         plan = record_dates(domain, entity)
         parent_fits = parent_states(domain, entity)
+        caps = per_record_caps(domain, entity)
+        held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
         for i in range(1, n + 1):
             row: dict[str, Any] = {pk(entity): f"{entity.id_prefix}{i:04d}"}
             rank: dict[str, int] = {}  # dates placed on purpose (see timeline): the rest may move
             status = rng.choices(lc.states, weights)[0] if lc else None
             side = tm.state_class(status) if tm else "any"
+            full = True
             for ref in refs.order:
                 ag = refs.agree.get(ref.column)
                 if ag is not None and row.get(ag.source.column) is not None:
@@ -326,6 +348,10 @@ def generate_seed(
                     choices = [
                         p for p in parents if rule.allows(status, by_id[ref.entity][p].get(rule.field))
                     ] or parents
+                if (cap := caps.get(ref.column)) is not None:  # a user's record holds a few of these
+                    choices = [p for p in choices if held[ref.column, p] < cap]
+                    if not choices:
+                        break
                 if ref is refs.driver and tm is not None and side != "any":
                     for lo, hi in dates.ranges(side, tm.windows, refs.kind, (entity.name, str(status))):
                         a, b = lo.strftime(TIME), hi.strftime(TIME)
@@ -334,6 +360,10 @@ def generate_seed(
                             choices = fitting
                             break
                 row[ref.column] = rng.choice(choices)
+            else:
+                full = False
+            if full:
+                continue  # every record it could belong to holds as many as a record would
             for attr in entity.attributes:
                 if attr.nullable and rng.random() < 0.15:
                     row[attr.name] = None
@@ -373,6 +403,7 @@ def generate_seed(
             if (status is None) if lc is not None else limiter.passes(row, None):
                 continue  # every state that fits would break a per-record limit: the row is left out
             limiter.keep(row, status)
+            held.update((column, row[column]) for column in caps if row.get(column) is not None)
             if lc is not None:
                 row[lc.field] = status
             settle_record_dates(row, plan, rank, clock, time_rng)
