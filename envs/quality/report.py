@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .amounts import amounts_beyond_parent
 from .believable import believable_counts
 from .child_dates import children_before_parent
+from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .judgment import judgment_counts
 from .periods import rows_outside_period
@@ -110,6 +112,8 @@ class QualityCounts:
     children_before_parent: int = 0
     deadline_rows_checked: int = 0
     deadlines_before_record: int = 0
+    amount_groups_checked: int = 0
+    amounts_beyond_parent: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -243,13 +247,10 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(believable_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
-    periods = rows_outside_period(spec, seed.rows)
-    counts.period_rows_checked, counts.rows_outside_period = periods.period_rows_checked, periods.rows_outside_period
-    lineage = children_before_parent(spec, seed.rows)
-    counts.child_rows_checked, counts.children_before_parent = (
-        lineage.child_rows_checked,
-        lineage.children_before_parent,
-    )
+    across_rows = (rows_outside_period, children_before_parent, deadlines_before_record, amounts_beyond_parent)
+    for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
+        for name, value in asdict(measure).items():
+            setattr(counts, name, value)
     timeline = seed_time(spec, seed.rows, spec.clock)
     for name in SeedTimeCounts.__dataclass_fields__:  # pairs and timestamps, checked and breaking the rules
         setattr(counts, name, getattr(timeline, name))
@@ -375,6 +376,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
         ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
         ("deadlines before their record came to be", f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
+        ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
     ]
 
 
@@ -411,6 +413,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("off-period", lambda c: f"{c.rows_outside_period}/{c.period_rows_checked}"),
     ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
     ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
+    ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
 ]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
 
+from ..domains.amounts import settle_amounts
 from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
@@ -216,5 +217,6 @@ def generate_env(
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
+    settle_amounts(spec)
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
