@@ -236,17 +236,23 @@ class RuleGoals(UserKnowledge):
             trial.close()
 
     # -- phrasing of goals ---------------------------------------------------------------------------
+    def holds_several(self, chain: Chain, e: Entity) -> bool:
+        """Whether the user holds two or more records of ``e`` as they are now in the chain's episode."""
+        rows = chain.episode.dump(e.table) if chain.episode is not None else list(self.oracle.rows[e.name].values())
+        return sum(bool(self.oracle.owner_of(e, r) == chain.user_id) for r in rows) >= 2
+
     def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
         """The user's request; half the time the record is named only when the agent asks which one."""
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
-        if phrase != "my account" and not named_before and self.rng.random() < 0.5:
+        vague = phrase != "my account" and not named_before and self.rng.random() < 0.5
+        if vague and self.holds_several(chain, e):  # "one of my bikes" from a user with one bike says no such thing
             many = plural(e.human)
             # a second such request in the same task is for another one ("then cancel another one of …")
             again = any(f"one of my {many}" in r for r in chain.requests)
-            vague = f"{'another one' if again else 'one'} of my {many}"
-            chain.requests.append(self.say.request(verb, vague, shown, first=first))
+            which_one = f"{'another one' if again else 'one'} of my {many}"
+            chain.requests.append(self.say.request(verb, which_one, shown, first=first))
             which = "the other one" if again else "it"  # two such requests: the user tells them apart
             chain.hidden.append(f"When you ask to {verb_phrase(verb, which)}, you mean {phrase}.")
         else:

@@ -15,12 +15,13 @@ from envs.catalog import CatalogEntry
 from envs.formats.spec import EnvSpec
 from envs.quality import env_quality
 from envs.quality.chains import WriteVerdict
+from envs.quality.spec import Ownership
 from envs.quality.values import fits_kind
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist
 from synthesis.tasks.naming import handles, single_out
-from synthesis.tasks.phrasing import Phrasing
+from synthesis.tasks.phrasing import Phrasing, plural
 from synthesis.tasks.taskgen import TaskGenerator, generate_tasks
 from synthesis.tasks.values import UserValues
 from synthesis.tools.envgen import generate_env
@@ -232,3 +233,27 @@ def test_a_record_is_named_by_its_own_name_and_by_what_it_cost() -> None:
     other_payment = {**payment, "lab_payment_id": "PY2", "amount": 12.5}
     said = _ontology_names("lab_test_orders", "lab_payment", payment, [other_payment])
     assert said == "my lab payment of 46.16"
+
+
+def test_one_of_my_records_is_said_only_by_a_user_who_holds_several(
+    generated: list[tuple[EnvSpec, list[Task]]],
+) -> None:
+    domains = {d.id: d for d in load_ontology()}
+    said = 0
+    for spec, tasks in generated:
+        state = Ownership.of(spec).state(spec.seed)
+        assert state.users is not None
+        emails = {r["email"]: r for r in spec.seed[state.users]}
+        for task in tasks:
+            words = " ".join([task.instruction, *task.user.known_facts])
+            user = next((row for email, row in emails.items() if email in words), None)
+            for entity in domains[spec.id].entities:
+                if user is None or not re.search(rf"\bone of my {plural(entity.human)}\b", task.instruction):
+                    continue
+                said += 1
+                mine = [
+                    r for r in spec.seed[entity.table] if state.owner(entity.table, r) == state.key(state.users, user)
+                ]
+                made = any(a.tool.startswith("create_") for a in task.gold_actions)
+                assert len(mine) >= 2 or made, (task.id, entity.name, len(mine))
+    assert said >= 5
