@@ -276,10 +276,24 @@ def test_check_env_reports_a_seed_that_breaks_coherence() -> None:
 
 def test_a_create_with_references_that_disagree_is_refused_and_changes_nothing() -> None:
     spec = generate_env(domain("bike_shop_repairs"), seed=0).spec
-    bikes = spec.seed["bicycles"]
-    bike = bikes[0]
+    env = Environment(spec)
+
+    def takes_a_ticket(bike: dict[str, Any]) -> bool:  # no open ticket already
+        trial = env.episode()
+        try:
+            trial.call_tool(
+                "create_repair_ticket",
+                {"rider_id": bike["rider_id"], "bicycle_id": bike["bicycle_id"], "service_level": "flat_fix"},
+            )
+            return True
+        except StateError:
+            return False
+        finally:
+            trial.close()
+
+    bike = next(b for b in spec.seed["bicycles"] if takes_a_ticket(b))
     stranger = next(r["rider_id"] for r in spec.seed["riders"] if r["rider_id"] != bike["rider_id"])
-    ep = Environment(spec).episode()
+    ep = env.episode()
     before = ep.serialize()
     with pytest.raises(StateError) as refused:
         ep.call_tool(

@@ -22,7 +22,14 @@ from envs.quality.spec import Ownership
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
 from synthesis.domains.ontology import load_ontology
 
-DOMAINS = ("library_loans", "airline_rebooking", "hotel_room_reservations", "pet_insurance_claims")
+# vehicle_warranty_claims: users who change their mind (3 of its tasks)
+DOMAINS = (
+    "library_loans",
+    "airline_rebooking",
+    "hotel_room_reservations",
+    "pet_insurance_claims",
+    "vehicle_warranty_claims",
+)
 
 
 @pytest.fixture(scope="module")
