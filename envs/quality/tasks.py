@@ -23,7 +23,16 @@ from ..formats.task import Task
 from .chains import WriteHistory
 from .naming import Names
 from .spec import Ownership, State
-from .text import Feature, column_words, fact_in_instruction, mentions, normalize, numbers_in, value_features
+from .text import (
+    Feature,
+    column_words,
+    fact_in_instruction,
+    mentions,
+    normalize,
+    numbers_in,
+    superlative,
+    value_features,
+)
 
 RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
 
@@ -204,14 +213,20 @@ def picked_by_superlative(
         value = row.get(c.name)
         if c.type not in ("integer", "real", "date", "datetime") or value is None:
             continue
-        if not mentions(evidence, column_words(c.name)):
-            continue
         others = [s.get(c.name) for s in fitting]
         if any(v is None for v in others):
             continue
-        if any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _SMALLEST) and all(value < v for v in others):
+        dated = c.type in ("date", "datetime")
+        named = mentions(evidence, column_words(c.name))
+        lowest = mentions(evidence, superlative(c.name, dated, False)) or (
+            named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _SMALLEST)
+        )
+        highest = mentions(evidence, superlative(c.name, dated, True)) or (
+            named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _LARGEST)
+        )
+        if lowest and all(value < v for v in others):
             return True
-        if any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _LARGEST) and all(value > v for v in others):
+        if highest and all(value > v for v in others):
             return True
     return False
 

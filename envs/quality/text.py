@@ -239,3 +239,84 @@ def column_words(column: str) -> str:
     if suffix and words[-1] in _DATE_EVENTS:
         words = [*words[:-1], _DATE_EVENTS[words[-1]]]
     return " ".join(w for w in words if w) + suffix if any(words) else suffix.strip()
+
+
+#: Units a column name ends in that a person leaves out when ranking ("the most data used", not "the
+#: largest data used gb"); data units rank as an amount of something, the rest as a measure.
+_DATA_UNITS = frozenset({"gb", "mb", "kb", "tb"})
+_MEASURE_UNITS = frozenset({"kg", "lbs", "lb", "km", "mi", "cm", "mm", "kw", "kwh", "pct", "usd"})
+_TIME_UNITS = frozenset({"seconds", "secs", "minutes", "mins"})
+#: Words after a counted noun that keep it the thing counted: "the most seats left".
+_COUNT_TAILS = frozenset(
+    {
+        "left",
+        "available",
+        "remaining",
+        "free",
+        "open",
+        "used",
+        "paid",
+        "worked",
+        "redeemed",
+        "claimed",
+        "spent",
+        "completed",
+        "subscribed",
+        "purchased",
+        "requested",
+        "booked",
+        "reserved",
+        "issued",
+        "owed",
+        "authorized",
+    }
+)
+#: Nouns ranked as an amount ("the most luggage space left", "the least data used").
+_MASS_NOUNS = frozenset({"data", "space", "storage", "credit", "time", "playtime"})
+#: Head nouns with words of their own: ("smallest", "largest") for a size.
+_HEAD_WORDS = {
+    "size": ("smallest", "largest"),
+    "capacity": ("smallest", "largest"),
+    "duration": ("shortest", "longest"),
+    "length": ("shortest", "longest"),
+    "distance": ("shortest", "longest"),
+    "weight": ("lightest", "heaviest"),
+}
+#: Words a date column ends in that need a noun after them: "the earliest return-by date".
+_OPEN_DATE_WORDS = frozenset({"until", "by", "from", "for", "to", "due", "till"})
+_NOT_PLURAL = frozenset({"gross", "bonus", "status", "plus", "bus", "gas", "canvas", "series", "news", "class"})
+
+
+def _plural(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _NOT_PLURAL
+
+
+def superlative(column: str, dated: bool, largest: bool) -> str:
+    """How a person ranks records by a column, without "the": ``check_in_on`` gives "earliest
+    check-in date", ``travel_days_left`` "most travel days left", ``data_used_gb`` "least data used",
+    ``duration_seconds`` "shortest duration", ``valid_until`` "latest valid-until date", ``price``
+    "highest price". The same words make a task's selector and read it back in the quality report."""
+    words = column_words(column).split()
+    if dated:
+        if words and words[-1] in _OPEN_DATE_WORDS:
+            joiner = " " if words[-1] == "due" else "-"
+            words = [joiner.join(words), "time" if column.endswith(("_at", "_time")) else "date"]
+        return f"{('earliest', 'latest')[largest]} {' '.join(words)}"
+    pair = ("lowest", "highest")
+    if len(words) > 1 and words[-1] in _DATA_UNITS | _MEASURE_UNITS | _TIME_UNITS:
+        unit = words.pop()
+        if unit in _DATA_UNITS:
+            pair = ("least", "most")
+        elif unit in _TIME_UNITS:
+            pair = ("least", "most") if words[-1] in _MASS_NOUNS else ("shortest", "longest")
+    if len(words) > 1 and words[-2] in _HEAD_WORDS and words[-1] in ("hours", "days", "nights", "weeks"):
+        words.pop()  # "the longest duration", not "the most duration hours"
+    head = words[-1] if words else ""
+    counted = _plural(head) or (len(words) > 1 and head in _COUNT_TAILS and _plural(words[-2]))
+    if head in _HEAD_WORDS:
+        pair = _HEAD_WORDS[head]
+    elif counted:
+        pair = ("fewest", "most")
+    elif head in _MASS_NOUNS or (len(words) > 1 and head in _COUNT_TAILS and words[-2] in _MASS_NOUNS):
+        pair = ("least", "most")
+    return f"{pair[largest]} {' '.join(words)}"

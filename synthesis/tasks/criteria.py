@@ -13,23 +13,17 @@ import random
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
+from envs.quality.text import superlative
+
 from ..domains.domain import Entity
 from ..domains.sqlgen import pk
 from ..tools.toolkit import ToolMeta
 from .chain import Chain
 from .consent import ConsentGoals
-from .phrasing import column_noun, plural
+from .phrasing import plural
 
-#: Attribute kinds a criterion compares, and the words for their smallest and largest value.
-ORDERED = {
-    "money": ("lowest", "highest"),
-    "quantity": ("smallest", "largest"),
-    "integer": ("lowest", "highest"),
-    "percent": ("lowest", "highest"),
-    "rating": ("lowest", "highest"),
-    "date": ("earliest", "latest"),
-    "datetime": ("earliest", "latest"),
-}
+#: Attribute kinds a criterion compares.
+ORDERED = frozenset({"money", "quantity", "integer", "percent", "rating", "date", "datetime"})
 #: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
 #: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
 CRITERION_SHARE = 0.45
@@ -58,7 +52,8 @@ def _sum(rows: list[Row], column: str) -> float | None:
 
 def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, str] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
-    a person says it ("the lowest price"); None if every such attribute ties at both ends."""
+    a person says it ("the lowest price", "the most seats left"); None if every such attribute ties at
+    both ends."""
     attrs = [a for a in entity.attributes if a.kind in ORDERED]
     rng.shuffle(attrs)
     for a in attrs:
@@ -69,11 +64,7 @@ def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, s
             best = max(values) if largest else min(values)  # type: ignore[type-var]
             if values.count(best) == 1:
                 row = rows[values.index(best)]
-                noun = column_noun(a.name)
-                words = ORDERED[a.kind]
-                if a.kind == "quantity" and noun.endswith("s") and not noun.endswith("ss"):
-                    words = ("fewest", "most")  # the most copies available, not the largest
-                return row, f"the {words[largest]} {noun}"
+                return row, f"the {superlative(a.name, a.kind in ('date', 'datetime'), largest)}"
     return None
 
 
@@ -175,7 +166,7 @@ class CriterionGoals(ConsentGoals):
             if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **given}) is not None:
                 continue
             chain.call(search.tool, **{f"{a.name}_from": start, "limit": SEARCH_LIMIT})
-            return row, f"the {parent.human} with the earliest {column_noun(a.name)} on or after {start}"
+            return row, f"the {parent.human} with the {superlative(a.name, True, False)} on or after {start}"
         return None
 
     def total_question(self, e: Entity, rows: list[Row]) -> TotalQuestion | None:
