@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from typing import Any
 
 from envs.quality.text import column_words
@@ -153,26 +154,94 @@ def verb_phrase(verb: str, phrase: str) -> str:
     return f"{head} the {noun} {_OBJECT_PREPOSITIONS.get(head, 'for')} {phrase}"
 
 
+#: Text a user dictates word for word (a reason, a note): quoted, as people give it to an agent.
+_DICTATED = frozenset(
+    {
+        "reason",
+        "note",
+        "notes",
+        "comment",
+        "comments",
+        "details",
+        "description",
+        "message",
+        "case",
+        "instructions",
+        "feedback",
+        "review",
+        "summary",
+        "explanation",
+        "remarks",
+        "request",
+        "justification",
+    }
+)
+
+
+def _singular(noun: str) -> str:
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("ses", "xes", "ches", "shes")):
+        return noun[:-2]
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def _said(name: str, value: Any, options: list[str]) -> str:
+    """One of ``options``, the same for the same detail: the choice does not draw from the task
+    generator's RNG, so the tasks drawn after a detail do not depend on how it is said."""
+    return options[zlib.crc32(f"{name}={value}".encode()) % len(options)]
+
+
 def _detail(name: str, value: Any) -> str:
-    """A detail of a request: "The reason should be Plans changed.", "I need 2 extra days.", "It
-    should be for 3 nights.", "The expiry time should be …" (``expires_at``, to the minute), "I'd
-    like rush on." (a yes/no field)."""
+    """A detail of a request, as a user gives it: 'Please put "Plans changed" as the reason.', "I need
+    2 extra days.", "It's for 3 nights.", "It's for 2 bags.", "The start date is 2026-04-04.",
+    "Please make the limit price 51.41.", "I'd like rush on." (a yes/no field)."""
     if isinstance(value, bool):
         return f"I'd like {column_words(name)} {'on' if value else 'off'}."
     counted = isinstance(value, int) and name.endswith("s")
     if isinstance(value, str) and _WHOLE_MINUTE.fullmatch(value):
         value = value[:16]  # people give a time to the minute: "2026-03-24 10:00", not "10:00:00"
-    words = column_words(name).split()
-    if counted and words and words[-1] in _UNITS:  # "It should be for 2 hours.", "I need 1 extra night."
-        *what, last = words
+    what = column_words(name)
+    words = what.split()
+    if counted and words and words[-1] in _UNITS:  # "It's for 2 hours.", "I need 1 extra night."
+        *kind, last = words
         unit = last[:-1] if value == 1 else last
-        if what in (["duration"], ["length"]) or (not what and last in _LENGTHS):
-            return f"It should be for {value} {unit}."
-        if what and what[0] in ("extra", "additional", "more"):
-            return f"I need {value} {' '.join(what)} {unit}."
-        if what:
-            return f"The {' '.join(what)} should be {value} {unit}."
-    return f"The {'number of ' if counted else ''}{column_words(name)} should be {value}."
+        if kind in (["duration"], ["length"]) or (not kind and last in _LENGTHS):
+            return f"It's for {value} {unit}."
+        if kind and kind[0] in ("extra", "additional", "more"):
+            return f"I need {value} {' '.join(kind)} {unit}."
+        if kind:
+            return _said(
+                name, value, [f"The {' '.join(kind)} is {value} {unit}.", f"Make the {' '.join(kind)} {value} {unit}."]
+            )
+    if counted:  # "It's for 2 bags.", not "the number of bags should be 2"
+        return _said(
+            name,
+            value,
+            [
+                f"It's for {value} {_singular(what) if value == 1 else what}.",
+                f"I need {value} {_singular(what) if value == 1 else what}.",
+            ],
+        )
+    if isinstance(value, str) and words and words[-1] in _DICTATED:
+        if value.endswith((".", "!", "?")):  # 'For the note, please put "Ring twice."', no second stop
+            return _said(
+                name, value, [f'Please put this as the {what}: "{value}"', f'For the {what}, please put "{value}"']
+            )
+        return _said(
+            name,
+            value,
+            [
+                f'Please put "{value}" as the {what}.',
+                f'For the {what}, please put "{value}".',
+                f'The {what} is "{value}".',
+            ],
+        )
+    return _said(
+        name,
+        value,
+        [f"The {what} is {value}.", f"Please make the {what} {value}.", f"I'd like the {what} to be {value}."],
+    )
 
 
 def record_question(phrase: str, column: str) -> str | None:
