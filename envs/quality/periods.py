@@ -13,6 +13,10 @@ same rules (``synthesis.domains.periods``). Definition: docs/synthesis.md, measu
   end-like date not yet passed, and no date recording the end (``ended_on``) set. An active policy
   may start in the future (travel insurance bought before the trip), so starts are not checked.
 * A **lapsed** status (:data:`LAPSED`: expired) needs its end-like dates passed.
+* A lapsed or **over** status (:data:`OVER`: cancelled, closed, paid off) needs no date of a next
+  event (``next_billing_date``, ``next_delivery``) ahead: nothing more comes of a cancelled
+  subscription.
+* An **overdue** status (:data:`OVERDUE`: delinquent, past due) needs its due dates passed.
 
 Dates compare by day when either side is a plain date (a date has no time).
 """
@@ -38,7 +42,14 @@ RUNNING = word_set(
 IN_FORCE = RUNNING | word_set("active open valid in_force current enrolled effective live")
 #: Statuses of something whose term has ended.
 LAPSED = word_set("expired lapsed")
-_PHASES = (("running", RUNNING), ("in_force", IN_FORCE), ("lapsed", LAPSED))
+#: Statuses of something that has ended for good, by its own or someone's act.
+OVER = word_set(
+    """cancelled canceled closed terminated ended stopped discontinued withdrawn completed paid_off refunded
+    deactivated disconnected archived"""
+)
+#: Statuses of something whose payment or act was due and has not come.
+OVERDUE = word_set("delinquent overdue past_due in_arrears defaulted")
+_PHASES = (("running", RUNNING), ("in_force", IN_FORCE), ("lapsed", LAPSED), ("over", OVER), ("overdue", OVERDUE))
 
 #: Words of an end-like date that closes a window inside the term, not the term: a free-look or
 #: grace period, a hold, a deadline to act by. Such a window may close while the term runs.
@@ -76,17 +87,21 @@ class Period:
     ``starts``: start-like dates; ``ends``: end-like dates still to come on a running record;
     ``stamps``: end-like dates that record the end (``ended_on``), set only once it ended;
     ``length``: (start column, length column, unit) when a length says where the period ends
-    (``arrival_date`` + ``nights``: its start is then no end, whatever its name).
+    (``arrival_date`` + ``nights``: its start is then no end, whatever its name);
+    ``upcoming``: dates of a next event (``next_billing_date``); ``dues``: dates a payment or act
+    is due by (``due_date``, ``next_due``).
     """
 
     starts: tuple[str, ...]
     ends: tuple[str, ...]
     stamps: tuple[str, ...]
     length: tuple[str, str, timedelta] | None = None
+    upcoming: tuple[str, ...] = ()
+    dues: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.starts or self.ends or self.stamps or self.length)
+        return not (self.starts or self.ends or self.stamps or self.length or self.upcoming or self.dues)
 
 
 def period_of(columns: Iterable[tuple[str, str]]) -> Period:
@@ -107,11 +122,14 @@ def period_of(columns: Iterable[tuple[str, str]]) -> Period:
         ends=tuple(n for n in ends if not names_past_event(n)),
         stamps=tuple(n for n in ends if names_past_event(n)),
         length=length,
+        upcoming=tuple(n for n in dates if n.startswith("next_")),
+        dues=tuple(n for n in dates if "due" in n.split("_")),
     )
 
 
 def phase(row: Mapping[str, Any], statuses: Iterable[str]) -> str | None:
-    """'running', 'in_force' or 'lapsed' by the row's status columns, else None (or on a conflict)."""
+    """'running', 'in_force', 'lapsed', 'over' or 'overdue' by the row's status columns, else None
+    (or on a conflict)."""
     found = set()
     for column in statuses:
         value = row.get(column)
@@ -138,7 +156,9 @@ def breaches(period: Period, row: Mapping[str, Any], state: str | None, clock: d
     """(column, what) for each of ``row``'s dates its period ``state`` (:func:`phase`) contradicts:
     ``not_started`` (a running record's start after the clock), ``over`` (its start plus its length
     before it), ``ended`` (an end of a record in force before it), ``stamped`` (an end recorded on a
-    record in force), ``not_lapsed`` (a lapsed record's end after it)."""
+    record in force), ``not_lapsed`` (a lapsed record's end after it), ``upcoming`` (a next event
+    ahead of a record that is over or lapsed), ``not_due`` (an overdue record's due date not yet
+    come)."""
     if state is None:
         return []
     now = clock.strftime("%Y-%m-%d %H:%M:%S")
@@ -155,14 +175,22 @@ def breaches(period: Period, row: Mapping[str, Any], state: str | None, clock: d
         out += [(c, "stamped") for c in period.stamps if row.get(c) is not None]
     if state == "lapsed":
         out += [(c, "not_lapsed") for c in period.ends if (v := _date_text(row.get(c))) and before(now, v)]
+    if state in ("lapsed", "over"):
+        out += [(c, "upcoming") for c in period.upcoming if (v := _date_text(row.get(c))) and before(now, v)]
+    if state == "overdue":
+        out += [(c, "not_due") for c in period.dues if (v := _date_text(row.get(c))) and not before(v, now)]
     return out
 
 
 def checks(period: Period, state: str) -> bool:
     """Whether ``period`` has a column that a record in ``state`` is held to."""
     if state == "running":
-        return not period.empty
-    return bool(period.ends or period.stamps) if state == "in_force" else bool(period.ends)
+        return bool(period.starts or period.ends or period.stamps or period.length)
+    if state == "in_force":
+        return bool(period.ends or period.stamps)
+    if state == "lapsed":
+        return bool(period.ends or period.upcoming)
+    return bool(period.upcoming) if state == "over" else bool(period.dues)
 
 
 @dataclass

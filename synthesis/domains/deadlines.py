@@ -65,11 +65,11 @@ def _deadline_after(
     kind: str, column: str, since: str, state: str | None, clock: datetime, rng: random.Random
 ) -> str | None:
     """A deadline a plausible gap after the day ``since``, on the side of ``clock`` ``state`` needs
-    (lapsed: passed; running or in force: not passed), or None if there is no such day."""
+    (lapsed or overdue: passed; running or in force: not passed), or None if there is no such day."""
     opened_on = datetime.fromisoformat(since)
     longest = timedelta(days=365 if set(column.split("_")) & _VALIDITY else 45)
     lo, hi = opened_on + timedelta(days=7) - timedelta(minutes=1), opened_on + longest
-    if state == "lapsed":
+    if state in ("lapsed", "overdue"):
         hi = min(hi, clock - timedelta(days=1))
         lo = min(lo, hi - timedelta(days=1))
         lo = max(lo, opened_on - timedelta(minutes=1))

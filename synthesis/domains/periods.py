@@ -1,6 +1,7 @@
 """Seed rows kept inside the period their status names (the quality report's measure 31,
 :mod:`envs.quality.periods`): a checked-in stay has not ended, a parked car entered already, an
-active contract has not expired, an expired one has.
+active contract has not expired, an expired one has; a cancelled subscription has no next
+billing date ahead (it is cleared where it may be empty), a delinquent loan's due date has passed.
 
 :func:`settle_periods` runs once statuses are final (after ``timing.settle_named_dates``) and moves
 the dates, never the status: the status is what tasks and limits were drawn for. A date a lifecycle
@@ -25,6 +26,8 @@ from .timing import Anchors
 
 #: How far back a running record's moved start goes when nothing else bounds it.
 _BEGUN = {"date": timedelta(days=14), "datetime": timedelta(hours=6)}
+#: How long ago the last due date of an overdue record, or the last event of an ended one, falls.
+_LAST_DUE = timedelta(days=45)
 
 
 def settle_periods(spec: EnvSpec, anchored: Anchors | None = None) -> int:
@@ -80,7 +83,12 @@ def _mend(
         return
     if column in held:
         return
-    if what == "not_started":
+    if what == "upcoming" and nullable:  # nothing comes next of a cancelled subscription
+        row[column] = None
+    elif what in ("upcoming", "not_due"):  # the last one fell before the clock: the record ended, or fell due
+        hi = clock - timedelta(days=1) if kind == "date" else clock - timedelta(hours=1)
+        row[column] = date_in(kind, clock - _LAST_DUE, hi, rng) or row[column]
+    elif what == "not_started":
         since = max((parse(v) for c in kinds if names_past_event(c) and isinstance(v := row.get(c), str)), default=None)
         lo = clock - _BEGUN[kind]
         row[column] = date_in(kind, max(lo, since) if since and since < clock else lo, clock, rng) or row[column]

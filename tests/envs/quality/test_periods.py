@@ -132,3 +132,38 @@ def test_rows_outside_their_period_are_counted_once_each():
     counts = rows_outside_period(spec)
     # S3 and C3 have statuses that name no period; S1 is over, C1 past its expiry, C4 not yet expired
     assert (counts.period_rows_checked, counts.rows_outside_period) == (5, 3)
+
+
+SUBSCRIPTIONS = {
+    "name": "subscriptions",
+    "primary_key": ["subscription_id"],
+    "columns": [
+        {"name": "subscription_id", "type": "text"},
+        {"name": "status", "type": "text"},
+        {"name": "started_on", "type": "date"},
+        {"name": "next_billing_date", "type": "date", "nullable": True},
+        {"name": "next_due_date", "type": "date"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("status", "row", "found"),
+    [
+        ("cancelled", {"next_billing_date": "2026-03-01"}, [("next_billing_date", "upcoming")]),
+        ("cancelled", {"next_billing_date": "2026-01-01"}, []),  # the last bill before it ended
+        ("cancelled", {"next_billing_date": None}, []),
+        ("expired", {"next_billing_date": "2026-03-01"}, [("next_billing_date", "upcoming")]),
+        ("active", {"next_billing_date": "2026-03-01"}, []),
+        ("paused", {"next_billing_date": "2026-03-01"}, []),  # it may resume
+        ("delinquent", {"next_due_date": "2026-02-01"}, [("next_due_date", "not_due")]),
+        ("delinquent", {"next_due_date": "2026-01-15"}, [("next_due_date", "not_due")]),  # due today is not late
+        ("delinquent", {"next_due_date": "2026-01-02"}, []),
+        ("active", {"next_due_date": "2026-02-01"}, []),
+    ],
+)
+def test_nothing_comes_next_of_an_ended_record_and_an_overdue_one_fell_due(status, row, found):
+    period = period_of(_columns(SUBSCRIPTIONS))
+    assert period.upcoming == ("next_billing_date", "next_due_date") and period.dues == ("next_due_date",)
+    row = {"status": status, "started_on": "2025-06-01", **row}
+    assert [b for b in breaches(period, row, phase(row, ["status"]), CLOCK) if b[0] in row] == found

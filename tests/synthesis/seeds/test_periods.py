@@ -26,6 +26,10 @@ DOMAINS = (
     "brokerage_trade_orders",
     "prepaid_roaming_passes",
     "benefits_open_enrollment",
+    "audiobook_credit_membership",
+    "cable_tv_subscriptions",
+    "car_wash_memberships",
+    "personal_loan_servicing",
 )
 
 TABLES = [
@@ -146,3 +150,51 @@ def test_generated_seeds_keep_every_record_inside_its_period(domain_id):
     assert counts.rows_outside_period == 0
     timeline = seed_time(spec, spec.seed, spec.clock)
     assert (timeline.inverted_date_pairs, timeline.clock_violations) == (0, 0)
+
+
+def test_an_ended_record_has_nothing_next_and_an_overdue_one_fell_due():
+    spec = copy.deepcopy(SHOP)
+    spec["tables"].append(
+        {
+            "name": "loans",
+            "primary_key": ["loan_id"],
+            "columns": [
+                {"name": "loan_id", "type": "text"},
+                {"name": "status", "type": "text"},
+                {"name": "opened_on", "type": "date"},
+                {"name": "next_bill_date", "type": "date", "nullable": True},
+                {"name": "next_due_date", "type": "date"},
+            ],
+        }
+    )
+    spec["seed"]["loans"] = [
+        {
+            "loan_id": "L1",
+            "status": "closed",
+            "opened_on": "2025-03-01",
+            "next_bill_date": "2026-02-01",
+            "next_due_date": "2025-12-01",
+        },
+        {
+            "loan_id": "L2",
+            "status": "delinquent",
+            "opened_on": "2025-03-01",
+            "next_bill_date": "2026-02-01",
+            "next_due_date": "2026-03-05",
+        },
+        {
+            "loan_id": "L3",
+            "status": "active",
+            "opened_on": "2025-03-01",
+            "next_bill_date": "2026-02-01",
+            "next_due_date": "2026-03-05",
+        },
+    ]
+    env_spec = EnvSpec.model_validate(spec)
+    assert rows_outside_period(env_spec).rows_outside_period == 2
+    settle_periods(env_spec)
+    assert rows_outside_period(env_spec).rows_outside_period == 0
+    l1, l2, l3 = env_spec.seed["loans"]
+    assert l1["next_bill_date"] is None and l1["status"] == "closed"  # cleared where it may be empty
+    assert "2025-12-01" <= l2["next_due_date"] < "2026-01-15" and l2["status"] == "delinquent"
+    assert l2["next_bill_date"] == "2026-02-01" and l3["next_due_date"] == "2026-03-05"  # left alone
