@@ -53,6 +53,20 @@ SemanticKind = Literal[
 NUMERIC_KINDS = frozenset({"money", "quantity", "integer", "percent", "rating"})
 
 
+def plural(noun: str) -> str:
+    """A noun in the plural, as a person writes it: "currency orders", "pharmacies", "boxes", and
+    for a name in snake case its last word ("storage_facility": "storage_facilities").
+
+    >>> plural("currency order"), plural("pharmacy"), plural("box"), plural("bus pass"), plural("day")
+    ('currency orders', 'pharmacies', 'boxes', 'bus passes', 'days')
+    """
+    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "sh", "ch", "x", "z")):
+        return noun + "es"
+    return noun + "s"
+
+
 class Attribute(Model):
     """A typed attribute; ``kind`` decides its column type, its seed values and its validation."""
 
@@ -285,7 +299,7 @@ class Entity(Model):
 
     @property
     def table(self) -> str:
-        return self.plural or f"{self.name}s"
+        return self.plural or plural(self.name)
 
     @property
     def human(self) -> str:

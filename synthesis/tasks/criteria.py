@@ -15,12 +15,11 @@ from typing import Any, NamedTuple
 
 from envs.quality.text import superlative
 
-from ..domains.domain import Entity
+from ..domains.domain import Entity, plural
 from ..domains.sqlgen import pk
 from ..tools.toolkit import ToolMeta
 from .chain import Chain
 from .consent import ConsentGoals
-from .phrasing import plural
 
 #: Attribute kinds a criterion compares.
 ORDERED = frozenset({"money", "quantity", "integer", "percent", "rating", "date", "datetime"})

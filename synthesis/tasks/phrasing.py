@@ -115,19 +115,6 @@ def _is_tail(words: list[str]) -> bool:
     return words[0] in _TAIL_PREPOSITIONS or (len(words) == 1 and words[0] in _TAIL_WORDS)
 
 
-def plural(noun: str) -> str:
-    """A record's name in the plural, as a user says it: "currency orders", "pharmacies", "boxes".
-
-    >>> plural("currency order"), plural("pharmacy"), plural("box"), plural("bus pass"), plural("day")
-    ('currency orders', 'pharmacies', 'boxes', 'bus passes', 'days')
-    """
-    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
-        return noun[:-1] + "ies"
-    if noun.endswith(("s", "sh", "ch", "x", "z")):
-        return noun + "es"
-    return noun + "s"
-
-
 def verb_phrase(verb: str, phrase: str) -> str:
     """What a user asks to do to a record, from a transition name: ``pay_with_credit`` and "my invoice"
     give "pay my invoice with credit"; ``approve_estimate`` gives "approve the estimate for my invoice"."""

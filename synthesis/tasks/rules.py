@@ -16,7 +16,7 @@ from envs.formats.spec import EnvSpec
 from envs.grading.decidable import decide, is_time_rule
 from envs.grading.outputs import Reading
 
-from ..domains.domain import Entity, Guard, Transition
+from ..domains.domain import Entity, Guard, Transition, plural
 from ..domains.enforcement import policy_only, rule_guards
 from ..domains.sqlgen import pk
 from ..tools.confirm import confirmed
@@ -24,7 +24,7 @@ from ..tools.toolkit import ToolMeta, rule_id, sample_argument
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
-from .phrasing import plural, verb_phrase
+from .phrasing import verb_phrase
 from .values import UserValues
 
 

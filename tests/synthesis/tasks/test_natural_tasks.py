@@ -17,11 +17,12 @@ from envs.quality import env_quality
 from envs.quality.chains import WriteVerdict
 from envs.quality.spec import Ownership
 from envs.quality.values import fits_kind
+from synthesis.domains.domain import plural
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist
 from synthesis.tasks.naming import handles, single_out
-from synthesis.tasks.phrasing import Phrasing, plural
+from synthesis.tasks.phrasing import Phrasing
 from synthesis.tasks.taskgen import TaskGenerator, generate_tasks
 from synthesis.tasks.values import UserValues
 from synthesis.tools.envgen import generate_env
@@ -257,3 +258,19 @@ def test_one_of_my_records_is_said_only_by_a_user_who_holds_several(
                 made = any(a.tool.startswith("create_") for a in task.gold_actions)
                 assert len(mine) >= 2 or made, (task.id, entity.name, len(mine))
     assert said >= 5
+
+
+def test_a_table_is_named_by_its_records_plural():
+    from synthesis.domains.domain import Entity
+
+    def table(name: str) -> str:
+        attrs = [{"name": "label", "kind": "text"}]
+        return Entity.model_validate({"name": name, "id_prefix": "X", "attributes": attrs}).table
+
+    assert [table(n) for n in ("roaming_pass", "storage_facility", "road_hazard_warranty", "box", "stay")] == [
+        "roaming_passes",
+        "storage_facilities",
+        "road_hazard_warranties",
+        "boxes",
+        "stays",
+    ]
