@@ -261,15 +261,24 @@ def column_noun(column: str) -> str:
     return _column_noun(column)
 
 
+def _fits_history(persona: str, records: int | None) -> bool:
+    if records is None:
+        return True
+    if "first-time" in persona:
+        return records <= 1
+    return records >= 3 if "frequent" in persona else True
+
+
 class Phrasing:
     """Seeded, varied phrasings."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def persona(self, age: int | None = None) -> str:
-        """A persona, one that fits the user's age where it is known."""
-        fitting = [p for p, lo, hi in _PERSONAS if age is None or lo <= age <= hi]
+    def persona(self, age: int | None = None, records: int | None = None) -> str:
+        """A persona, one that fits the user's age and history where they are known: a first-time
+        customer holds at most one record, a frequent one at least three."""
+        fitting = [p for p, lo, hi in _PERSONAS if (age is None or lo <= age <= hi) and _fits_history(p, records)]
         return self.rng.choice(fitting)
 
     def email_fact(self, email: str) -> str:

@@ -255,7 +255,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "env": self.spec.id,
                 "instruction": self.say.instruction(opening, chain.requests),
                 "user": {
-                    "persona": self.say.persona(self._age(chain.user_id)),
+                    "persona": self.say.persona(self._age(chain.user_id), self._records(chain.user_id)),
                     "known_facts": facts,
                     "reveal_if_asked": hidden,
                     # a user who changes their mind about a write does so in a task that refuses nothing
@@ -277,6 +277,10 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "ignore": ignore or [],
             }
         )
+
+    def _records(self, user_id: str) -> int:
+        """How many records the user holds in the seed (bookings, cards, claims): their history."""
+        return sum(len(self.owned(e, user_id)) for e in self.domain.entities if e.name != self.user.name)
 
     def _age(self, user_id: str) -> int | None:
         """The user's age on the clock's day, where their record has a date of birth."""

@@ -159,3 +159,10 @@ def test_a_detail_is_said_the_same_way_whatever_the_generator_drew_before() -> N
         for seed in range(20)
     }
     assert len(texts) == 1  # the wording comes from the detail, not from the shared RNG
+
+
+def test_a_persona_fits_the_users_history():
+    one = {Phrasing(random.Random(seed)).persona(40, records=1) for seed in range(200)}
+    many = {Phrasing(random.Random(seed)).persona(40, records=5) for seed in range(200)}
+    assert any("first-time" in p for p in one) and not any("frequent" in p for p in one)
+    assert any("frequent" in p for p in many) and not any("first-time" in p for p in many)
