@@ -59,6 +59,7 @@ class Chain:
     outputs: list[tuple[str, str, str]] = field(default_factory=list)  # (table, id, column) to report
     identity_hidden: bool = False
     behaviour: list[str] = field(default_factory=list)  # how the user acts (tells a user simulator)
+    decoys: dict[str, tuple[str, str]] = field(default_factory=dict)  # behaviour -> the record first asked for
     history: WriteHistory | None = None  # what the chain's writes did, write after write
 
     @classmethod

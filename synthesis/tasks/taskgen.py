@@ -249,6 +249,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
             opening = facts[:1]
         for g in writes:
             self.used[g.tool] += 1
+        # a record the user first asks for and then drops is not one they ask for in earnest too
+        targets = {(g.entity, str(g.key)) for g in chain.goals}
+        asked = {script for script, record in chain.decoys.items() if record in targets}
         return Task.model_validate(
             {
                 "id": task_id,
@@ -260,7 +263,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                     "reveal_if_asked": hidden,
                     # a user who changes their mind about a write does so in a task that refuses nothing
                     "behaviour": [
-                        *(b for b in chain.behaviour if not refused or "change your mind" not in b),
+                        *(b for b in chain.behaviour if not (refused and "change your mind" in b) and b not in asked),
                         *self.behaviour(refused),
                     ],
                 },

@@ -189,10 +189,12 @@ class WriteGoals(RecordGoals):
         if phrase is None:
             return
         final = chain.goals[-1].phrase
-        chain.behaviour.append(
+        script = (
             f"Start by asking the agent to {verb_phrase(t.name, phrase)}. Once the agent has found it, and "
             f"before anything is done, change your mind: what you want is to {verb_phrase(t.name, final)}."
         )
+        chain.behaviour.append(script)
+        chain.decoys[script] = (e.name, str(other[pk(e)]))
 
     # -- transitions ---------------------------------------------------------------------------------
     def _children(self, chain: Chain, e: Entity, t: Transition, key: str) -> dict[str, list[dict[str, Any]]]:

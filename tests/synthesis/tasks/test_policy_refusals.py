@@ -137,6 +137,10 @@ def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_comi
     assert all(t.refusals for t in acting)
     minded = [t for t in tasks if any("change your mind" in b for b in t.user.behaviour)]
     assert minded and all(t.expects_change and not t.refusals for t in minded)
+    for t in minded:  # the record first asked for and then dropped is not also asked for in earnest
+        script = next(b for b in t.user.behaviour if "change your mind" in b)
+        first = script.removeprefix("Start by asking the agent to ").split(". Once the agent", 1)[0]
+        assert first not in t.instruction, t.id
     refused = [t for t in tasks if t.refusals]
     assert 0.25 <= len(acting) / len(refused) <= 0.8
     said = " ".join(b for t in acting for b in t.user.behaviour)
