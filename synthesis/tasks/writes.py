@@ -186,7 +186,7 @@ class WriteGoals(RecordGoals):
         e, t = self._transition(m)
         other = next((r for r in options if r[pk(e)] != meant[pk(e)]), None)
         phrase = self.locate(chain, e, other) if other is not None else None
-        if phrase is None:
+        if other is None or phrase is None:
             return
         final = chain.goals[-1].phrase
         script = (
