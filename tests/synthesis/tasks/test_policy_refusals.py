@@ -22,13 +22,13 @@ from envs.quality.spec import Ownership
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
 from synthesis.domains.ontology import load_ontology
 
-# vehicle_warranty_claims: users who change their mind (3 of its tasks)
+# unemployment_weekly_claims: users who change their mind (3 of its tasks)
 DOMAINS = (
     "library_loans",
     "airline_rebooking",
     "hotel_room_reservations",
     "pet_insurance_claims",
-    "vehicle_warranty_claims",
+    "unemployment_weekly_claims",
 )
 
 
@@ -72,7 +72,7 @@ def test_no_instruction_gives_a_refusal_away_and_no_question_is_answered_by_a_du
             if "information" not in t.tags:
                 continue
             questions += 1
-            assert t.answer is not None and not any(d in t.answer for d in t.distractors)
+            assert t.answer is not None and not any(output_present(d, t.answer) for d in t.distractors), t.id
             ep = entry.environment.episode(t)
             shown = json.dumps([r.content for r in ep.replay(t.gold_actions)])
             # either other records' values must be left out, or the answer is a value no tool shows
