@@ -81,7 +81,7 @@ def _mend(
             reach = period.length[2] * units  # a start inside the last `reach` keeps the period running
             row[column] = _at_or_before(kind, clock, max(reach, timedelta(hours=1)), rng) or row[column]
         return
-    if column in held:
+    if column in held and what != "not_due":  # an earlier due date keeps a lifecycle's "passed"
         return
     if what == "upcoming" and nullable:  # nothing comes next of a cancelled subscription
         row[column] = None
