@@ -13,6 +13,7 @@ from envs.quality.periods import rows_outside_period
 from envs.quality.seed_time import seed_time
 from synthesis.domains.periods import settle_periods
 
+from ...envs.quality.test_periods import CONTRACTS, STAYS
 from ...envs.specs import SHOP
 from .generated import generated_spec
 
@@ -32,28 +33,10 @@ DOMAINS = (
     "personal_loan_servicing",
 )
 
+# the quality measure's stays and contracts (a free-look window the seeds leave unset), and a parking
 TABLES = [
-    {
-        "name": "stays",
-        "primary_key": ["stay_id"],
-        "columns": [
-            {"name": "stay_id", "type": "text"},
-            {"name": "status", "type": "text"},
-            {"name": "arrival_date", "type": "date"},
-            {"name": "nights", "type": "integer"},
-        ],
-    },
-    {
-        "name": "contracts",
-        "primary_key": ["contract_id"],
-        "columns": [
-            {"name": "contract_id", "type": "text"},
-            {"name": "status", "type": "text"},
-            {"name": "starts_on", "type": "date"},
-            {"name": "expires_on", "type": "date"},
-            {"name": "ended_on", "type": "date", "nullable": True},
-        ],
-    },
+    STAYS,
+    CONTRACTS,
     {
         "name": "parkings",
         "primary_key": ["parking_id"],
