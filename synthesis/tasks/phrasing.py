@@ -161,8 +161,23 @@ _DICTATED = frozenset(
         "remarks",
         "request",
         "justification",
+        "statement",
+        "bio",
     }
 )
+
+
+def _dictated(name: str, value: Any) -> bool:
+    """Whether ``value`` is text the user gives word for word: a field for prose (a reason, a
+    note), or a sentence in any field (it ends like one, or runs to six words or more)."""
+    if not isinstance(value, str):
+        return False
+    return name.split("_")[-1] in _DICTATED or value.endswith((".", "!", "?")) or len(value.split()) >= 6
+
+
+def _quoted(value: str) -> str:
+    """``value`` in quotes, ending the sentence: a value that ends in a stop needs no second one."""
+    return f'"{value}"' if value.endswith((".", "!", "?")) else f'"{value}".'
 
 
 def _singular(noun: str) -> str:
@@ -210,7 +225,7 @@ def _detail(name: str, value: Any) -> str:
                 f"I need {value} {_singular(what) if value == 1 else what}.",
             ],
         )
-    if isinstance(value, str) and words and words[-1] in _DICTATED:
+    if _dictated(name, value):
         if value.endswith((".", "!", "?")):  # 'For the note, please put "Ring twice."', no second stop
             return _said(
                 name, value, [f'Please put this as the {what}: "{value}"', f'For the {what}, please put "{value}"']
@@ -346,14 +361,19 @@ class Phrasing:
         what = _human(column)
         if isinstance(value, bool):  # "turn off the autopay", not "change the autopay to False"
             return f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} the {what} of {phrase}."
-        if first:
-            return self.rng.choice(
+        said = (
+            self.rng.choice(  # drawn either way, so the tasks after this one do not change with the wording
                 [
                     f"Please change the {what} of {phrase} to {value}.",
                     f"I need the {what} of {phrase} changed to {value}.",
                 ]
             )
-        return f"Also, please change the {what} of {phrase} to {value}."
+            if first
+            else f"Also, please change the {what} of {phrase} to {value}."
+        )
+        if _dictated(column, value):  # 'Please change the bio of my profile to "I teach piano."'
+            return f"{'Please' if first else 'Also, please'} change the {what} of {phrase} to {_quoted(value)}"
+        return said
 
     def ask_value(self, column: str) -> str:
         return self.rng.choice(

@@ -166,3 +166,13 @@ def test_a_persona_fits_the_users_history():
     many = {Phrasing(random.Random(seed)).persona(40, records=5) for seed in range(200)}
     assert any("first-time" in p for p in one) and not any("frequent" in p for p in one)
     assert any("frequent" in p for p in many) and not any("first-time" in p for p in many)
+
+
+def test_a_sentence_is_quoted_whatever_field_it_goes_in_and_ends_with_one_stop():
+    say = Phrasing(random.Random(0))
+    sentence = "Economics courses abroad would broaden my view of global markets."
+    said = say.request("submit", RECORD, {"personal_statement": sentence})
+    assert f'"{sentence}"' in said and ".." not in said
+    changed = say.update_request("personal_statement", RECORD, sentence, first=False)
+    assert changed == f'Also, please change the personal statement of {RECORD} to "{sentence}"'
+    assert say.update_request("colour", RECORD, "blue", first=False).endswith(" to blue.")  # a value, not a quote
