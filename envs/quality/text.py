@@ -292,8 +292,8 @@ def _plural(word: str) -> bool:
 
 
 def superlative(column: str, dated: bool, largest: bool) -> str:
-    """How a person ranks records by a column, without "the": ``check_in_on`` gives "earliest
-    check-in date", ``travel_days_left`` "most travel days left", ``data_used_gb`` "least data used",
+    """How a person ranks records by a column, without "the": ``expires_on`` gives "earliest
+    expiry date", ``travel_days_left`` "most travel days left", ``data_used_gb`` "least data used",
     ``duration_seconds`` "shortest duration", ``valid_until`` "latest valid-until date", ``price``
     "highest price". The same words make a task's selector and read it back in the quality report."""
     words = column_words(column).split()
