@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from uvicorn.protocols.http import httptools_impl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .settings import Settings
@@ -36,6 +37,10 @@ log = logging.getLogger("envfarm.server")
 RESERVED_FDS = 512
 #: How long a refused connection stays half-open for its client to read the 503.
 REFUSED_LINGER_SECONDS = 1.0
+#: A 401's status line says what to send: it is all that clients raising httpx's ``HTTPStatusError``
+#: show (mcp 1.x: "Client error '401 Unauthorized' for url ..."), the JSON body with the message unread.
+#: HTTP lets a reason phrase be any text; clients act on the code alone.
+UNAUTHORIZED_STATUS_LINE = b"HTTP/1.1 401 Unauthorized (send Authorization: Bearer <key>)\r\n"
 
 
 def raise_open_file_limit() -> None:
@@ -88,7 +93,10 @@ def _response(status: str, code: str, message: str) -> bytes:
 
 
 def guarded_protocol(limits: ConnectionLimits) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol under ``limits`` (pass it as ``uvicorn.Config(http=...)``)."""
+    """uvicorn's httptools protocol under ``limits`` (pass it as ``uvicorn.Config(http=...)``), its 401
+    status line saying what to send."""
+    # uvicorn writes status lines from a table of its own, with no way to pass a reason phrase.
+    httptools_impl.STATUS_LINE[401] = UNAUTHORIZED_STATUS_LINE
 
     class GuardedHttpToolsProtocol(HttpToolsProtocol):
         _address = ""

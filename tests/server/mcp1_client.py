@@ -9,7 +9,9 @@ the client surfaced — ``{"result": text, "is_error": bool}`` for an answer, ``
 Usage: ``python mcp1_client.py SPEC``, SPEC a JSON object of MCP URLs: ``open`` (an open episode),
 ``closed`` (an episode ended before the clients connect), ``unknown`` (no episode), and
 ``held_plain`` / ``held_langchain``, each ``{"mcp", "end"}``: an open episode the client connects to,
-and the REST URL that ends it (by DELETE) while the client holds it.
+and the REST URL that ends it (by DELETE) while the client holds it. A SPEC holding only
+``unauthorized`` (an episode's URL on a farm that wants a key, opened without one) runs the plain
+client on it alone.
 """
 
 from __future__ import annotations
@@ -101,6 +103,8 @@ async def langchain_load(url: str) -> dict[str, Any]:
 
 
 async def main(spec: dict[str, Any]) -> dict[str, Any]:
+    if "unauthorized" in spec:
+        return {"plain/unauthorized": await _surfaced(functools.partial(plain, spec["unauthorized"]))}
     out: dict[str, Any] = {}
     out["langchain-call/open"] = await _surfaced(functools.partial(langchain_tool_call, spec["open"]))
     for name in ("open", "closed", "unknown"):

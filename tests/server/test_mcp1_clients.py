@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from ..mcp_clients import mcp1_python
-from .conftest import LiveServer
+from .conftest import KEY_A, LiveServer
 
 HERE = Path(__file__).parent
 
@@ -25,8 +25,19 @@ def new_episode(client: httpx.Client) -> dict[str, Any]:
     return dict(r.json())
 
 
+def surfaced(spec: dict[str, Any]) -> dict[str, Any]:
+    """What the mcp 1.x clients surfaced on the episodes of ``spec`` (``mcp1_client.py``)."""
+    done = subprocess.run(
+        [str(mcp1_python()), str(HERE / "mcp1_client.py"), json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return dict(json.loads(done.stdout))
+
+
 def test_mcp1_and_langchain_show_the_farms_message(server: LiveServer, client: httpx.Client) -> None:
-    python = mcp1_python()
     opened, closed, held_plain, held_langchain = (new_episode(client) for _ in range(4))
     assert client.delete(f"/episodes/{closed['episode_id']}").status_code == 200
     spec = {
@@ -38,11 +49,7 @@ def test_mcp1_and_langchain_show_the_farms_message(server: LiveServer, client: h
             for name, ep in (("held_plain", held_plain), ("held_langchain", held_langchain))
         },
     }
-    done = subprocess.run(
-        [str(python), str(HERE / "mcp1_client.py"), json.dumps(spec)], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    seen = json.loads(done.stdout)
+    seen = surfaced(spec)
 
     # Normal use works: listing, calling, LangChain's tool call.
     tools = "find_patient_by_email,find_patient_by_name_dob,get_patient_appointments,list_providers"
@@ -71,3 +78,13 @@ def test_mcp1_and_langchain_show_the_farms_message(server: LiveServer, client: h
     assert not langchain["before"]["is_error"] and "PR01" in langchain["before"]["result"]
     assert langchain["after"]["is_error"]  # a ToolMessage with status "error", which goes to the model
     assert f"Episode '{held_langchain['episode_id']}' is closed" in langchain["after"]["result"]
+
+
+def test_mcp1_shows_what_to_send_when_the_key_is_missing(keyed_server: LiveServer) -> None:
+    """mcp 1.x raises httpx's ``HTTPStatusError``, whose message is the status line alone: the 401's says
+    what to send."""
+    with keyed_server.http(KEY_A) as c:
+        episode = new_episode(c)
+    seen = surfaced({"unauthorized": episode["mcp_url"]})["plain/unauthorized"]
+    assert seen["raised"] == "HTTPStatusError"
+    assert "401 Unauthorized (send Authorization: Bearer <key>)" in seen["message"]
