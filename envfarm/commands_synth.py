@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -59,17 +60,20 @@ def synthesize(
     substitute_nearest: bool,
 ) -> None:
     """Synthesize verified environments and tasks into a catalog, with a report."""
-    from clients.progress import counting
+    from clients.progress import counting, stepping
     from synthesis.catalog.pipeline import SynthesisConfig, run_pipeline
     from synthesis.sources.selection import select
 
-    selection = select(
-        domains,
-        llm_base_url=llm_base_url,
-        llm_model=llm_model,
-        llm_api_key_env=llm_api_key_env,
-        substitute=substitute_nearest,
-    )
+    with contextlib.ExitStack() as stack:
+        if Path(domains).is_file():  # the first match embeds every domain's examples: about a minute, once
+            stack.enter_context(stepping("matching the requests to domains"))
+        selection = select(
+            domains,
+            llm_base_url=llm_base_url,
+            llm_model=llm_model,
+            llm_api_key_env=llm_api_key_env,
+            substitute=substitute_nearest,
+        )
     con = Console(soft_wrap=True, stderr=True)
     for t in selection.topics:
         if t.decision != "built-in":

@@ -18,7 +18,15 @@ A request fits the best domain when its *confidence* reaches the threshold: the 
 its lead over the second best (a request that two domains explain equally well is not clearly
 either's). Below, it fits no domain: it is reported with the three nearest domains and their
 similarities, never silently substituted. The default threshold is calibrated on the dev part of the
-labelled set (``synthesis/bench/mining_requests.jsonl``; ``envfarm bench mining``).
+labelled sets (``synthesis/bench/*_requests.jsonl``; ``envfarm bench mining``).
+
+Words alone miss paraphrase: "my landlord still hasn't returned my deposit" shares no word with a
+security deposit *settlement*'s examples, "a fitting for four new tyres" spells tire otherwise. So where
+the sentence model is installed (:mod:`.sentences`), each domain's similarity is
+:data:`LEXICAL_WEIGHT` of the words' and the rest the meaning's: the mean of the request's two highest
+cosines with the domain's example requests and its description, in the model's space. Two, not one:
+a single example near a stray request would claim it. Without the model, matching is by words, with
+the threshold calibrated for words (:data:`LEXICAL_THRESHOLD`), and says so (``DomainMatcher.method``).
 """
 
 from __future__ import annotations
@@ -30,14 +38,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import Literal
 
+import numpy as np
 import snowballstemmer  # type: ignore[import-untyped]
+from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS  # type: ignore[import-untyped]
 
 from ..domains.domain import Domain
 from .mining import FUNCTION_WORDS, SYNONYMS, lemma
+from .sentences import SentenceEncoder, cached_encode, sentence_encoder
 
 #: Below this confidence a request fits no built-in domain (calibrated: see the module docstring).
-DEFAULT_THRESHOLD = 0.22
+DEFAULT_THRESHOLD = 0.29
+#: The same, matching by words alone (the sentence model not installed).
+LEXICAL_THRESHOLD = 0.175
+#: The words' share of a domain's similarity when the sentence model is there; the meaning's is the rest.
+LEXICAL_WEIGHT = 0.7
+#: A domain's meaning similarity is the mean of this many of its examples' highest cosines.
+NEAREST_EXAMPLES = 2
 #: The requests of one topic a match reads.
 MAX_TOPIC_LINES = 20
 _WORD = re.compile(r"[a-z][a-z']+")
@@ -49,11 +67,13 @@ _FILLER_TEXT = """
 """
 _FILLER = FUNCTION_WORDS | frozenset(_FILLER_TEXT.split())
 _STEMMER = snowballstemmer.stemmer("english")
+#: British spellings to American ones ("tyres" to "tires"; 1,730 words): the domains are written in one.
+AMERICAN: dict[str, str] = BRITISH_ENGLISH_SPELLINGS
 
 
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    word = lemma(word)
+    word = lemma(AMERICAN.get(word, word))
     return str(_STEMMER.stemWord(SYNONYMS.get(word, word)))
 
 
@@ -85,6 +105,11 @@ def domain_texts(domain: Domain) -> list[str]:
     return [*domain.requests, " ".join(names)]
 
 
+def meaning_texts(domain: Domain) -> list[str]:
+    """The texts a domain's meaning is read from: what people ask for it, and what it is."""
+    return [*domain.requests, f"{domain.name}: {domain.description}"]
+
+
 Vector = dict[str, float]
 
 
@@ -113,8 +138,17 @@ class Match:
 class DomainMatcher:
     """One TF-IDF profile per built-in domain; ``match`` answers one request, ``match_all`` a topic."""
 
-    def __init__(self, domains: Sequence[Domain], *, threshold: float = DEFAULT_THRESHOLD) -> None:
-        self.threshold = threshold
+    def __init__(
+        self,
+        domains: Sequence[Domain],
+        *,
+        threshold: float | None = None,
+        encoder: SentenceEncoder | Literal["auto"] | None = "auto",
+    ) -> None:
+        self.encoder = sentence_encoder() if encoder == "auto" else encoder
+        self.threshold = (
+            threshold if threshold is not None else (DEFAULT_THRESHOLD if self.encoder else LEXICAL_THRESHOLD)
+        )
         self.domains = list(domains)
         words = {d.id: [t for text in domain_texts(d) for t in terms(text)] for d in self.domains}
         df: Counter[str] = Counter()
@@ -125,6 +159,21 @@ class DomainMatcher:
         #: the weight of a word no domain uses: that of a word in none of them
         self.unknown_idf = math.log(1 + n) + 1.0
         self._profiles = {domain_id: self.vector(ws) for domain_id, ws in words.items()}
+        #: each domain's rows of the example matrix (its texts are contiguous)
+        self._rows: dict[str, slice] = {}
+        self._examples = np.zeros((0, 0), dtype=np.float32)
+        if self.encoder is not None:
+            texts: list[str] = []
+            for d in self.domains:
+                mine = meaning_texts(d)
+                self._rows[d.id] = slice(len(texts), len(texts) + len(mine))
+                texts += mine
+            self._examples = cached_encode(self.encoder, texts)
+
+    @property
+    def method(self) -> str:
+        """How requests are matched: "words and meaning", or "words" without the sentence model."""
+        return "words and meaning" if self.encoder is not None else "words"
 
     def vector(self, words: Iterable[str], *, unknown: bool = False) -> Vector:
         """A unit TF-IDF vector. With ``unknown``, a single word no domain uses keeps the weight of the
@@ -141,8 +190,22 @@ class DomainMatcher:
 
     def scores(self, text: str) -> dict[str, float]:
         """Each domain's similarity to ``text``."""
-        q = self.vector(terms(text), unknown=True)
-        return {domain_id: _cosine(q, profile) if q else 0.0 for domain_id, profile in self._profiles.items()}
+        return self.scores_many([text])[0]
+
+    def scores_many(self, texts: Sequence[str]) -> list[dict[str, float]]:
+        """Each domain's similarity to each of ``texts`` (the sentence model reads them in one pass)."""
+        lexical = []
+        for text in texts:
+            q = self.vector(terms(text), unknown=True)
+            lexical.append({d: _cosine(q, profile) if q else 0.0 for d, profile in self._profiles.items()})
+        if self.encoder is None or not texts:
+            return lexical
+        cosines = self.encoder.encode(texts) @ self._examples.T
+        out = []
+        for row, words in zip(cosines, lexical, strict=True):
+            meaning = {d: float(np.sort(row[rows])[-NEAREST_EXAMPLES:].mean()) for d, rows in self._rows.items()}
+            out.append({d: LEXICAL_WEIGHT * w + (1 - LEXICAL_WEIGHT) * meaning[d] for d, w in words.items()})
+        return out
 
     def _decide(self, text: str, scores: dict[str, float]) -> Match:
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -158,6 +221,10 @@ class DomainMatcher:
         """The domain ``text`` needs, or none (confidence below the threshold), with the three nearest."""
         return self._decide(text, self.scores(text))
 
+    def match_many(self, texts: Sequence[str]) -> list[Match]:
+        """:meth:`match` for each of ``texts``, the sentence model reading them in one pass."""
+        return [self._decide(t, s) for t, s in zip(texts, self.scores_many(texts), strict=True)]
+
     def match_all(self, texts: Sequence[str], *, name: str | None = None) -> Match:
         """A topic made of several requests: each domain's mean similarity over them (the first
         :data:`MAX_TOPIC_LINES`), so one stray line does not decide."""
@@ -165,6 +232,6 @@ class DomainMatcher:
         if not lines:
             return Match(name or "", None, 0.0, [])
         total: Counter[str] = Counter()
-        for line in lines:
-            total.update(self.scores(line))
+        for scores in self.scores_many(lines):
+            total.update(scores)
         return self._decide(name or lines[0], {d: s / len(lines) for d, s in total.items()})
