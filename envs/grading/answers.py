@@ -168,7 +168,8 @@ def claimed(
     ``quoted`` texts (the rules the answer may quote) claim nothing wherever they stand. A sentence
     that names words of ``elsewhere`` (what the task's other actions were about) and none of
     ``about`` (the refused request) reports another action ("I've changed the campaign name" beside
-    a refused change of the read type).
+    a refused change of the read type); words that both name count for neither ("I've changed the
+    tour type of your showing to in person" beside a refused tour-type change of another showing).
 
     >>> claimed("Sorry for the wait! As you requested, it has been renewed.", ["renewed"])
     'as you requested, it has been renewed.'
@@ -184,7 +185,11 @@ def claimed(
     pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b")
     rules = sorted({_clean(q).replace("_", " ").rstrip(".") for q in quoted if q.strip()}, key=len, reverse=True)
     about_words = _content_words(about)
-    other_words = _content_words(" ".join(elsewhere)) - about_words
+    elsewhere_words = _content_words(" ".join(elsewhere))
+    other_words = elsewhere_words - about_words
+    # Words both requests share ("tour type", "showing") name neither: the same change done to one
+    # showing and refused on another is told apart by what only the refused request says.
+    about_words = (about_words - elsewhere_words) or about_words
     for s in sentences(without_json(answer)):
         s = s.replace("_", " ")
         for rule in rules:

@@ -286,3 +286,22 @@ def test_a_refusal_that_pastes_the_actions_other_rules_has_not_decided():
     assert score_episode(env, t, ep, answer=right).reward == 1.0
     pasted = right + " Our rules: the order total must be at most 500."
     assert score_episode(env, t, ep, answer=pasted).reward == 0.0
+
+
+def test_the_same_change_done_to_one_record_is_no_claim_for_the_refused_other():
+    claims = ["changed"]
+    refused = "the tour type for my showing for apartment APT-872381006"
+    done = ["showing tour type in_person"]
+    answer = (
+        "I've changed the tour type of your showing to in person. I can't change the tour type for your showing "
+        "for apartment APT-872381006: it starts within 2 hours."
+    )
+    assert claimed(answer, claims, about=refused, elsewhere=done) is None
+    # naming the refused showing, the same words claim it
+    lie = "I've changed the tour type of your showing for apartment APT-872381006 to in person."
+    assert claimed(lie, claims, about=refused, elsewhere=done) == lie.lower()
+    # another action's words alone still report that action, and the refused request's claim it
+    assert (
+        claimed("I've changed the campaign name.", claims, about="the read type", elsewhere=["campaign name"]) is None
+    )
+    assert claimed("I've changed the read type.", claims, about="the read type", elsewhere=["campaign name"])
