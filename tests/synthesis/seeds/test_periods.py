@@ -13,7 +13,7 @@ from envs.quality.periods import rows_outside_period
 from envs.quality.seed_time import seed_time
 from synthesis.domains.periods import settle_periods
 
-from ...envs.quality.test_periods import CONTRACTS, STAYS
+from ...envs.quality.test_periods import CONTRACTS, STAYS, SUBSCRIPTIONS
 from ...envs.specs import SHOP
 from .generated import generated_spec
 
@@ -137,47 +137,18 @@ def test_generated_seeds_keep_every_record_inside_its_period(domain_id):
 
 def test_an_ended_record_has_nothing_next_and_an_overdue_one_fell_due():
     spec = copy.deepcopy(SHOP)
-    spec["tables"].append(
-        {
-            "name": "loans",
-            "primary_key": ["loan_id"],
-            "columns": [
-                {"name": "loan_id", "type": "text"},
-                {"name": "status", "type": "text"},
-                {"name": "opened_on", "type": "date"},
-                {"name": "next_bill_date", "type": "date", "nullable": True},
-                {"name": "next_due_date", "type": "date"},
-            ],
-        }
-    )
-    spec["seed"]["loans"] = [
-        {
-            "loan_id": "L1",
-            "status": "closed",
-            "opened_on": "2025-03-01",
-            "next_bill_date": "2026-02-01",
-            "next_due_date": "2025-12-01",
-        },
-        {
-            "loan_id": "L2",
-            "status": "delinquent",
-            "opened_on": "2025-03-01",
-            "next_bill_date": "2026-02-01",
-            "next_due_date": "2026-03-05",
-        },
-        {
-            "loan_id": "L3",
-            "status": "active",
-            "opened_on": "2025-03-01",
-            "next_bill_date": "2026-02-01",
-            "next_due_date": "2026-03-05",
-        },
+    spec["tables"].append(SUBSCRIPTIONS)
+    dates = {"started_on": "2025-03-01", "next_billing_date": "2026-02-01", "next_due_date": "2026-03-05"}
+    spec["seed"]["subscriptions"] = [
+        {"subscription_id": "S1", "status": "cancelled", **dates, "next_due_date": "2025-12-01"},
+        {"subscription_id": "S2", "status": "delinquent", **dates},
+        {"subscription_id": "S3", "status": "active", **dates},
     ]
     env_spec = EnvSpec.model_validate(spec)
     assert rows_outside_period(env_spec).rows_outside_period == 2
     settle_periods(env_spec, lambda table, row: frozenset({"next_due_date"}))  # moving earlier keeps "passed"
     assert rows_outside_period(env_spec).rows_outside_period == 0
-    l1, l2, l3 = env_spec.seed["loans"]
-    assert l1["next_bill_date"] is None and l1["status"] == "closed"  # cleared where it may be empty
-    assert "2025-12-01" <= l2["next_due_date"] < "2026-01-15" and l2["status"] == "delinquent"
-    assert l2["next_bill_date"] == "2026-02-01" and l3["next_due_date"] == "2026-03-05"  # left alone
+    s1, s2, s3 = env_spec.seed["subscriptions"]
+    assert s1["next_billing_date"] is None and s1["status"] == "cancelled"  # cleared where it may be empty
+    assert "2025-12-01" <= s2["next_due_date"] < "2026-01-15" and s2["status"] == "delinquent"
+    assert s2["next_billing_date"] == "2026-02-01" and s3["next_due_date"] == "2026-03-05"  # left alone
