@@ -66,13 +66,14 @@ class CheckReport:
         }
 
 
-def _statements(spec: EnvSpec) -> Iterable[tuple[str, str, bool]]:
-    """Every SQL statement of the spec: (where, sql, read_only)."""
+def _statements(spec: EnvSpec) -> Iterable[tuple[str, str, bool, str | None]]:
+    """Every SQL statement of the spec: (where, sql, read_only, the actor whose tables it may reach;
+    None: every table)."""
     for tool in spec.tools:
         for i, step in enumerate(tool.steps):
-            yield f"tool {tool.name} steps[{i}]", step.sql, tool.kind == "read"
+            yield f"tool {tool.name} steps[{i}]", step.sql, tool.kind == "read", tool.actor
     for inv in spec.invariants:
-        yield f"invariant {inv.name}", inv.violations, True
+        yield f"invariant {inv.name}", inv.violations, True, None
 
 
 def _invariant_problems(env: Environment, ep: Any) -> list[str]:
@@ -135,10 +136,10 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
         for vendor, problems in lint.problems.items():
             for problem in problems:
                 report.fail("tool-schema", f"tool {tool.name}", f"{vendor}: {problem}")
-    for where, sql, read_only in _statements(spec):
+    for where, sql, read_only, actor in _statements(spec):
         report.checks_run += 1
         try:
-            seed_ep.explain(sql, read_only=read_only)
+            seed_ep.explain(sql, read_only=read_only, actor=actor)
         except ToolError as exc:
             report.fail("sql", where, str(exc))
     for problem in _invariant_problems(env, seed_ep):
@@ -178,7 +179,7 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
     run = env.episode(task)
     for i, call in enumerate(task.gold_actions):
         before = run.serialize() if env.tools[call.tool].kind == "read" else None
-        result = run.call_tool(call.tool, call.arguments)
+        result = run.call_tool(call.tool, call.arguments, actor=call.actor)
         if before is not None and run.serialize() != before:  # exact: not one byte may change
             report.fail("read-only", where, f"read tool '{call.tool}' changed the state")
         declared = env.output_schema(call.tool)

@@ -107,7 +107,7 @@ def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Tool
                     open_world_hint=False,
                 ),
             )
-            for t in env.spec.tools
+            for t in env.spec.tools_of("agent")  # the user's tools are theirs to call (dual control)
         ]
         _tool_cache[(id(env), dialect)] = tools
     return tools

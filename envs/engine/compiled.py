@@ -39,6 +39,13 @@ class CompiledSpec:
         self.time_limit = time_limit  # seconds of SQL per tool call (None: the step budget alone)
         self.table_names = frozenset(t.name for t in spec.tables)
         self.tools = {t.name: t for t in spec.tools}
+        #: The tables each actor's tools may read and write (dual control: the agent's see only the
+        #: service's tables; the user's read every table and write only the user's own).
+        agent_tables = frozenset(t.name for t in spec.tables if t.side == "agent")
+        self.reach: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+            "agent": (agent_tables, agent_tables),
+            "user": (self.table_names, self.table_names - agent_tables),
+        }
         # Every string argument is bounded here, where the spec set no limit or too high a one.
         self.validators = {
             t.name: ArgumentValidator(t.parameters, max_string_chars=max_string_chars) for t in spec.tools

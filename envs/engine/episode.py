@@ -99,19 +99,23 @@ class Episode(ToolCalls):
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
 
-    def explain(self, sql: str, *, read_only: bool) -> None:
+    def explain(self, sql: str, *, read_only: bool, actor: str | None = None) -> None:
         """Prepare ``sql`` (spec syntax) without running it, under the sandbox of a read or write
-        tool; raises the ToolError that running it would (unknown column, denied action, ...)."""
+        tool of ``actor`` (None: reaching every table, as checks do); raises the ToolError that
+        running it would (unknown column, denied action, a table of the other side ...)."""
         prepared = self.env.prepared(sql)
         self._sandbox.mode = Mode.READ if read_only else Mode.WRITE
+        if actor is not None and self.env.spec.dual_control:
+            self._sandbox.act_as(actor, *self.env.reach[actor])
         self._sandbox.begin_statement()
         try:
-            self._conn.execute("EXPLAIN " + prepared.text, dict.fromkeys(prepared.params))
+            self._conn.execute("EXPLAIN " + self._sandbox.actor_tag + prepared.text, dict.fromkeys(prepared.params))
             self.env.note_writes(prepared.text, self._sandbox.written)
         except sqlite3.Error as exc:
             raise self._translate(exc, None) from None
         finally:
             self._sandbox.mode = Mode.ENGINE
+            self._sandbox.act_as_all()
 
     def serialize(self) -> bytes:
         """The whole database as bytes (same calls from the same image give the same bytes)."""

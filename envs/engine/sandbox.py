@@ -62,6 +62,9 @@ _ACTION_NAMES = {
 }
 
 
+_OTHER = {"agent": "user", "user": "agent"}
+
+
 class Mode(enum.Enum):
     """Who is running SQL right now."""
 
@@ -92,6 +95,24 @@ class Sandbox:
         self.mode = Mode.ENGINE
         self.denial = ""
         self.written: set[str] = set()
+        #: While a tool of one actor runs (dual control), the tables it may read and write, and whose
+        #: the others are; None: every table.
+        self.readable: frozenset[str] | None = None
+        self.writable: frozenset[str] | None = None
+        self.actor = ""
+
+    def act_as(self, actor: str, readable: frozenset[str], writable: frozenset[str]) -> None:
+        """Limit the tables the next statements reach to ``actor``'s (:meth:`act_as_all` ends it)."""
+        self.actor, self.readable, self.writable = actor, readable, writable
+
+    def act_as_all(self) -> None:
+        self.actor, self.readable, self.writable = "", None, None
+
+    @property
+    def actor_tag(self) -> str:
+        """Put before an actor's statements, so one prepared (and authorized) for the other actor's
+        reach, or for every table, is never reused from sqlite3's statement cache."""
+        return f"/* {self.actor} */\n" if self.actor else ""
 
     def begin_statement(self) -> None:
         """Forget what the previous statement did."""
@@ -109,6 +130,10 @@ class Sandbox:
             return self._deny(f"access to database '{db}' is not allowed")
         if action == sqlite3.SQLITE_READ:
             name = (arg1 or "").lower()  # SQL names are case-insensitive: "FROM Orders" reads orders
+            if name in self.tables and self.readable is not None and name not in self.readable:
+                return self._deny(
+                    f"table '{arg1}' is the {_OTHER[self.actor]}'s, which the {self.actor}'s tools cannot read"
+                )
             if name in self.tables or name in _SCHEMA_TABLES or name in _PURE_TABLE_FUNCTIONS:
                 return sqlite3.SQLITE_OK
             if db is None and name not in self.stored:
@@ -126,6 +151,10 @@ class Sandbox:
                 return self._deny(f"{_WRITES[action]} on '{arg1}' is not allowed in a read-only tool")
             if arg1 == self._changes_table and (source or "").startswith(self._trigger_prefix):
                 return sqlite3.SQLITE_OK  # the engine's change-tracking triggers
+            if arg1 in self.tables and self.writable is not None and arg1 not in self.writable:
+                return self._deny(
+                    f"{_WRITES[action]} on '{arg1}': the {self.actor}'s tools change only the {self.actor}'s tables"
+                )
             if arg1 in self.tables:
                 self.written.add(arg1)
                 return sqlite3.SQLITE_OK

@@ -130,8 +130,9 @@ class ToolCalls:
     _id_refusal: str | None  # why new_id() refused, for the error of the statement it broke
     _timed: bool  # the wall-clock limit applies (not while a log is replayed)
 
-    def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
-        """Run tool ``name`` with ``arguments`` in one transaction.
+    def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None, *, actor: str = "agent") -> ToolResult:
+        """Run tool ``name`` with ``arguments`` in one transaction, called by ``actor``: the agent, or in
+        a dual-control environment the user, who each see only their own tools.
 
         Raises:
             UnknownTool: no such tool.
@@ -140,8 +141,8 @@ class ToolCalls:
             SandboxError: the SQL did something forbidden or exceeded the step budget.
         """
         tool = self.env.tools.get(name)
-        if tool is None:
-            raise UnknownTool(name, self.env.tools)
+        if tool is None or tool.actor != actor:
+            raise UnknownTool(name, [t for t, spec in self.env.tools.items() if spec.actor == actor])
         args = self.env.validators[name].checked(name, {} if arguments is None else arguments)
         self._id_refusal = None
         counters, ids_made = dict(self._counters), self._ids_made
@@ -150,6 +151,8 @@ class ToolCalls:
             self._conn.execute("BEGIN")
         try:
             self._sandbox.mode = Mode.WRITE if writes else Mode.READ
+            if self.env.spec.dual_control:
+                self._sandbox.act_as(actor, *self.env.reach[actor])
             limit = self.env.time_limit if self._timed else None
             deadline = time.monotonic() + limit if limit is not None else None
             self._budget.start(deadline)
@@ -157,6 +160,7 @@ class ToolCalls:
                 content, changes = self._run(tool, dict(args))
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
+            self._sandbox.act_as_all()
             if writes:
                 self._save_counters(counters)
                 self._conn.execute("COMMIT")
@@ -165,6 +169,7 @@ class ToolCalls:
         except BaseException as exc:
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
+            self._sandbox.act_as_all()
             if self._conn.in_transaction:  # SQLite already rolled back after an interrupt or OR ROLLBACK
                 self._conn.execute("ROLLBACK")
             self._counters, self._ids_made = counters, ids_made
@@ -181,7 +186,7 @@ class ToolCalls:
         try:
             for call in calls:
                 c = call if isinstance(call, ToolCall) else ToolCall.model_validate(call)
-                out.append(self.call_tool(c.tool, c.arguments))
+                out.append(self.call_tool(c.tool, c.arguments, actor=c.actor))
         finally:
             self._timed = True
         return out
@@ -228,7 +233,7 @@ class ToolCalls:
         return {"ok": True}, dict(changes)
 
     def _step(self, step: Step, prepared: PreparedSQL, scope: _Scope, changes: Counter[str], *, read_only: bool) -> Any:
-        text = (READ_ONLY_TAG if read_only else _WRITE_TAG) + prepared.text
+        text = (READ_ONLY_TAG if read_only else _WRITE_TAG) + self._sandbox.actor_tag + prepared.text
         self._sandbox.begin_statement()
         cursor = self._conn.execute(text, self._params(prepared, scope))
         if step.kind == "exec":

@@ -23,6 +23,15 @@ Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_
 ColumnType = Literal["text", "integer", "real", "boolean", "json", "date", "datetime"]
 Scalar = str | int | float | bool | None
 
+#: Who acts: the agent, or (in a dual-control environment) the user on their own device or account.
+Side = Literal["agent", "user"]
+
+
+def is_agent(side: str) -> bool:
+    """Dumps leave the default side out: an environment without a user side reads as it always did."""
+    return side == "agent"
+
+
 #: Names every statement may use besides arguments and bindings.
 BUILTIN_PARAMS = frozenset({"now", "today"})
 
@@ -79,6 +88,12 @@ class TableSpec(Model):
     foreign_keys: list[ForeignKey] = []
     unique: list[list[Identifier]] = []
     checks: list[str] = []
+    side: Side = Field(
+        "agent",
+        exclude_if=is_agent,
+        description="Whose state the table is: the service's ('agent'), or the user's own device or account "
+        "('user'), which only the user's tools change and the agent's tools cannot see",
+    )
 
     @model_validator(mode="after")
     def _keys_name_columns(self) -> TableSpec:
@@ -182,6 +197,11 @@ class ToolSpec(Model):
     name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
     description: str = Field(min_length=1)
     kind: Literal["read", "write"]
+    actor: Side = Field(
+        "agent",
+        exclude_if=is_agent,
+        description="Who calls it: the agent, or the user ('user': reads any table, writes only the user's)",
+    )
     parameters: dict[str, Any] = Field(
         default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
     )
@@ -274,11 +294,18 @@ class EnvSpec(Model):
     invariants: list[Invariant] = Field([], max_length=MAX_INVARIANTS)
     tools: list[ToolSpec] = Field(min_length=1, max_length=MAX_TOOLS)
     rules: list[RuleSpec] = Field([], max_length=MAX_RULES, description="The policy's rules about write tools")
+    user_guide: str = Field(
+        "",
+        description="For the user simulator of a dual-control environment: what the user sees and can do "
+        "with their own tools (markdown)",
+    )
 
     @model_validator(mode="after")
     def _within_size_limits(self) -> EnvSpec:
         if len(self.policy) > MAX_POLICY_CHARS:
             raise ValueError(f"policy has {len(self.policy):,} characters; the limit is {MAX_POLICY_CHARS:,}")
+        if len(self.user_guide) > MAX_POLICY_CHARS:
+            raise ValueError(f"user_guide has {len(self.user_guide):,} characters; the limit is {MAX_POLICY_CHARS:,}")
         rows = sum(len(r) for r in self.seed.values())
         if rows > MAX_SEED_ROWS:
             raise ValueError(f"seed has {rows:,} rows; the limit is {MAX_SEED_ROWS:,}")
@@ -329,6 +356,37 @@ class EnvSpec(Model):
         if dupes := sorted(i for i, n in Counter(r.id for r in self.rules).items() if n > 1):
             raise ValueError(f"rule id(s) {dupes} appear more than once")
         return self
+
+    @model_validator(mode="after")
+    def _both_sides_hold_together(self) -> EnvSpec:
+        actors = {tool.name: tool.actor for tool in self.tools}
+        for i, rule in enumerate(self.rules):
+            if actors.get(rule.tool) == "user":
+                raise ValueError(
+                    f"rules[{i}] ('{rule.id}') names the user's tool '{rule.tool}': the policy binds the agent"
+                )
+        if not self.dual_control:
+            return self
+        if not self.tables_of("user"):
+            raise ValueError("user tools need a table with side 'user' (the state they change)")
+        if not self.tools_of("agent"):
+            raise ValueError("every tool is the user's: the agent needs at least one tool")
+        if not self.user_guide.strip():
+            raise ValueError("user_guide is empty: a dual-control environment tells the user what they see and can do")
+        return self
+
+    @property
+    def dual_control(self) -> bool:
+        """Whether the user acts too: some tool or table is the user's."""
+        return any(t.actor == "user" for t in self.tools) or any(t.side == "user" for t in self.tables)
+
+    def tables_of(self, side: Side) -> list[TableSpec]:
+        """The tables whose state is ``side``'s."""
+        return [t for t in self.tables if t.side == side]
+
+    def tools_of(self, actor: Side) -> list[ToolSpec]:
+        """The tools ``actor`` calls."""
+        return [t for t in self.tools if t.actor == actor]
 
     def rule(self, rule_id: str) -> RuleSpec | None:
         """The rule with id ``rule_id``, if any."""

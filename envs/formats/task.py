@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from .spec import Identifier, Model
+from .spec import Identifier, Model, Side, is_agent
 
 RewardComponent = Literal["state", "outputs", "assertions"]
 _ALL_COMPONENTS: tuple[RewardComponent, ...] = ("state", "outputs", "assertions")
@@ -33,10 +33,12 @@ class UserProfile(Model):
 
 
 class ToolCall(Model):
-    """One tool call: the name and its arguments."""
+    """One tool call: the name, its arguments, and who makes it (the user, in a dual-control
+    environment, on their own device)."""
 
     tool: str = Field(min_length=1)
     arguments: dict[str, Any] = {}
+    actor: Side = Field("agent", exclude_if=is_agent)
 
 
 class Assertion(Model):

@@ -156,7 +156,7 @@ def expected_outcome(env: Environment, task: Task) -> Expected:
         results = []
         for i, call in enumerate(task.gold_actions):
             try:
-                results.append(ep.call_tool(call.tool, call.arguments).content)
+                results.append(ep.call_tool(call.tool, call.arguments, actor=call.actor).content)
             except ToolError as exc:
                 raise SpecError(f"gold action {i} ({call.tool}) fails: {exc}", source=f"task {task.id}") from exc
         rows: dict[tuple[str, Key], tuple[Row | None, Row | None]] = {}

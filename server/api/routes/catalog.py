@@ -51,7 +51,7 @@ def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Too
             input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
             output_schema=env.output_schema(t.name),
         )
-        for t in env.spec.tools
+        for t in env.spec.tools_of("agent")  # the user's tools are theirs to call (dual control)
     ]
 
 
