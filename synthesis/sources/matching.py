@@ -136,7 +136,8 @@ class Match:
 
 
 class DomainMatcher:
-    """One TF-IDF profile per built-in domain; ``match`` answers one request, ``match_all`` a topic."""
+    """One TF-IDF profile per built-in domain, and its examples in the sentence model's space when the
+    model is installed; ``match`` answers one request, ``match_all`` a topic."""
 
     def __init__(
         self,

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from envs.cache_files import trusted
+from envs.errors import EnvFarmError
 from envs.paths import cache_dir
 
 #: SHA-256 of sentence-transformers/all-MiniLM-L6-v2's ``model.safetensors``.
@@ -39,7 +40,7 @@ MAX_TOKENS = 256
 _BATCH = 64
 
 
-class SentenceModelUnavailable(RuntimeError):
+class SentenceModelUnavailable(EnvFarmError):
     """The sentence model's files are missing or not the published ones."""
 
 

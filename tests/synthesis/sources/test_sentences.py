@@ -71,3 +71,18 @@ def test_embeddings_are_kept_in_the_cache_and_a_torn_file_is_made_again(tmp_path
     kept.write_bytes(kept.read_bytes()[:100])  # torn
     assert not cached_encode(encoder, texts).any() and calls == [texts]  # computed again
     assert not list(tmp_path.glob("*.tmp*"))
+
+
+def test_a_missing_model_named_by_the_setting_is_a_one_line_cli_error(tmp_path, monkeypatch, capsys):
+    from envfarm.cli import main
+
+    requests = tmp_path / "requests.txt"
+    requests.write_text("my suitcase never showed up\n")
+    monkeypatch.setenv(sentences.MODEL_ENV, str(tmp_path / "no-model"))
+    sentences.sentence_encoder.cache_clear()
+    try:
+        assert main(["synthesize", "--domains", str(requests), "--out", str(tmp_path / "cat")]) == 1
+    finally:
+        sentences.sentence_encoder.cache_clear()
+    err = capsys.readouterr().err
+    assert "no model.safetensors in" in err and "Traceback" not in err
