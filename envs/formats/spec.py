@@ -296,6 +296,7 @@ class EnvSpec(Model):
     rules: list[RuleSpec] = Field([], max_length=MAX_RULES, description="The policy's rules about write tools")
     user_guide: str = Field(
         "",
+        exclude_if=lambda guide: guide == "",
         description="For the user simulator of a dual-control environment: what the user sees and can do "
         "with their own tools (markdown)",
     )

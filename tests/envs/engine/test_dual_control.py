@@ -248,3 +248,9 @@ def test_a_spec_without_a_user_side_is_as_before():
     assert not spec.dual_control and spec.tools_of("user") == [] and len(spec.tools_of("agent")) == len(spec.tools)
     ep = Environment(spec).episode()
     assert ep.call_tool("find_account", {"email": "ann@example.com"}).content == "U1"
+    # dumps leave the new fields' defaults out: a catalog without a user side reads as before
+    dumped = spec.model_dump(mode="json")
+    assert "user_guide" not in dumped
+    assert not any("side" in t for t in dumped["tables"]) and not any("actor" in t for t in dumped["tools"])
+    task = Task.model_validate({**TASK, "gold_actions": TASK["gold_actions"][:2]}).model_dump(mode="json")
+    assert all("actor" not in call for call in task["gold_actions"])
