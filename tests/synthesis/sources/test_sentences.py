@@ -86,3 +86,11 @@ def test_a_missing_model_named_by_the_setting_is_a_one_line_cli_error(tmp_path, 
         sentences.sentence_encoder.cache_clear()
     err = capsys.readouterr().err
     assert "no model.safetensors in" in err and "Traceback" not in err
+
+
+def test_a_cache_that_cannot_be_written_costs_time_not_the_result(tmp_path, monkeypatch, encoder):
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("ENVFARM_CACHE_DIR", str(blocked))
+    texts = ["renew my library book"]
+    assert np.allclose(cached_encode(encoder, texts), encoder.encode(texts))
