@@ -11,7 +11,7 @@ farm's models.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,10 +35,12 @@ class UserProfile(Wire):
 
 
 class ToolCall(Wire):
-    """One tool call: the name and its arguments."""
+    """One tool call: the name, its arguments, and who makes it (the user, in a dual-control
+    environment, on their own device)."""
 
     tool: str = Field(min_length=1)
     arguments: dict[str, Any] = {}
+    actor: Literal["agent", "user"] = Field("agent", exclude_if=lambda actor: actor == "agent")
 
 
 class ColumnChange(Wire):

@@ -86,7 +86,7 @@ def test_the_farm_depends_on_the_client_and_not_the_other_way_round(wheels):
     _, farm_requires = _metadata(wheels["farm"])
     assert f"envfarm-client[eval]=={client_version}" in farm_requires
     core = [r for r in client_requires if "extra ==" not in r]
-    assert sorted(core) == ["httpx>=0.27", "pydantic>=2.7"]
+    assert sorted(core) == ["httpx>=0.27", "pydantic>=2.11"]
     assert not [r for r in client_requires if r.startswith("envfarm") and not r.startswith("envfarm-client")]
     with zipfile.ZipFile(wheels["client"]) as z:
         tops = {n.split("/")[0] for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
