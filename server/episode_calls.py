@@ -16,7 +16,7 @@ from envs.errors import EnvFarmError, ToolError, shown_name
 from .auth import Principal
 from .call_log import loggable_arguments, loggable_result
 from .episode_memory import STALE_RETRIES, EpisodeMemory, LiveEpisode
-from .errors import EpisodeEnded, LimitExceeded, QuotaExceeded, StoreUnavailable
+from .errors import EpisodeEnded, LimitExceeded, NoUserSide, QuotaExceeded, StoreUnavailable
 from .outcomes import CallOutcome, served
 from .quotas import check_episode, check_tenant
 from .store import RESET_KIND, CallRow, EpisodeRow, arguments_text, call_bytes
@@ -29,14 +29,17 @@ class EpisodeCalls(EpisodeMemory):
     """Running, logging and resetting: what changes an episode's state."""
 
     async def call(
-        self, principal: Principal, episode_id: str, tool: str, arguments: Any, *, transport: str
+        self, principal: Principal, episode_id: str, tool: str, arguments: Any, *, transport: str, actor: str = "agent"
     ) -> CallOutcome:
-        """Run one tool call, log it durably, and return what the agent should see."""
+        """Run one tool call by ``actor`` (the agent, or in a dual-control environment the user, with
+        their own tools), log it durably, and return what the caller should see."""
         for _ in range(STALE_RETRIES):
             live = await self.live(principal, episode_id)
+            if actor == "user" and not live.env.dual_control:
+                raise NoUserSide(episode_id, live.env.spec.id)
             # Shielded: once a call runs it is logged, even if its client goes away meanwhile (the
             # thread cannot be stopped, and the log must hold every write the state holds).
-            outcome = await asyncio.shield(self._call_once(principal, live, tool, arguments, transport))
+            outcome = await asyncio.shield(self._call_once(principal, live, tool, arguments, transport, actor))
             if outcome is not None:
                 return outcome
         raise StoreUnavailable(
@@ -44,7 +47,7 @@ class EpisodeCalls(EpisodeMemory):
         )
 
     async def _call_once(
-        self, principal: Principal, live: LiveEpisode, tool: str, arguments: Any, transport: str
+        self, principal: Principal, live: LiveEpisode, tool: str, arguments: Any, transport: str, actor: str
     ) -> CallOutcome | None:
         """Run and log one call under the episode's lock; None when the copy turned out stale."""
         episode_id = live.row.id
@@ -56,7 +59,8 @@ class EpisodeCalls(EpisodeMemory):
             started = time.time()
             t0 = time.perf_counter()
             seq = live.seq + 1
-            outcome = await self.workers.run(principal.tenant, functools.partial(self._run, live, seq, tool, arguments))
+            run = functools.partial(self._run, live, seq, tool, arguments, actor)
+            outcome = await self.workers.run(principal.tenant, run)
             duration_ms = outcome.duration_ms = (time.perf_counter() - t0) * 1e3
             spec = live.env.tools.get(tool)
             row = CallRow(
@@ -72,6 +76,7 @@ class EpisodeCalls(EpisodeMemory):
                 duration_ms=duration_ms,
                 transport=transport,
                 result_json=loggable_result(outcome.text) if outcome.text is not None else None,
+                actor=actor,
             )
             if not self._log_call(episode_id, row, durable=row.kind == "write" and not row.is_error):
                 return None  # another replica logged a call first: run this one again on the current state
@@ -157,9 +162,9 @@ class EpisodeCalls(EpisodeMemory):
         raise StoreUnavailable(f"Episode '{episode_id}' kept receiving calls on other replicas; try again")
 
     @staticmethod
-    def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any) -> CallOutcome:
+    def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any, actor: str) -> CallOutcome:
         try:
-            content = live.state.call_tool(tool, arguments).content
+            content = live.state.call_tool(tool, arguments, actor=actor).content
         except ToolError as exc:
             outcome = CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))
         except EnvFarmError as exc:  # pragma: no cover - engine invariants; reported, never a traceback

@@ -166,7 +166,7 @@ class EpisodeMemory:
         saved = self.snapshots.latest(row.id, fresh.calls)  # the state after its last costly write
         state = env.episode(task) if saved is None else env.restore(saved[1])
         after = 0 if saved is None else saved[0]
-        todo = [{"tool": c.tool, "arguments": c.arguments} for c in replay if c.seq > after]
+        todo = [{"tool": c.tool, "arguments": c.arguments, "actor": c.actor} for c in replay if c.seq > after]
         try:  # accepted calls: not timed again (a loaded machine must not fail what it once accepted)
             state.replay(todo, timed=False)
             self.metrics.replayed_calls.inc(len(todo))

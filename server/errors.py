@@ -28,6 +28,19 @@ class Forbidden(ServiceError):
     status, code = 403, "forbidden"
 
 
+class NoUserSide(ServiceError):
+    """A user's endpoint or call on an episode whose environment gives the user no tools."""
+
+    status, code = 404, "no_user_side"
+
+    def __init__(self, episode_id: str, env_id: str) -> None:
+        super().__init__(
+            f"Episode '{episode_id}' is of environment '{env_id}', where only the agent acts: it has no user "
+            "side (user tools come with dual-control environments)",
+            field="actor",
+        )
+
+
 class EpisodeNotFound(ServiceError):
     """No such episode for this tenant (other tenants' episodes are indistinguishable from absent)."""
 

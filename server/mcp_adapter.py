@@ -5,6 +5,10 @@ forwarded to the episode, and tool errors come back as ``isError`` results carry
 message so the agent can recover. The environment's policy is a resource and the task's
 instruction a prompt. Control operations (reset, score) are deliberately not tools.
 
+In a dual-control environment the user acts too, at an endpoint of their own: a handle's ``actor``
+decides whose tools are listed and called, and whose text is the resource (the agent's policy, or
+the user guide: what the user sees and can do).
+
 Which episode a request belongs to is decided by ``resolve(ctx)``: from the URL path over HTTP,
 or a fixed episode over stdio. The MCP session is never used for that (2026-07-28 clients have none).
 """
@@ -54,6 +58,10 @@ def policy_uri(env_id: str) -> str:
     return f"envfarm://envs/{env_id}/policy"
 
 
+def user_guide_uri(env_id: str) -> str:
+    return f"envfarm://envs/{env_id}/user-guide"
+
+
 class EpisodeHandle(Protocol):
     """What the MCP server needs of an episode."""
 
@@ -62,6 +70,11 @@ class EpisodeHandle(Protocol):
 
     @property
     def task(self) -> Task | None: ...
+
+    @property
+    def actor(self) -> str:
+        """Whose endpoint this is: "agent", or "user" (dual control)."""
+        ...
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome: ...
 
@@ -81,18 +94,19 @@ class McpError(EnvFarmError, MCPError):
         MCPError.__init__(self, code, message, data)
 
 
-_tool_cache: dict[tuple[int, Dialect], list[Tool]] = {}
+_tool_cache: dict[tuple[int, Dialect, str], list[Tool]] = {}
 
 
-def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Tool]:
-    """The environment's tools as MCP ``Tool`` objects (built once per environment and dialect).
+def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent") -> list[Tool]:
+    """``actor``'s tools (the agent's, or in a dual-control environment the user's) as MCP ``Tool``
+    objects, built once per environment, dialect and actor.
 
     ``inputSchema`` is the advertised schema, which every major model API accepts as it is (the
     engine still validates against the spec's full one), written in ``dialect``
     (``envs.schemas.dialects``); ``outputSchema`` is declared only for tools whose every result is an
     object (``envs.schemas.tool_schemas``).
     """
-    tools = _tool_cache.get((id(env), dialect))
+    tools = _tool_cache.get((id(env), dialect, actor))
     if tools is None:
         tools = [
             Tool(
@@ -107,9 +121,9 @@ def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Tool
                     open_world_hint=False,
                 ),
             )
-            for t in env.spec.tools_of("agent")  # the user's tools are theirs to call (dual control)
+            for t in env.spec.tools_of("user" if actor == "user" else "agent")
         ]
-        _tool_cache[(id(env), dialect)] = tools
+        _tool_cache[(id(env), dialect, actor)] = tools
     return tools
 
 
@@ -130,6 +144,15 @@ def tool_result(outcome: CallOutcome) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
+def _resource(handle: EpisodeHandle) -> tuple[str, str, str, str]:
+    """The one resource of ``handle``'s endpoint: (URI, name, description, text)."""
+    spec = handle.env.spec
+    if handle.actor == "user":
+        what = "What the user sees and can do with their own tools in this environment"
+        return user_guide_uri(spec.id), "user_guide", what, spec.user_guide
+    return policy_uri(spec.id), "policy", "The rules the agent must follow in this environment", spec.policy
+
+
 def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect = DEFAULT_DIALECT) -> Server[Any]:
     """A low-level MCP server whose every handler works on the episode ``resolve`` returns. Tools are
     listed in ``dialect``, or over HTTP in the one the URL's ``?dialect=`` names."""
@@ -143,7 +166,7 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect 
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         handle = await resolve(ctx)
-        return ListToolsResult(tools=mcp_tools(handle.env, asked_dialect(ctx)))
+        return ListToolsResult(tools=mcp_tools(handle.env, asked_dialect(ctx), handle.actor))
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         try:
@@ -156,31 +179,29 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
-        env = (await resolve(ctx)).env
+        handle = await resolve(ctx)
+        uri, name, description, _ = _resource(handle)
+        env = handle.env
         return ListResourcesResult(
             resources=[
                 Resource(
-                    uri=policy_uri(env.spec.id),
-                    name="policy",
-                    title=f"{env.spec.name}: policy",
-                    description="The rules the agent must follow in this environment",
+                    uri=uri,
+                    name=name,
+                    title=f"{env.spec.name}: {name.replace('_', ' ')}",
+                    description=description,
                     mime_type="text/markdown",
                 )
             ]
         )
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
-        env = (await resolve(ctx)).env
-        if str(params.uri) != policy_uri(env.spec.id):
+        uri, _, _, text = _resource(await resolve(ctx))
+        if str(params.uri) != uri:
             raise McpError(
-                f"Unknown resource '{params.uri}'; this episode has '{policy_uri(env.spec.id)}'",
+                f"Unknown resource '{params.uri}'; this episode has '{uri}'",
                 data={"uri": str(params.uri)},  # SEP-2164: resource-not-found names the URI in error.data
             )
-        return ReadResourceResult(
-            contents=[
-                TextResourceContents(uri=policy_uri(env.spec.id), mime_type="text/markdown", text=env.spec.policy)
-            ]
-        )
+        return ReadResourceResult(contents=[TextResourceContents(uri=uri, mime_type="text/markdown", text=text)])
 
     async def list_resource_templates(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
@@ -209,7 +230,8 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect 
     return Server(
         SERVER_NAME,
         version=version,
-        instructions="Tools act on this episode's state. The policy resource states the rules to follow.",
+        instructions="Tools act on this episode's state. The resource states the rules to follow (the agent's "
+        "policy) or, at a user's endpoint of a dual-control environment, what the user sees and can do.",
         # Arguments are validated by the engine against each episode's own schemas; this hook only
         # receives a tool name, which cannot tell episodes apart.
         get_tool_input_schema=lambda name: None,

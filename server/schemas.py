@@ -67,7 +67,11 @@ class ToolInfo(ApiModel):
 class EnvDetail(EnvSummary):
     policy: str
     tables: list[dict[str, Any]]
-    tool_list: list[ToolInfo]
+    tool_list: list[ToolInfo] = Field(description="The agent's tools")
+    user_tool_list: list[ToolInfo] | None = Field(
+        None, description="The user's own tools (dual control: the user acts too); null where only the agent acts"
+    )
+    user_guide: str | None = Field(None, description="For the user simulator: what the user sees and can do")
 
 
 class TaskPublic(ApiModel):
@@ -134,6 +138,13 @@ class EpisodeCreated(ApiModel):
     policy: str
     tools: list[ToolInfo]
     expires_at: float
+    user_mcp_url: str | None = Field(
+        None,
+        description="Dual control: the user simulator's MCP endpoint (the user's own tools); null where only "
+        "the agent acts",
+    )
+    user_tools: list[ToolInfo] | None = Field(None, description="Dual control: the user's own tools")
+    user_guide: str | None = Field(None, description="Dual control: what the user sees and can do")
 
 
 class CallRecord(ApiModel):
@@ -147,6 +158,7 @@ class CallRecord(ApiModel):
     started_at: float
     duration_ms: float
     transport: str
+    actor: Literal["agent", "user"] = Field("agent", description="Who called: the agent, or the user (dual control)")
 
 
 class EpisodeStatus(ApiModel):
@@ -184,6 +196,9 @@ class EpisodeList(Page):
 class CallRequest(ApiModel):
     tool: str = Field(min_length=1)
     arguments: dict[str, Any] = Field(default_factory=dict)
+    actor: Literal["agent", "user"] = Field(
+        "agent", description="Who calls: the agent, or in a dual-control environment the user (their own tools)"
+    )
 
 
 class CallResponse(ApiModel):

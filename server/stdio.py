@@ -34,6 +34,7 @@ class LocalEpisode:
     task: Task | None
     state: Episode
     trajectory: list[dict[str, Any]] = field(default_factory=list)
+    actor: str = "agent"  # stdio serves the agent's side
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
         t0 = time.perf_counter()

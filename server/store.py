@@ -56,6 +56,8 @@ calls = sa.Table(
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("duration_ms", sa.Float, nullable=False),
     sa.Column("transport", sa.String(8), nullable=False),  # mcp | rest
+    # Who called: the agent, or in a dual-control environment the user (their own tools, their side).
+    sa.Column("actor", sa.String(8), nullable=False, default="agent", server_default="agent"),
 )
 
 
@@ -90,6 +92,7 @@ class CallRow:
     transport: str
     result_json: str | None = None  # ``result`` already serialized, when the caller has it (never read back)
     arguments_json: str | None = None  # ``arguments`` already serialized, likewise
+    actor: str = "agent"  # or "user": the user's own tools in a dual-control environment
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class StoredCall:
     started_at: float
     duration_ms: float
     transport: str
+    actor: str = "agent"
 
     @property
     def size(self) -> int:
@@ -236,6 +240,7 @@ def _call_values(episode_id: str, call: CallRow) -> tuple[Any, ...]:
         call.started_at,
         call.duration_ms,
         call.transport,
+        call.actor,
     )
 
 
@@ -278,6 +283,7 @@ class Store:
                 sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
             metadata.create_all(self.engine)
             self._add_log_bytes_column()
+            self._add_actor_column()
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             hint = ""
             if url.split(":", 1)[0] in ("postgres", "postgresql", "postgresql+psycopg2"):
@@ -318,6 +324,14 @@ class Store:
         with self.engine.begin() as c:
             c.exec_driver_sql("ALTER TABLE episodes ADD COLUMN log_bytes BIGINT NOT NULL DEFAULT 0")
             c.execute(episodes.update().values(log_bytes=per_episode))
+
+    def _add_actor_column(self) -> None:
+        """Give a store made before users had tools of their own (dual control) the ``actor`` column:
+        every call it holds was the agent's."""
+        if "actor" in {c["name"] for c in sa.inspect(self.engine).get_columns("calls")}:
+            return
+        with self.engine.begin() as c:
+            c.exec_driver_sql("ALTER TABLE calls ADD COLUMN actor VARCHAR(8) NOT NULL DEFAULT 'agent'")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -425,6 +439,7 @@ class Store:
                 started_at=r["started_at"],
                 duration_ms=r["duration_ms"],
                 transport=r["transport"],
+                actor=r["actor"],
             )
             for r in rows
         ]
@@ -456,6 +471,7 @@ class Store:
                         started_at=r["started_at"],
                         duration_ms=r["duration_ms"],
                         transport=r["transport"],
+                        actor=r["actor"],
                     )
                     page.append(call)
                     size += call.size

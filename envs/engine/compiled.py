@@ -41,6 +41,7 @@ class CompiledSpec:
         self.tools = {t.name: t for t in spec.tools}
         #: The tables each actor's tools may read and write (dual control: the agent's see only the
         #: service's tables; the user's read every table and write only the user's own).
+        self.dual_control = spec.dual_control  # asked on every call; a scan of tools and tables
         agent_tables = frozenset(t.name for t in spec.tables if t.side == "agent")
         self.reach: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "agent": (agent_tables, agent_tables),

@@ -105,7 +105,7 @@ class Episode(ToolCalls):
         running it would (unknown column, denied action, a table of the other side ...)."""
         prepared = self.env.prepared(sql)
         self._sandbox.mode = Mode.READ if read_only else Mode.WRITE
-        if actor is not None and self.env.spec.dual_control:
+        if actor is not None and self.env.dual_control:
             self._sandbox.act_as(actor, *self.env.reach[actor])
         self._sandbox.begin_statement()
         try:

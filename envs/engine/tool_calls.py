@@ -151,7 +151,7 @@ class ToolCalls:
             self._conn.execute("BEGIN")
         try:
             self._sandbox.mode = Mode.WRITE if writes else Mode.READ
-            if self.env.spec.dual_control:
+            if self.env.dual_control:
                 self._sandbox.act_as(actor, *self.env.reach[actor])
             limit = self.env.time_limit if self._timed else None
             deadline = time.monotonic() + limit if limit is not None else None

@@ -1,11 +1,13 @@
 """``create_app(settings)``: one ASGI app serving the REST task service and every episode's MCP endpoint.
 
-MCP lives at ``/episodes/{episode_id}/mcp``: one SDK ``StreamableHTTPSessionManager`` (JSON responses,
-stateless, so no per-session memory) behind a guard that authenticates the caller and checks the
-episode before the SDK sees the request. Handlers find their episode from the URL, never from the
-MCP session. A POST for an episode that cannot be served (unknown, ended, not replayable) still
-reaches the SDK, carrying the refusal, so MCP itself answers it (``mcp_errors.py``). Host/Origin
-checks (DNS-rebinding protection) guard every route, REST and MCP, with one allow-list (``hosts.py``).
+MCP lives at ``/episodes/{episode_id}/mcp`` (and, for the user of a dual-control environment, at
+``/episodes/{episode_id}/user/mcp``, listing and calling the user's tools): one SDK
+``StreamableHTTPSessionManager`` (JSON responses, stateless, so no per-session memory) behind a
+guard that authenticates the caller and checks the episode before the SDK sees the request.
+Handlers find their episode from the URL, never from the MCP session. A POST for an episode that
+cannot be served (unknown, ended, not replayable) still reaches the SDK, carrying the refusal, so
+MCP itself answers it (``mcp_errors.py``). Host/Origin checks (DNS-rebinding protection) guard
+every route, REST and MCP, with one allow-list (``hosts.py``).
 
 Open event streams are capped per tenant (``max_streams_per_tenant``, 429 beyond it). Although the
 manager is stateless with JSON responses, a GET on the MCP endpoint from a legacy-era client (no
@@ -45,7 +47,7 @@ from ..auth import KeyRing, Principal
 from ..connections import limits_of
 from ..episode_memory import LiveEpisode
 from ..episodes import FLUSH_INTERVAL, EpisodeService
-from ..errors import MISSING_KEY, Forbidden, LimitExceeded, ServiceError, Unauthorized
+from ..errors import MISSING_KEY, Forbidden, LimitExceeded, NoUserSide, ServiceError, Unauthorized
 from ..mcp_adapter import build_server
 from ..metrics import Metrics
 from ..outcomes import CallOutcome
@@ -74,7 +76,7 @@ log = logging.getLogger("envfarm.server")
 _PRINCIPAL_KEY = "envfarm.principal"
 _LIVE_KEY = "envfarm.live"
 _REFUSAL_KEY = "envfarm.refusal"
-MCP_PATH = re.compile(r"^/episodes/(?P<episode_id>[^/]+)/mcp/?$")
+MCP_PATH = re.compile(r"^/episodes/(?P<episode_id>[^/]+)/(?:(?P<actor>user)/)?mcp/?$")
 
 
 class FarmApp(FastAPI):
@@ -89,7 +91,7 @@ class FarmApp(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.mcp_app is not None and (m := MCP_PATH.match(scope["path"])):
             scope["app"] = self
-            scope["path_params"] = m.groupdict()
+            scope["path_params"] = {"episode_id": m["episode_id"], "actor": m["actor"] or "agent"}
             await JsonRpcErrors(self._mcp)(scope, receive, send)  # refusals in the shape MCP clients read
             return
         await super().__call__(scope, receive, send)
@@ -112,6 +114,7 @@ class _HttpEpisode:
     service: EpisodeService
     principal: Principal
     live: LiveEpisode
+    actor: str
 
     @property
     def env(self) -> Environment:
@@ -122,7 +125,9 @@ class _HttpEpisode:
         return self.live.task
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
-        return await self.service.call(self.principal, self.live.row.id, tool, arguments, transport="mcp")
+        return await self.service.call(
+            self.principal, self.live.row.id, tool, arguments, transport="mcp", actor=self.actor
+        )
 
 
 async def _send_error(send: Send, scope: Scope, exc: ServiceError) -> None:
@@ -206,6 +211,9 @@ class McpEndpoint:
             return
         except STORE_UNREACHABLE as exc:
             await _send_error(send, scope, store_unavailable(exc, scope["path"]))
+            return
+        if scope["path_params"]["actor"] == "user" and not live.env.dual_control:
+            await _send_error(send, scope, NoUserSide(live.row.id, live.env.spec.id))
             return
         scope[_PRINCIPAL_KEY] = principal
         scope[_LIVE_KEY] = live  # the handlers' resolver reuses it instead of looking it up again
@@ -323,7 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise EpisodeUnavailable(refusal)  # tools/call makes it an isError result
         principal: Principal = request.scope[_PRINCIPAL_KEY]
         live: LiveEpisode = request.scope[_LIVE_KEY]
-        return _HttpEpisode(service, principal, live)
+        return _HttpEpisode(service, principal, live, request.scope["path_params"]["actor"])
 
     manager = StreamableHTTPSessionManager(
         app=build_server(resolve),

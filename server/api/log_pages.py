@@ -22,7 +22,7 @@ def call_json(call: StoredCall) -> str:
         f'{{"seq":{call.seq},"tool":{dumps(call.tool)},"arguments":{call.arguments_json},'
         f'"kind":{dumps(call.kind)},"is_error":{dumps(call.is_error)},"result":{call.result_json or "null"},'
         f'"error_type":{dumps(call.error_type)},"started_at":{dumps(call.started_at)},'
-        f'"duration_ms":{dumps(call.duration_ms)},"transport":{dumps(call.transport)}}}'
+        f'"duration_ms":{dumps(call.duration_ms)},"transport":{dumps(call.transport)},"actor":{dumps(call.actor)}}}'
     )
 
 

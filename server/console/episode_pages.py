@@ -40,6 +40,7 @@ class CallView:
     tool: str
     kind: str
     transport: str
+    actor: str  # the agent, or the user (dual control)
     is_error: bool
     error_type: str | None
     offset_s: float  # seconds since the episode started
@@ -68,6 +69,7 @@ def call_view(call: StoredCall, started: float) -> CallView:
         tool=call.tool,
         kind=call.kind,
         transport=call.transport,
+        actor=call.actor,
         is_error=call.is_error,
         error_type=call.error_type,
         offset_s=max(0.0, call.started_at - started),
@@ -136,7 +138,7 @@ async def episode_page(request: Request, episode_id: str, farm: FarmDep, viewer:
         viewer=viewer,
         **_timeline(farm, row, calls, more, after=0),
         task=task,
-        mcp_url=mcp_url(farm, request, row.id),
+        **_endpoints(farm, request, row),
     )
 
 
@@ -159,7 +161,19 @@ async def episode_live(
     calls, more = await _calls(farm, viewer, row, after)
     # the status card is redrawn whole: with the MCP URL, which it once lost a second after the page loaded
     timeline = _timeline(farm, row, calls, more, after=after)
-    return render(request, "_live.html", viewer=viewer, **timeline, mcp_url=mcp_url(farm, request, row.id))
+    return render(request, "_live.html", viewer=viewer, **timeline, **_endpoints(farm, request, row))
+
+
+def _endpoints(farm: FarmState, request: Request, row: EpisodeRow) -> dict[str, Any]:
+    """The episode's MCP URLs: the agent's, and where the user acts too (dual control), the user's."""
+    try:
+        dual = farm.service.environment(row.env_id).dual_control
+    except EnvFarmError:  # the catalog served now no longer has it: the agent's URL is all there is to show
+        dual = False
+    return {
+        "mcp_url": mcp_url(farm, request, row.id),
+        "user_mcp_url": mcp_url(farm, request, row.id, actor="user") if dual else None,
+    }
 
 
 def _timeline(farm: FarmState, row: EpisodeRow, calls: list[CallView], more: bool, *, after: int) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from server.api import create_app
 from server.settings import Settings
 from server.threaded import ThreadedServer
 
+from .processes import spawn, store_env  # noqa: F401 - fixtures: ``envfarm serve`` as a process to kill -9
+
 T = TypeVar("T")
 
 KEY_A = "key-aaaaaaaaaaaaaaaa"

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
-import pytest
 
 from envs import paths
 from server.bench.isolation import write_lab_catalog
-from server.threaded import free_port
 
 from .conftest import farm_error, mcp_session, rpc, run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CANCEL = {"order_id": "#W5143979", "reason": "ordered by mistake"}
 NEW_ADDRESS = {
@@ -40,62 +29,6 @@ WRITES = [
     ("modify_pending_order_address", {"order_id": "#W1595037", "address_id": "ADR011"}, False),
     ("add_user_address", {**NEW_ADDRESS, "zip": "7330"}, True),  # bad argument
 ]
-
-
-class ServeProcess:
-    """``envfarm serve`` as a real subprocess."""
-
-    def __init__(self, data_dir: Path, log: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self._log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "envfarm", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
-            cwd=ROOT,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "ENVFARM_LOG_LEVEL": "WARNING", **env},
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"envfarm serve exited with {self.proc.returncode}: {log.read_text()}")
-            try:
-                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(log.read_text())
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self._log.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
-    """The episode store: the embedded SQLite file under the data dir, or a PostgreSQL database."""
-    if request.param == "sqlite":
-        return {}
-    return {"ENVFARM_DATABASE_URL": request.getfixturevalue("postgres_url")}
-
-
-@pytest.fixture
-def spawn(tmp_path: Path, store_env: dict[str, str]) -> Iterator:
-    procs: list[ServeProcess] = []
-
-    def start(data_dir: Path) -> ServeProcess:
-        p = ServeProcess(data_dir, tmp_path / "serve.log", store_env)
-        procs.append(p)
-        return p
-
-    yield start
-    for p in procs:
-        p.kill()
 
 
 def test_sigkill_loses_no_committed_call(tmp_path, spawn):

@@ -40,9 +40,9 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
     )
 
 
-def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[ToolInfo]:
-    """The tools as the server's own environment advertises them (with the string limits it enforces),
-    their input schemas written in ``dialect``."""
+def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent") -> list[ToolInfo]:
+    """``actor``'s tools (the agent's, or the user's in a dual-control environment) as the server's own
+    environment advertises them (with the string limits it enforces), input schemas in ``dialect``."""
     return [
         ToolInfo(
             name=t.name,
@@ -51,7 +51,7 @@ def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT) -> list[Too
             input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
             output_schema=env.output_schema(t.name),
         )
-        for t in env.spec.tools_of("agent")  # the user's tools are theirs to call (dual control)
+        for t in env.spec.tools_of("user" if actor == "user" else "agent")
     ]
 
 
@@ -103,11 +103,14 @@ def get_env(
 ) -> EnvDetail:
     """One environment: policy, tables and tools."""
     entry = farm.catalog.get(env_id)
+    env = farm.service.environment(env_id)
     return EnvDetail(
         **env_summary(entry).model_dump(),
         policy=entry.spec.policy,
         tables=[t.model_dump(mode="json") for t in entry.spec.tables],
-        tool_list=tool_infos(farm.service.environment(env_id), dialect),
+        tool_list=tool_infos(env, dialect),
+        user_tool_list=tool_infos(env, dialect, "user") if env.dual_control else None,
+        user_guide=env.spec.user_guide or None,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -12,6 +12,7 @@ from envs import Score
 from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect
 
 from ...auth import Principal
+from ...episode_memory import LiveEpisode
 from ...errors import Forbidden
 from ...schemas import (
     CallLogPage,
@@ -77,9 +78,13 @@ def base_url(farm: FarmState, request: Request) -> str:
     return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
-def mcp_url(farm: FarmState, request: Request, episode_id: str, dialect: Dialect = DEFAULT_DIALECT) -> str:
+def mcp_url(
+    farm: FarmState, request: Request, episode_id: str, dialect: Dialect = DEFAULT_DIALECT, *, actor: str = "agent"
+) -> str:
+    """An episode's MCP endpoint: the agent's, or the user's (``actor="user"``, dual control)."""
     query = "" if dialect == DEFAULT_DIALECT else f"?{DIALECT_FIELD}={dialect}"
-    return base_url(farm, request) + f"/episodes/{episode_id}/mcp{query}"
+    side = "user/" if actor == "user" else ""
+    return base_url(farm, request) + f"/episodes/{episode_id}/{side}mcp{query}"
 
 
 @router.post("/episodes", status_code=201, response_model=EpisodeCreated, responses=documented(400, 404, 409, 429))
@@ -98,7 +103,19 @@ async def create_episode(
         policy=entry.spec.policy,
         tools=tool_infos(live.env, body.dialect),
         expires_at=farm.service.expires_at(live.row),
+        **_user_side(farm, request, live, body.dialect),
     )
+
+
+def _user_side(farm: FarmState, request: Request, live: LiveEpisode, dialect: Dialect) -> dict[str, Any]:
+    """A dual-control episode's user side, for the user simulator: its endpoint, tools and guide."""
+    if not live.env.dual_control:
+        return {}
+    return {
+        "user_mcp_url": mcp_url(farm, request, live.row.id, dialect, actor="user"),
+        "user_tools": tool_infos(live.env, dialect, "user"),
+        "user_guide": live.env.spec.user_guide,
+    }
 
 
 @router.get("/episodes", response_model=EpisodeList)
@@ -166,8 +183,9 @@ async def _read_page(
 
 @router.post("/episodes/{episode_id}/calls", response_model=CallResponse, responses=documented(400, 404, 410, 429, 503))
 async def call_tool(episode_id: str, body: CallRequest, farm: FarmDep, principal: PrincipalDep) -> CallResponse:
-    """Call a tool without MCP (for trainers). A failed tool call is a 200 with is_error=true."""
-    out = await farm.service.call(principal, episode_id, body.tool, body.arguments, transport="rest")
+    """Call a tool without MCP (for trainers; ``actor: "user"`` for a dual-control environment's user
+    simulator). A failed tool call is a 200 with is_error=true."""
+    out = await farm.service.call(principal, episode_id, body.tool, body.arguments, transport="rest", actor=body.actor)
     return CallResponse(
         seq=out.seq,
         is_error=out.is_error,

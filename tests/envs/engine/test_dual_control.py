@@ -4,6 +4,8 @@ the user's read the service's state but change only their own, and a task's gold
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,6 +134,17 @@ TASK = {
         {"tool": "check_status_bar", "arguments": {"device_id": "D1"}, "actor": "user"},
     ],
 }
+
+
+def write_phone_catalog(folder: Path) -> None:
+    """The phone environment and its task as a catalog folder (the served tests' catalog)."""
+    spec = copy.deepcopy(PHONE)
+    env = folder / spec["id"]
+    env.mkdir(parents=True)
+    (env / "seed.json").write_text(json.dumps(spec.pop("seed")), encoding="utf-8")
+    (env / "policy.md").write_text(spec.pop("policy"), encoding="utf-8")
+    (env / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    (env / "tasks.json").write_text(json.dumps([TASK]), encoding="utf-8")
 
 
 def _with_tool(tool: dict[str, Any]) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def test_calls_appear_live_then_the_score_and_its_diff(make_server, page: Page):
         call_rest(c, episode, "find_patient_by_email", {"email": IMG})  # an error whose message holds markup
         call_rest(c, episode, "book_appointment", {**CLINIC_BOOKING, "slot_id": "S022", "reason": ALL})
         expect(page.locator("#call-3 .tool")).to_have_text("book_appointment")
-        expect(page.locator("#call-2")).to_have_class("call failed kind-read")
+        expect(page.locator("#call-2")).to_have_class("call failed kind-read actor-agent")
         expect(page.locator("#call-2 .args")).to_contain_text("<img src=x onerror=")  # shown as the text it is
         expect(page.locator("#call-3 .args")).to_contain_text("<script>window.__pwned=1</script>")
         expect(page.locator("#call-count")).to_have_text("3")
