@@ -13,7 +13,7 @@ from .errors import ConfigError
 from .retry import RetryPolicy
 
 AgentName = Literal["oracle", "openai", "anthropic"]
-UserName = Literal["solo", "llm"]
+UserName = Literal["solo", "llm", "oracle"]
 _DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 #: What must match for a run directory to be resumed (tasks and trials may grow; endpoints may move).
 IDENTITY_FIELDS = ("agent", "model", "user", "user_model", "max_turns", "max_tool_calls")
@@ -64,8 +64,8 @@ class EvalConfig(BaseModel):
         return {f: getattr(self, f) for f in IDENTITY_FIELDS} | {"user_model": self.simulator_model()}
 
     def simulator_model(self) -> str | None:
-        """The user simulator's model (None for ``solo``)."""
-        if self.user == "solo":
+        """The user simulator's model (None for ``solo`` and ``oracle``, which are not models)."""
+        if self.user in ("solo", "oracle"):
             return None
         return self.user_model or (self.model if self.agent == "openai" else None)
 

@@ -30,6 +30,7 @@ from .selection import resolve_tasks
 from .tools import ToolDef
 from .users.base import UserSimulator
 from .users.llm import LLMUser
+from .users.oracle import OracleUser
 from .users.solo import SoloUser
 
 RUN_FILE = "run.json"
@@ -54,6 +55,10 @@ def make_agent(config: EvalConfig) -> Agent:
 
 def make_user(config: EvalConfig) -> UserSimulator:
     """The user side a configuration names."""
+    if config.user == "oracle" or (config.user == "solo" and config.agent == "oracle"):
+        # The oracle agent's partner: solo where only the agent acts, and the one that takes the
+        # gold's user actions where the user acts too (dual control).
+        return OracleUser()
     if config.user == "solo":
         return SoloUser()
     settings = LLMSettings(

@@ -181,9 +181,14 @@ class FarmClient:
                 return
             after = page["items"][-1]["seq"]
 
-    async def call_tool(self, episode_id: str, tool: str, arguments: dict[str, Any] | None = None) -> CallResult:
-        """Call a tool over REST (no MCP). A failed tool call is a result with ``is_error``."""
-        body = {"tool": tool, "arguments": arguments or {}}
+    async def call_tool(
+        self, episode_id: str, tool: str, arguments: dict[str, Any] | None = None, *, actor: str = "agent"
+    ) -> CallResult:
+        """Call a tool over REST (no MCP) as ``actor``: the agent, or in a dual-control environment the
+        user (their own tools). A failed tool call is a result with ``is_error``."""
+        body: dict[str, Any] = {"tool": tool, "arguments": arguments or {}}
+        if actor != "agent":
+            body["actor"] = actor
         data = await self.request("POST", f"/episodes/{episode_id}/calls", json=body, idempotent=False)
         return CallResult.model_validate(data)
 

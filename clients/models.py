@@ -84,6 +84,10 @@ class EpisodeInfo(View):
     policy: str = ""
     tools: list[ToolInfo] = []
     expires_at: float = 0.0
+    #: Dual control (the user acts too): the user's MCP endpoint, tools and guide; None elsewhere.
+    user_mcp_url: str | None = None
+    user_tools: list[ToolInfo] | None = None
+    user_guide: str | None = None
 
 
 class CallResult(View):

@@ -34,6 +34,7 @@ class ToolCallRecord(BaseModel):
     result: str
     turn: int
     latency_ms: float
+    actor: Literal["agent", "user"] = "agent"  # the user calls tools of their own in dual control
 
 
 class Tokens(BaseModel):

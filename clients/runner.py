@@ -2,7 +2,9 @@
 
 One trial: open an episode (REST) and its MCP session; the user side opens the conversation; the
 agent answers with tool calls (each run over MCP and answered by a tool message) or with text
-(the user side replies or ends the conversation). ``max_turns`` bounds agent responses and
+(the user side replies or ends the conversation). In a dual-control environment the user may act
+on their own side before speaking: their tool calls run at the user's MCP endpoint, and only the
+user sees their results. ``max_turns`` bounds agent responses and
 ``max_tool_calls`` bounds tool calls: a run cut off by either is marked *truncated* and scored
 as it stands. The answer scored against the required outputs is every agent text, joined.
 """
@@ -19,8 +21,8 @@ from .records import Latency, Tokens, ToolCallRecord, TrialRecord
 from .retry import classify, retry_hook
 from .session import EpisodeSession, open_episode
 from .tools import ToolOutcome
-from .transcript import Message, ToolCallRequest, openai_messages
-from .users.base import UserSimulator
+from .transcript import Message, ToolCallRequest, agent_view, openai_messages
+from .users.base import UserSimulator, UserTurn
 
 
 @dataclass(frozen=True)
@@ -45,88 +47,110 @@ class _Trial:
         self.record.retries += 1
 
 
-async def _run_call(ep: EpisodeSession, call: ToolCallRequest) -> ToolOutcome:
+async def _run_call(ep: EpisodeSession, call: ToolCallRequest, actor: str) -> ToolOutcome:
     if call.arguments is None:
         return ToolOutcome(
             f"Invalid arguments for tool '{call.name}': expected a JSON object, got {call.raw_arguments[:200]!r}",
             is_error=True,
         )
-    return await ep.call_tool(call.name, call.arguments)
+    return await ep.call_tool(call.name, call.arguments, actor=actor)
+
+
+async def _run_calls(
+    ep: EpisodeSession, calls: list[ToolCallRequest], t: _Trial, limits: Limits, *, actor: str = "agent"
+) -> None:
+    """Run ``actor``'s tool calls, each recorded and answered by a tool message (the user's seen by the
+    user alone). One budget of tool calls bounds both actors."""
+    rec, messages = t.record, t.messages
+    for call in calls:
+        if len(rec.tool_calls) >= limits.max_tool_calls:
+            rec.truncated = True
+            outcome = ToolOutcome(
+                f"Not run: the episode's budget of {limits.max_tool_calls} tool calls is spent", is_error=True
+            )
+        else:
+            clock = time.perf_counter()
+            outcome = await _run_call(ep, call, actor)
+            elapsed = time.perf_counter() - clock
+            rec.latency.tools_s += elapsed
+            rec.tool_calls.append(
+                ToolCallRecord(
+                    id=call.id,
+                    tool=call.name,
+                    arguments=call.arguments,
+                    raw_arguments=call.raw_arguments,
+                    is_error=outcome.is_error,
+                    result=outcome.text,
+                    turn=rec.turns,
+                    latency_ms=round(elapsed * 1000, 3),
+                    actor="user" if actor == "user" else "agent",
+                )
+            )
+        messages.append(
+            Message(
+                role="tool",
+                content=outcome.text,
+                tool_call_id=call.id,
+                name=call.name,
+                is_error=outcome.is_error,
+                user_side=actor == "user",
+            )
+        )
+
+
+async def _user_speaks(
+    ep: EpisodeSession, ctx: EpisodeContext, user: UserSimulator, t: _Trial, limits: Limits, *, first: bool
+) -> UserTurn:
+    """The user's next message to the agent. A user who acts on their own side first (dual control)
+    has those calls run and is asked again, seeing their results, until they speak."""
+    rec = t.record
+    asked_again = False
+    while True:
+        clock = time.perf_counter()
+        turn = await (user.start(ctx) if first and not asked_again else user.reply(ctx, t.messages))
+        rec.latency.user_s += time.perf_counter() - clock
+        rec.tokens.user_input += turn.usage.input_tokens
+        rec.tokens.user_output += turn.usage.output_tokens
+        if not turn.tool_calls:
+            return turn
+        t.messages.append(Message(role="user", content=turn.content, tool_calls=turn.tool_calls, user_side=True))
+        await _run_calls(ep, turn.tool_calls, t, limits, actor="user")
+        if rec.truncated:
+            return UserTurn(stop=True)
+        asked_again = True
 
 
 async def _converse(
     ep: EpisodeSession, ctx: EpisodeContext, agent: Agent, user: UserSimulator, t: _Trial, limits: Limits
 ) -> None:
     rec, messages = t.record, t.messages
-    clock = time.perf_counter()
-    first = await user.start(ctx)
-    rec.latency.user_s += time.perf_counter() - clock
-    rec.tokens.user_input += first.usage.input_tokens
-    rec.tokens.user_output += first.usage.output_tokens
+    first = await _user_speaks(ep, ctx, user, t, limits, first=True)
     if first.content:
         messages.append(Message(role="user", content=first.content))
     if first.stop:  # the simulated user had nothing to ask
-        rec.terminated = True
+        rec.terminated = not rec.truncated
         return
     while True:
         if rec.turns >= limits.max_turns:
             rec.truncated = True
             return
         clock = time.perf_counter()
-        turn = await agent.act(ctx, messages)
+        turn = await agent.act(ctx, agent_view(messages))
         rec.latency.agent_s += time.perf_counter() - clock
         rec.turns += 1
         rec.tokens.agent_input += turn.usage.input_tokens
         rec.tokens.agent_output += turn.usage.output_tokens
         messages.append(Message(role="assistant", content=turn.content, tool_calls=turn.tool_calls))
         if turn.tool_calls:
-            for call in turn.tool_calls:
-                if len(rec.tool_calls) >= limits.max_tool_calls:
-                    rec.truncated = True
-                    outcome = ToolOutcome(
-                        f"Not run: the episode's budget of {limits.max_tool_calls} tool calls is spent", is_error=True
-                    )
-                    messages.append(
-                        Message(role="tool", content=outcome.text, tool_call_id=call.id, name=call.name, is_error=True)
-                    )
-                    continue
-                clock = time.perf_counter()
-                outcome = await _run_call(ep, call)
-                elapsed = time.perf_counter() - clock
-                rec.latency.tools_s += elapsed
-                rec.tool_calls.append(
-                    ToolCallRecord(
-                        id=call.id,
-                        tool=call.name,
-                        arguments=call.arguments,
-                        raw_arguments=call.raw_arguments,
-                        is_error=outcome.is_error,
-                        result=outcome.text,
-                        turn=rec.turns,
-                        latency_ms=round(elapsed * 1000, 3),
-                    )
-                )
-                messages.append(
-                    Message(
-                        role="tool",
-                        content=outcome.text,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        is_error=outcome.is_error,
-                    )
-                )
+            await _run_calls(ep, turn.tool_calls, t, limits)
             if rec.truncated:
                 return
             continue
-        clock = time.perf_counter()
-        reply = await user.reply(ctx, messages)
-        rec.latency.user_s += time.perf_counter() - clock
-        rec.tokens.user_input += reply.usage.input_tokens
-        rec.tokens.user_output += reply.usage.output_tokens
+        reply = await _user_speaks(ep, ctx, user, t, limits, first=False)
         if reply.content:
             messages.append(Message(role="user", content=reply.content))
         if reply.stop:
-            rec.terminated = True
+            rec.terminated = not rec.truncated
             return
 
 
@@ -167,7 +191,9 @@ async def run_trial(
     try:
         async with open_episode(farm, task_id=task.id) as ep:
             record.episode_id = ep.episode_id
-            ctx = EpisodeContext(task=task, info=ep.info, tools=await ep.list_tools())
+            ctx = EpisodeContext(
+                task=task, info=ep.info, tools=await ep.list_tools(), user_tools=await ep.list_tools(actor="user")
+            )
             t.messages.append(Message(role="system", content=ctx.policy))
             try:
                 await _converse(ep, ctx, agent, user, t, limits)
@@ -184,7 +210,9 @@ async def run_trial(
         _set_error(record, exc)
     finally:
         retry_hook.reset(hook)
-    record.messages = openai_messages(t.messages, tool_names=True)  # names help open models' chat templates
+    # As the agent saw it (the user's own tool use is in ``tool_calls``, actor "user"); names help
+    # open models' chat templates.
+    record.messages = openai_messages(agent_view(t.messages), tool_names=True)
     record.finished_at = time.time()
     record.latency.total_s = record.finished_at - started
     return record

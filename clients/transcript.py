@@ -7,6 +7,7 @@ messages, Anthropic content blocks). Trial records and SFT exports store the Ope
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -76,6 +77,9 @@ class Message(BaseModel):
     tool_call_id: str | None = None
     name: str | None = None
     is_error: bool = False
+    #: Part of the user's own tool use (dual control): the user's call (a ``user`` message with
+    #: ``tool_calls``) or its result. The agent never sees these (``agent_view``).
+    user_side: bool = False
 
     def openai(self, *, tool_names: bool = False) -> dict[str, Any]:
         """As an OpenAI chat-completions message (tool errors are prefixed with ``Error: ``).
@@ -97,6 +101,11 @@ class Message(BaseModel):
                 for c in self.tool_calls
             ]
         return message
+
+
+def agent_view(messages: Sequence[Message]) -> list[Message]:
+    """The conversation as the agent sees it: without the user's own tool use."""
+    return [m for m in messages if not m.user_side]
 
 
 def openai_messages(messages: list[Message], *, tool_names: bool = False) -> list[dict[str, Any]]:

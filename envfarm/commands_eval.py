@@ -83,7 +83,13 @@ EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script s
 @click.option("--model", default=None, help="The agent's model (openai, anthropic).")
 @click.option("--base-url", default=None, help="The agent API's base URL (any OpenAI-compatible server).")
 @click.option("--api-key-env", default=None, help="Variable holding the agent's API key [OPENAI_/ANTHROPIC_API_KEY].")
-@click.option("--user", type=click.Choice(["solo", "llm"]), default="solo", show_default=True, help="The user side.")
+@click.option(
+    "--user",
+    type=click.Choice(["solo", "llm", "oracle"]),
+    default="solo",
+    show_default=True,
+    help="The user side (with --agent oracle, solo means oracle: it takes the gold's user actions in dual control).",
+)
 @click.option("--user-model", default=None, help="The LLM user simulator's model [default: the agent's].")
 @click.option("--user-base-url", default=None, help="The simulator's OpenAI-compatible base URL.")
 @click.option("--user-api-key-env", default=None, help="Variable holding the simulator's API key.")

@@ -26,11 +26,14 @@ class EpisodeContext:
         task: the task as the task service showed it (with gold actions for admin keys).
         info: the created episode (id, policy, instruction).
         tools: the episode's tools, from MCP ``tools/list``.
+        user_tools: in a dual-control environment, the user's own tools (from the user's endpoint),
+            which the user simulator calls; empty where only the agent acts.
     """
 
     task: TaskView
     info: EpisodeInfo
     tools: list[ToolDef]
+    user_tools: list[ToolDef] = field(default_factory=list)
 
     @property
     def policy(self) -> str:

@@ -37,6 +37,8 @@ class EvalReport(BaseModel):
     tokens: Tokens
     mean_trial_seconds: float | None
     env_sectors: dict[str, str] = {}
+    #: Tool calls by who made them: the agent, and in dual-control environments the user too.
+    tool_calls: dict[str, int] = {}
 
 
 def build_report(records: Iterable[TrialRecord], *, run: dict[str, Any], trials: int, expected: int) -> EvalReport:
@@ -74,4 +76,5 @@ def build_report(records: Iterable[TrialRecord], *, run: dict[str, Any], trials:
         tokens=tokens,
         mean_trial_seconds=sum(r.latency.total_s for r in counted) / len(counted) if counted else None,
         env_sectors={r.env_id: r.sector or "?" for r in sorted(rs, key=lambda r: r.env_id)},
+        tool_calls={actor: sum(c.actor == actor for r in rs for c in r.tool_calls) for actor in ("agent", "user")},
     )

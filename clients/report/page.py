@@ -272,6 +272,17 @@ def _infra(report: EvalReport) -> str:
     )
 
 
+def _actors(report: EvalReport) -> str:
+    """Tool calls by actor, where the user acted too (dual control); nothing elsewhere."""
+    calls = report.tool_calls
+    if not calls.get("user"):
+        return ""
+    return (
+        f'<p id="actors">Tool calls: agent {calls.get("agent", 0)}; user {calls["user"]} '
+        "(the simulated user, on their own side).</p>"
+    )
+
+
 def _env_note(report: EvalReport) -> str:
     n = len(report.by_env)
     if lowest(report.by_env, 1).all_tie:
@@ -336,6 +347,7 @@ def report_page(report: EvalReport, png: bytes) -> str:
         _infra(report),
         f"<footer><p>Tokens: agent {t.agent_input} in / {t.agent_output} out; user {t.user_input} in / "
         f"{t.user_output} out{_e(mean)}.</p>",
+        _actors(report),
         '<p>Files beside this page: <a href="report.json">report.json</a> (every figure), '
         '<a href="summary.md">summary.md</a> (the tables as Markdown), '
         '<a href="results.jsonl">results.jsonl</a> (one record per trial, with messages and score diffs).</p>'

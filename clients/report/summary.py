@@ -63,6 +63,9 @@ def summary_markdown(report: EvalReport) -> str:
     lines.append(
         f"Tokens: agent {t.agent_input} in / {t.agent_output} out; user {t.user_input} in / {t.user_output} out."
     )
+    if report.tool_calls.get("user"):
+        calls = report.tool_calls
+        lines.append(f"Tool calls: agent {calls.get('agent', 0)}; user {calls['user']} (on their own side).")
     return "\n".join(lines) + "\n"
 
 

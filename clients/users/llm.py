@@ -4,6 +4,10 @@ An OpenAI-compatible chat model plays the user described by the task's profile: 
 instruction, states ``known_facts`` freely, reveals ``reveal_if_asked`` facts only when the agent
 asks for them, and ends the conversation by writing the stop token. It sees the agent's messages,
 never its tool calls. Its model may differ from the agent's.
+
+In a dual-control environment (tau2's telecom) the user holds tools of their own: the simulator is
+given the user guide (what the user sees and can do) and the user's tools, calls them when the
+agent asks it to act or to say what it sees, and reads their results, which the agent never sees.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from ..agents._api import call_api
 from ..agents.base import EpisodeContext, LLMSettings
 from ..agents.openai_agent import openai_client
-from ..transcript import Message, Usage
+from ..transcript import Message, ToolCallRequest, Usage
 from .base import UserTurn
 
 STOP_TOKEN = "###STOP###"
@@ -47,6 +51,13 @@ def user_system_prompt(ctx: EpisodeContext, stop_token: str = STOP_TOKEN) -> str
     if profile.behaviour:
         lines += ["", "How you behave in this conversation:"]
         lines += [f"- {b}" for b in profile.behaviour]
+    if ctx.user_tools:
+        lines += ["", "What you see and can do yourself, with your own tools:", ctx.info.user_guide or ""]
+        lines += [
+            "- Use your tools only when the agent asks you to do something on your side or to tell what you see;",
+            "  then tell the agent, in your own words, what you did and what you saw. Never guess what a check",
+            "  would show: run it.",
+        ]
     lines += [
         "",
         "Rules:",
@@ -59,14 +70,21 @@ def user_system_prompt(ctx: EpisodeContext, stop_token: str = STOP_TOKEN) -> str
 
 
 def user_view(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """The conversation from the user's side: agent texts as ``user``, the user's own as ``assistant``."""
+    """The conversation from the user's side: agent texts as ``user``, the user's own as ``assistant``,
+    and the user's own tool calls and results (dual control) as the user's function calls."""
     view: list[dict[str, Any]] = [{"role": "user", "content": GREETING}]
     for m in messages:
-        if m.role == "user":
+        if m.user_side:  # the user's own tool use, as their model made and saw it
+            view.append(Message(role="assistant" if m.role == "user" else m.role, **_rest(m)).openai())
+        elif m.role == "user":
             view.append({"role": "assistant", "content": m.content})
         elif m.role == "assistant" and m.content.strip():
             view.append({"role": "user", "content": m.content})
     return view
+
+
+def _rest(m: Message) -> dict[str, Any]:
+    return m.model_dump(include={"content", "tool_calls", "tool_call_id", "name", "is_error"})
 
 
 class LLMUser:
@@ -92,15 +110,25 @@ class LLMUser:
         }
         if self.settings.temperature is not None:
             request["temperature"] = self.settings.temperature
+        if ctx.user_tools:
+            request["tools"] = [t.openai() for t in ctx.user_tools]
         response = await call_api(
             lambda: self.client.chat.completions.create(**request),
             self.settings.retry,
             what=f"user simulator ({self.settings.model})",
         )
-        text = response.choices[0].message.content or ""
+        message = response.choices[0].message
+        text = message.content or ""
         usage = Usage()
         if response.usage is not None:
             usage = Usage(input_tokens=response.usage.prompt_tokens, output_tokens=response.usage.completion_tokens)
+        calls = [
+            ToolCallRequest.parse(c.id, c.function.name, c.function.arguments)
+            for c in message.tool_calls or []
+            if c.type == "function"
+        ]
+        if calls:  # the user acts first; they speak once they have seen what their tools show
+            return UserTurn(content=text, tool_calls=calls, usage=usage)
         stop = self.stop_token in text
         return UserTurn(content=text.replace(self.stop_token, "").strip(), stop=stop, usage=usage)
 

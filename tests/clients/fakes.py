@@ -56,7 +56,7 @@ class FakeLLM:
 
     def __init__(self) -> None:
         self.agent_scripts: dict[str, list[Reply]] = {}
-        self.user_scripts: dict[str, list[str]] = {}
+        self.user_scripts: dict[str, list[str | Reply]] = {}
         self.faults: list[Fault] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.lock = threading.Lock()
@@ -98,8 +98,9 @@ class FakeLLM:
         """The agent's replies in conversations whose messages contain ``key``."""
         self.agent_scripts[key] = list(replies)
 
-    def user_script(self, key: str, *texts: str) -> None:
-        """The simulated user's messages in conversations whose system prompt contains ``key``."""
+    def user_script(self, key: str, *texts: str | Reply) -> None:
+        """The simulated user's messages in conversations whose system prompt contains ``key`` (a
+        ``Reply`` with calls: the user calls tools of their own, in dual control)."""
         self.user_scripts[key] = list(texts)
 
     def fail(self, *statuses: int, retry_after: str | None = None) -> None:
@@ -130,11 +131,12 @@ class FakeLLM:
                 return replies[step] if step < len(replies) else Reply(text="I have nothing more to add.")
         return Reply(text="I cannot help with that.")
 
-    def _user_reply(self, text: str, step: int) -> str:
+    def _user_reply(self, text: str, step: int) -> Reply:
         for key, lines in self.user_scripts.items():
             if key in text:
-                return lines[step] if step < len(lines) else "Thanks, bye. ###STOP###"
-        return "###STOP###"
+                line = lines[step] if step < len(lines) else "Thanks, bye. ###STOP###"
+                return line if isinstance(line, Reply) else Reply(text=line)
+        return Reply(text="###STOP###")
 
     async def chat(self, request: Request) -> JSONResponse:
         body = await request.json()
@@ -146,23 +148,19 @@ class FakeLLM:
         step = sum(m["role"] == "assistant" for m in messages)
         text = self._text_of(messages)
         usage = {"prompt_tokens": 100 + len(messages), "completion_tokens": 10, "total_tokens": 110 + len(messages)}
-        message: dict[str, Any]
-        if messages and messages[0]["role"] == "system" and USER_SIM_MARKER in messages[0]["content"]:
-            message = {"role": "assistant", "content": self._user_reply(text, step)}
-            finish = "stop"
-        else:
-            reply = self._agent_reply(text, step)
-            message = {"role": "assistant", "content": reply.text or None}
-            if reply.calls:
-                message["tool_calls"] = [
-                    {
-                        "id": f"call_{step}_{i}",
-                        "type": "function",
-                        "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
-                    }
-                    for i, (name, args) in enumerate(reply.calls)
-                ]
-            finish = "tool_calls" if reply.calls else "stop"
+        simulated_user = messages and messages[0]["role"] == "system" and USER_SIM_MARKER in messages[0]["content"]
+        reply = self._user_reply(text, step) if simulated_user else self._agent_reply(text, step)
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+        if reply.calls:
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{step}_{i}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
+                }
+                for i, (name, args) in enumerate(reply.calls)
+            ]
+        finish = "tool_calls" if reply.calls else "stop"
         if body.get("stream"):
             return self._chat_stream(body["model"], step, message, finish, usage)
         return JSONResponse(

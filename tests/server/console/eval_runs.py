@@ -62,6 +62,18 @@ def write_run(root: Path, farm: httpx.Client) -> Path:
         turn=1,
         latency_ms=4.2,
     )
+    # a call of the simulated user's own (dual control): the page marks who made it
+    by_user = ToolCallRecord(
+        id="call_u",
+        tool="check_status_bar",
+        arguments={"device_id": "D1"},
+        raw_arguments='{"device_id": "D1"}',
+        is_error=False,
+        result='{"status_bar": "connected"}',
+        turn=1,
+        latency_ms=1.5,
+        actor="user",
+    )
     messages = [
         {"role": "system", "content": "# Clinic front desk policy"},
         {"role": "user", "content": "Hi, I'd like to see Dr. Osei on Wednesday morning. " + ALL},
@@ -85,7 +97,7 @@ def write_run(root: Path, farm: httpx.Client) -> Path:
             0,
             failed_score,
             messages=messages,
-            tool_calls=[call],
+            tool_calls=[call, by_user],
             answer="Booked you at 11:30.",
             episode_id=EPISODE_ID,
         ),

@@ -64,6 +64,8 @@ def test_a_failed_trial_shows_its_trajectory_score_diff_and_the_expected_outcome
         assert '<a href="/console/runs">Back to the runs</a>' in missing.text
     assert "Dr. Osei on Wednesday morning" in page and "Booked you at 11:30." in page  # messages, answer
     assert "book_appointment" in page and "4.2 ms" in page  # the tool call
+    (user_call,) = re.findall(r'<article class="call actor-user">.*?</article>', page, flags=re.S)
+    assert "check_status_bar" in user_call and '<span class="tag actor-user"' in user_call  # the user's own
     assert 'class="reward fail">0.00' in page and "S022" in page and "S021" in page  # score: actual, expected
     assert 'id="expected"' in page and "list_open_slots" in page  # the gold path
     assert SCRIPT not in page and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
