@@ -7,6 +7,13 @@ comes only at termination (the final message), from ``POST /episodes/{id}/score`
 ``max_steps`` tool calls truncates the episode (reward 0, the score is still in ``info``).
 ``branch()`` gives a second environment in the same state (a fork of the episode).
 
+In a dual-control environment (the user acts too) the observation also holds ``user_tools`` and
+``user_guide``, and a tool call with ``"actor": "user"`` runs one of the user's tools: the program
+that drives the episode can play the user's side itself. Or give ``user=LLMSettings(...)``: a
+simulated user (``clients.gym_user``) then opens the conversation (``user_message`` in the first
+observation), answers each ``{"message": ...}`` step (acting on their own side first, where they
+have tools), and the episode ends, scored on every message the agent sent, when the user is done.
+
 >>> env = FarmEnv("http://127.0.0.1:8765")  # doctest: +SKIP
 >>> obs = env.reset("clinic-001")  # doctest: +SKIP
 >>> obs, reward, terminated, truncated, info = env.step({"tool": "list_providers", "arguments": {}})  # doctest: +SKIP
@@ -15,15 +22,21 @@ comes only at termination (the final message), from ``POST /episodes/{id}/score`
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
 from .errors import ClientError, TransportError
 from .farm import error_from_response
 from .guard import send
-from .models import CallResult, EpisodeInfo
+from .models import CallResult, EpisodeInfo, TaskView
+from .tools import ToolOutcome
 from .wire import Score
+
+if TYPE_CHECKING:
+    from .agents.base import LLMSettings
+    from .gym_user import GymUser
 
 Observation = dict[str, Any]
 
@@ -41,6 +54,7 @@ class FarmEnv:
         max_steps: tool calls after which the episode is truncated.
         reward: ``exact`` (the task's 0/1 reward) or ``partial`` (partial credit).
         timeout: seconds per request.
+        user: a simulated user's model and endpoint (None: a ``message`` step is the final answer).
     """
 
     def __init__(
@@ -51,6 +65,7 @@ class FarmEnv:
         max_steps: int = 50,
         reward: Literal["exact", "partial"] = "exact",
         timeout: float = 30.0,
+        user: LLMSettings | None = None,
     ) -> None:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, timeout=timeout)
@@ -59,6 +74,11 @@ class FarmEnv:
         self.reward_mode = reward
         self.episode: EpisodeInfo | None = None
         self.steps = 0
+        self.user: GymUser | None = None
+        if user is not None:
+            from .gym_user import GymUser  # the agents extra (openai): a FarmEnv without a user does without it
+
+            self.user = GymUser(user, self._user_tool)
 
     def _request(self, method: str, path: str, json: Any = None) -> Any:
         try:
@@ -77,12 +97,21 @@ class FarmEnv:
         self._close_episode()
         self.episode = EpisodeInfo.model_validate(self._request("POST", "/episodes", {"task_id": task_id}))
         self.steps = 0
-        return {
+        opening = self._user_opens(task_id) if self.user is not None else {}
+        return opening | {
             "episode_id": self.episode.episode_id,
             "task_id": task_id,
             "instruction": self.episode.instruction,
             "policy": self.episode.policy,
             "tools": [t.model_dump() for t in self.episode.tools],
+            **(
+                {
+                    "user_tools": [t.model_dump() for t in self.episode.user_tools],
+                    "user_guide": self.episode.user_guide,
+                }
+                if self.episode.user_tools is not None
+                else {}
+            ),
         }
 
     def step(self, action: dict[str, Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -100,6 +129,8 @@ class FarmEnv:
         if self.episode is None:
             raise EpisodeNotActive("no open episode: call reset(task_id) first")
         episode_id = self.episode.episode_id
+        if "message" in action and self.user is not None:
+            return self._to_user(str(action["message"]))
         if "message" in action:
             score = self._score(str(action["message"]))
             self._close_episode()
@@ -107,6 +138,8 @@ class FarmEnv:
         if "tool" not in action:
             raise ValueError(f"an action is {{'tool', 'arguments'}} or {{'message'}}, got keys {sorted(action)}")
         body = {"tool": action["tool"], "arguments": action.get("arguments") or {}}
+        if action.get("actor", "agent") != "agent":  # a user simulator driving the user's side (dual control)
+            body["actor"] = action["actor"]
         result = CallResult.model_validate(self._request("POST", f"/episodes/{episode_id}/calls", body))
         self.steps += 1
         observation = {
@@ -134,7 +167,38 @@ class FarmEnv:
         other = FarmEnv(self._base_url, api_key=self._api_key, max_steps=self.max_steps, timeout=self._timeout)
         other.reward_mode = self.reward_mode
         other.episode, other.steps = EpisodeInfo.model_validate(created), self.steps
+        if self.user is not None:  # the same user, the conversation so far, acting in the fork
+            other.user = self.user.forked(other._user_tool)
         return other
+
+    def _user_opens(self, task_id: str) -> Observation:
+        """The simulated user's first message (``user_message``), after any acts of their own."""
+        assert self.user is not None and self.episode is not None
+        task = TaskView.model_validate(self._request("GET", f"/tasks/{task_id}"))
+        return {"user_message": self.user.begin(task, self.episode).content}
+
+    def _to_user(self, text: str) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """An agent's message to the simulated user: their answer, or, when they are done, the end of the
+        episode, scored on everything the agent said."""
+        assert self.user is not None
+        reply = self.user.answer(text)
+        observation: Observation = {"message": text, "user_message": reply.content}
+        if not reply.stop:
+            return observation, 0.0, False, False, {}
+        score = self._score(self.user.agent_said())
+        self._close_episode()
+        return observation, self._reward(score), True, False, {"score": score}
+
+    def _user_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """One of the user's own tools, run as the user."""
+        assert self.episode is not None
+        body = {"tool": name, "arguments": arguments, "actor": "user"}
+        result = CallResult.model_validate(self._request("POST", f"/episodes/{self.episode.episode_id}/calls", body))
+        if result.is_error:
+            return ToolOutcome(result.message or "tool call failed", is_error=True)
+        content = result.content
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+        return ToolOutcome(text, structured=content)
 
     def _score(self, answer: str) -> Score:
         assert self.episode is not None
@@ -154,6 +218,8 @@ class FarmEnv:
                 pass  # it expires on its own
 
     def close(self) -> None:
-        """Close the open episode, if any, and the HTTP client."""
+        """Close the open episode, if any, and the HTTP client (and the simulated user's)."""
         self._close_episode()
         self._http.close()
+        if self.user is not None:
+            self.user.close()

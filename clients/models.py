@@ -29,6 +29,7 @@ class EnvInfo(View):
     tools: int = 0
     write_tools: int = 0
     tasks: int = 0
+    dual_control: bool = False  # the user acts too (their own tools and state)
     policy: str | None = None
     tool_list: list[ToolInfo] = []
 

@@ -38,6 +38,7 @@ class EnvSummary(ApiModel):
     tools: int
     write_tools: int
     tasks: int
+    dual_control: bool = Field(False, description="Whether the user acts too, with tools and state of their own")
 
 
 class SkippedEnv(ApiModel):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Awaitable
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
-from ..errors import ClientError, TransportError
+from ..errors import ClientError, SelectionError, TransportError
 from ..farm import FarmClient, error_from_response
 from ..guard import PAGE_SIZE, Pages, send
 from ..models import EnvInfo, EpisodeInfo, TaskView
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 Transport = Literal["mcp", "rest"]
 T = TypeVar("T")
+log = logging.getLogger("envfarm.clients")
 
 
 def _get(http: httpx.Client, path: str, params: dict[str, Any] | None = None) -> httpx.Response:
@@ -49,7 +51,9 @@ def _get_pages(http: httpx.Client, path: str) -> list[dict[str, Any]]:
             return pages.items
 
 
-def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = None) -> list[dict[str, Any]]:
+def load_task_rows(
+    server: str, tasks: str = "all", *, api_key: str | None = None, with_user_turn: bool = False
+) -> list[dict[str, Any]]:
     """The tasks a training dataset holds, one row each: ``task_id``, ``env_id``, ``instruction`` and
     ``policy`` (the environment's rules, the agent's system prompt). No gold is included.
 
@@ -60,6 +64,8 @@ def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = Non
         tasks: a task selector (``all``, ``env:retail``, ``clinic-001,clinic-002`` ...) or the path of a
             JSONL file written by ``envfarm export tasks``.
         api_key: the farm key, if it has keys.
+        with_user_turn: the rollout loop has a simulated user (OpenEnv with a user model): keep the
+            tasks of dual-control environments, which are left out otherwise.
 
     Raises:
         SelectionError: the selector names nothing the farm knows.
@@ -81,6 +87,8 @@ def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = Non
             else:
                 every = [TaskView.model_validate(t) for t in _get_pages(http, "/tasks")]
                 chosen = select(tasks, [e.id for e in envs], every)
+            if not with_user_turn:
+                chosen = _single_actor(chosen, {e.id for e in envs if e.dual_control}, tasks)
             policies: dict[str, str] = {}
             for env_id in dict.fromkeys(t.env for t in chosen):
                 response = _get(http, f"/envs/{env_id}")
@@ -88,6 +96,26 @@ def load_task_rows(server: str, tasks: str = "all", *, api_key: str | None = Non
     except httpx.TransportError as exc:
         raise TransportError(f"cannot reach the task service at {server}: {exc!r}") from exc
     return [{"task_id": t.id, "env_id": t.env, "instruction": t.instruction, "policy": policies[t.env]} for t in chosen]
+
+
+def _single_actor(chosen: list[TaskView], dual_envs: set[str], selector: str) -> list[TaskView]:
+    """The chosen tasks where only the agent acts. A dual-control task (the user acts too, on their own
+    side) needs a user turn, and no trainer loop these adapters plug into has one (the model's first
+    text answer ends the rollout): such tasks are left out with a warning, and a selection of nothing
+    else is refused. ``envfarm eval --user llm`` runs them (docs/training.md)."""
+    dual = [t for t in chosen if t.env in dual_envs]
+    if not dual:
+        return chosen
+    kept = [t for t in chosen if t.env not in dual_envs]
+    envs = ", ".join(sorted({t.env for t in dual}))
+    why = (
+        f"{len(dual)} selected task(s) are of dual-control environments ({envs}): the user acts too, and "
+        "a trainer's rollout has no user turn; run them with `envfarm eval --user llm`"
+    )
+    if not kept:
+        raise SelectionError(f"'{selector}' selects only dual-control tasks: {why}")
+    log.warning("left out %s", why)
+    return kept
 
 
 class LiveEpisode:

@@ -13,6 +13,11 @@ of a farm (over its REST API, through ``clients.FarmEnv``):
   observation is ``done`` with the farm's reward (``reward="partial"``: partial credit) and
   ``partial_credit``. ``max_steps`` tool calls end an episode too (``truncated``, reward 0).
 
+With a simulated user (``user=LLMSettings(...)``, or ``ENVFARM_OPENENV_USER_MODEL``) an episode is a
+conversation, as in tau2: the user opens it (``user_message`` at reset), a ``message`` goes to the user,
+who may act on their own side first (dual control: the user's own tools) and answers in
+``user_message``; the episode ends, scored, when the user is done. Dual-control tasks are served only so.
+
 Serve it with ``ENVFARM_SERVER=http://127.0.0.1:8765 uvicorn --factory
 clients.training.openenv_env:app_from_env --port 8000`` and connect with
 ``EnvfarmClient(base_url="http://127.0.0.1:8000")``. Episodes need the WebSocket session: OpenEnv's
@@ -32,6 +37,7 @@ from openenv.core.env_client import EnvClient
 from openenv.core.env_server import Action, Environment, Observation, State, create_app
 from pydantic import Field, model_validator
 
+from ..agents.base import LLMSettings
 from ..gym import FarmEnv
 from .episode import load_task_rows
 
@@ -61,6 +67,7 @@ class EnvfarmObservation(Observation):
     policy: str = ""
     tools: list[dict[str, Any]] = Field(default_factory=list, description="name, description, input_schema")
     tool: str | None = None
+    user_message: str | None = Field(default=None, description="With a simulated user: what the user said")
     content: str = Field(default="", description="The tool result as the model reads it")
     result: Any = None
     is_error: bool = False
@@ -95,6 +102,8 @@ class EnvfarmEnvironment(Environment[EnvfarmAction, EnvfarmObservation, EnvfarmS
         api_key: the farm key, if it has keys.
         max_steps: tool calls after which an episode is truncated.
         reward: ``exact`` (the task's 0/1 reward) or ``partial`` (partial credit).
+        user: a simulated user's model and endpoint (None: a ``message`` is the final answer, and
+            dual-control tasks are left out of ``tasks``).
     """
 
     SUPPORTS_CONCURRENT_SESSIONS = True  # every session has its own episode; the farm isolates them
@@ -107,16 +116,20 @@ class EnvfarmEnvironment(Environment[EnvfarmAction, EnvfarmObservation, EnvfarmS
         api_key: str | None = None,
         max_steps: int = 50,
         reward: RewardMode = "exact",
+        user: LLMSettings | None = None,
     ) -> None:
         super().__init__()
         self.server, self.tasks, self.api_key = server, tasks, api_key
-        self._gym = FarmEnv(server, api_key=api_key, max_steps=max_steps, reward=reward)
+        self._gym = FarmEnv(server, api_key=api_key, max_steps=max_steps, reward=reward, user=user)
         self._task_ids: list[str] = []
         self._state = EnvfarmState()
 
     def _pick(self, seed: int | None) -> str:
         if not self._task_ids:
-            self._task_ids = [r["task_id"] for r in load_task_rows(self.server, self.tasks, api_key=self.api_key)]
+            rows = load_task_rows(
+                self.server, self.tasks, api_key=self.api_key, with_user_turn=self._gym.user is not None
+            )
+            self._task_ids = [r["task_id"] for r in rows]
         if seed is None:
             return random.choice(self._task_ids)
         return self._task_ids[seed % len(self._task_ids)]
@@ -140,6 +153,7 @@ class EnvfarmEnvironment(Environment[EnvfarmAction, EnvfarmObservation, EnvfarmS
                 {"name": t["name"], "description": t["description"], "input_schema": t["input_schema"]}
                 for t in obs["tools"]
             ],
+            user_message=obs.get("user_message"),
             reward=0.0,
         )
 
@@ -150,6 +164,17 @@ class EnvfarmEnvironment(Environment[EnvfarmAction, EnvfarmObservation, EnvfarmS
             EpisodeNotActive: no open episode (call ``reset`` first).
         """
         common = {"task_id": self._state.task_id or "", "episode_id": self._state.episode_id or ""}
+        if action.message is not None and self._gym.user is not None:
+            obs, reward, terminated, _, info = self._gym.step({"message": action.message})
+            self._state.done = terminated
+            return EnvfarmObservation(
+                **common,
+                done=terminated,
+                reward=reward,
+                user_message=obs["user_message"],
+                partial_credit=info["score"].partial_credit if terminated else None,
+                content=action.message,
+            )
         if action.message is not None:
             _, reward, _, _, info = self._gym.step({"message": action.message})
             self._state.done = True
@@ -216,11 +241,12 @@ def create_openenv_app(
     max_steps: int = 50,
     reward: RewardMode = "exact",
     max_sessions: int = 64,
+    user: LLMSettings | None = None,
 ) -> FastAPI:
     """OpenEnv's FastAPI app serving ``EnvfarmEnvironment`` sessions on the farm at ``server``."""
 
     def factory() -> EnvfarmEnvironment:
-        return EnvfarmEnvironment(server, tasks=tasks, api_key=api_key, max_steps=max_steps, reward=reward)
+        return EnvfarmEnvironment(server, tasks=tasks, api_key=api_key, max_steps=max_steps, reward=reward, user=user)
 
     app: FastAPI = create_app(
         factory, EnvfarmAction, EnvfarmObservation, env_name="envfarm", max_concurrent_envs=max_sessions
@@ -232,8 +258,15 @@ def app_from_env() -> FastAPI:
     """``create_openenv_app`` configured from the environment, for ``uvicorn --factory``: ``ENVFARM_SERVER``
     (default ``http://127.0.0.1:8765``), ``ENVFARM_SERVER_KEY``, ``ENVFARM_OPENENV_TASKS`` (default ``all``),
     ``ENVFARM_OPENENV_MAX_STEPS`` (50), ``ENVFARM_OPENENV_REWARD`` (``exact``|``partial``),
-    ``ENVFARM_OPENENV_MAX_SESSIONS`` (64)."""
+    ``ENVFARM_OPENENV_MAX_SESSIONS`` (64); a simulated user with ``ENVFARM_OPENENV_USER_MODEL``, at
+    ``ENVFARM_OPENENV_USER_BASE_URL`` with the key in the variable ``ENVFARM_OPENENV_USER_API_KEY_ENV``
+    names (default ``OPENAI_API_KEY``)."""
     reward = os.environ.get("ENVFARM_OPENENV_REWARD", "exact")
+    user = None
+    if model := os.environ.get("ENVFARM_OPENENV_USER_MODEL"):
+        key_env = os.environ.get("ENVFARM_OPENENV_USER_API_KEY_ENV") or "OPENAI_API_KEY"
+        base_url = os.environ.get("ENVFARM_OPENENV_USER_BASE_URL") or None
+        user = LLMSettings(model=model, api_key=os.environ.get(key_env) or "EMPTY", base_url=base_url)
     return create_openenv_app(
         os.environ.get("ENVFARM_SERVER") or "http://127.0.0.1:8765",
         tasks=os.environ.get("ENVFARM_OPENENV_TASKS", "all"),
@@ -241,4 +274,5 @@ def app_from_env() -> FastAPI:
         max_steps=int(os.environ.get("ENVFARM_OPENENV_MAX_STEPS", "50")),
         reward="partial" if reward == "partial" else "exact",
         max_sessions=int(os.environ.get("ENVFARM_OPENENV_MAX_SESSIONS", "64")),
+        user=user,
     )

@@ -18,73 +18,19 @@ from typing import Any
 from ..agents._api import call_api
 from ..agents.base import EpisodeContext, LLMSettings
 from ..agents.openai_agent import openai_client
-from ..transcript import Message, ToolCallRequest, Usage
+from ..transcript import Message
 from .base import UserTurn
+from .prompt import GREETING, STOP_TOKEN, simulator_request, simulator_turn, user_system_prompt, user_view
 
-STOP_TOKEN = "###STOP###"
-GREETING = "Hi! How can I help you today?"
-
-
-def user_system_prompt(ctx: EpisodeContext, stop_token: str = STOP_TOKEN) -> str:
-    """The simulator's instructions, built from the task's user profile.
-
-    >>> from clients.models import EpisodeInfo, TaskView
-    >>> task = TaskView(id="t", env="e", instruction="Cancel order 7")
-    >>> ctx = EpisodeContext(task, EpisodeInfo(episode_id="x", env_id="e", mcp_url="u"), [])
-    >>> "Cancel order 7" in user_system_prompt(ctx)
-    True
-    """
-    profile = ctx.task.user
-    lines = [
-        "You are simulating a user who is contacting a customer-service agent. Stay in character.",
-        "",
-        f"Your goal, in your own words: {ctx.task.instruction}",
-    ]
-    if profile.persona:
-        lines += ["", f"Who you are: {profile.persona}"]
-    if profile.known_facts:
-        lines += ["", "Facts you know and may share whenever they are useful:"]
-        lines += [f"- {f}" for f in profile.known_facts]
-    if profile.reveal_if_asked:
-        lines += ["", "Facts you share ONLY if the agent asks for them (never volunteer these):"]
-        lines += [f"- {f}" for f in profile.reveal_if_asked]
-    if profile.behaviour:
-        lines += ["", "How you behave in this conversation:"]
-        lines += [f"- {b}" for b in profile.behaviour]
-    if ctx.user_tools:
-        lines += ["", "What you see and can do yourself, with your own tools:", ctx.info.user_guide or ""]
-        lines += [
-            "- Use your tools only when the agent asks you to do something on your side or to tell what you see;",
-            "  then tell the agent, in your own words, what you did and what you saw. Never guess what a check",
-            "  would show: run it.",
-        ]
-    lines += [
-        "",
-        "Rules:",
-        "- Write one short message at a time, as the user; never act as the agent.",
-        "- Do not invent facts that are not listed above; if asked for something you do not know, say so.",
-        "- Do not give all the details at once: answer what the agent asks.",
-        f"- When your goal is met, or the agent cannot help any further, end your message with {stop_token}",
-    ]
-    return "\n".join(lines)
-
-
-def user_view(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """The conversation from the user's side: agent texts as ``user``, the user's own as ``assistant``,
-    and the user's own tool calls and results (dual control) as the user's function calls."""
-    view: list[dict[str, Any]] = [{"role": "user", "content": GREETING}]
-    for m in messages:
-        if m.user_side:  # the user's own tool use, as their model made and saw it
-            view.append(Message(role="assistant" if m.role == "user" else m.role, **_rest(m)).openai())
-        elif m.role == "user":
-            view.append({"role": "assistant", "content": m.content})
-        elif m.role == "assistant" and m.content.strip():
-            view.append({"role": "user", "content": m.content})
-    return view
-
-
-def _rest(m: Message) -> dict[str, Any]:
-    return m.model_dump(include={"content", "tool_calls", "tool_call_id", "name", "is_error"})
+__all__ = [
+    "GREETING",
+    "STOP_TOKEN",
+    "LLMUser",
+    "simulator_request",
+    "simulator_turn",
+    "user_system_prompt",
+    "user_view",
+]
 
 
 class LLMUser:
@@ -103,34 +49,13 @@ class LLMUser:
         self.client = openai_client(settings)
 
     async def _say(self, ctx: EpisodeContext, view: list[dict[str, Any]]) -> UserTurn:
-        request: dict[str, Any] = {
-            "model": self.settings.model,
-            "messages": [{"role": "system", "content": user_system_prompt(ctx, self.stop_token)}, *view],
-            "max_tokens": self.settings.max_tokens,
-        }
-        if self.settings.temperature is not None:
-            request["temperature"] = self.settings.temperature
-        if ctx.user_tools:
-            request["tools"] = [t.openai() for t in ctx.user_tools]
+        request = simulator_request(self.settings, ctx, view, self.stop_token)
         response = await call_api(
             lambda: self.client.chat.completions.create(**request),
             self.settings.retry,
             what=f"user simulator ({self.settings.model})",
         )
-        message = response.choices[0].message
-        text = message.content or ""
-        usage = Usage()
-        if response.usage is not None:
-            usage = Usage(input_tokens=response.usage.prompt_tokens, output_tokens=response.usage.completion_tokens)
-        calls = [
-            ToolCallRequest.parse(c.id, c.function.name, c.function.arguments)
-            for c in message.tool_calls or []
-            if c.type == "function"
-        ]
-        if calls:  # the user acts first; they speak once they have seen what their tools show
-            return UserTurn(content=text, tool_calls=calls, usage=usage)
-        stop = self.stop_token in text
-        return UserTurn(content=text.replace(self.stop_token, "").strip(), stop=stop, usage=usage)
+        return simulator_turn(response, self.stop_token)
 
     async def start(self, ctx: EpisodeContext) -> UserTurn:
         """The user's opening message, in answer to a greeting."""

@@ -5,15 +5,20 @@ API), its tool use seen by the user alone."""
 from __future__ import annotations
 
 import json
+import logging
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from clients import run_eval
+from clients import FarmEnv, LLMSettings, run_eval
+from clients.errors import SelectionError
+from clients.training.episode import load_task_rows
 from clients.users.llm import STOP_TOKEN
 from envfarm.embedded import EmbeddedServer
+from envs.paths import BUILTIN_CATALOG
 
 from ..envs.engine.test_dual_control import PHONE, write_phone_catalog
 from .fakes import USER_SIM_MARKER, Reply, call, say
@@ -23,9 +28,11 @@ TASK = "phone_support-001"
 
 @pytest.fixture(scope="module")
 def phone_farm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real farm serving the phone environment, where the user holds the phone."""
+    """A real farm serving the phone environment, where the user holds the phone, and the clinic,
+    where only the agent acts."""
     folder = tmp_path_factory.mktemp("phone")
     write_phone_catalog(folder / "catalog")
+    shutil.copytree(BUILTIN_CATALOG / "clinic", folder / "catalog" / "clinic")
     with EmbeddedServer(catalog=folder / "catalog", data_dir=folder / "data") as url:
         yield url
 
@@ -136,3 +143,71 @@ def test_a_user_without_tools_in_a_single_actor_environment_sees_none(llm, make_
     sim = llm.calls_to("chat")
     assert sim and all("tools" not in b for b in sim)
     assert "your own tools" not in sim[0]["messages"][0]["content"]
+
+
+def test_trainer_datasets_leave_dual_control_tasks_out_and_say_why(phone_farm, caplog):
+    with caplog.at_level(logging.WARNING, logger="envfarm.clients"):
+        rows = load_task_rows(phone_farm, "all")
+    assert rows and {r["env_id"] for r in rows} == {"clinic"}
+    assert "1 selected task(s) are of dual-control environments (phone_support)" in caplog.text
+    with pytest.raises(SelectionError, match=r"selects only dual-control tasks.*envfarm eval --user llm"):
+        load_task_rows(phone_farm, "phone_support")
+
+
+def test_the_gym_env_shows_the_users_side_and_runs_the_users_tools_as_the_user(phone_farm):
+    env = FarmEnv(phone_farm)
+    try:
+        obs = env.reset(TASK)
+        assert [t["name"] for t in obs["user_tools"]] == ["check_status_bar", "toggle_airplane_mode"]
+        assert obs["user_guide"] == PHONE["user_guide"]
+        as_agent, *_ = env.step({"tool": "toggle_airplane_mode", "arguments": {"device_id": "D1"}})
+        assert as_agent["is_error"] and "not found" in as_agent["content"]
+        for action in (
+            {"tool": "resume_line", "arguments": {"line_id": "L1"}},
+            {"tool": "toggle_airplane_mode", "arguments": {"device_id": "D1"}, "actor": "user"},
+        ):
+            out, *_ = env.step(action)
+            assert not out["is_error"], out
+        _, reward, terminated, _, _ = env.step({"message": "Your line is back."})
+        assert terminated and reward == 1.0
+        clinic = env.reset("clinic-001")
+        assert "user_tools" not in clinic
+    finally:
+        env.close()
+
+
+def test_a_gym_env_with_a_simulated_user_converses_and_the_user_acts_on_their_side(phone_farm, llm):
+    llm.user_script(
+        "You hold your phone",
+        "My phone has had no service since yesterday; my line is L1, my phone D1.",
+        Reply(calls=[("toggle_airplane_mode", {"device_id": "D1"})]),
+        Reply(calls=[("check_status_bar", {"device_id": "D1"})]),
+        "Done. The status bar says connected now.",
+        f"Thanks! {STOP_TOKEN}",
+    )
+    user = LLMSettings(model="fake-user", api_key="sk-test", base_url=llm.base_url)
+    env = FarmEnv(phone_farm, user=user)
+    try:
+        obs = env.reset(TASK)
+        assert obs["user_message"] == "My phone has had no service since yesterday; my line is L1, my phone D1."
+        out, *_ = env.step({"tool": "resume_line", "arguments": {"line_id": "L1"}})
+        assert not out["is_error"]
+        ask = "Your line is active again. Please switch airplane mode off and tell me what the status bar shows."
+        obs, reward, terminated, _, _ = env.step({"message": ask})
+        assert not terminated and reward == 0.0
+        assert obs["user_message"] == "Done. The status bar says connected now."
+        episode_id = env.episode.episode_id if env.episode else ""
+        obs, reward, terminated, _, info = env.step({"message": "Great, you are connected."})
+        assert terminated and reward == 1.0 and obs["user_message"] == "Thanks!"
+        assert info["score"].reward == 1.0
+    finally:
+        env.close()
+    assert _farm_log(phone_farm, episode_id) == [
+        ("resume_line", "agent", "rest"),
+        ("toggle_airplane_mode", "user", "rest"),
+        ("check_status_bar", "user", "rest"),
+    ]
+    sim = [b for b in llm.calls_to("chat") if b["messages"][0]["content"].startswith(USER_SIM_MARKER)]
+    assert len(sim) == 5 and all("tools" in b for b in sim)
+    assert ask in json.dumps(sim[1]["messages"])  # the user heard the agent, and then saw their own results
+    assert [m["role"] for m in sim[3]["messages"]][-4:] == ["assistant", "tool", "assistant", "tool"]

@@ -37,6 +37,7 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
         tools=len(s.tools),
         write_tools=sum(t.kind == "write" for t in s.tools),
         tasks=len(entry.tasks),
+        dual_control=s.dual_control,
     )
 
 

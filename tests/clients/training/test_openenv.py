@@ -10,30 +10,36 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from packaging.version import Version
 
+from clients.users.prompt import STOP_TOKEN
+from envfarm.embedded import EmbeddedServer
 from server.threaded import free_port
 
-from ..fakes import FakeLLM
+from ...envs.engine.test_dual_control import write_phone_catalog
+from ..fakes import USER_SIM_MARKER, FakeLLM, Reply
 from .policies import script_perfect, script_wrong
 from .trainers import assert_trainer_kept, run_script, trainer_python
 
 PERFECT, WRONG = "clinic-001", "clinic-002"
+USER_TOOLS = ["check_status_bar", "toggle_airplane_mode"]
 
 
-@pytest.fixture(scope="module")
-def openenv_app(farm_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``uvicorn --factory clients.training.openenv_env:app_from_env`` in .venv-openenv, serving PERFECT and
-    WRONG with at most 8 tool calls an episode."""
+@contextmanager
+def _served(extra_env: dict[str, str], log_dir: Path) -> Iterator[str]:
+    """``uvicorn --factory clients.training.openenv_env:app_from_env`` in .venv-openenv, configured by
+    ``extra_env``; its URL once it answers."""
     python, env = trainer_python("openenv")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env |= {"ENVFARM_SERVER": farm_url, "ENVFARM_OPENENV_TASKS": f"{PERFECT},{WRONG}", "ENVFARM_OPENENV_MAX_STEPS": "8"}
-    log = tmp_path_factory.mktemp("openenv") / "app.log"
+    env |= extra_env
+    log = log_dir / "app.log"
     command = [python, "-m", "uvicorn", "--factory", "clients.training.openenv_env:app_from_env", "--port", str(port)]
     with log.open("wb") as sink:
         app = subprocess.Popen(command, env=env, cwd=log.parent, stdout=sink, stderr=subprocess.STDOUT)
@@ -51,6 +57,18 @@ def openenv_app(farm_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     finally:
         app.terminate()
         app.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def openenv_app(farm_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The adapter's app in .venv-openenv, serving PERFECT and WRONG with at most 8 tool calls an episode."""
+    tasks = {
+        "ENVFARM_SERVER": farm_url,
+        "ENVFARM_OPENENV_TASKS": f"{PERFECT},{WRONG}",
+        "ENVFARM_OPENENV_MAX_STEPS": "8",
+    }
+    with _served(tasks, tmp_path_factory.mktemp("openenv")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +114,41 @@ def test_observations_errors_truncation_and_closing_on_disconnect(openenv_run, f
         assert time.monotonic() < deadline, "the episode of a closed session stayed open"
         time.sleep(0.05)
     assert "either a tool call" in openenv_run["both_kinds_refused"]
+
+
+# -- a simulated user: a conversation, and in dual control the user acting on their own side ---------
+
+
+def test_with_a_simulated_user_an_episode_is_a_conversation_and_the_user_acts_on_their_side(
+    _fake_llm: FakeLLM, tmp_path_factory: pytest.TempPathFactory
+):
+    llm = _fake_llm
+    llm.reset()
+    llm.user_script(
+        "You hold your phone",
+        "My phone has had no service since yesterday; my line is L1, my phone D1.",
+        Reply(calls=[("toggle_airplane_mode", {"device_id": "D1"})]),
+        "Done, airplane mode is off.",
+        f"Thanks! {STOP_TOKEN}",
+    )
+    folder = tmp_path_factory.mktemp("openenv-phone")
+    write_phone_catalog(folder / "catalog")
+    with EmbeddedServer(catalog=folder / "catalog", data_dir=folder / "data") as phone_farm:
+        user = {
+            "ENVFARM_SERVER": phone_farm,
+            "ENVFARM_OPENENV_TASKS": "phone_support",
+            "ENVFARM_OPENENV_USER_MODEL": "fake-user",
+            "ENVFARM_OPENENV_USER_BASE_URL": llm.base_url,
+            "ENVFARM_OPENENV_USER_API_KEY_ENV": "FAKE_USER_KEY",
+            "FAKE_USER_KEY": "sk-test",
+        }
+        with _served(user, folder) as app:
+            (folder / "job.json").write_text(json.dumps({"app": app}))
+            out = run_script("openenv", "openenv_user_run.py", str(folder / "job.json"), cwd=folder)
+        log = httpx.get(f"{phone_farm}/episodes/{out['episode_id']}").json()["log"]
+    assert out["opening"] == "My phone has had no service since yesterday; my line is L1, my phone D1."
+    assert out["asked"] == {"done": False, "user_message": "Done, airplane mode is off.", "reward": 0.0}
+    assert out["end"] == {"done": True, "user_message": "Thanks!", "reward": 1.0, "partial_credit": 1.0}
+    assert [(c["tool"], c["actor"]) for c in log] == [("resume_line", "agent"), ("toggle_airplane_mode", "user")]
+    sim = [b for b in llm.calls_to("chat") if b["messages"][0]["content"].startswith(USER_SIM_MARKER)]
+    assert len(sim) == 4 and all(sorted(t["function"]["name"] for t in b["tools"]) == USER_TOOLS for b in sim)
