@@ -119,7 +119,7 @@ def derived_arguments(env: Environment, ownership: Ownership, task: Task, seed: 
         profile = _profile_values(state, task)
         for call in task.gold_actions:
             tool = env.tools.get(call.tool)
-            result = episode.call_tool(call.tool, call.arguments)
+            result = episode.call_tool(call.tool, call.arguments, actor=call.actor)
             results.append(result.content)
             if tool is None or tool.kind != "write":
                 continue

@@ -97,7 +97,7 @@ def play(agent: str, env: Environment, task: Task) -> float:
     try:
         results = []
         for call in task.gold_actions:
-            results.append(episode.call_tool(call.tool, call.arguments).content)
+            results.append(episode.call_tool(call.tool, call.arguments, actor=call.actor).content)
         if agent == "act-anyway":
             for refusal in task.refusals:
                 if refusal.call is not None:

@@ -306,7 +306,7 @@ class TaskReplay:
         for call in task.gold_actions:
             tool = self.env.tools.get(call.tool)
             if tool is None or tool.kind != "write":
-                episode.call_tool(call.tool, call.arguments)
+                episode.call_tool(call.tool, call.arguments, actor=call.actor)
                 continue
             target = find_target(state, tool.parameters, call.arguments)
             target_row = _row(state, target) if target is not None else None
@@ -323,7 +323,7 @@ class TaskReplay:
             named = set(_scalars(call.arguments))
             if any(len(pk) == 1 and pk[0] in named for _, pk in touched):
                 found.dependent = True
-            result = episode.call_tool(call.tool, call.arguments)
+            result = episode.call_tool(call.tool, call.arguments, actor=call.actor)
             changed_tables = {t for t, n in result.changes.items() if n} | set(episode.changed_keys())
             after, keys = state_after_write(self.ownership, state, episode, changed_tables)
             change = _diff(state, after, keys)
