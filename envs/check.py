@@ -67,11 +67,11 @@ class CheckReport:
 
 
 def _statements(spec: EnvSpec) -> Iterable[tuple[str, str, bool, str | None]]:
-    """Every SQL statement of the spec: (where, sql, read_only, the actor whose tables it may reach;
-    None: every table)."""
+    """Every SQL statement of the spec: (where, sql, read_only, the tool whose reach it has; None:
+    every table)."""
     for tool in spec.tools:
         for i, step in enumerate(tool.steps):
-            yield f"tool {tool.name} steps[{i}]", step.sql, tool.kind == "read", tool.actor
+            yield f"tool {tool.name} steps[{i}]", step.sql, tool.kind == "read", tool.name
     for inv in spec.invariants:
         yield f"invariant {inv.name}", inv.violations, True, None
 
@@ -136,10 +136,10 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
         for vendor, problems in lint.problems.items():
             for problem in problems:
                 report.fail("tool-schema", f"tool {tool.name}", f"{vendor}: {problem}")
-    for where, sql, read_only, actor in _statements(spec):
+    for where, sql, read_only, tool_name in _statements(spec):
         report.checks_run += 1
         try:
-            seed_ep.explain(sql, read_only=read_only, actor=actor)
+            seed_ep.explain(sql, read_only=read_only, tool=tool_name)
         except ToolError as exc:
             report.fail("sql", where, str(exc))
     for problem in _invariant_problems(env, seed_ep):

@@ -47,6 +47,12 @@ class CompiledSpec:
             "agent": (agent_tables, agent_tables),
             "user": (self.table_names, self.table_names - agent_tables),
         }
+        #: A tool's own reach: its actor's, plus the other side's tables it names in ``also_writes``.
+        self.tool_reach: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
+        for tool in spec.tools:
+            readable, writable = self.reach[tool.actor]
+            extra = frozenset(tool.also_writes)
+            self.tool_reach[tool.name] = (readable | extra, writable | extra, ",".join(sorted(extra)))
         # Every string argument is bounded here, where the spec set no limit or too high a one.
         self.validators = {
             t.name: ArgumentValidator(t.parameters, max_string_chars=max_string_chars) for t in spec.tools

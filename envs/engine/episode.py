@@ -99,13 +99,16 @@ class Episode(ToolCalls):
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
 
-    def explain(self, sql: str, *, read_only: bool, actor: str | None = None) -> None:
+    def explain(self, sql: str, *, read_only: bool, actor: str | None = None, tool: str | None = None) -> None:
         """Prepare ``sql`` (spec syntax) without running it, under the sandbox of a read or write
-        tool of ``actor`` (None: reaching every table, as checks do); raises the ToolError that
-        running it would (unknown column, denied action, a table of the other side ...)."""
+        tool of ``actor`` (None: reaching every table, as checks do), or of the tool named ``tool``
+        (its actor's reach and its ``also_writes``); raises the ToolError that running it would
+        (unknown column, denied action, a table of the other side ...)."""
         prepared = self.env.prepared(sql)
         self._sandbox.mode = Mode.READ if read_only else Mode.WRITE
-        if actor is not None and self.env.dual_control:
+        if tool is not None and self.env.dual_control:
+            self._sandbox.act_as(self.env.tools[tool].actor, *self.env.tool_reach[tool])
+        elif actor is not None and self.env.dual_control:
             self._sandbox.act_as(actor, *self.env.reach[actor])
         self._sandbox.begin_statement()
         try:

@@ -100,19 +100,23 @@ class Sandbox:
         self.readable: frozenset[str] | None = None
         self.writable: frozenset[str] | None = None
         self.actor = ""
+        self.extra = ""
 
-    def act_as(self, actor: str, readable: frozenset[str], writable: frozenset[str]) -> None:
-        """Limit the tables the next statements reach to ``actor``'s (:meth:`act_as_all` ends it)."""
-        self.actor, self.readable, self.writable = actor, readable, writable
+    def act_as(self, actor: str, readable: frozenset[str], writable: frozenset[str], extra: str = "") -> None:
+        """Limit the tables the next statements reach to ``actor``'s (:meth:`act_as_all` ends it);
+        ``extra`` names the other side's tables a tool may also write (``ToolSpec.also_writes``)."""
+        self.actor, self.readable, self.writable, self.extra = actor, readable, writable, extra
 
     def act_as_all(self) -> None:
-        self.actor, self.readable, self.writable = "", None, None
+        self.actor, self.readable, self.writable, self.extra = "", None, None, ""
 
     @property
     def actor_tag(self) -> str:
         """Put before an actor's statements, so one prepared (and authorized) for the other actor's
         reach, or for every table, is never reused from sqlite3's statement cache."""
-        return f"/* {self.actor} */\n" if self.actor else ""
+        if not self.actor:
+            return ""
+        return f"/* {self.actor} + {self.extra} */\n" if self.extra else f"/* {self.actor} */\n"
 
     def begin_statement(self) -> None:
         """Forget what the previous statement did."""

@@ -152,7 +152,7 @@ class ToolCalls:
         try:
             self._sandbox.mode = Mode.WRITE if writes else Mode.READ
             if self.env.dual_control:
-                self._sandbox.act_as(actor, *self.env.reach[actor])
+                self._sandbox.act_as(actor, *self.env.tool_reach[name])
             limit = self.env.time_limit if self._timed else None
             deadline = time.monotonic() + limit if limit is not None else None
             self._budget.start(deadline)

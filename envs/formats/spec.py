@@ -27,6 +27,10 @@ Scalar = str | int | float | bool | None
 Side = Literal["agent", "user"]
 
 
+def _is_empty(value: list[str]) -> bool:
+    return not value
+
+
 def is_agent(side: str) -> bool:
     """Dumps leave the default side out: an environment without a user side reads as it always did."""
     return side == "agent"
@@ -202,6 +206,13 @@ class ToolSpec(Model):
         exclude_if=is_agent,
         description="Who calls it: the agent, or the user ('user': reads any table, writes only the user's)",
     )
+    also_writes: list[Identifier] = Field(
+        [],
+        exclude_if=_is_empty,
+        description="Dual control: tables of the other side this tool may also read and write, where the two "
+        "sides' systems mirror each other (the carrier's line status shown on the phone, a payment made on the "
+        "phone marking the carrier's bill paid)",
+    )
     parameters: dict[str, Any] = Field(
         default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
     )
@@ -366,6 +377,18 @@ class EnvSpec(Model):
                 raise ValueError(
                     f"rules[{i}] ('{rule.id}') names the user's tool '{rule.tool}': the policy binds the agent"
                 )
+        sides = {table.name: table.side for table in self.tables}
+        for tool in self.tools:
+            for name in tool.also_writes:
+                if name not in sides:
+                    raise ValueError(f"tool '{tool.name}': also_writes names unknown table '{name}'")
+                if sides[name] == tool.actor:
+                    raise ValueError(
+                        f"tool '{tool.name}': also_writes names '{name}', a table of its own side (the "
+                        f"{tool.actor}'s), which it writes anyway"
+                    )
+            if len(set(tool.also_writes)) != len(tool.also_writes):
+                raise ValueError(f"tool '{tool.name}': also_writes names a table twice")
         if not self.dual_control:
             return self
         if not self.tables_of("user"):
