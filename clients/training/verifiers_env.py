@@ -16,7 +16,11 @@ tool servers the model reaches over MCP, a harness (the program that talks to th
   metrics, and the reward is ``farm_reward`` or, with ``reward="partial"``, partial credit;
 * ``FarmEnv`` closes every episode its run opened, whatever ended the rollout (a failed rollout is
   not scored, so it is closed there);
-* ``FarmHarness`` is verifiers' plain chat loop (the ``null`` harness), the default for this taskset.
+* ``FarmHarness`` is verifiers' plain chat loop (the ``null`` harness), the default for this taskset;
+* with a simulated user (``user_model``), ``FarmEnv`` holds the agent's rollout open turn by turn
+  (verifiers' ``interaction``) and plays the user itself: the user opens, answers each reply (acting
+  on their own side first in a dual-control environment: the user's tools, run as the user), and ends
+  the rollout when done; dual-control tasks are served only so (``clients.gym_user``).
 
 verifiers loads a taskset by top-level module: ``vf-eval envfarm-verifiers`` imports
 ``envfarm_verifiers`` (installed by envfarm-client), which re-exports the classes below.
@@ -24,18 +28,23 @@ verifiers loads a taskset by top-level module: ``vf-eval envfarm-verifiers`` imp
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 import os
 from collections.abc import Iterator
 from typing import Any, Literal
 
+import httpx
 import verifiers.v1 as vf
 from verifiers.v1.harnesses.null import NullHarness
 from verifiers.v1.runtimes import SubprocessConfig
 
 from ..errors import ClientError
-from ..farm import FarmClient
+from ..farm import FarmClient, error_from_response
+from ..guard import send
+from ..models import CallResult, TaskView
+from ..tools import ToolOutcome
 from .episode import LiveEpisode, load_task_rows
 
 RewardMode = Literal["exact", "partial"]
@@ -109,12 +118,15 @@ class FarmToolset(vf.Toolset[FarmToolsConfig, FarmState]):
 
 
 class FarmTaskConfig(vf.TaskConfig):
-    """The farm a task's episodes run on, and what the reward is."""
+    """The farm a task's episodes run on, what the reward is, and the simulated user, if any."""
 
     server: str = DEFAULT_SERVER
     api_key: str | None = None
     reward: RewardMode = "exact"
     timeout: float = 60.0
+    user_model: str | None = None
+    user_base_url: str | None = None
+    user_api_key_var: str = "OPENAI_API_KEY"
 
 
 class FarmData(vf.TaskData):
@@ -182,6 +194,69 @@ class FarmTask(vf.Task[FarmData, FarmState, FarmTaskConfig]):
         return float(score.partial_credit if self.config.reward == "partial" else score.reward)
 
 
+async def converse(task: FarmTask, agent: Any) -> None:
+    """Run ``task`` as a conversation with a simulated user: the agent's rollout is held open turn by
+    turn (its prompt left out: the instruction is the user's to tell), the user opens and answers each
+    reply, acting on their own side first where they have tools, and the rollout ends when the user is
+    done (or the agent's run ends). Scoring then runs as for any rollout, on the agent's texts."""
+    config = task.config
+    nulled = type(task)(task.data.model_copy(update={"prompt": None}), config)
+    async with agent.interaction(nulled) as assistant:
+        episode = _LIVE.get(assistant.trace.state.episode_id)
+        if episode is None:
+            raise vf.TaskError(f"envfarm episode {assistant.trace.state.episode_id!r} is not open in this process")
+        user = _simulated_user(config, episode)
+        try:
+            task_view = await asyncio.to_thread(_task_view, config, task.data.task_id)
+            said = await asyncio.to_thread(user.begin, task_view, episode.info)
+            while not said.stop:
+                segment = await assistant.turn(said.content or "(the user says nothing)")
+                if segment.terminated:
+                    break
+                said = await asyncio.to_thread(user.answer, segment.last_reply)
+        finally:
+            user.close()
+
+
+def _simulated_user(config: FarmTaskConfig, episode: LiveEpisode) -> Any:
+    """The LLM user simulator (the eval's, called synchronously), acting in ``episode`` as the user."""
+    from ..agents.base import LLMSettings
+    from ..gym_user import GymUser
+
+    settings = LLMSettings(
+        model=config.user_model or "",
+        api_key=os.environ.get(config.user_api_key_var) or "EMPTY",
+        base_url=config.user_base_url,
+        timeout=config.timeout,
+    )
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+
+    def run_tool(name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        body = {"tool": name, "arguments": arguments, "actor": "user"}
+        with httpx.Client(base_url=config.server, headers=headers, timeout=config.timeout) as http:
+            response = send(http, "POST", f"/episodes/{episode.episode_id}/calls", json=body)
+        if response.status_code >= 400:
+            return ToolOutcome(f"Error: {error_from_response(response)}", is_error=True)
+        result = CallResult.model_validate(response.json())
+        if result.is_error:
+            return ToolOutcome(result.message or "tool call failed", is_error=True)
+        content = result.content
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+        return ToolOutcome(text, structured=content)
+
+    return GymUser(settings, run_tool)
+
+
+def _task_view(config: FarmTaskConfig, task_id: str) -> TaskView:
+    """The task as its user sees it (the profile the simulator plays)."""
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+    with httpx.Client(base_url=config.server, headers=headers, timeout=config.timeout) as http:
+        response = send(http, "GET", f"/tasks/{task_id}")
+    if response.status_code >= 400:
+        raise error_from_response(response)
+    return TaskView.model_validate(response.json())
+
+
 class FarmTasksetConfig(vf.TasksetConfig):
     """``--env.taskset.*``: the farm, the tasks and the reward."""
 
@@ -196,6 +271,13 @@ class FarmTasksetConfig(vf.TasksetConfig):
     """``exact``: the task's 0/1 reward; ``partial``: partial credit."""
     timeout: float = 60.0
     """Seconds per farm request."""
+    user_model: str | None = None
+    """A simulated user's model (OpenAI-compatible): each rollout becomes a conversation with it, and
+    dual-control tasks (the user acts too) are served; None: the instruction is the user's one message."""
+    user_base_url: str | None = None
+    """The simulated user's API base URL."""
+    user_api_key_var: str = "OPENAI_API_KEY"
+    """The variable holding the simulated user's API key."""
 
 
 class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):
@@ -215,9 +297,18 @@ class FarmTaskset(vf.Taskset[FarmTask, FarmTasksetConfig]):
         """Fetch the selected tasks from the farm."""
         config = self.config
         server, api_key = config.server or default_server(), config.api_key or default_api_key()
-        update = {"server": server, "api_key": api_key, "reward": config.reward, "timeout": config.timeout}
+        update = {
+            "server": server,
+            "api_key": api_key,
+            "reward": config.reward,
+            "timeout": config.timeout,
+            "user_model": config.user_model,
+            "user_base_url": config.user_base_url,
+            "user_api_key_var": config.user_api_key_var,
+        }
         task_config = FarmTaskConfig.model_validate(config.task.model_dump() | update)
-        for row in load_task_rows(server, config.tasks, api_key=api_key):
+        with_user = config.user_model is not None
+        for row in load_task_rows(server, config.tasks, api_key=api_key, with_user_turn=with_user):
             data = FarmData(
                 id=row["task_id"],
                 name=row["task_id"],
@@ -243,7 +334,10 @@ class FarmEnv(vf.Env[FarmEnvConfig]):
         opened: list[LiveEpisode] = []
         token = _OPENED.set(opened)
         try:
-            await agents.agent.run(task)
+            if task.config.user_model:
+                await converse(task, agents.agent)
+            else:
+                await agents.agent.run(task)
         finally:
             _OPENED.reset(token)
             for episode in opened:
@@ -260,6 +354,9 @@ def load_environment(
     api_key: str | None = None,
     reward: RewardMode = "exact",
     max_turns: int = 30,
+    user_model: str | None = None,
+    user_base_url: str | None = None,
+    user_api_key_var: str = "OPENAI_API_KEY",
     **kwargs: Any,
 ) -> FarmEnv:
     """A ``FarmEnv`` on the farm at ``server`` (default ``$ENVFARM_SERVER``, else ``http://127.0.0.1:8765``;
@@ -271,7 +368,15 @@ def load_environment(
     ...     episode = await env.run_slot(vf.RunSlot(next(iter(env.taskset))), ctx)
     """
     taskset = FarmTasksetConfig(
-        id="envfarm-verifiers", server=server, tasks=tasks, api_key=api_key, reward=reward, **kwargs
+        id="envfarm-verifiers",
+        server=server,
+        tasks=tasks,
+        api_key=api_key,
+        reward=reward,
+        user_model=user_model,
+        user_base_url=user_base_url,
+        user_api_key_var=user_api_key_var,
+        **kwargs,
     )
     agent = vf.AgentConfig(runtime=SubprocessConfig(), max_turns=max_turns)
     return FarmEnv(FarmEnvConfig(taskset=taskset, agent=agent))

@@ -3,7 +3,8 @@
 Arguments: ``cli`` or ``python``, the farm's URL, the model's base URL, a task selector, rollouts per task, an
 output directory. ``cli`` runs ``vf-eval envfarm-verifiers`` (the console script of this environment) and reads
 its ``traces.jsonl``; ``python`` runs the same through ``load_environment`` and ``Env.run_slot``. The model's key
-is ``$FAKE_LLM_KEY``.
+is ``$FAKE_LLM_KEY``. An optional seventh argument names a simulated user's model (``python`` mode; it is
+reached at the model's base URL with the same key).
 
 Prints ``{"verifiers": version, "rollouts": [{task_id, episode_id, ok, errors, stop, rewards, metrics,
 tool_texts}, ...]}``.
@@ -23,6 +24,7 @@ import verifiers.v1 as vf
 from envfarm_verifiers import load_environment
 
 mode, farm_url, base_url, tasks, rollouts, out = sys.argv[1:7]
+user_model = sys.argv[7] if len(sys.argv) > 7 else None
 
 
 def summary(trace: dict[str, Any], episode_errors: list[Any]) -> dict[str, Any]:
@@ -37,6 +39,7 @@ def summary(trace: dict[str, Any], episode_errors: list[Any]) -> dict[str, Any]:
         "rewards": {k: v["score"] for k, v in trace.get("rewards", {}).items()},
         "metrics": trace.get("metrics", {}),
         "tool_texts": [m.get("content") for m in messages if m.get("role") == "tool"],
+        "user_texts": [m.get("content") for m in messages if m.get("role") == "user"],
     }
 
 
@@ -53,7 +56,8 @@ def by_cli() -> list[dict[str, Any]]:
 
 
 async def by_python() -> list[dict[str, Any]]:
-    env = load_environment(server=farm_url, tasks=tasks)
+    user = {"user_model": user_model, "user_base_url": base_url, "user_api_key_var": "FAKE_LLM_KEY"}
+    env = load_environment(server=farm_url, tasks=tasks, **(user if user_model else {}))
     ctx = vf.ModelContext(model="fake-model", client=vf.EvalClientConfig(base_url=base_url, api_key_var="FAKE_LLM_KEY"))
     async with env.serving():
         slots = [slot for task in env.taskset for slot in env.slots(task, int(rollouts))]
