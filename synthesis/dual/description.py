@@ -29,8 +29,8 @@ class Fault(_Strict):
 
     ``symptom`` is what the device's status shows while this is the first fault present;
     ``observed`` is how the customer describes it (what they see, never the cause); ``fix_tool``
-    sets ``column`` back to ``good`` and is called by the side that owns the column: the agent for
-    the service, the customer for the device.
+    sets ``column`` back to ``good`` (or flips it, for a ``toggle``) and is called by the side that
+    owns the column: the agent for the service, the customer for the device.
     """
 
     id: str = Field(pattern=_NAME)
@@ -44,11 +44,18 @@ class Fault(_Strict):
     fix_tool: str = Field(pattern=_NAME)
     fix_says: str = Field(min_length=1, description="The fix tool's description")
     fix_step: str = Field(min_length=1, description="The imperative of the fix, for the policy's workflow")
+    toggle: bool = Field(
+        False,
+        description="The fix flips a switch of the device (airplane mode): done when nothing was wrong, it "
+        "breaks what worked, so acting without diagnosing shows in the state",
+    )
 
     @model_validator(mode="after")
     def _values_fit(self) -> Fault:
         if type(self.good) is not type(self.bad) or self.good == self.bad:
             raise ValueError(f"fault {self.id}: good and bad must be two different values of one type")
+        if self.toggle and (self.side != "user" or not isinstance(self.good, bool)):
+            raise ValueError(f"fault {self.id}: only a switch of the device (a boolean, side user) toggles")
         for value in (self.good, self.bad, self.symptom):
             if isinstance(value, str) and not _SAFE_TEXT.match(value):
                 raise ValueError(f"fault {self.id}: {value!r} must be plain words (it goes into SQL)")

@@ -23,6 +23,8 @@ def _step(domain: DualDomain, fault: Fault) -> str:
     else:
         where = f"the settings (`{domain.settings_tool}`) show"
         act = f"ask the customer to {fault.fix_step} (`{fault.fix_tool}`)"
+        if fault.toggle:
+            act += " — once: it is a switch, and a second press undoes it"
     return f"If {where} `{fault.column}` {shown(fault.bad)} — the status reads '{fault.symptom}' — {act}."
 
 
@@ -65,8 +67,9 @@ you finish:
 
 {workflow}
 
-Change nothing that is not wrong: every fix is for a fault a step found. Do not promise what the tools
-cannot do; transfer nothing.
+Change nothing that is not wrong: every fix is for a fault a step found. Each change you make to the
+{svc.noun} places a service order on the customer's record, whether or not it was needed: place only the
+orders a step calls for, each once. Do not promise what the tools cannot do; transfer nothing.
 """
 
 

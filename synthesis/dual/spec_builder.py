@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from datetime import datetime, timedelta
 from typing import Any
 
 from envs.formats.spec import EnvSpec
@@ -17,6 +18,8 @@ from .description import DualDomain, Fault, Side, sql_literal
 from .policy import policy_text, user_guide_text
 
 CUSTOMERS = 12
+ORDERS = "service_orders"  # the agent's table of changes made to a service
+_ORDER_PREFIX = "SO"
 _FIRST = ["Ana", "Ben", "Chloe", "Dev", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jonas", "Keiko", "Liam", "Maya"]
 _LAST = ["Alvarez", "Brooks", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad", "Ivanova", "Jensen"]
 
@@ -90,6 +93,22 @@ def _tables(domain: DualDomain) -> list[dict[str, Any]]:
             "foreign_keys": [{"columns": ["customer_id"], "table": "customers", "references": ["customer_id"]}],
         },
         {
+            "name": ORDERS,
+            "description": f"Orders placed on a {svc.noun}: every change to it is one",
+            "primary_key": ["order_id"],
+            "columns": [
+                {"name": "order_id", "type": "text"},
+                {"name": "service_id", "type": "text"},
+                {
+                    "name": "action",
+                    "type": "text",
+                    "enum": ["activation", *(f.fix_tool for f in domain.faults_of("agent"))],
+                },
+                {"name": "placed_at", "type": "datetime"},
+            ],
+            "foreign_keys": [{"columns": ["service_id"], "table": svc.table, "references": ["service_id"]}],
+        },
+        {
             "name": dev.table,
             "side": "user",
             "description": f"The customer's own {dev.noun}: only the customer sees and changes it",
@@ -106,29 +125,48 @@ def _tables(domain: DualDomain) -> list[dict[str, Any]]:
 
 def _fix_tool(domain: DualDomain, fault: Fault) -> dict[str, Any]:
     holding, key = domain.holding(fault.side), domain.key(fault.side)
-    # idempotent: a fix made when nothing was wrong changes nothing, so only leaving a fault unfixed
-    # (not an extra precaution) shows in the final state
-    return _tool(
-        fault.fix_tool,
-        fault.fix_says,
-        "write",
-        fault.side,
-        {key: _param(f"The {holding.noun}'s id, e.g. '{holding.id_prefix}1001'")},
-        [
-            {
-                "kind": "exec",
-                "sql": f"UPDATE {holding.table} SET {fault.column} = {sql_literal(fault.good)} WHERE {key} = :{key}",
-                "min_changes": 1,
-                "message": f"No {holding.noun} {{{key}}}",
-            },
+    missing = f"No {holding.noun} {{{key}}}"
+    # A device's switch flips (a toggle done when nothing was wrong breaks what worked); its other
+    # fixes are harmless when repeated (plugging in a cable that is in).
+    value = f"NOT {fault.column}" if fault.toggle else sql_literal(fault.good)
+    change: dict[str, Any] = {
+        "kind": "exec",
+        "sql": f"UPDATE {holding.table} SET {fault.column} = {value} WHERE {key} = :{key}",
+        "min_changes": 1,
+        "message": missing,
+    }
+    params = {key: _param(f"The {holding.noun}'s id, e.g. '{holding.id_prefix}1001'")}
+    if fault.side == "user":
+        steps = [
+            change,
             {
                 "kind": "return",
                 "shape": "one",
-                "message": f"No {holding.noun} {{{key}}}",
+                "message": missing,
                 "sql": f"SELECT {key}, {fault.column} FROM {holding.table} WHERE {key} = :{key}",
             },
-        ],
-    )
+        ]
+        return _tool(fault.fix_tool, fault.fix_says, "write", "user", params, steps)
+    # Every change to the service is a service order on the customer's record, placed whether or not
+    # anything was wrong: an agent that fixes blindly leaves orders the diagnosis would not have.
+    steps = [
+        change,
+        {"kind": "query", "bind": "order", "sql": f"SELECT new_id('{_ORDER_PREFIX}') AS order_id"},
+        {
+            "kind": "exec",
+            "sql": f"INSERT INTO {ORDERS} (order_id, service_id, action, placed_at) "
+            f"VALUES (:order.order_id, :service_id, '{fault.fix_tool}', :now)",
+        },
+        {
+            "kind": "return",
+            "shape": "one",
+            "message": missing,
+            "sql": f"SELECT :order.order_id AS order_id, service_id, {fault.column} FROM {holding.table} "
+            "WHERE service_id = :service_id",
+        },
+    ]
+    says = f"{fault.fix_says} Places a service order on the customer's record."
+    return _tool(fault.fix_tool, says, "write", "agent", params, steps)
 
 
 def _read_tools(domain: DualDomain) -> list[dict[str, Any]]:
@@ -208,7 +246,8 @@ def _seed(domain: DualDomain, seed: int) -> dict[str, list[dict[str, Any]]]:
     """Customers with one healthy service and one healthy device each."""
     rng = domain_rng(domain, seed)
     names = rng.sample([f"{f} {last}" for f in _FIRST for last in _LAST], CUSTOMERS)
-    customers, services, devices = [], [], []
+    customers, services, devices, orders = [], [], [], []
+    clock = datetime.fromisoformat(domain.clock)
     for i, name in enumerate(names, start=1):
         n = 100 + i  # seed ids below 1001: new_id() would start there
         first, last = name.lower().split()
@@ -223,6 +262,15 @@ def _seed(domain: DualDomain, seed: int) -> dict[str, list[dict[str, Any]]]:
                 **{f.column: f.good for f in domain.faults_of("agent")},
             }
         )
+        activated = clock - timedelta(days=rng.randint(30, 900), hours=rng.randint(0, 8))
+        orders.append(
+            {
+                "order_id": f"{_ORDER_PREFIX}{n}",
+                "service_id": f"{domain.service.id_prefix}{n}",
+                "action": "activation",
+                "placed_at": f"{activated:%Y-%m-%d %H:%M:%S}",
+            }
+        )
         devices.append(
             {
                 "device_id": f"{domain.device.id_prefix}{n}",
@@ -231,7 +279,7 @@ def _seed(domain: DualDomain, seed: int) -> dict[str, list[dict[str, Any]]]:
                 **{f.column: f.good for f in domain.faults_of("user")},
             }
         )
-    return {"customers": customers, domain.service.table: services, domain.device.table: devices}
+    return {"customers": customers, domain.service.table: services, ORDERS: orders, domain.device.table: devices}
 
 
 def build_spec(domain: DualDomain, seed: int = 0) -> EnvSpec:

@@ -16,7 +16,7 @@ from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
 from .description import DualDomain, Fault, sql_literal
-from .spec_builder import domain_rng, status_expression
+from .spec_builder import ORDERS, domain_rng, status_expression
 
 Mix = Literal["user", "agent", "both"]
 MIXES: tuple[Mix, ...] = ("user", "agent", "both")
@@ -85,6 +85,15 @@ def build_task(
                 "description": f"{f.column} of {holding.noun} {_row_id(domain, f, service_id, device_id)} is put right",
                 "sql": f"SELECT {f.column} = {sql_literal(f.good)} FROM {holding.table} "
                 f"WHERE {key} = '{_row_id(domain, f, service_id, device_id)}'",
+            }
+        )
+    for f in domain.faults_of("agent"):  # one order for each service fault, none for the others
+        placed = int(f in faults)
+        assertions.append(
+            {
+                "description": f"{placed} order to {f.fix_tool.replace('_', ' ')} placed on {service_id}",
+                "sql": f"SELECT count(*) = {placed} FROM {ORDERS} WHERE service_id = '{service_id}' "
+                f"AND action = '{f.fix_tool}'",
             }
         )
     name = customer["name"]

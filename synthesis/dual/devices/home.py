@@ -34,7 +34,12 @@ HOME_INTERNET = {
             "Whether the router is switched on",
             ON,
             ("no lights", "My internet is completely down and the router looks dead."),
-            ("power_on_router", "Switch the router on at its power button.", "switch the router on"),
+            (
+                "toggle_router_power",
+                "Press the router's power button: it switches the router on, or off when it is on.",
+                "switch the router on",
+            ),
+            toggle=True,
         ),
         fault(
             "cable_unplugged",
@@ -74,7 +79,12 @@ HOME_INTERNET = {
             "Whether the router's Wi-Fi radio is on",
             ON,
             ("online, no wifi", "My laptop and phone can't find our Wi-Fi network any more."),
-            ("enable_wifi", "Turn the router's Wi-Fi radio on.", "turn the router's Wi-Fi on"),
+            (
+                "toggle_router_wifi",
+                "Press the router's Wi-Fi button: it turns the Wi-Fi radio on, or off when it is on.",
+                "turn the router's Wi-Fi on",
+            ),
+            toggle=True,
         ),
         fault(
             "speed_tier_capped",
@@ -169,7 +179,12 @@ SMART_THERMOSTAT = {
             "Whether the customer paused the schedule on the device",
             (False, True),
             ("schedule paused", "The heating doesn't come on at the times I set."),
-            ("resume_schedule", "Resume the thermostat's heating schedule.", "resume the schedule on the thermostat"),
+            (
+                "toggle_schedule_pause",
+                "Pause or resume the thermostat's heating schedule: a paused one resumes, a running one pauses.",
+                "resume the schedule on the thermostat",
+            ),
+            toggle=True,
         ),
         fault(
             "plan_on_hold",
@@ -208,7 +223,12 @@ EV_CHARGER = {
             "Whether the charger's circuit breaker is on",
             ON,
             ("no power", "My car charger is completely dark."),
-            ("reset_breaker", "Switch the charger's circuit breaker back on.", "switch the charger's breaker back on"),
+            (
+                "flip_charger_breaker",
+                "Flip the charger's circuit breaker: on when it is off, off when it is on.",
+                "switch the charger's breaker back on",
+            ),
+            toggle=True,
         ),
         fault(
             "cable_locked",
@@ -318,7 +338,12 @@ SMART_LOCK = {
             "Whether the lock locks itself after the door shuts",
             ON,
             ("unlocked", "The door keeps staying unlocked after I leave."),
-            ("enable_auto_lock", "Turn the lock's auto-lock on.", "turn auto-lock on"),
+            (
+                "toggle_auto_lock",
+                "Toggle the lock's auto-lock: on when it is off, off when it is on.",
+                "turn auto-lock on",
+            ),
+            toggle=True,
         ),
         fault(
             "remote_access_disabled",

@@ -152,7 +152,12 @@ TV_STREAMING = {
             "Whether the parental lock is on",
             (False, True),
             ("PIN required", "The box keeps asking for a PIN I don't know for normal channels."),
-            ("turn_off_parental_lock", "Switch the box's parental lock off.", "switch the parental lock off"),
+            (
+                "toggle_parental_lock",
+                "Toggle the box's parental lock: off when it is on, on when it is off.",
+                "switch the parental lock off",
+            ),
+            toggle=True,
         ),
     ],
 }
@@ -261,11 +266,16 @@ SECURITY_CAMERA = {
         fault(
             "lens_cover_closed",
             "user",
-            "privacy_shutter",
-            "Whether the privacy shutter covers the lens",
-            ("open", "closed"),
+            "shutter_open",
+            "Whether the privacy shutter leaves the lens uncovered",
+            ON,
             ("black image", "The camera is online but the picture is black."),
-            ("open_privacy_shutter", "Slide the camera's privacy shutter open.", "open the privacy shutter"),
+            (
+                "slide_privacy_shutter",
+                "Slide the camera's privacy shutter: open when it is closed, closed when it is open.",
+                "slide the privacy shutter open",
+            ),
+            toggle=True,
         ),
         fault(
             "recording_plan_cancelled",

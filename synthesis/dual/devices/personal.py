@@ -29,7 +29,12 @@ MOBILE_PHONE = {
             "Whether airplane mode is on",
             (False, True),
             ("airplane mode", "My phone can't make calls or use data at all."),
-            ("turn_off_airplane_mode", "Switch airplane mode off.", "switch airplane mode off"),
+            (
+                "toggle_airplane_mode",
+                "Toggle airplane mode: off when it is on, on when it is off.",
+                "switch airplane mode off",
+            ),
+            toggle=True,
         ),
         fault(
             "sim_unseated",
@@ -56,7 +61,12 @@ MOBILE_PHONE = {
             "Whether mobile data is switched on",
             ON,
             ("no data", "I can call, but nothing loads unless I'm on Wi-Fi."),
-            ("turn_on_mobile_data", "Switch mobile data on.", "switch mobile data on"),
+            (
+                "toggle_mobile_data",
+                "Toggle mobile data: on when it is off, off when it is on.",
+                "switch mobile data on",
+            ),
+            toggle=True,
         ),
         fault(
             "data_feature_blocked",
@@ -113,7 +123,12 @@ BANKING_APP = {
             "Whether the app may send notifications",
             ON,
             ("approval pending", "My card payments get stuck waiting for an approval I never see."),
-            ("allow_notifications", "Allow the app to send notifications.", "allow the app's notifications"),
+            (
+                "toggle_app_notifications",
+                "Toggle the app's notifications: allowed when they are off, off when allowed.",
+                "allow the app's notifications",
+            ),
+            toggle=True,
         ),
         fault(
             "card_frozen",
@@ -149,7 +164,12 @@ BANKING_APP = {
             "Whether fingerprint or face login is on",
             ON,
             ("login with password", "The app stopped letting me in with my fingerprint."),
-            ("enable_biometric_login", "Turn biometric login on in the app.", "turn biometric login back on"),
+            (
+                "toggle_biometric_login",
+                "Toggle biometric login in the app: on when it is off, off when it is on.",
+                "turn biometric login back on",
+            ),
+            toggle=True,
         ),
     ],
 }
@@ -179,7 +199,12 @@ EREADER_LIBRARY = {
             "Whether the e-reader's Wi-Fi is on",
             ON,
             ("offline", "My e-reader says it's offline and my books don't show up."),
-            ("turn_on_ereader_wifi", "Switch the e-reader's Wi-Fi on.", "switch the e-reader's Wi-Fi on"),
+            (
+                "toggle_ereader_wifi",
+                "Toggle the e-reader's Wi-Fi: on when it is off, off when it is on.",
+                "switch the e-reader's Wi-Fi on",
+            ),
+            toggle=True,
         ),
         fault(
             "signed_out",
@@ -255,10 +280,11 @@ CAR_CONNECTED = {
             ON,
             ("privacy mode", "None of the online features in my car work any more."),
             (
-                "turn_off_privacy_mode",
-                "Switch the car's privacy mode off so it shares data.",
+                "toggle_privacy_mode",
+                "Toggle the car's privacy mode: off (sharing data) when it is on, on when it is off.",
                 "switch the car's privacy mode off",
             ),
+            toggle=True,
         ),
         fault(
             "modem_stuck",

@@ -13,10 +13,13 @@ def fault(
     values: tuple[Any, Any],
     seen: tuple[str, str],
     fix: tuple[str, str, str],
+    *,
+    toggle: bool = False,
 ) -> dict[str, Any]:
     """A fault as ``synthesis.dual.description.Fault`` reads it: ``values`` is (good, bad), ``seen`` is
     (the status it shows, the customer's words for it), ``fix`` is (tool, its description, the
-    imperative the policy uses)."""
+    imperative the policy uses); ``toggle``: the fix flips the switch, so doing it when nothing
+    was wrong breaks it."""
     (good, bad), (symptom, observed), (tool, says, step) = values, seen, fix
     return {
         "id": id,
@@ -30,6 +33,7 @@ def fault(
         "fix_tool": tool,
         "fix_says": says,
         "fix_step": step,
+        "toggle": toggle,
     }
 
 

@@ -13,7 +13,7 @@ from envs.catalog import Catalog
 from envs.check import check_env
 from envs.engine import Environment
 from envs.formats.spec import EnvSpec
-from envs.formats.task import Task
+from envs.formats.task import Task, ToolCall
 from envs.grading.scoring import score_episode
 from synthesis.dual import DualDomain, build_dual_env, built_in_domains, write_dual_catalog
 
@@ -107,6 +107,33 @@ def test_an_agent_that_never_asks_the_customer_fails_every_task_with_a_device_fa
             assert reward == 0.0, task.id
         else:  # the service's faults the agent fixes alone: the customer's reads only diagnose
             assert reward == 1.0, task.id
+
+
+def blind_fixes(domain: DualDomain, task: Task) -> list[ToolCall]:
+    """Every fix of both sides, once, with no diagnosis: what an agent that skips the troubleshooting
+    (and a customer who does whatever it says) would do."""
+    service_id, device_id = task.gold_actions[1].arguments["service_id"], task.gold_actions[2].arguments["device_id"]
+    return [
+        ToolCall(
+            tool=f.fix_tool,
+            arguments={domain.key(f.side): service_id if f.side == "agent" else device_id},
+            actor=f.side,
+        )
+        for f in domain.faults
+    ]
+
+
+@pytest.mark.parametrize("env_id", sorted(DOMAINS))
+def test_fixing_everything_without_diagnosis_fails(env_id):
+    domain = DOMAINS[env_id]
+    spec, tasks = built(env_id)
+    env = Environment(spec)
+    for task in tasks:
+        episode = env.episode(task)
+        episode.replay(blind_fixes(domain, task))
+        # an order the service did not need, or a switch flipped that was right, shows in the state:
+        # no task breaks every service setting, and none breaks every switch of the device
+        assert score_episode(env, task, episode).reward == 0.0, task.id
 
 
 @pytest.mark.parametrize("env_id", sorted(DOMAINS))

@@ -51,7 +51,7 @@ def _broken(change) -> dict:
             lambda d: d.update(faults=[f for f in d["faults"] if f["side"] == "agent" or f["id"] == "wifi_radio_off"]),
             "at least two faults on the user's side",
         ),
-        (lambda d: d["faults"][1].update(fix_tool="enable_wifi"), "tool names repeat"),
+        (lambda d: d["faults"][1].update(fix_tool="toggle_router_wifi"), "tool names repeat"),
         (lambda d: d["faults"][1].update(column="wifi_enabled"), "share a column"),
         (lambda d: d["device"].update(table="subscriptions"), "tables of their own"),
     ],
