@@ -14,7 +14,7 @@ from __future__ import annotations
 from .build import DualBuildError, build_dual_env, build_dual_envs, write_dual_catalog, write_env
 from .description import DualDomain, Fault, Holding
 from .devices import built_in_domains
-from .measures import dual_control_measures, total_measures
+from .measures import agent_alone_solved, dual_control_measures, total_measures
 from .tasks import generate_tasks
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "DualDomain",
     "Fault",
     "Holding",
+    "agent_alone_solved",
     "build_dual_env",
     "build_dual_envs",
     "built_in_domains",

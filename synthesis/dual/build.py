@@ -16,7 +16,7 @@ from envs.formats.task import Task
 
 from .description import DualDomain
 from .devices import built_in_domains
-from .measures import dual_control_measures, total_measures
+from .measures import agent_alone_solved, dual_control_measures, total_measures
 from .spec_builder import build_spec
 from .tasks import TASKS_PER_DOMAIN, generate_tasks
 
@@ -73,14 +73,7 @@ def write_dual_catalog(out: Path, *, seed: int = 0, count: int = TASKS_PER_DOMAI
     per_env = []
     for spec, tasks in build_dual_envs(seed=seed, count=count):
         write_env(spec, tasks, out)
-        per_env.append(dual_control_measures(spec, tasks))
+        per_env.append({**dual_control_measures(spec, tasks), **agent_alone_solved(spec, tasks)})
     figures = {"total": total_measures(per_env), "envs": per_env}
     (out / "dual-control-measures.json").write_text(_dump(figures), encoding="utf-8")
     return figures
-
-
-if __name__ == "__main__":  # python -m synthesis.dual.build OUT [SEED]
-    import sys
-
-    target = Path(sys.argv[1])
-    print(_dump(write_dual_catalog(target, seed=int(sys.argv[2]) if len(sys.argv) > 2 else 0)["total"]), end="")

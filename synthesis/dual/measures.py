@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from envs.engine import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
+from envs.grading.scoring import score_episode
 
 
 def _share(part: float, whole: int) -> float:
@@ -43,10 +45,31 @@ def dual_control_measures(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any
     }
 
 
+def agent_alone_solved(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any]:
+    """Replay each task's gold without the customer's calls (an agent that never asks) and count the
+    tasks it still solves; of those needing a customer's write, none should be."""
+    env = Environment(spec)
+    solved = needing_solved = 0
+    for task in tasks:
+        episode = env.episode(task)
+        try:
+            episode.replay([call for call in task.gold_actions if call.actor == "agent"])
+            reward = score_episode(env, task, episode).reward
+        finally:
+            episode.close()
+        needs_user = any(c.actor == "user" and env.tools[c.tool].kind == "write" for c in task.gold_actions)
+        solved += reward == 1.0
+        needing_solved += needs_user and reward == 1.0
+    return {"agent_alone_solved": solved, "agent_alone_solved_needing_user": needing_solved}
+
+
 def total_measures(per_env: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The catalog's figures from the environments' (task-weighted)."""
     tasks = sum(m["tasks"] for m in per_env)
     needing = sum(m["tasks_needing_user_actions"] for m in per_env)
+    counts = {
+        key: sum(m.get(key, 0) for m in per_env) for key in ("agent_alone_solved", "agent_alone_solved_needing_user")
+    }
 
     def weighted(key: str) -> float:
         return _share(sum(m[key] * m["tasks"] for m in per_env), tasks)
@@ -59,4 +82,5 @@ def total_measures(per_env: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "user_actions_per_task": weighted("user_actions_per_task"),
         "user_writes_per_task": weighted("user_writes_per_task"),
         "agent_actions_per_task": weighted("agent_actions_per_task"),
+        **counts,
     }

@@ -31,7 +31,7 @@ MOBILE_PHONE = {
             ("airplane mode", "My phone can't make calls or use data at all."),
             (
                 "toggle_airplane_mode",
-                "Toggle airplane mode: off when it is on, on when it is off.",
+                "Toggle airplane mode, off when it is on and on when it is off.",
                 "switch airplane mode off",
             ),
             toggle=True,
@@ -63,7 +63,7 @@ MOBILE_PHONE = {
             ("no data", "I can call, but nothing loads unless I'm on Wi-Fi."),
             (
                 "toggle_mobile_data",
-                "Toggle mobile data: on when it is off, off when it is on.",
+                "Toggle mobile data, on when it is off and off when it is on.",
                 "switch mobile data on",
             ),
             toggle=True,

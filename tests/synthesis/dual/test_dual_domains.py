@@ -166,5 +166,9 @@ def test_the_catalog_folders_load_back_and_check(tmp_path):
         assert entry.spec.model_dump() == spec.model_dump()
         assert [t.model_dump() for t in entry.tasks] == [t.model_dump() for t in tasks]
     assert check_env(catalog.get("mobile_phone").spec, catalog.get("mobile_phone").tasks).ok
-    assert figures["total"]["envs"] == len(DOMAINS)
+    total = figures["total"]
+    assert total["envs"] == len(DOMAINS)
+    # an agent that never asks solves the tasks whose faults are all the service's, and no other
+    assert total["agent_alone_solved_needing_user"] == 0
+    assert total["agent_alone_solved"] == total["tasks"] - total["tasks_needing_user_actions"]
     assert (tmp_path / "dual-control-measures.json").is_file()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -33,6 +34,15 @@ def test_the_catalogs_figures():
     # a third of the tasks break only the service: the rest need the customer to act
     assert total["share_needing_user_actions"] == pytest.approx(2 / 3, abs=0.01)
     assert 3 <= total["user_actions_per_task"] <= 5
+    # the figures docs/synthesis.md states ("Dual-control domains") are these
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "synthesis.md").read_text(encoding="utf-8")
+    share = 100 * total["share_needing_user_actions"]
+    stated = (
+        f"{total['envs']} environments, {total['tasks']} tasks, {total['tasks_needing_user_actions']} ({share:.1f} %)"
+    )
+    assert stated in docs
+    assert f"{total['user_actions_per_task']:.2f} gold calls a task" in docs
+    assert f"the agent {total['agent_actions_per_task']:.2f}" in docs
 
 
 def _broken(change) -> dict:
