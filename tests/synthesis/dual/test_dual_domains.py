@@ -4,6 +4,7 @@ agent that never asks the customer fails every task with a fault on the customer
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 
@@ -15,7 +16,8 @@ from envs.engine import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task, ToolCall
 from envs.grading.scoring import score_episode
-from synthesis.dual import DualDomain, build_dual_env, built_in_domains, write_dual_catalog
+from synthesis.dual import DualDomain, build_dual_env, built_in_domains
+from synthesis.dual.__main__ import main
 
 DOMAINS = {d.id: d for d in built_in_domains()}
 
@@ -157,8 +159,11 @@ def test_the_same_seed_gives_the_same_environments_and_tasks():
     assert [t.model_dump() for t in other[1]] != [t.model_dump() for t in first[1]]
 
 
-def test_the_catalog_folders_load_back_and_check(tmp_path):
-    figures = write_dual_catalog(tmp_path)
+def test_the_catalog_folders_load_back_and_check(tmp_path, capsys):
+    assert main([]) == 2 and "usage" in capsys.readouterr().err
+    assert main([str(tmp_path)]) == 0  # python -m synthesis.dual OUT
+    figures = json.loads((tmp_path / "dual-control-measures.json").read_text(encoding="utf-8"))
+    assert json.loads(capsys.readouterr().out) == figures["total"]
     catalog = Catalog(tmp_path)
     assert catalog.ids() == sorted(DOMAINS)
     for entry in catalog.entries():
@@ -171,4 +176,3 @@ def test_the_catalog_folders_load_back_and_check(tmp_path):
     # an agent that never asks solves the tasks whose faults are all the service's, and no other
     assert total["agent_alone_solved_needing_user"] == 0
     assert total["agent_alone_solved"] == total["tasks"] - total["tasks_needing_user_actions"]
-    assert (tmp_path / "dual-control-measures.json").is_file()
