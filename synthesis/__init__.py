@@ -11,11 +11,11 @@ The stages, in the order a domain goes through them (each a subpackage; docs/syn
   confirmations, hand-overs, the policy;
 * :mod:`synthesis.gate` -- the admission gate: every tool tested against an independent oracle;
 * :mod:`synthesis.tasks` -- the tool dependency graph expanded into verified tasks with checklists;
+* :mod:`synthesis.dual` -- dual-control domains (the customer holds a device): declarative
+  descriptions of a service, a device and their faults, built into environments and fault-combination tasks;
 * :mod:`synthesis.catalog` -- the pipeline that runs the stages per domain and writes a catalog, and
   the cached default catalog;
 * :mod:`synthesis.tau2` -- tau2-bench's retail and airline, imported from tau2's data;
-* :mod:`synthesis.dual` -- dual-control domains (the customer holds a device): declarative
-  descriptions of a service, a device and their faults, built into environments and fault-combination tasks;
 * :mod:`synthesis.bench` -- ``envfarm bench synthesis`` and the tau2 engine bench.
 
 Stages import only earlier ones (``sources`` uses the tool generator to check what an LLM wrote);
