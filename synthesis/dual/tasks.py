@@ -42,22 +42,19 @@ def sample_faults(rng: random.Random, domain: DualDomain, mix: Mix) -> list[Faul
     return [f for f in domain.faults if f in chosen]
 
 
-def _row_id(domain: DualDomain, fault: Fault, service_id: str, device_id: str) -> str:
-    return service_id if fault.side == "agent" else device_id
-
-
 def build_task(
     domain: DualDomain, number: int, customer: dict[str, Any], faults: list[Fault], mix: Mix, device: dict[str, Any]
 ) -> Task:
     """One task: ``customer`` (a seed row) has ``faults`` on their service and device."""
     svc, dev = domain.service, domain.device
     service_id, device_id = device["service_id"], device["device_id"]
+    row = {"agent": service_id, "user": device_id}  # the row each side's fault is in
     first = faults[0]
     patch = [
         {
             "op": "update",
             "table": domain.holding(f.side).table,
-            "where": {domain.key(f.side): _row_id(domain, f, service_id, device_id)},
+            "where": {domain.key(f.side): row[f.side]},
             "set": {f.column: f.bad},
         }
         for f in faults
@@ -70,7 +67,7 @@ def build_task(
         {"tool": domain.settings_tool, "arguments": on_device, "actor": "user"},
     ]
     for f in faults:  # the policy's order: the description's
-        call = {"tool": f.fix_tool, "arguments": {domain.key(f.side): _row_id(domain, f, service_id, device_id)}}
+        call = {"tool": f.fix_tool, "arguments": {domain.key(f.side): row[f.side]}}
         gold.append(call if f.side == "agent" else {**call, "actor": "user"})
     gold.append({"tool": domain.status_tool, "arguments": on_device, "actor": "user"})
     works = (
@@ -82,9 +79,8 @@ def build_task(
         holding, key = domain.holding(f.side), domain.key(f.side)
         assertions.append(
             {
-                "description": f"{f.column} of {holding.noun} {_row_id(domain, f, service_id, device_id)} is put right",
-                "sql": f"SELECT {f.column} = {sql_literal(f.good)} FROM {holding.table} "
-                f"WHERE {key} = '{_row_id(domain, f, service_id, device_id)}'",
+                "description": f"{f.column} of {holding.noun} {row[f.side]} is put right",
+                "sql": f"SELECT {f.column} = {sql_literal(f.good)} FROM {holding.table} WHERE {key} = '{row[f.side]}'",
             }
         )
     for f in domain.faults_of("agent"):  # one order for each service fault, none for the others
