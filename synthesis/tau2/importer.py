@@ -26,11 +26,13 @@ from envs.errors import EnvFarmError, ToolError
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
-from . import airline, retail
+from . import airline, retail, telecom
 from .common import Tau2Domain, convert_task, task_id
 from .inputs import SPLITS, TASKS, Tau2ImportError, field_path, read_json, read_text
 
-DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN, "airline": airline.DOMAIN}
+DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN, "airline": airline.DOMAIN, "telecom": telecom.DOMAIN}
+#: Domains whose folder holds TOML databases (the carrier's ``db.toml`` and the phone's ``user_db.toml``).
+_TOML_DOMAINS = {"telecom"}
 #: A top-level table of ``db.json`` that tells which domain a folder holds.
 _MARKERS = {"products": "retail", "flights": "airline"}
 
@@ -53,12 +55,21 @@ def detect_domain(data_dir: Path) -> str:
     """``retail`` or ``airline``, from the folder's name or the tables in its ``db.json``."""
     if data_dir.name in DOMAINS:
         return data_dir.name
+    if (data_dir / "user_db.toml").is_file() and not (data_dir / "db.json").is_file():
+        return "telecom"
     db = read_json(data_dir / "db.json")
     for table, name in _MARKERS.items():
         if isinstance(db, dict) and table in db and name in DOMAINS:
             return name
     known = ", ".join(sorted(DOMAINS))
     raise Tau2ImportError(f"{data_dir} holds no tau2 domain this importer knows (known: {known})")
+
+
+def _holds_domain(folder: Path, name: str | None = None) -> bool:
+    """Whether ``folder`` holds a tau2 domain's database (``db.json``, or telecom's ``db.toml``)."""
+    if (name is None or name not in _TOML_DOMAINS) and (folder / "db.json").is_file():
+        return True
+    return (name is None or name in _TOML_DOMAINS) and (folder / "db.toml").is_file()
 
 
 def domain_folders(data_dir: Path) -> list[Path]:
@@ -70,11 +81,11 @@ def domain_folders(data_dir: Path) -> list[Path]:
     """
     if not data_dir.is_dir():
         raise Tau2ImportError(f"{data_dir} is not a folder")
-    if (data_dir / "db.json").is_file():
+    if _holds_domain(data_dir):
         return [data_dir]
     found = []
     for base in (data_dir, data_dir / "data", data_dir / "domains", data_dir / "data" / "tau2" / "domains"):
-        found += [base / name for name in DOMAINS if (base / name / "db.json").is_file()]
+        found += [base / name for name in DOMAINS if _holds_domain(base / name, name)]
     if not found:
         raise Tau2ImportError(
             f"no tau2 domain in {data_dir}: expected a folder with db.json, tasks.json and policy.md, "
@@ -141,6 +152,9 @@ def prepare_domain(data_dir: Path, *, progress: Callable[[int, int], None] | Non
             (one line naming the file and the field).
     """
     name = detect_domain(data_dir)
+    if name == "telecom":  # two databases in TOML, set-up actions, both actors: its own converter
+        files, count, total = telecom.prepare(data_dir, progress)
+        return PreparedImport(telecom.ENV_ID, files, count, total, [])
     domain = DOMAINS[name]
     db_path, tasks_path = data_dir / "db.json", data_dir / "tasks.json"
     db = read_json(db_path, domain.db_schema)
