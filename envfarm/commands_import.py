@@ -26,10 +26,11 @@ def import_group() -> None:
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Catalog directory to write."
 )
 def import_tau2(data_dir: Path, out: Path) -> None:
-    """Import tau2-bench's retail and airline domains from DATA_DIR.
+    """Import tau2-bench's retail, airline and telecom domains from DATA_DIR.
 
-    DATA_DIR is one domain folder (db.json, tasks.json, policy.md), a folder holding retail/ and
-    airline/, or a tau2-bench checkout. Every gold action is replayed while importing.
+    DATA_DIR is one domain folder (db.json, tasks.json, policy.md; telecom: db.toml, user_db.toml,
+    main_policy.md, tech_support_manual.md, tasks_small.json), a folder holding retail/, airline/
+    and telecom/, or a tau2-bench checkout. Every gold action is replayed while importing.
     """
     from synthesis.tau2 import domain_folders, prepare_domain, write_import  # only when importing
 

@@ -1,4 +1,4 @@
-"""tau2-bench's retail and airline domains, imported from a tau2 data folder (see docs/tau2.md)."""
+"""tau2-bench's retail, airline and telecom domains, imported from a tau2 data folder (see docs/tau2.md)."""
 
 from .common import Tau2Domain, db_diff, export_db
 from .importer import (

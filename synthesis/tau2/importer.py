@@ -1,5 +1,5 @@
-"""``envfarm import tau2``: a tau2-bench domain folder (``db.json``, ``tasks.json``, ``policy.md``)
-to an envfarm environment with its tasks.
+"""``envfarm import tau2``: a tau2-bench domain folder (``db.json``, ``tasks.json``, ``policy.md``; telecom
+has its own files, ``synthesis.tau2.telecom``) to an envfarm environment with its tasks.
 
 tau2's text (policy, task scenarios) is read from the user's folder at run time and written only to
 the output catalog. Every gold action is replayed on a fresh episode while importing: the ones that
@@ -52,7 +52,8 @@ def register(name: str, domain: Tau2Domain) -> None:
 
 
 def detect_domain(data_dir: Path) -> str:
-    """``retail`` or ``airline``, from the folder's name or the tables in its ``db.json``."""
+    """``retail``, ``airline`` or ``telecom``, from the folder's name, its ``user_db.toml`` (telecom) or the
+    tables in its ``db.json``."""
     if data_dir.name in DOMAINS:
         return data_dir.name
     if (data_dir / "user_db.toml").is_file() and not (data_dir / "db.json").is_file():

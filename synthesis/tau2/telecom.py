@@ -25,7 +25,8 @@ from envs.formats.task import Task
 
 from .common import Tau2Domain, convert_task, task_id
 from .inputs import SPLITS, TASKS, Tau2ImportError, check_values, read_json, read_text
-from .telecom_data import AGENT_DOCUMENTS, AGENT_TABLES, USER_TABLES, agent_seed, user_seed
+from .telecom_data import AGENT_DOCUMENTS, AGENT_TABLES, agent_seed
+from .telecom_phone import USER_TABLES, user_seed
 from .telecom_setup import assertion, setup_tools
 from .telecom_tools import tools as agent_tools
 from .telecom_user_tools import tools as user_tools
@@ -50,10 +51,6 @@ def _tools() -> list[dict[str, Any]]:
     return [*agent_tools(), *user_tools()]
 
 
-def _seed_placeholder(db: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    return agent_seed(db)
-
-
 DOMAIN = Tau2Domain(
     env_id=ENV_ID,
     name="tau2-bench telecom",
@@ -64,7 +61,7 @@ DOMAIN = Tau2Domain(
     clock=CLOCK,
     tables=[*AGENT_TABLES, *USER_TABLES],
     tools=_tools,
-    seed=_seed_placeholder,
+    seed=agent_seed,  # the carrier's rows; ``prepare`` adds the phone's (``user_seed``) and the set-up
     documents=AGENT_DOCUMENTS,
     db_schema={},
 )

@@ -20,7 +20,8 @@ from envs.formats.task import Task
 
 from .common import db_diff
 from .fidelity import _explain, _normalized_diff
-from .telecom_data import export_agent_db, export_user_db, object_diff
+from .telecom_data import export_agent_db
+from .telecom_phone import export_user_db, object_diff
 
 _ACTORS = {"assistant": "agent", "user": "user"}
 

@@ -17,9 +17,9 @@ from typing import Any
 from envs.engine.compile import sql_literal
 
 from .common import string_param, tool
-from .telecom_data import USER_TABLES
 from .telecom_device import CAN_SEND_MMS, DATA_WORKING, NETWORK_SEARCH, SPEED, SYNC_ALL, speed_description
-from .telecom_tools import _LINE_PARAMS, _TARGET_LINE
+from .telecom_phone import USER_TABLES
+from .telecom_tools import LINE_PARAMS, TARGET_LINE
 
 _USER_TABLES = [t["name"] for t in USER_TABLES]
 _PERMISSIONS = ("sms", "storage", "phone", "network")
@@ -113,7 +113,9 @@ def setup_tools() -> list[dict[str, Any]]:
         _setup("turn_roaming_off", {}, _phone("roaming_enabled = 0", search=True)),
         _setup("turn_roaming_on", {}, _phone("roaming_enabled = 1", search=True)),
         _setup("turn_data_off", {}, _phone("data_enabled = 0", search=True)),
+        _setup("turn_data_on", {}, _phone("data_enabled = 1")),
         _setup("turn_data_saver_mode_on", {}, _phone("data_saver_mode = 1")),
+        _setup("turn_data_saver_mode_off", {}, _phone("data_saver_mode = 0")),
         _setup(
             "break_vpn",
             {},
@@ -128,6 +130,20 @@ def setup_tools() -> list[dict[str, Any]]:
             _phone(
                 "airplane_mode = 1, wifi_connected = 0, wifi_ssid = NULL, wifi_signal_strength = 'none', "
                 "vpn_details = CASE WHEN vpn_connected THEN NULL ELSE vpn_details END, vpn_connected = 0",
+                search=True,
+            ),
+        ),
+        _setup(  # off at once, or (when it was off) on and off again: Wi-Fi and VPN then disconnect
+            "turn_airplane_mode_off",
+            {},
+            _phone(
+                "airplane_mode = 0, "
+                "wifi_connected = CASE WHEN airplane_mode AND NOT wifi_enabled THEN wifi_connected ELSE 0 END, "
+                "wifi_ssid = CASE WHEN airplane_mode AND NOT wifi_enabled THEN wifi_ssid END, "
+                "wifi_signal_strength = CASE WHEN airplane_mode AND NOT wifi_enabled "
+                "THEN wifi_signal_strength ELSE 'none' END, "
+                "vpn_details = CASE WHEN NOT airplane_mode AND vpn_connected THEN NULL ELSE vpn_details END, "
+                "vpn_connected = CASE WHEN NOT airplane_mode THEN 0 ELSE vpn_connected END",
                 search=True,
             ),
         ),
@@ -164,15 +180,15 @@ def setup_tools() -> list[dict[str, Any]]:
         _setup("simulate_network_search", {}, [NETWORK_SEARCH]),
         _setup(
             "set_data_usage",
-            {**_LINE_PARAMS, "data_used_gb": {"type": "number"}},
+            {**LINE_PARAMS, "data_used_gb": {"type": "number"}},
             [
-                *_TARGET_LINE,
+                *TARGET_LINE,
                 {"kind": "exec", "sql": "UPDATE lines SET data_used_gb = :data_used_gb WHERE line_id = :line_id"},
             ],
         ),
         _setup(
             "suspend_line_for_overdue_bill",
-            {**_LINE_PARAMS, "new_bill_id": string_param("bill id"), "contract_ended": _BOOL},
+            {**LINE_PARAMS, "new_bill_id": string_param("bill id"), "contract_ended": _BOOL},
             overdue,
         ),
     ]

@@ -16,7 +16,7 @@ from .telecom_device import SYNC
 
 _CUSTOMER_ID = string_param("The customer's id, such as 'C1001'.")
 _LINE_ID = string_param("The line's id, such as 'L1001'.")
-_LINE_PARAMS = {"customer_id": _CUSTOMER_ID, "line_id": _LINE_ID}
+LINE_PARAMS = {"customer_id": _CUSTOMER_ID, "line_id": _LINE_ID}
 
 
 def _customer(key: str = "customer_id") -> dict[str, Any]:
@@ -28,7 +28,7 @@ def _customer(key: str = "customer_id") -> dict[str, Any]:
 
 
 #: tau2's ``_get_target_line``: the customer, the line among theirs, then the line itself.
-_TARGET_LINE: list[dict[str, Any]] = [
+TARGET_LINE: list[dict[str, Any]] = [
     _customer(),
     {
         "kind": "require",
@@ -180,9 +180,9 @@ def _roaming_tool(name: str, on: bool) -> dict[str, Any]:
             name,
             f"{'Enable' if on else 'Disable'} international roaming on a customer's line.",
             "write",
-            _LINE_PARAMS,
+            LINE_PARAMS,
             [
-                *_TARGET_LINE,
+                *TARGET_LINE,
                 {"kind": "exec", "sql": f"UPDATE lines SET roaming_enabled = {int(on)} WHERE line_id = :line_id"},
                 *SYNC,
                 _text(
@@ -198,7 +198,8 @@ def _roaming_tool(name: str, on: bool) -> dict[str, Any]:
 def _bills_tool() -> dict[str, Any]:
     spec = tool(
         "get_bills_for_customer",
-        "List a customer's bills, most recently issued first, at most `limit` of them (12 unless given).",
+        "List a customer's bills, most recently issued first, at most `limit` of them (12 unless given; a "
+        "negative limit leaves out that many of the oldest).",
         "read",
         {"customer_id": _CUSTOMER_ID, "limit": {"type": "integer", "description": "The most bills to list."}},
         [
@@ -217,7 +218,9 @@ def _bills_tool() -> dict[str, Any]:
                 "json_columns": ["document"],
                 "sql": f"SELECT json_group_array(json(document)) AS document FROM (SELECT {BILL_JSON} AS document "
                 "FROM customers c, json_each(c.bill_ids) j JOIN bills b ON b.bill_id = j.value "
-                "WHERE c.customer_id = :customer_id ORDER BY b.issue_date DESC, j.key LIMIT coalesce(:limit, 12))",
+                "WHERE c.customer_id = :customer_id ORDER BY b.issue_date DESC, j.key LIMIT max(0, CASE WHEN "
+                "coalesce(:limit, 12) >= 0 THEN coalesce(:limit, 12) ELSE (SELECT json_array_length(bill_ids) "
+                "FROM customers WHERE customer_id = :customer_id) + :limit END))",
             },
         ],
     )
@@ -283,9 +286,9 @@ def _refuel_tool() -> dict[str, Any]:
             "Add data (in GB) to a customer's line for the current cycle, charged at the plan's refuelling price "
             "on the customer's next (draft) bill.",
             "write",
-            {**_LINE_PARAMS, "gb_amount": {"type": "number", "description": "The data to add, in GB."}},
+            {**LINE_PARAMS, "gb_amount": {"type": "number", "description": "The data to add, in GB."}},
             [
-                *_TARGET_LINE,
+                *TARGET_LINE,
                 {"kind": "require", "message": "Refuel amount must be positive", "sql": "SELECT :gb_amount > 0"},
                 _PLAN,
                 {
@@ -335,9 +338,9 @@ def tools() -> list[dict[str, Any]]:
         "suspend_line",
         "Suspend an active line of a customer (at most 6 months; a $5/month holding fee applies).",
         "write",
-        {**_LINE_PARAMS, "reason": string_param("Why the line is suspended.")},
+        {**LINE_PARAMS, "reason": string_param("Why the line is suspended.")},
         [
-            *_TARGET_LINE,
+            *TARGET_LINE,
             {"kind": "require", "message": "Line must be active to suspend", "sql": "SELECT :line.status = 'Active'"},
             {
                 "kind": "exec",
@@ -351,9 +354,9 @@ def tools() -> list[dict[str, Any]]:
         "resume_line",
         "Resume a suspended (or pending-activation) line of a customer.",
         "write",
-        _LINE_PARAMS,
+        LINE_PARAMS,
         [
-            *_TARGET_LINE,
+            *TARGET_LINE,
             {
                 "kind": "require",
                 "message": "Line must be suspended to resume",
@@ -372,9 +375,9 @@ def tools() -> list[dict[str, Any]]:
         "Get a line's data use in the current billing cycle: GB used, the plan's limit, GB refuelled, and "
         "the cycle's end date.",
         "read",
-        _LINE_PARAMS,
+        LINE_PARAMS,
         [
-            *_TARGET_LINE,
+            *TARGET_LINE,
             _PLAN,
             {
                 "kind": "return",

@@ -199,6 +199,18 @@ def test_tools_off_the_gold_path_answer_as_tau2s_code_does(telecom: CatalogEntry
     assert user("toggle_airplane_mode") == "Airplane Mode is now ON.\nStatus Bar: ✈️ Airplane Mode | 🔋 80%"
     assert user("check_vpn_status") == "VPN is turned OFF."  # airplane mode disconnects it
     assert user("toggle_wifi").startswith("Cannot change Wi-Fi settings while Airplane Mode is ON.")
+    # a VPN connected again gets the default details (tau2's set-up had changed its shared default: see
+    # docs/tau2.md, "telecom: known differences")
+    user("toggle_airplane_mode")
+    assert user("connect_vpn").startswith("VPN connected successfully.\nStatus Bar: ")
+    assert user("check_vpn_status").endswith("'server_performance': <PerformanceLevel.EXCELLENT: 'excellent'>}")
+    assert user("connect_vpn") == "VPN already connected."
+    # Python's slice: a negative limit leaves out that many of the oldest bills
+    bills = [
+        [b["bill_id"] for b in agent("get_bills_for_customer", customer_id="C1001", **limit)]
+        for limit in ({}, {"limit": 1}, {"limit": -1}, {"limit": -5})
+    ]
+    assert bills == [["B1003", "B1002", "B1001"], ["B1003"], ["B1003", "B1002"], []]
     # tau2 turns float values of a dict result into text, and keeps them in a record it returns
     assert agent("get_data_usage", customer_id="C1001", line_id="L1002") == {
         "line_id": "L1002",
