@@ -183,7 +183,11 @@ def _roaming_tool(name: str, on: bool) -> dict[str, Any]:
             LINE_PARAMS,
             [
                 *TARGET_LINE,
-                {"kind": "exec", "sql": f"UPDATE lines SET roaming_enabled = {int(on)} WHERE line_id = :line_id"},
+                {
+                    "kind": "exec",
+                    "sql": f"UPDATE lines SET roaming_enabled = {int(on)} WHERE line_id = :line_id "
+                    f"AND roaming_enabled = {int(not on)}",
+                },
                 *SYNC,
                 _text(
                     f"SELECT CASE WHEN {'' if on else 'NOT '}:line.roaming_enabled THEN 'Roaming was already {word}' "
