@@ -49,6 +49,8 @@ class BuildResult:
     environments: int
     tasks: int
     removed: list[Path]  # staging left by writers that died, cleaned up first
+    dual_environments: int = 0  # the dual-control ones (the customer holds part of the state)
+    dual_tasks: int = 0
 
 
 def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]:
@@ -83,6 +85,8 @@ def build_default_catalog(console: Console | None = None, *, workers: int | None
     removed = clean_stale()
     path, built = _generate(console or Console(stderr=True), workers)
     report = json.loads((path / "synthesis-report.json").read_text(encoding="utf-8"))
+    dual_file = path / "dual-control-measures.json"
+    dual = json.loads(dual_file.read_text(encoding="utf-8"))["total"] if dual_file.is_file() else {}
     return BuildResult(
         path=path,
         built=built,
@@ -90,6 +94,8 @@ def build_default_catalog(console: Console | None = None, *, workers: int | None
         environments=int(report["environments"]["accepted"]),
         tasks=int(report["tasks"]["total"]),
         removed=removed,
+        dual_environments=int(dual.get("envs", 0)),
+        dual_tasks=int(dual.get("tasks", 0)),
     )
 
 

@@ -38,8 +38,13 @@ def catalog_build(workers: int | None) -> None:
     for path in result.removed:
         click.echo(f"removed {path.name}, left unfinished by an envfarm process that was stopped", err=True)
     reference = len(Catalog(paths.BUILTIN_CATALOG).ids())
+    dual = (
+        f"{_count(result.dual_environments, 'dual-control environment')} with {_count(result.dual_tasks, 'task')}, "
+        if result.dual_environments
+        else ""
+    )
     what = (
-        f"{_count(result.environments, 'environment')} with {_count(result.tasks, 'task')}, "
+        f"{_count(result.environments, 'environment')} with {_count(result.tasks, 'task')}, {dual}"
         f"plus {_count(reference, 'reference environment')}"
     )
     if result.built:

@@ -20,6 +20,7 @@ from .believable import believable_counts
 from .child_dates import children_before_parent
 from .deadlines import deadlines_before_record
 from .derived import derived_arguments
+from .dual import dual_counts
 from .judgment import judgment_counts
 from .periods import rows_outside_period
 from .seed import coherence_violations, status_date_contradictions
@@ -114,6 +115,13 @@ class QualityCounts:
     deadlines_before_record: int = 0
     amount_groups_checked: int = 0
     amounts_beyond_parent: int = 0
+    dual_control_envs: int = 0
+    dual_tasks: int = 0
+    tasks_needing_user_writes: int = 0
+    user_actions: int = 0
+    user_writes: int = 0
+    agent_actions_in_dual: int = 0
+    user_fault_tasks_solved_alone: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -234,7 +242,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     counts.write_skeletons, counts.guard_kinds = len(skeletons), len(guards)
     lists = [f"{t.name}.{p}" for t in spec.tools for p in list_parameters(t)]
     counts.list_parameters, counts.envs_with_list_parameter = len(lists), int(bool(lists))
-    staff = {t.name: role for t in spec.tools if (role := staff_role(t, ownership.users))}
+    # the user's own tools (dual control) are never the agent's: a customer's button is no staff tool
+    staff = {t.name: role for t in spec.tools_of("agent") if (role := staff_role(t, ownership.users))}
     counts.staff_tools = len(staff)
 
     seed = replay.seed_state()
@@ -245,6 +254,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(judgment_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(believable_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(dual_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (rows_outside_period, children_before_parent, deadlines_before_record, amounts_beyond_parent)
@@ -377,6 +388,14 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
         ("deadlines before their record came to be", f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
         ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
+        ("dual-control environments / tasks", f"{c.dual_control_envs} / {c.dual_tasks}"),
+        ("dual-control tasks needing the user to act", f"{c.tasks_needing_user_writes}/{c.dual_tasks}"),
+        (
+            "gold calls per dual-control task",
+            f"user {c.user_actions / max(c.dual_tasks, 1):.2f} ({c.user_writes / max(c.dual_tasks, 1):.2f} changes), "
+            f"agent {c.agent_actions_in_dual / max(c.dual_tasks, 1):.2f}",
+        ),
+        ("user-side faults an agent alone fixes", f"{c.user_fault_tasks_solved_alone}/{c.tasks_needing_user_writes}"),
     ]
 
 
@@ -414,6 +433,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
     ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
     ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
+    ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""The default catalog: every built-in domain synthesized deterministically on first use, then cached.
+"""The default catalog: every built-in domain synthesized deterministically on first use, then cached,
+with the built-in dual-control domains (``synthesis.dual``: the customer holds part of the state).
 
 Why generated rather than committed: about 120 environments with seed data and 30 tasks each is
 ~20 MB of JSON that any change to the generator would rewrite; the pipeline makes it in about half a
@@ -48,6 +49,7 @@ from envs.errors import EnvFarmError
 from ..domains.ontology import ONTOLOGY_DIR, load_ontology
 
 if TYPE_CHECKING:  # the pipeline is imported when something is generated: looking up costs less
+    from ..dual import DualDomain
     from .pipeline import EnvOutcome, SynthesisConfig
 
 try:
@@ -271,6 +273,9 @@ def ensure_default_catalog(
                 with _staging(target) as staging:
                     config = synthesis_config(staging, workers=workers or os.cpu_count() or 1)
                     run_pipeline(load_ontology(), config, progress=progress)
+                    from ..dual import write_dual_catalog
+
+                    write_dual_catalog(staging, seed=DEFAULT_SEED, domains=dual_domains())
                     (staging / _COMPLETE).write_text(fingerprint() + "\n", encoding="utf-8")
                     (staging / _WRITER_LOCK).unlink()
                     shutil.rmtree(target, ignore_errors=True)  # an incomplete one (no COMPLETE): not ours to keep
@@ -280,8 +285,16 @@ def ensure_default_catalog(
 
 
 def default_env_ids() -> list[str]:
-    """Ids of the environments the default catalog synthesizes (one per built-in domain)."""
-    return [d.id for d in load_ontology()]
+    """Ids of the environments the default catalog synthesizes (one per built-in domain, the
+    dual-control ones after the others)."""
+    return [d.id for d in load_ontology()] + [d.id for d in dual_domains()]
+
+
+def dual_domains() -> list[DualDomain]:
+    """The built-in dual-control domains (``synthesis.dual``), imported when asked for."""
+    from ..dual.devices import built_in_domains
+
+    return list(built_in_domains())
 
 
 def default_env_dir(env_id: str) -> Path | None:
@@ -302,16 +315,23 @@ def default_env_dir(env_id: str) -> Path | None:
     target = default_envs_dir() / env_id
     if (target / paths.SPEC_FILE).is_file():
         return target
+    from ..dual import build_dual_env, write_env
+
     domain = next((d for d in load_ontology() if d.id == env_id), None)
-    if domain is None:
+    dual = next((d for d in dual_domains() if d.id == env_id), None)
+    if domain is None and dual is None:
         return None
     from .pipeline import synthesize_one
 
     clean_stale()
     with _staging(target) as staging:
-        outcome = synthesize_one(domain, 0, synthesis_config(staging))
-        if outcome.status != "accepted":
-            raise SynthesisFailed(f"environment '{env_id}' did not pass synthesis ({outcome.reason})")
+        if dual is not None:
+            write_env(*build_dual_env(dual, seed=DEFAULT_SEED), staging)
+        else:
+            assert domain is not None
+            outcome = synthesize_one(domain, 0, synthesis_config(staging))
+            if outcome.status != "accepted":
+                raise SynthesisFailed(f"environment '{env_id}' did not pass synthesis ({outcome.reason})")
         try:
             (staging / env_id).rename(target)
         except OSError:

@@ -67,11 +67,13 @@ def write_env(spec: EnvSpec, tasks: Sequence[Task], out: Path) -> Path:
     return env_dir
 
 
-def write_dual_catalog(out: Path, *, seed: int = 0, count: int = TASKS_PER_DOMAIN) -> dict[str, Any]:
-    """Build, check and write every built-in domain under ``out``; return the figures (also written
-    as ``out/dual-control-measures.json``)."""
+def write_dual_catalog(
+    out: Path, *, seed: int = 0, count: int = TASKS_PER_DOMAIN, domains: Sequence[DualDomain] | None = None
+) -> dict[str, Any]:
+    """Build, check and write every built-in domain (or ``domains``) under ``out``; return the figures
+    (also written as ``out/dual-control-measures.json``)."""
     per_env = []
-    for spec, tasks in build_dual_envs(seed=seed, count=count):
+    for spec, tasks in build_dual_envs(domains, seed=seed, count=count):
         write_env(spec, tasks, out)
         per_env.append({**dual_control_measures(spec, tasks), **agent_alone_solved(spec, tasks)})
     figures = {"total": total_measures(per_env), "envs": per_env}

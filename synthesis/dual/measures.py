@@ -8,7 +8,7 @@ from typing import Any
 from envs.engine import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
-from envs.grading.scoring import score_episode
+from envs.quality.dual import agent_alone_reward, dual_counts, needs_user_write
 
 
 def _share(part: float, whole: int) -> float:
@@ -18,7 +18,7 @@ def _share(part: float, whole: int) -> float:
 def dual_control_measures(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any]:
     """Per environment: how many tasks need the customer to act (a gold write by the user), their
     share, and the customer's gold actions per task (reads and writes; writes apart), beside the
-    agent's. A task that needs a user write cannot be solved by an agent that never asks.
+    agent's (the quality report's counts, ``envs.quality.dual``, as shares and averages).
 
     >>> from synthesis.dual import build_dual_env, built_in_domains
     >>> spec, tasks = build_dual_env(built_in_domains()[0])
@@ -26,23 +26,27 @@ def dual_control_measures(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any
     >>> m["tasks"], 0 < m["share_needing_user_actions"] < 1
     (24, True)
     """
-    kinds = {tool.name: tool.kind for tool in spec.tools}
-    user_calls = [sum(c.actor == "user" for c in t.gold_actions) for t in tasks]
-    user_writes = [sum(c.actor == "user" and kinds.get(c.tool) == "write" for c in t.gold_actions) for t in tasks]
-    agent_calls = [sum(c.actor == "agent" for c in t.gold_actions) for t in tasks]
-    needing = sum(w > 0 for w in user_writes)
+    c = dual_counts(Environment(spec), list(tasks), replay=False)
+    writes = sum(
+        call.actor == "user" and spec_kind(spec, call.tool) == "write" for t in tasks for call in t.gold_actions
+    )
     return {
         "env": spec.id,
         "dual_control": spec.dual_control,
         "user_tables": len(spec.tables_of("user")),
         "user_tools": len(spec.tools_of("user")),
         "tasks": len(tasks),
-        "tasks_needing_user_actions": needing,
-        "share_needing_user_actions": _share(needing, len(tasks)),
-        "user_actions_per_task": _share(sum(user_calls), len(tasks)),
-        "user_writes_per_task": _share(sum(user_writes), len(tasks)),
-        "agent_actions_per_task": _share(sum(agent_calls), len(tasks)),
+        "tasks_needing_user_actions": c.tasks_needing_user_writes,
+        "share_needing_user_actions": _share(c.tasks_needing_user_writes, len(tasks)),
+        "user_actions_per_task": _share(c.user_actions, len(tasks)),
+        "user_writes_per_task": _share(writes, len(tasks)),
+        "agent_actions_per_task": _share(c.agent_actions_in_dual, len(tasks)),
     }
+
+
+def spec_kind(spec: EnvSpec, tool: str) -> str:
+    """``read`` or ``write``: the kind of ``spec``'s tool ``tool``."""
+    return next((t.kind for t in spec.tools if t.name == tool), "read")
 
 
 def agent_alone_solved(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any]:
@@ -51,15 +55,9 @@ def agent_alone_solved(spec: EnvSpec, tasks: Sequence[Task]) -> dict[str, Any]:
     env = Environment(spec)
     solved = needing_solved = 0
     for task in tasks:
-        episode = env.episode(task)
-        try:
-            episode.replay([call for call in task.gold_actions if call.actor == "agent"])
-            reward = score_episode(env, task, episode).reward
-        finally:
-            episode.close()
-        needs_user = any(c.actor == "user" and env.tools[c.tool].kind == "write" for c in task.gold_actions)
-        solved += reward == 1.0
-        needing_solved += needs_user and reward == 1.0
+        passed = agent_alone_reward(env, task) == 1.0
+        solved += passed
+        needing_solved += passed and needs_user_write(env, task)
     return {"agent_alone_solved": solved, "agent_alone_solved_needing_user": needing_solved}
 
 

@@ -1,16 +1,20 @@
-"""The gaming agents on a dual-control task: the gold replayed with each call made by its actor earns
-the reward, and no adversary (each acts as the agent alone, so it never gets the user to act) earns
-it where the fault is on the user's side."""
+"""The gaming agents and the quality report on a dual-control task: the gold replayed with each call
+made by its actor earns the reward, no adversary (each acts as the agent alone, so it never gets the
+user to act) earns it where the fault is on the user's side, and the report measures the user's share
+of the work."""
 
 from __future__ import annotations
 
+from envs import Catalog
 from envs.engine import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
+from envs.paths import BUILTIN_CATALOG
 from envs.quality.adversaries import ADVERSARIES
 from envs.quality.gaming import play
+from envs.quality.report import env_quality, quality_report, total_lines
 
-from ..engine.test_dual_control import PHONE, TASK
+from ..engine.test_dual_control import PHONE, TASK, write_phone_catalog
 
 
 def test_the_oracle_earns_the_reward_and_no_adversary_does_without_the_user():
@@ -19,3 +23,18 @@ def test_the_oracle_earns_the_reward_and_no_adversary_does_without_the_user():
     assert play("oracle", env, task) == 1.0
     earned = {name: play(name, env, task) for name in ADVERSARIES}
     assert earned and all(reward == 0.0 for reward in earned.values()), earned
+
+
+def test_the_quality_report_measures_how_much_of_the_work_is_the_users(tmp_path):
+    write_phone_catalog(tmp_path)
+    phone = env_quality(Catalog(tmp_path).get("phone_support")).counts
+    assert (phone.dual_control_envs, phone.dual_tasks, phone.tasks_needing_user_writes) == (1, 1, 1)
+    assert (phone.user_actions, phone.user_writes, phone.agent_actions_in_dual) == (2, 1, 2)
+    assert phone.user_fault_tasks_solved_alone == 0  # without the user the phone stays in airplane mode
+    assert phone.staff_tools == 0
+    clinic = env_quality(Catalog(BUILTIN_CATALOG).get("clinic")).counts
+    assert (clinic.dual_control_envs, clinic.dual_tasks, clinic.user_actions) == (0, 0, 0)
+    report = quality_report([Catalog(tmp_path).get("phone_support"), Catalog(BUILTIN_CATALOG).get("clinic")])
+    lines = dict(total_lines(report.totals, len(report.envs)))
+    assert lines["dual-control tasks needing the user to act"] == "1/1"
+    assert lines["user-side faults an agent alone fixes"] == "0/1"

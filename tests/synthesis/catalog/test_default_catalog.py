@@ -19,6 +19,7 @@ import synthesis.catalog.pipeline as pipeline
 from envfarm.cli import main
 from envs import Catalog
 from synthesis.domains.ontology import load_ontology
+from synthesis.dual import built_in_domains
 
 from ..domains import library
 
@@ -32,6 +33,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ENVFARM_CACHE_DIR", str(root))
     monkeypatch.delenv("ENVFARM_NO_GENERATE", raising=False)
     monkeypatch.setattr(dc, "load_ontology", lambda: [library()])
+    monkeypatch.setattr(dc, "dual_domains", lambda: [])  # the dual-control ones: tests that want one add it
     return root
 
 
@@ -77,13 +79,15 @@ def test_a_writer_killed_mid_generation_leaves_a_cache_the_next_run_completes(tm
     monkeypatch.setenv("ENVFARM_CACHE_DIR", str(cache))
     domains = load_ontology()[:4]
     monkeypatch.setattr(dc, "load_ontology", lambda: domains)
+    monkeypatch.setattr(dc, "dual_domains", lambda: [])
     target = dc.default_catalog_dir()
     writer = subprocess.Popen(
         [
             sys.executable,
             "-c",
             "import synthesis.catalog.default_catalog as dc; from synthesis.domains.ontology import load_ontology; "
-            "ds = load_ontology()[:4]; dc.load_ontology = lambda: ds; dc.ensure_default_catalog(workers=2)",
+            "ds = load_ontology()[:4]; dc.load_ontology = lambda: ds; dc.dual_domains = lambda: []; "
+            "dc.ensure_default_catalog(workers=2)",
         ],
         cwd=ROOT,
         env={**os.environ, "ENVFARM_CACHE_DIR": str(cache)},
@@ -213,3 +217,23 @@ def test_catalog_build_waits_for_another_process_building_it(cache: Path, capsys
     out, err2 = capsys.readouterr()
     assert "another envfarm process is generating the default catalog; waiting for it to finish" in err + err2
     assert done == [0] and out.startswith("built the default catalog")
+
+
+def test_the_dual_control_domains_are_part_of_the_catalog_and_each_can_be_made_alone(cache: Path, monkeypatch, capsys):
+    phone = next(d for d in built_in_domains() if d.id == "mobile_phone")
+    monkeypatch.setattr(dc, "dual_domains", lambda: [phone])
+    assert dc.default_env_ids() == ["library_loans", "mobile_phone"]
+    alone = dc.default_env_dir("mobile_phone")
+    assert alone == dc.default_envs_dir() / "mobile_phone" and not dc.is_built()
+    assert main(["catalog", "build", "--workers", "1"]) == 0
+    whole = dc.default_catalog_dir()
+    assert files(alone) == files(whole / "mobile_phone")  # the same environment, byte for byte
+    assert (
+        capsys.readouterr()
+        .out.rstrip()
+        .endswith(
+            ": 1 environment with 30 tasks, 1 dual-control environment with 24 tasks, plus 2 reference environments"
+        )
+    )
+    entry = Catalog(whole).get("mobile_phone")
+    assert entry.spec.dual_control and any(a.actor == "user" for t in entry.tasks for a in t.gold_actions)
