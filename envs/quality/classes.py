@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from ..engine import Environment
 from ..formats.task import Task
+from .dual import needs_user_write
 
-INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE = (
+INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS = (
     "information",
     "refusal (policy-only rule)",
     "refusal (enforced)",
     "write",
+    "user acts",
 )
-CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE)
+CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS)
 
 
 def task_class(env: Environment, task: Task) -> str:
@@ -24,4 +26,6 @@ def task_class(env: Environment, task: Task) -> str:
         return ENFORCED_REFUSAL
     if "information" in task.tags:
         return INFORMATION
+    if needs_user_write(env, task):  # dual control: the user must change something on their side
+        return USER_ACTS
     return WRITE

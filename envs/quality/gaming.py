@@ -11,7 +11,9 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
 * ``dump`` — the gold calls, then every tool result as the answer;
 * ``act-anyway`` — the gold calls, then every refused call made all the same, then the reference
   answer (only the state can fail it);
-* ``bare-done`` — the gold calls, then "Done.".
+* ``bare-done`` — the gold calls, then "Done.";
+* ``never-asks`` — the gold calls without the user's (dual control: it never gets the user to act on
+  their side), then the reference answer.
 
 Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
@@ -19,7 +21,8 @@ without the grader's ground truth. Those measure the grader's false positives; t
 of :mod:`.natural_answers`, written in many natural forms, measure its false negatives.
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
-tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), and ``write``.
+tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
+(dual control: the user must change something on their own side) and ``write``.
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
-from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, WRITE, task_class
+from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, USER_ACTS, WRITE, task_class
 from .natural_answers import natural_answers
 from .verbose_answers import verbose_answers
 
-OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done")
+OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done", "never-asks")
 #: The classes each gaming agent is built to pass; the oracle targets every class.
 TARGETS: dict[str, tuple[str, ...]] = {
     "oracle": CLASSES,
@@ -49,10 +52,21 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dump": (INFORMATION,),
     "act-anyway": (POLICY_REFUSAL,),
     "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL),
+    "never-asks": (USER_ACTS,),
     **ADVERSARIES,
 }
 AGENTS = (*OWN_AGENTS, *ADVERSARIES)
-__all__ = ["AGENTS", "CLASSES", "ENFORCED_REFUSAL", "INFORMATION", "POLICY_REFUSAL", "TARGETS", "WRITE", "task_class"]
+__all__ = [
+    "AGENTS",
+    "CLASSES",
+    "ENFORCED_REFUSAL",
+    "INFORMATION",
+    "POLICY_REFUSAL",
+    "TARGETS",
+    "USER_ACTS",
+    "WRITE",
+    "task_class",
+]
 
 
 def _record_of(refusal: Refusal, results: list[Any]) -> str:
@@ -70,7 +84,7 @@ def _wrong_rule(env: Environment, refusal: Refusal) -> str:
 
 def _answer(agent: str, env: Environment, task: Task, results: list[Any]) -> str:
     reference = task.answer if task.answer is not None else " ".join(task.outputs)
-    if agent in ("oracle", "act-anyway"):
+    if agent in ("oracle", "act-anyway", "never-asks"):
         return reference
     if agent == "bare-done":
         return "Done."
@@ -97,6 +111,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
     try:
         results = []
         for call in task.gold_actions:
+            if agent == "never-asks" and call.actor == "user":
+                continue  # the user's part is left undone: this agent never asks for it
             results.append(episode.call_tool(call.tool, call.arguments, actor=call.actor).content)
         if agent == "act-anyway":
             for refusal in task.refusals:

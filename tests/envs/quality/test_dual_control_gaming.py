@@ -11,7 +11,7 @@ from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 from envs.paths import BUILTIN_CATALOG
 from envs.quality.adversaries import ADVERSARIES
-from envs.quality.gaming import play
+from envs.quality.gaming import USER_ACTS, WRITE, bench_gaming, play, task_class
 from envs.quality.report import env_quality, quality_report, total_lines
 
 from ..engine.test_dual_control import PHONE, TASK, write_phone_catalog
@@ -38,3 +38,14 @@ def test_the_quality_report_measures_how_much_of_the_work_is_the_users(tmp_path)
     lines = dict(total_lines(report.totals, len(report.envs)))
     assert lines["dual-control tasks needing the user to act"] == "1/1"
     assert lines["user-side faults an agent alone fixes"] == "0/1"
+
+
+def test_bench_gaming_puts_the_task_in_the_user_acts_class_and_never_asks_fails_it(tmp_path):
+    write_phone_catalog(tmp_path)
+    entry = Catalog(tmp_path).get("phone_support")
+    assert task_class(entry.environment, entry.tasks[0]) == USER_ACTS
+    report = bench_gaming([entry, Catalog(BUILTIN_CATALOG).get("clinic")]).as_json()
+    assert report["tasks"][USER_ACTS] == 1 and "never-asks" in report["targets"]
+    assert report["pass_rate"]["oracle"][USER_ACTS] == 1.0
+    assert report["pass_rate"]["never-asks"][USER_ACTS] == 0.0
+    assert report["pass_rate"]["never-asks"][WRITE] == 1.0  # where only the agent acts it is the oracle
