@@ -62,6 +62,7 @@ class TaskView(View):
     answer: str | None = None
     assertions: list[dict[str, Any]] | None = None
     reward_basis: list[str] | None = None
+    required_documents: list[str] | None = None  # the documents whose facts decide the task (admin view)
 
     @property
     def reference_answer(self) -> str:

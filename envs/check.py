@@ -218,6 +218,8 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
             report.warnings.append(
                 Problem("output", where, f"required output '{out}' appears in no gold result nor the policy")
             )
+    for missing in _unknown_documents(env, task, initial):
+        report.fail("document", where, f"required document '{missing}' is no row of a full-text table")
     for value in task.distractors:
         if any(output_present(value, out) or output_present(out, value) for out in task.outputs):
             report.fail("distractor", where, f"distractor '{value}' is also a required output")
@@ -230,6 +232,15 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
         report.fail("oracle", where, f"gold replay scores {score.reward}:\n{score.explain()}")
     run.close()
     initial.close()
+
+
+def _unknown_documents(env: Environment, task: Task, initial: Episode) -> list[str]:
+    """The task's required documents that no full-text table holds (by primary key) at its start."""
+    held: set[str] = set()
+    for table in env.spec.tables:
+        if table.full_text and len(table.primary_key) == 1:
+            held |= {str(row[table.primary_key[0]]) for row in initial.dump(table.name)}
+    return [d for d in task.required_documents if d not in held]
 
 
 def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckReport) -> None:

@@ -95,6 +95,7 @@ class TaskAdmin(TaskPublic):
     answer: str | None = None
     assertions: list[dict[str, Any]]
     reward_basis: list[str]
+    required_documents: list[str] = Field([], description="The documents whose facts decide the task")
 
 
 class TaskList(Page):

@@ -238,5 +238,34 @@ def _build(conn: sqlite3.Connection, spec: EnvSpec) -> bytes:
     for table in spec.tables:
         for trigger in tracking_triggers(table):
             conn.execute(trigger)
+    for i, table in enumerate(spec.tables):
+        if table.search_table:
+            try:
+                conn.execute(search_table_ddl(table))
+            except sqlite3.Error as exc:
+                raise SpecError(
+                    f"the search index of '{table.name}' cannot be built: {exc}", location=f"tables[{i}]"
+                ) from exc
+    rebuild_search(conn, spec)
     conn.execute("COMMIT")
     return conn.serialize()
+
+
+def search_table_ddl(table: TableSpec) -> str:
+    """The FTS5 index of a document table's ``full_text`` columns, over the table's own rows (external
+    content: the text is stored once), with Porter stemming on Unicode words."""
+    assert table.search_table is not None
+    columns = ", ".join(quote_ident(c) for c in table.full_text)
+    return (
+        f"CREATE VIRTUAL TABLE {quote_ident(table.search_table)} USING fts5({columns}, "
+        f"content={sql_literal(table.name)}, content_rowid='rowid', tokenize='porter unicode61')"
+    )
+
+
+def rebuild_search(conn: sqlite3.Connection, spec: EnvSpec, tables: Iterable[str] | None = None) -> None:
+    """Index the document tables' rows again (all, or those of ``tables``): after the seed is loaded and
+    after a task's patch changed one. No tool changes a document table, so nothing else needs it."""
+    for table in spec.tables:
+        if table.search_table and (tables is None or table.name in tables):
+            name = quote_ident(table.search_table)
+            conn.execute(f"INSERT INTO {name}({name}) VALUES ('rebuild')")

@@ -42,6 +42,13 @@ class CompiledSpec:
         #: The tables each actor's tools may read and write (dual control: the agent's see only the
         #: service's tables; the user's read every table and write only the user's own).
         self.dual_control = spec.dual_control  # asked on every call; a scan of tools and tables
+        #: The search indexes of document tables, and the tables FTS5 keeps them in, by the table indexed.
+        self.search_names = {
+            f"{t.search_table}{suffix}".lower(): t.name
+            for t in spec.tables
+            if t.search_table
+            for suffix in ("", "_data", "_idx", "_content", "_docsize", "_config")
+        }
         agent_tables = frozenset(t.name for t in spec.tables if t.side == "agent")
         self.reach: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "agent": (agent_tables, agent_tables),

@@ -62,7 +62,11 @@ class Episode(ToolCalls):
         install_functions(conn)
         conn.create_function("new_id", 1, self._new_id)
         self._sandbox = Sandbox(
-            env.table_names, changes_table=CHANGES_TABLE, trigger_prefix=TRIGGER_PREFIX, stored=env.stored_names(conn)
+            env.table_names,
+            changes_table=CHANGES_TABLE,
+            trigger_prefix=TRIGGER_PREFIX,
+            stored=env.stored_names(conn),
+            search=env.search_names,
         )
         self._budget = StepBudget(env.step_budget)
         self._timed = True  # the wall-clock limit applies (not while a log is replayed)

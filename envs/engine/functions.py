@@ -14,10 +14,13 @@
   Nothing else is evaluated: no names, calls or attributes. Integer work is bounded: an expression
   whose integers would grow too large to compute quickly (``9**9**9``) is refused instead
   (``envs.engine.arithmetic``).
+* ``search_terms(text)`` turns free text into an FTS5 query that cannot be malformed (every word
+  quoted, any of them matching), for tools that search a document table's index.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from functools import lru_cache
 from typing import Any
@@ -55,6 +58,25 @@ def float_text(value: Any) -> str | None:
     return repr(float(value))
 
 
+#: The most words of a search that count: a pasted page is not a longer query.
+MAX_SEARCH_WORDS = 32
+_WORD = re.compile(r"\w+")
+
+
+def search_terms(text: Any) -> str:
+    """A free-text search as an FTS5 query that cannot be malformed: each word quoted, any of them
+    matching (BM25 ranks documents holding more of them, and rarer ones, first). No words: a query
+    that matches nothing, never an error.
+
+    >>> search_terms('annual fee "gold" card?')
+    '"annual" OR "fee" OR "gold" OR "card"'
+    >>> search_terms("?!")
+    '""'
+    """
+    words = _WORD.findall(text if isinstance(text, str) else "" if text is None else str(text))
+    return " OR ".join(f'"{w}"' for w in words[:MAX_SEARCH_WORDS]) or '""'
+
+
 def install_functions(conn: sqlite3.Connection) -> None:
     """Add the functions above to ``conn`` (deterministic: same arguments, same result)."""
     conn.create_function("round_half_even", 2, round_half_even, deterministic=True)
@@ -62,3 +84,4 @@ def install_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("float_text", 1, float_text, deterministic=True)
     conn.create_function("arithmetic", 1, arithmetic, deterministic=True)
     conn.create_function("arithmetic_error", 1, arithmetic_error, deterministic=True)
+    conn.create_function("search_terms", 1, search_terms, deterministic=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import sqlite3
 import time
+from collections.abc import Mapping
 
 from .format_guard import install_format_guard
 
@@ -83,9 +84,20 @@ class Sandbox:
     """
 
     def __init__(
-        self, tables: frozenset[str], *, changes_table: str, trigger_prefix: str, stored: frozenset[str] = frozenset()
+        self,
+        tables: frozenset[str],
+        *,
+        changes_table: str,
+        trigger_prefix: str,
+        stored: frozenset[str] = frozenset(),
+        search: Mapping[str, str] | None = None,
     ) -> None:
         self.tables = tables
+        #: The search indexes of document tables (``TableSpec.full_text``): each FTS5 table and the
+        #: tables it keeps its index in, lower-cased, by the document table they index. Reading one is
+        #: reading that table; no tool changes a document table.
+        self.search: Mapping[str, str] = search or {}
+        self.documents = frozenset(self.search.values())
         #: Lower-cased names of every table, view and table-valued function of the database. SQLite
         #: reports a table read without naming a column (``count(*) FROM x``) with no database name,
         #: the same way for a stored table and a common table expression; only the name tells them apart.
@@ -138,6 +150,13 @@ class Sandbox:
                 return self._deny(
                     f"table '{arg1}' is the {_OTHER[self.actor]}'s, which the {self.actor}'s tools cannot read"
                 )
+            if name in self.search:
+                indexed = self.search[name]
+                if self.readable is not None and indexed not in self.readable:
+                    return self._deny(
+                        f"table '{indexed}' is the {_OTHER[self.actor]}'s, which the {self.actor}'s tools cannot read"
+                    )
+                return sqlite3.SQLITE_OK
             if name in self.tables or name in _SCHEMA_TABLES or name in _PURE_TABLE_FUNCTIONS:
                 return sqlite3.SQLITE_OK
             if db is None and name not in self.stored:
@@ -155,6 +174,8 @@ class Sandbox:
                 return self._deny(f"{_WRITES[action]} on '{arg1}' is not allowed in a read-only tool")
             if arg1 == self._changes_table and (source or "").startswith(self._trigger_prefix):
                 return sqlite3.SQLITE_OK  # the engine's change-tracking triggers
+            if arg1 in self.documents:
+                return self._deny(f"{_WRITES[action]} on '{arg1}': a document collection, which no tool changes")
             if arg1 in self.tables and self.writable is not None and arg1 not in self.writable:
                 return self._deny(
                     f"{_WRITES[action]} on '{arg1}': the {self.actor}'s tools change only the {self.actor}'s tables"
@@ -163,6 +184,8 @@ class Sandbox:
                 self.written.add(arg1)
                 return sqlite3.SQLITE_OK
             return self._deny(f"{_WRITES[action]} on table '{arg1}' is not allowed")
+        if action == sqlite3.SQLITE_PRAGMA and arg1 == "data_version" and arg2 is None and self.search:
+            return sqlite3.SQLITE_OK  # FTS5 asks it before a search: a counter, read-only
         what = _ACTION_NAMES.get(action) or _NAMES.get(action, str(action)).replace("_", " ")
         return self._deny(f"{what} is not allowed")
 

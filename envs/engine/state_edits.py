@@ -11,16 +11,27 @@ from collections.abc import Iterable, Mapping
 from ..errors import SpecError
 from ..formats.spec import EnvSpec
 from ..formats.task import PatchOp
-from .compile import CHANGES_TABLE, check_foreign_keys, insert_rows, quote_ident, sql_literal, to_sql_value
+from .compile import (
+    CHANGES_TABLE,
+    check_foreign_keys,
+    insert_rows,
+    quote_ident,
+    rebuild_search,
+    sql_literal,
+    to_sql_value,
+)
 
 
 def apply_patch(conn: sqlite3.Connection, spec: EnvSpec, ops: Iterable[PatchOp]) -> None:
     """Apply a task's ``initial_patch`` in one transaction (raises SpecError naming the op)."""
     conn.execute("BEGIN")
     try:
+        patched = []
         for i, op in enumerate(ops):
             _apply_op(conn, spec, op, where=f"initial_patch[{i}]")
+            patched.append(op.table)
         check_foreign_keys(conn, where="initial_patch")
+        rebuild_search(conn, spec, patched)
         conn.execute(f"DELETE FROM {CHANGES_TABLE}")  # the patched state is the task's start
         conn.execute("COMMIT")
     except BaseException:

@@ -98,6 +98,13 @@ class TableSpec(Model):
         description="Whose state the table is: the service's ('agent'), or the user's own device or account "
         "('user'), which only the user's tools change and the agent's tools cannot see",
     )
+    full_text: list[Identifier] = Field(
+        [],
+        exclude_if=_is_empty,
+        description="Text columns indexed for full-text search (a document collection): the engine builds the "
+        "FTS5 table '<name>_fts' over them, ranked by BM25; tools read the table and search the index, and "
+        "none may change the table",
+    )
 
     @model_validator(mode="after")
     def _keys_name_columns(self) -> TableSpec:
@@ -114,7 +121,20 @@ class TableSpec(Model):
             missing = [c for c in cols if c not in known]
             if missing:
                 raise ValueError(f"table '{self.name}' {label} names unknown column(s) {missing}")
+        for name in self.full_text:
+            column = self.column(name)
+            if column is None:
+                raise ValueError(f"table '{self.name}' full_text names unknown column '{name}'")
+            if column.type != "text":
+                raise ValueError(f"table '{self.name}' full_text column '{name}' is {column.type}, not text")
+        if len(set(self.full_text)) != len(self.full_text):
+            raise ValueError(f"table '{self.name}' full_text names a column twice")
         return self
+
+    @property
+    def search_table(self) -> str | None:
+        """The FTS5 table the engine builds over ``full_text`` (None without one)."""
+        return f"{self.name}_fts" if self.full_text else None
 
     def column(self, name: str) -> ColumnSpec | None:
         """The column called ``name``, if any."""
@@ -336,6 +356,10 @@ class EnvSpec(Model):
         tables = {t.name: t for t in self.tables}
         if len(tables) != len(self.tables):
             raise ValueError("two tables share a name")
+        for t in self.tables:
+            clash = next((n for n in tables if t.search_table and n.startswith(t.search_table)), None)
+            if clash is not None:
+                raise ValueError(f"table '{clash}' takes the name of the search index of table '{t.name}'")
         for t in self.tables:
             for i, fk in enumerate(t.foreign_keys):
                 target = tables.get(fk.table)

@@ -118,6 +118,12 @@ class Task(Model):
         description="Components multiplied into the exact reward; each is 0 or 1",
     )
     tags: list[str] = []
+    required_documents: list[str] = Field(
+        [],
+        exclude_if=lambda ids: not ids,
+        description="Ids of the documents (rows of a full-text table) whose facts decide the task: the agent "
+        "must find and read them",
+    )
 
     @model_validator(mode="after")
     def _ignore_is_qualified(self) -> Task:

@@ -79,6 +79,7 @@ def task_view(task: Task, principal: Principal) -> TaskPublic | TaskAdmin:
         answer=task.answer,
         assertions=[a.model_dump() for a in task.assertions],
         reward_basis=list(task.reward_basis),
+        required_documents=task.required_documents,
     )
 
 
