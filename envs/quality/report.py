@@ -23,6 +23,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
 from .periods import rows_outside_period
+from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
@@ -122,6 +123,8 @@ class QualityCounts:
     user_writes: int = 0
     agent_actions_in_dual: int = 0
     user_fault_tasks_solved_alone: int = 0
+    retrieval_tasks: int = 0
+    retrieval_top3_hits: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -256,6 +259,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(believable_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(dual_counts(env, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(retrieval_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (rows_outside_period, children_before_parent, deadlines_before_record, amounts_beyond_parent)
@@ -396,6 +401,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             f"agent {c.agent_actions_in_dual / max(c.dual_tasks, 1):.2f}",
         ),
         ("user-side faults an agent alone fixes", f"{c.user_fault_tasks_solved_alone}/{c.tasks_needing_user_writes}"),
+        ("required documents in BM25's top 3 for the request", f"{c.retrieval_top3_hits}/{c.retrieval_tasks} tasks"),
     ]
 
 

@@ -12,12 +12,16 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from envs import Catalog
 from envs.check import check_env
 from envs.engine import Environment
 from envs.errors import SandboxError, StateError, ToolArgumentError
 from envs.formats.knowledge import retrieval_tools
 from envs.formats.spec import EnvSpec, TableSpec
 from envs.formats.task import Task
+from envs.paths import BUILTIN_CATALOG
+from envs.quality.report import env_quality
+from envs.quality.retrieval import RetrievalCounts, retrieval_counts, top_documents
 
 ARTICLES = {
     "name": "articles",
@@ -206,3 +210,17 @@ def write_knowledge_catalog(folder: Path) -> None:
     (env_dir / "policy.md").write_text(spec.pop("policy"), encoding="utf-8")
     (env_dir / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (env_dir / "tasks.json").write_text(json.dumps([TASK]), encoding="utf-8")
+
+
+def test_the_quality_report_measures_whether_the_request_finds_the_deciding_document(tmp_path):
+    write_knowledge_catalog(tmp_path)
+    task = Task.model_validate(TASK)
+    entry = Catalog(tmp_path).get("card_help")
+    env = entry.environment
+    assert top_documents(env, task, task.instruction)[:2] == ["A1", "A2"]
+    counts = env_quality(entry).counts
+    assert (counts.retrieval_tasks, counts.retrieval_top3_hits) == (1, 1)
+    hidden = Task.model_validate({**TASK, "instruction": "How much do I pay each year for C1?"})
+    assert retrieval_counts(env, [hidden]) == RetrievalCounts(retrieval_tasks=1, retrieval_top3_hits=0)
+    clinic = env_quality(Catalog(BUILTIN_CATALOG).get("clinic")).counts
+    assert (clinic.retrieval_tasks, clinic.retrieval_top3_hits) == (0, 0)
