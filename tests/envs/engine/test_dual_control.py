@@ -4,7 +4,6 @@ the user's read the service's state but change only their own, and a task's gold
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ from envs.errors import SandboxError, UnknownTool
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 from envs.grading.scoring import score_episode
+
+from ..test_catalog import write_env
 
 
 def _tool(name: str, kind: str, actor: str, params: dict[str, Any], steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -138,13 +139,7 @@ TASK = {
 
 def write_phone_catalog(folder: Path) -> None:
     """The phone environment and its task as a catalog folder (the served tests' catalog)."""
-    spec = copy.deepcopy(PHONE)
-    env = folder / spec["id"]
-    env.mkdir(parents=True)
-    (env / "seed.json").write_text(json.dumps(spec.pop("seed")), encoding="utf-8")
-    (env / "policy.md").write_text(spec.pop("policy"), encoding="utf-8")
-    (env / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    (env / "tasks.json").write_text(json.dumps([TASK]), encoding="utf-8")
+    write_env(folder, PHONE["id"], spec=PHONE, tasks=[TASK])
 
 
 def _with_tool(tool: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,6 @@ change it; a task's patch to it is searched as patched; tasks name the documents
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,8 @@ from envs.formats.task import Task
 from envs.paths import BUILTIN_CATALOG
 from envs.quality.report import env_quality
 from envs.quality.retrieval import RetrievalCounts, retrieval_counts, top_documents
+
+from ..test_catalog import write_env
 
 ARTICLES = {
     "name": "articles",
@@ -203,13 +204,7 @@ def test_full_text_columns_are_validated_and_left_out_of_dumps_when_absent():
 
 def write_knowledge_catalog(folder: Path) -> None:
     """The card desk and its task as a catalog folder."""
-    spec = knowledge_spec()
-    env_dir = folder / spec["id"]
-    env_dir.mkdir(parents=True)
-    (env_dir / "seed.json").write_text(json.dumps(spec.pop("seed")), encoding="utf-8")
-    (env_dir / "policy.md").write_text(spec.pop("policy"), encoding="utf-8")
-    (env_dir / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    (env_dir / "tasks.json").write_text(json.dumps([TASK]), encoding="utf-8")
+    write_env(folder, "card_help", spec=knowledge_spec(), tasks=[TASK])
 
 
 def test_the_quality_report_measures_whether_the_request_finds_the_deciding_document(tmp_path):
