@@ -104,14 +104,7 @@ class GymUser:
                 else:
                     outcome = self.run_tool(call.name, call.arguments)
                 self.conversation.append(
-                    Message(
-                        role="tool",
-                        content=outcome.text,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        is_error=outcome.is_error,
-                        user_side=True,
-                    )
+                    Message.answering(call, outcome.text, is_error=outcome.is_error, user_side=True)
                 )
         return UserTurn(stop=True)
 

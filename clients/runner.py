@@ -86,16 +86,7 @@ async def _run_calls(
                     actor="user" if actor == "user" else "agent",
                 )
             )
-        messages.append(
-            Message(
-                role="tool",
-                content=outcome.text,
-                tool_call_id=call.id,
-                name=call.name,
-                is_error=outcome.is_error,
-                user_side=actor == "user",
-            )
-        )
+        messages.append(Message.answering(call, outcome.text, is_error=outcome.is_error, user_side=actor == "user"))
 
 
 async def _user_speaks(

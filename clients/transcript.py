@@ -81,6 +81,13 @@ class Message(BaseModel):
     #: ``tool_calls``) or its result. The agent never sees these (``agent_view``).
     user_side: bool = False
 
+    @classmethod
+    def answering(cls, call: ToolCallRequest, text: str, *, is_error: bool, user_side: bool = False) -> Message:
+        """The ``tool`` message that answers ``call`` (the user's own, with ``user_side``)."""
+        return cls(
+            role="tool", content=text, tool_call_id=call.id, name=call.name, is_error=is_error, user_side=user_side
+        )
+
     def openai(self, *, tool_names: bool = False) -> dict[str, Any]:
         """As an OpenAI chat-completions message (tool errors are prefixed with ``Error: ``).
 

@@ -47,6 +47,16 @@ def gold_steps(task: TaskView) -> list[Step]:
     return steps
 
 
+def gold_call(action: ToolCall, call_id: str) -> ToolCallRequest:
+    """A gold action as the tool call a model would have made."""
+    return ToolCallRequest(
+        id=call_id,
+        name=action.tool,
+        arguments=dict(action.arguments),
+        raw_arguments=json.dumps(action.arguments, ensure_ascii=False),
+    )
+
+
 def ask_user(actions: list[ToolCall]) -> str:
     """The oracle agent's request that the user take ``actions`` on their own side."""
     wanted = "; ".join(f"{a.tool} {json.dumps(a.arguments, ensure_ascii=False)}" for a in actions)
@@ -72,13 +82,7 @@ class OracleAgent:
         step = steps[done]
         if isinstance(step, list):
             return AgentTurn(content=ask_user(step))
-        call = ToolCallRequest(
-            id=f"oracle_{done}",
-            name=step.tool,
-            arguments=dict(step.arguments),
-            raw_arguments=json.dumps(step.arguments, ensure_ascii=False),
-        )
-        return AgentTurn(tool_calls=[call])
+        return AgentTurn(tool_calls=[gold_call(step, f"oracle_{done}")])
 
     async def aclose(self) -> None:
         """Nothing to release."""
