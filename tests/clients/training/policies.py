@@ -1,12 +1,19 @@
-"""Scripted policies for the fake OpenAI-compatible server: one that solves a task, one that does not."""
+"""Scripted policies for the fake OpenAI-compatible server: one that solves a task, one that does not,
+and the phone's customer, who switches airplane mode off when asked (dual control)."""
 
 from __future__ import annotations
 
 import json
 
+from clients.users.prompt import STOP_TOKEN
 from envs import Catalog
 
-from ..fakes import FakeLLM, call, say
+from ..fakes import FakeLLM, Reply, call, say
+
+#: What the phone's customer says, in order: the opening, the switch the agent asks for, the report,
+#: and the goodbye once the agent has answered.
+PHONE_OPENING = "My phone has had no service since yesterday; my line is L1, my phone D1."
+PHONE_REPORT = "Done, airplane mode is off."
 
 
 def key_of(task_id: str) -> str:
@@ -44,3 +51,15 @@ def gold_plans(perfect: list[str], wrong: list[str]) -> Plans:
         answer = " ".join(task.outputs) or "Done."
         plans[task.instruction] = (calls, answer) if task_id in perfect else (calls[:1], "All done.")
     return plans
+
+
+def script_phone_user(llm: FakeLLM) -> None:
+    """The simulated customer of the phone task (keyed by its user guide, which only a simulator with
+    the user's tools is given)."""
+    llm.user_script(
+        "You hold your phone",
+        PHONE_OPENING,
+        Reply(calls=[("toggle_airplane_mode", {"device_id": "D1"})]),
+        PHONE_REPORT,
+        f"Thanks! {STOP_TOKEN}",
+    )

@@ -18,13 +18,12 @@ import httpx
 import pytest
 from packaging.version import Version
 
-from clients.users.prompt import STOP_TOKEN
 from envfarm.embedded import EmbeddedServer
 from server.threaded import free_port
 
 from ...envs.engine.test_dual_control import write_phone_catalog
-from ..fakes import USER_SIM_MARKER, FakeLLM, Reply
-from .policies import script_perfect, script_wrong
+from ..fakes import USER_SIM_MARKER, FakeLLM
+from .policies import PHONE_OPENING, PHONE_REPORT, script_perfect, script_phone_user, script_wrong
 from .trainers import assert_trainer_kept, run_script, trainer_python
 
 PERFECT, WRONG = "clinic-001", "clinic-002"
@@ -124,13 +123,7 @@ def test_with_a_simulated_user_an_episode_is_a_conversation_and_the_user_acts_on
 ):
     llm = _fake_llm
     llm.reset()
-    llm.user_script(
-        "You hold your phone",
-        "My phone has had no service since yesterday; my line is L1, my phone D1.",
-        Reply(calls=[("toggle_airplane_mode", {"device_id": "D1"})]),
-        "Done, airplane mode is off.",
-        f"Thanks! {STOP_TOKEN}",
-    )
+    script_phone_user(llm)
     folder = tmp_path_factory.mktemp("openenv-phone")
     write_phone_catalog(folder / "catalog")
     with EmbeddedServer(catalog=folder / "catalog", data_dir=folder / "data") as phone_farm:
@@ -146,8 +139,8 @@ def test_with_a_simulated_user_an_episode_is_a_conversation_and_the_user_acts_on
             (folder / "job.json").write_text(json.dumps({"app": app}))
             out = run_script("openenv", "openenv_user_run.py", str(folder / "job.json"), cwd=folder)
         log = httpx.get(f"{phone_farm}/episodes/{out['episode_id']}").json()["log"]
-    assert out["opening"] == "My phone has had no service since yesterday; my line is L1, my phone D1."
-    assert out["asked"] == {"done": False, "user_message": "Done, airplane mode is off.", "reward": 0.0}
+    assert out["opening"] == PHONE_OPENING
+    assert out["asked"] == {"done": False, "user_message": PHONE_REPORT, "reward": 0.0}
     assert out["end"] == {"done": True, "user_message": "Thanks!", "reward": 1.0, "partial_credit": 1.0}
     assert [(c["tool"], c["actor"]) for c in log] == [("resume_line", "agent"), ("toggle_airplane_mode", "user")]
     sim = [b for b in llm.calls_to("chat") if b["messages"][0]["content"].startswith(USER_SIM_MARKER)]

@@ -12,13 +12,12 @@ import httpx
 import pytest
 from packaging.version import Version
 
-from clients.users.prompt import STOP_TOKEN
 from envfarm.embedded import EmbeddedServer
 from envs import Catalog
 
 from ...envs.engine.test_dual_control import write_phone_catalog
-from ..fakes import USER_SIM_MARKER, FakeLLM, Reply, call, say
-from .policies import key_of, script_perfect, script_wrong
+from ..fakes import USER_SIM_MARKER, FakeLLM, call, say
+from .policies import PHONE_OPENING, PHONE_REPORT, key_of, script_perfect, script_phone_user, script_wrong
 from .trainers import assert_trainer_kept, run_script
 
 PERFECT, WRONG = "clinic-001", "clinic-002"
@@ -107,13 +106,7 @@ def test_with_a_simulated_user_a_rollout_is_a_conversation_and_the_user_acts_on_
         say("Your line is active again. Please switch airplane mode off on your phone."),
         say("Great, you are connected."),
     )
-    llm.user_script(
-        "You hold your phone",
-        "My phone has had no service since yesterday; my line is L1, my phone D1.",
-        Reply(calls=[("toggle_airplane_mode", {"device_id": "D1"})]),
-        "Done, airplane mode is off.",
-        f"Thanks! {STOP_TOKEN}",
-    )
+    script_phone_user(llm)
     write_phone_catalog(tmp_path / "catalog")
     with EmbeddedServer(catalog=tmp_path / "catalog", data_dir=tmp_path / "data") as phone_farm:
         args = ["python", phone_farm, llm.base_url, "phone_support", "1", str(tmp_path / "out"), "fake-user"]
@@ -122,8 +115,8 @@ def test_with_a_simulated_user_a_rollout_is_a_conversation_and_the_user_acts_on_
     assert rollout["ok"] and not rollout["errors"], rollout
     assert rollout["rewards"] == {"envfarm": 1.0}
     assert rollout["user_texts"] == [
-        "My phone has had no service since yesterday; my line is L1, my phone D1.",
-        "Done, airplane mode is off.",
+        PHONE_OPENING,
+        PHONE_REPORT,
     ]
     assert [(c["tool"], c["actor"]) for c in log] == [("resume_line", "agent"), ("toggle_airplane_mode", "user")]
     sim = [b for b in llm.calls_to("chat") if b["messages"][0]["content"].startswith(USER_SIM_MARKER)]
