@@ -16,7 +16,7 @@ AgentName = Literal["oracle", "openai", "anthropic"]
 UserName = Literal["solo", "llm", "oracle"]
 _DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 #: What must match for a run directory to be resumed (tasks and trials may grow; endpoints may move).
-IDENTITY_FIELDS = ("agent", "model", "user", "user_model", "max_turns", "max_tool_calls")
+IDENTITY_FIELDS = ("agent", "model", "user", "user_model", "max_turns", "max_tool_calls", "knowledge")
 
 
 class EvalConfig(BaseModel):
@@ -50,6 +50,9 @@ class EvalConfig(BaseModel):
     retry_base_delay: float = Field(1.0, ge=0)
     retry_max_delay: float = Field(60.0, ge=0)
     request_timeout: float = Field(120.0, gt=0)
+    knowledge: Literal["search", "full", "required", "none"] | None = Field(
+        None, description="Where the agent finds an environment's documents (None: the farm's default, search)"
+    )
     show_progress: bool = False
 
     @property

@@ -151,6 +151,7 @@ async def _run_all(
                 sector=envs[task.env].sector,
                 model=config.model,
                 user_model=config.simulator_model(),
+                knowledge=config.knowledge,
             )
         store.append(record)
         progress.advance()

@@ -149,10 +149,20 @@ class FarmClient:
 
     # -- episodes -------------------------------------------------------------------------------------
     async def create_episode(
-        self, *, task_id: str | None = None, env_id: str | None = None, fork_of: str | None = None
+        self,
+        *,
+        task_id: str | None = None,
+        env_id: str | None = None,
+        fork_of: str | None = None,
+        knowledge: str | None = None,
     ) -> EpisodeInfo:
-        """Start an episode of a task, free play in an environment, or a fork of an episode's current state."""
-        body = {"fork_of": fork_of} if fork_of else {"task_id": task_id} if task_id else {"env_id": env_id}
+        """Start an episode of a task, free play in an environment, or a fork of an episode's current state;
+        ``knowledge`` says where its agent finds the environment's documents (search, full, required, none)."""
+        body: dict[str, str | None] = (
+            {"fork_of": fork_of} if fork_of else {"task_id": task_id} if task_id else {"env_id": env_id}
+        )
+        if knowledge is not None:
+            body["knowledge"] = knowledge
         return EpisodeInfo.model_validate(await self.request("POST", "/episodes", json=body, idempotent=False))
 
     async def list_episodes(self, *, status: str | None = None) -> list[EpisodeStatus]:

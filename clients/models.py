@@ -84,6 +84,8 @@ class EpisodeInfo(View):
     mcp_url: str
     instruction: str | None = None
     policy: str = ""
+    #: Where the agent finds the environment's documents: search (tools), full, required or none (in the policy).
+    knowledge: str = "search"
     tools: list[ToolInfo] = []
     expires_at: float = 0.0
     #: Dual control (the user acts too): the user's MCP endpoint, tools and guide; None elsewhere.
@@ -113,6 +115,7 @@ class EpisodeStatus(View):
     calls: int = 0
     expires_at: float = 0.0
     log_bytes: int = 0
+    knowledge: str = "search"
     log: list[dict[str, Any]] | None = None
     log_next: str | None = None
 

@@ -156,6 +156,7 @@ async def run_trial(
     sector: str = "",
     model: str | None = None,
     user_model: str | None = None,
+    knowledge: str | None = None,
 ) -> TrialRecord:
     """Run one trial of ``task`` and return its record. Never raises for agent or server failures:
     they are classified in the record (``error_class``).
@@ -180,7 +181,7 @@ async def run_trial(
     t = _Trial(record, [])
     hook = retry_hook.set(t.retried)
     try:
-        async with open_episode(farm, task_id=task.id) as ep:
+        async with open_episode(farm, task_id=task.id, knowledge=knowledge) as ep:
             record.episode_id = ep.episode_id
             ctx = EpisodeContext(
                 task=task, info=ep.info, tools=await ep.list_tools(), user_tools=await ep.list_tools(actor="user")

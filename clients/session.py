@@ -95,6 +95,7 @@ async def open_episode(
     keep: bool = False,
     mode: str = "auto",
     timeout: float = 60.0,
+    knowledge: str | None = None,
 ) -> AsyncIterator[EpisodeSession]:
     """Create an episode and yield it with a connected MCP client; close it on exit unless ``keep``.
 
@@ -105,6 +106,7 @@ async def open_episode(
         keep: leave the episode open at the end (it then expires after the server's TTL).
         mode: the MCP client's protocol negotiation (``auto``, ``legacy`` or a version).
         timeout: seconds per MCP request.
+        knowledge: where the agent finds the environment's documents (None: the farm's default, search).
 
     Raises:
         FarmAPIError: the episode could not be created.
@@ -112,7 +114,7 @@ async def open_episode(
             (the episode is closed; nothing is sent to that URL).
         TransportError: the MCP endpoint could not be reached.
     """
-    info = await farm.create_episode(task_id=task_id, env_id=env_id)
+    info = await farm.create_episode(task_id=task_id, env_id=env_id, knowledge=knowledge)
     try:
         # The MCP client sends the farm key: only to the origin the farm client was configured with.
         mcp_url = require_same_origin(info.mcp_url, farm.base_url)

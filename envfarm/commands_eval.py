@@ -103,6 +103,13 @@ EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script s
 @click.option("--temperature", type=float, default=None, help="Sampling temperature [API default].")
 @click.option("--retries", type=click.IntRange(min=0), default=5, show_default=True, help="Retries per API call.")
 @click.option("--retry-delay", type=float, default=1.0, show_default=True, help="First backoff, seconds.")
+@click.option(
+    "--knowledge",
+    type=click.Choice(["search", "full", "required", "none"]),
+    default=None,
+    help="Where the agent finds an environment's documents: searched with tools [default], all in the policy, "
+    "the task's required ones in the policy, or none (docs/serving.md).",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @server_option
 @server_key_option
@@ -126,6 +133,7 @@ def eval_cmd(
     temperature: float | None,
     retries: int,
     retry_delay: float,
+    knowledge: str | None,
     no_progress: bool,
     server: str | None,
     server_key: str | None,
@@ -160,6 +168,7 @@ def eval_cmd(
         temperature=temperature,
         retry_attempts=retries + 1,
         retry_base_delay=retry_delay,
+        knowledge=knowledge,
         show_progress=not no_progress,
     )
     config.check()  # before an embedded farm starts: a bad flag should not wait for it

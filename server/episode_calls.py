@@ -11,7 +11,8 @@ import logging
 import time
 from typing import Any
 
-from envs.errors import EnvFarmError, ToolError, shown_name
+from envs.errors import EnvFarmError, ToolError, UnknownTool, shown_name
+from envs.formats.knowledge_modes import withheld_tools
 
 from .auth import Principal
 from .call_log import loggable_arguments, loggable_result
@@ -164,6 +165,9 @@ class EpisodeCalls(EpisodeMemory):
     @staticmethod
     def _run(live: LiveEpisode, seq: int, tool: str, arguments: Any, actor: str) -> CallOutcome:
         try:
+            withheld = withheld_tools(live.env.spec, live.row.knowledge) if actor == "agent" else frozenset()
+            if tool in withheld:  # its documents are in the prompt: to this agent the tool does not exist
+                raise UnknownTool(tool, [t.name for t in live.env.spec.tools_of("agent") if t.name not in withheld])
             content = live.state.call_tool(tool, arguments, actor=actor).content
         except ToolError as exc:
             outcome = CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))

@@ -35,6 +35,7 @@ import secrets
 import time
 
 from envs import Environment, Episode, Score, Task, score_episode
+from envs.formats.knowledge_modes import DEFAULT_KNOWLEDGE, KnowledgeModeError, check_mode
 
 from .auth import Principal
 from .episode_calls import EpisodeCalls
@@ -52,11 +53,19 @@ class EpisodeService(EpisodeCalls):
 
     # -- lifecycle -------------------------------------------------------------------------------------
     async def create(
-        self, principal: Principal, *, task_id: str | None, env_id: str | None, fork_of: str | None = None
+        self,
+        principal: Principal,
+        *,
+        task_id: str | None,
+        env_id: str | None,
+        fork_of: str | None = None,
+        knowledge: str | None = None,
     ) -> LiveEpisode:
-        """Start an episode of a task, free play in an environment, or a fork of another episode."""
+        """Start an episode of a task, free play in an environment, or a fork of another episode;
+        ``knowledge`` says where its agent finds the documents (``envs.formats.knowledge_modes``;
+        None: searched with tools, or as the forked episode has them)."""
         if fork_of is not None:
-            return await self._fork(principal, fork_of, task_id=task_id, env_id=env_id)
+            return await self._fork(principal, fork_of, task_id=task_id, env_id=env_id, knowledge=knowledge)
         task: Task | None = None
         if task_id is not None:
             entry, task = self.catalog.task(task_id)
@@ -65,23 +74,28 @@ class EpisodeService(EpisodeCalls):
             env_id = entry.spec.id
         elif env_id is None:
             raise ServiceError("Give a task_id, or an env_id for free play", field="task_id")
-        self.catalog.get(env_id)  # an unknown environment is a 404 before any limit
+        mode = knowledge or DEFAULT_KNOWLEDGE
+        try:  # an unknown environment is a 404, and a mode it cannot serve a 409, before any limit
+            check_mode(self.catalog.get(env_id).spec, task, mode)
+        except KnowledgeModeError as exc:
+            raise Conflict(str(exc), field="knowledge") from None
         self._check_open_limit(principal)
         check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
         env, state = await self._off_loop(
             principal, functools.partial(self._fresh_state, env_id, task), lambda made: made[1].close()
         )
-        return self._start(principal, env, task, state, [])
+        return self._start(principal, env, task, state, [], mode)
 
     async def _fork(
-        self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None
+        self, principal: Principal, source_id: str, *, task_id: str | None, env_id: str | None, knowledge: str | None
     ) -> LiveEpisode:
         """A new episode in the state ``source_id`` has now: its replay log (the committed writes since
         its last reset) is copied as the fork's own, so the fork rebuilds like any episode. The source
         may be open or ended; calls in flight on it are not part of the fork. A task or environment
         given as well must be the source's."""
         source = self.row(principal, source_id)
-        for name, given, actual in (("task_id", task_id, source.task_id), ("env_id", env_id, source.env_id)):
+        pairs = (("task_id", task_id, source.task_id), ("env_id", env_id, source.env_id))
+        for name, given, actual in (*pairs, ("knowledge", knowledge, source.knowledge)):
             if given is not None and given != actual:
                 raise Conflict(f"Episode '{source_id}' has {name} {actual!r}, not {given!r}", field=name)
         self._check_open_limit(principal)
@@ -90,7 +104,7 @@ class EpisodeService(EpisodeCalls):
             principal, functools.partial(self._replayed, source), lambda made: made[2].close()
         )
         log_rows = [dataclasses.replace(call, seq=i, transport="fork") for i, call in enumerate(copied, 1)]
-        live = self._start(principal, env, task, state, log_rows)
+        live = self._start(principal, env, task, state, log_rows, source.knowledge)
         self.tenant_bytes.add(principal.tenant, live.log_bytes)
         log.info("episode forked", extra={"episode_id": live.row.id, "source": source_id, "calls": len(log_rows)})
         return live
@@ -106,7 +120,13 @@ class EpisodeService(EpisodeCalls):
             )
 
     def _start(
-        self, principal: Principal, env: Environment, task: Task | None, state: Episode, log_rows: list[CallRow]
+        self,
+        principal: Principal,
+        env: Environment,
+        task: Task | None,
+        state: Episode,
+        log_rows: list[CallRow],
+        knowledge: str,
     ) -> LiveEpisode:
         now = time.time()
         row = EpisodeRow(
@@ -118,6 +138,7 @@ class EpisodeService(EpisodeCalls):
             created_at=now,
             last_active_at=now,
             calls=len(log_rows),
+            knowledge=knowledge,
         )
         try:
             self.store.create_episode(row, log_rows)

@@ -43,6 +43,7 @@ from mcp.types import (
 )
 
 from envs.errors import EnvFarmError, UnknownDialect
+from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
 from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, in_dialect, parse_dialect
 
 from .outcomes import CallOutcome, result_text
@@ -76,6 +77,11 @@ class EpisodeHandle(Protocol):
         """Whose endpoint this is: "agent", or "user" (dual control)."""
         ...
 
+    @property
+    def knowledge(self) -> str:
+        """Where the agent finds the documents (``envs.formats.knowledge_modes``)."""
+        ...
+
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome: ...
 
 
@@ -94,19 +100,22 @@ class McpError(EnvFarmError, MCPError):
         MCPError.__init__(self, code, message, data)
 
 
-_tool_cache: dict[tuple[int, Dialect, str], list[Tool]] = {}
+_tool_cache: dict[tuple[int, Dialect, str, frozenset[str]], list[Tool]] = {}
 
 
-def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent") -> list[Tool]:
+def mcp_tools(
+    env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent", withheld: frozenset[str] = frozenset()
+) -> list[Tool]:
     """``actor``'s tools (the agent's, or in a dual-control environment the user's) as MCP ``Tool``
     objects, built once per environment, dialect and actor.
 
     ``inputSchema`` is the advertised schema, which every major model API accepts as it is (the
     engine still validates against the spec's full one), written in ``dialect``
     (``envs.schemas.dialects``); ``outputSchema`` is declared only for tools whose every result is an
-    object (``envs.schemas.tool_schemas``).
+    object (``envs.schemas.tool_schemas``). ``withheld`` tools are left out (the document tools of an
+    episode given its documents in the prompt).
     """
-    tools = _tool_cache.get((id(env), dialect, actor))
+    tools = _tool_cache.get((id(env), dialect, actor, withheld))
     if tools is None:
         tools = [
             Tool(
@@ -122,8 +131,9 @@ def mcp_tools(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str =
                 ),
             )
             for t in env.spec.tools_of("user" if actor == "user" else "agent")
+            if t.name not in withheld
         ]
-        _tool_cache[(id(env), dialect, actor)] = tools
+        _tool_cache[(id(env), dialect, actor, withheld)] = tools
     return tools
 
 
@@ -150,7 +160,8 @@ def _resource(handle: EpisodeHandle) -> tuple[str, str, str, str]:
     if handle.actor == "user":
         what = "What the user sees and can do with their own tools in this environment"
         return user_guide_uri(spec.id), "user_guide", what, spec.user_guide
-    return policy_uri(spec.id), "policy", "The rules the agent must follow in this environment", spec.policy
+    policy = knowledge_policy(spec, handle.knowledge, handle.task)
+    return policy_uri(spec.id), "policy", "The rules the agent must follow in this environment", policy
 
 
 def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect = DEFAULT_DIALECT) -> Server[Any]:
@@ -166,7 +177,8 @@ def build_server(resolve: Resolver, *, version: str = "0.1.0", dialect: Dialect 
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         handle = await resolve(ctx)
-        return ListToolsResult(tools=mcp_tools(handle.env, asked_dialect(ctx), handle.actor))
+        withheld = withheld_tools(handle.env.spec, handle.knowledge) if handle.actor == "agent" else frozenset()
+        return ListToolsResult(tools=mcp_tools(handle.env, asked_dialect(ctx), handle.actor, withheld))
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         try:

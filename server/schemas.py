@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from envs.formats.knowledge_modes import KnowledgeMode
 from envs.formats.task import UserProfile
 from envs.schemas.dialects import DEFAULT_DIALECT, Dialect
 
@@ -129,6 +130,13 @@ class EpisodeCreate(ApiModel):
         "mcp_url (which then carries ?dialect=): 'gemini' for google-genai's MCP conversion (docs/serving.md)",
         examples=["gemini"],
     )
+    knowledge: KnowledgeMode | None = Field(
+        None,
+        description="Where the agent finds an environment's documents: 'search' (tools; the default), 'full' "
+        "(every document in the policy, no document tools), 'required' (the task's required documents in the "
+        "policy), 'none' (neither); a fork keeps its source's (docs/serving.md)",
+        examples=["full"],
+    )
 
 
 class EpisodeCreated(ApiModel):
@@ -138,6 +146,7 @@ class EpisodeCreated(ApiModel):
     mcp_url: str
     instruction: str | None
     policy: str
+    knowledge: KnowledgeMode = Field("search", description="Where the agent finds the documents (see the request)")
     tools: list[ToolInfo]
     expires_at: float
     user_mcp_url: str | None = Field(
@@ -173,6 +182,7 @@ class EpisodeStatus(ApiModel):
     expires_at: float
     calls: int
     log_bytes: int = Field(0, description="Bytes its call log holds (arguments and results), as the quotas count")
+    knowledge: KnowledgeMode = Field("search", description="Where the agent finds the documents")
     log: list[CallRecord] | None = Field(
         None,
         description="The call log (with log=true): all of it, or, for a log over one page, the first page and log_next",

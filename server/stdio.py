@@ -35,6 +35,7 @@ class LocalEpisode:
     state: Episode
     trajectory: list[dict[str, Any]] = field(default_factory=list)
     actor: str = "agent"  # stdio serves the agent's side
+    knowledge: str = "search"  # the documents, if any, are searched with tools
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
         t0 = time.perf_counter()

@@ -40,6 +40,8 @@ episodes = sa.Table(
     # Bytes of its call log (arguments and results as stored), kept with each append: the tenant's
     # store use is a sum over its episodes, not over every logged call.
     sa.Column("log_bytes", sa.BigInteger, nullable=False, default=0, server_default="0"),
+    # Where the agent finds the environment's documents (envs.formats.knowledge_modes).
+    sa.Column("knowledge", sa.String(16), nullable=False, default="search", server_default="search"),
 )
 
 calls = sa.Table(
@@ -74,6 +76,7 @@ class EpisodeRow:
     last_active_at: float
     calls: int
     log_bytes: int = 0
+    knowledge: str = "search"  # where the agent finds the documents (envs.formats.knowledge_modes)
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,7 @@ class Store:
                 sa.event.listen(self.engine, "connect", _sqlite_pragmas(fsync))
             metadata.create_all(self.engine)
             self._add_log_bytes_column()
+            self._add_knowledge_column()
             self._add_actor_column()
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             hint = ""
@@ -332,6 +336,14 @@ class Store:
             return
         with self.engine.begin() as c:
             c.exec_driver_sql("ALTER TABLE calls ADD COLUMN actor VARCHAR(8) NOT NULL DEFAULT 'agent'")
+
+    def _add_knowledge_column(self) -> None:
+        """Give a store made before episodes could take their documents in the prompt the
+        ``knowledge`` column: every episode it holds searched them with tools."""
+        if "knowledge" in {c["name"] for c in sa.inspect(self.engine).get_columns("episodes")}:
+            return
+        with self.engine.begin() as c:
+            c.exec_driver_sql("ALTER TABLE episodes ADD COLUMN knowledge VARCHAR(16) NOT NULL DEFAULT 'search'")
 
     def close(self) -> None:
         self.engine.dispose()

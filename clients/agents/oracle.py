@@ -12,7 +12,7 @@ both sides, in its order.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..errors import AgentError
 from ..models import TaskView
@@ -24,9 +24,10 @@ from .base import AgentTurn, EpisodeContext
 Step = ToolCall | list[ToolCall]
 
 
-def gold_steps(task: TaskView) -> list[Step]:
+def gold_steps(task: TaskView, offered: Collection[str] | None = None) -> list[Step]:
     """The task's gold actions as the agent's turns: each agent action alone, each run of consecutive
-    user actions as one request to the user.
+    user actions as one request to the user. With ``offered``, the agent's actions with a tool not in it
+    are left out (the document tools of an episode given its documents in the prompt).
 
     Raises:
         AgentError: the task view holds no gold actions (a non-admin key).
@@ -38,6 +39,8 @@ def gold_steps(task: TaskView) -> list[Step]:
         )
     steps: list[Step] = []
     for action in task.gold_actions:
+        if action.actor != "user" and offered is not None and action.tool not in offered:
+            continue
         if action.actor != "user":
             steps.append(action)
         elif steps and isinstance(steps[-1], list):
@@ -75,7 +78,7 @@ class OracleAgent:
 
     async def act(self, ctx: EpisodeContext, messages: Sequence[Message]) -> AgentTurn:
         """The next gold step, or the final answer once all have been taken."""
-        steps = gold_steps(ctx.task)
+        steps = gold_steps(ctx.task, {t.name for t in ctx.tools} or None)  # no tools listed: none withheld
         done = sum(1 for m in messages if m.role == "assistant")
         if done >= len(steps):
             return AgentTurn(content=ctx.task.reference_answer)

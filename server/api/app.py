@@ -124,6 +124,10 @@ class _HttpEpisode:
     def task(self) -> Task | None:
         return self.live.task
 
+    @property
+    def knowledge(self) -> str:
+        return self.live.row.knowledge
+
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
         return await self.service.call(
             self.principal, self.live.row.id, tool, arguments, transport="mcp", actor=self.actor

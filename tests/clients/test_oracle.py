@@ -44,3 +44,20 @@ def test_oracle_calls_travel_over_mcp(make_config, farm_url):
             assert status["status"] == "closed"  # the helper closes episodes at the end
             assert {c["transport"] for c in status["log"]} == {"mcp"}
             assert [c["tool"] for c in status["log"]] == [c["tool"] for c in r["tool_calls"]]
+
+
+def test_eval_serves_the_documents_where_knowledge_says(tmp_path, capsys):
+    """``--knowledge full``: the document tools are withheld, so the oracle leaves their gold calls out
+    and still scores 1.0; the run remembers the mode, and resuming with another is refused."""
+    from ..envs.engine.test_knowledge import write_knowledge_catalog
+
+    write_knowledge_catalog(tmp_path / "catalog")
+    out = tmp_path / "full"
+    args = ["eval", "--agent", "oracle", "--tasks", "card_help-001", "--out", str(out), "--no-progress"]
+    code = main([*args, "--knowledge", "full", "--catalog", str(tmp_path / "catalog")])
+    assert code == 0, capsys.readouterr().err
+    (record,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert record["reward"] == 1.0 and [c["tool"] for c in record["tool_calls"]] == ["get_card"]
+    assert json.loads((out / "run.json").read_text())["knowledge"] == "full"
+    code = main([*args, "--knowledge", "none", "--catalog", str(tmp_path / "catalog")])
+    assert code != 0 and "knowledge" in capsys.readouterr().err

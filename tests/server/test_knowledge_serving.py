@@ -34,3 +34,53 @@ def test_search_read_and_grep_over_rest_and_mcp(make_server, tmp_path: Path):
 
     is_error, text = run(over_mcp())
     assert not is_error and "95 dollars" in text
+
+
+def test_the_documents_go_in_the_prompt_in_the_modes_that_put_them_there(make_server, tmp_path: Path):
+    write_knowledge_catalog(tmp_path / "catalog")
+    farm = make_server(catalog=tmp_path / "catalog")
+    with httpx.Client(base_url=farm.base_url, timeout=60) as client:
+        full = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "full"}).json()
+        names = [t["name"] for t in full["tools"]]
+        assert full["knowledge"] == "full" and names == ["get_card"]  # the document tools are withheld
+        assert full["policy"].count("<knowledge_base>") == 1 and "95 dollars" in full["policy"]
+        assert "Travel insurance" in full["policy"]  # every document
+        refused = call_rest(client, full["episode_id"], "search_articles", {"query": "gold annual fee"})
+        assert refused["is_error"] and refused["error_type"] == "UnknownTool" and "not found" in refused["message"]
+        assert client.get(f"/episodes/{full['episode_id']}").json()["knowledge"] == "full"
+        fork = client.post("/episodes", json={"fork_of": full["episode_id"]}).json()
+        assert fork["knowledge"] == "full" and [t["name"] for t in fork["tools"]] == ["get_card"]
+
+        required = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "required"}).json()
+        assert "95 dollars" in required["policy"] and "Travel insurance" not in required["policy"]
+        none = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "none"}).json()
+        assert "<knowledge_base>" not in none["policy"] and [t["name"] for t in none["tools"]] == ["get_card"]
+        search = client.post("/episodes", json={"task_id": "card_help-001"}).json()
+        assert search["knowledge"] == "search" and "<knowledge_base>" not in search["policy"]
+
+        free = client.post("/episodes", json={"env_id": "card_help", "knowledge": "required"})
+        assert free.status_code == 409 and free.json()["error"]["field"] == "knowledge"
+        assert "free play has none" in free.json()["error"]["message"]
+        bad = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "everything"})
+        assert bad.status_code in (400, 422) and "knowledge" in bad.text
+        other = client.post("/episodes", json={"fork_of": full["episode_id"], "knowledge": "search"})
+        assert other.status_code == 409 and other.json()["error"]["field"] == "knowledge"
+
+    async def over_mcp() -> tuple[list[str], str, bool]:
+        async with mcp_session(full["mcp_url"], "legacy") as c:
+            listed = [t.name for t in (await c.list_tools()).tools]
+            policy = (await c.read_resource("envfarm://envs/card_help/policy")).contents[0]
+            called = await c.call_tool("read_article", {"article_id": "A1"})
+            return listed, getattr(policy, "text", ""), bool(called.is_error)
+
+    listed, policy, refused_over_mcp = run(over_mcp())
+    assert listed == ["get_card"] and "<knowledge_base>" in policy and refused_over_mcp
+
+
+def test_an_environment_without_documents_is_served_only_with_search(make_server):
+    farm = make_server()
+    with httpx.Client(base_url=farm.base_url, timeout=60) as client:
+        response = client.post("/episodes", json={"env_id": "clinic", "knowledge": "full"})
+        assert response.status_code == 409, response.text
+        assert response.json()["error"]["field"] == "knowledge" and "has none" in response.json()["error"]["message"]
+        assert client.post("/episodes", json={"env_id": "clinic", "knowledge": "search"}).status_code == 201

@@ -343,6 +343,7 @@ def _store_made_before_log_bytes_gets_the_column_filled_in(url: str) -> None:
         assert row is not None and row.log_bytes == len("{}") + len("[1, 2]") + len('{"a": 1}')
         assert store.tenant_log_bytes("local") == row.log_bytes
         assert [c.actor for c in store.calls("ep_old")] == ["agent", "agent"]  # the column came too
+        assert row.knowledge == "search"  # and so did the episodes' knowledge mode
         assert store.prune_ended(keep_episodes=1, keep_bytes=row.log_bytes) == 0  # within both limits
         assert store.prune_ended(keep_episodes=0, keep_bytes=row.log_bytes) == 1 and store.get_episode("ep_old") is None
     finally:

@@ -41,9 +41,12 @@ def env_summary(entry: CatalogEntry) -> EnvSummary:
     )
 
 
-def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent") -> list[ToolInfo]:
+def tool_infos(
+    env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str = "agent", withheld: frozenset[str] = frozenset()
+) -> list[ToolInfo]:
     """``actor``'s tools (the agent's, or the user's in a dual-control environment) as the server's own
-    environment advertises them (with the string limits it enforces), input schemas in ``dialect``."""
+    environment advertises them (with the string limits it enforces), input schemas in ``dialect``;
+    ``withheld`` ones left out."""
     return [
         ToolInfo(
             name=t.name,
@@ -53,6 +56,7 @@ def tool_infos(env: Environment, dialect: Dialect = DEFAULT_DIALECT, actor: str 
             output_schema=env.output_schema(t.name),
         )
         for t in env.spec.tools_of("user" if actor == "user" else "agent")
+        if t.name not in withheld
     ]
 
 

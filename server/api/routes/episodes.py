@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from envs import Score
+from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
 from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect
 
 from ...auth import Principal
@@ -63,6 +64,7 @@ async def _status(farm: FarmState, row: EpisodeRow) -> EpisodeStatus:
         expires_at=farm.service.expires_at(row),
         calls=row.calls,
         log_bytes=row.log_bytes,
+        knowledge=row.knowledge,
     )
 
 
@@ -92,16 +94,19 @@ async def create_episode(
     body: EpisodeCreate, request: Request, farm: FarmDep, principal: PrincipalDep
 ) -> EpisodeCreated:
     """Start an episode of a task, free play in an environment, or a fork of an episode; get its MCP URL."""
-    live = await farm.service.create(principal, task_id=body.task_id, env_id=body.env_id, fork_of=body.fork_of)
-    entry = farm.catalog.get(live.row.env_id)
+    live = await farm.service.create(
+        principal, task_id=body.task_id, env_id=body.env_id, fork_of=body.fork_of, knowledge=body.knowledge
+    )
+    entry, mode = farm.catalog.get(live.row.env_id), live.row.knowledge
     return EpisodeCreated(
         episode_id=live.row.id,
         env_id=live.row.env_id,
         task_id=live.row.task_id,
         mcp_url=mcp_url(farm, request, live.row.id, body.dialect),
         instruction=live.task.instruction if live.task else None,
-        policy=entry.spec.policy,
-        tools=tool_infos(live.env, body.dialect),
+        policy=knowledge_policy(entry.spec, mode, live.task),
+        knowledge=mode,
+        tools=tool_infos(live.env, body.dialect, withheld=withheld_tools(entry.spec, mode)),
         expires_at=farm.service.expires_at(live.row),
         **_user_side(farm, request, live, body.dialect),
     )
