@@ -15,7 +15,9 @@ from weakref import WeakKeyDictionary
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from envs import Catalog, CatalogEntry
+from envs import Catalog, CatalogEntry, Task
+from envs.formats.knowledge_modes import KnowledgeModeError, check_mode
+from envs.formats.spec import EnvSpec
 from envs.quality import ENV_COLUMNS, EnvQuality, env_quality
 
 from ..api.deps import FarmDep, FarmState
@@ -135,4 +137,25 @@ def task_page(request: Request, task_id: str, farm: FarmDep, viewer: ViewerDep) 
         task=task,
         view=task_view(task, viewer),
         admin=viewer.admin,
+        prompt_modes=_prompt_modes(entry.spec, task),
     )
+
+
+#: How the console offers each way of giving the agent an environment's documents in its prompt.
+_PROMPT_MODES = {
+    "full": "with every document in the prompt",
+    "required": "with the task's required documents in the prompt",
+    "none": "with no documents at all",
+}
+
+
+def _prompt_modes(spec: EnvSpec, task: Task) -> list[tuple[str, str]]:
+    """The knowledge modes besides searching an episode of ``task`` can start in (none without documents)."""
+    modes = []
+    for mode, label in _PROMPT_MODES.items():
+        try:
+            check_mode(spec, task, mode)
+        except KnowledgeModeError:
+            continue
+        modes.append((mode, label))
+    return modes

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from envs.errors import EnvFarmError
+from envs.formats.knowledge_modes import KnowledgeMode
 
 from ..api.deps import FarmDep, FarmState
 from ..api.routes.episodes import After, mcp_url
@@ -143,11 +144,13 @@ async def episode_page(request: Request, episode_id: str, farm: FarmDep, viewer:
 
 
 @router.post("/tasks/{task_id}/episodes")
-async def start_episode(task_id: str, farm: FarmDep, viewer: ViewerDep) -> RedirectResponse:
-    """Start an episode of the task under the viewer's key (the form on a task's page), and show it:
-    its page holds the MCP URL and a client snippet. The console's cookie is ``SameSite=Strict``, so
-    another site cannot make a browser post this."""
-    live = await farm.service.create(viewer, task_id=task_id, env_id=None)
+async def start_episode(
+    task_id: str, farm: FarmDep, viewer: ViewerDep, knowledge: KnowledgeMode | None = None
+) -> RedirectResponse:
+    """Start an episode of the task under the viewer's key (the form on a task's page; ``knowledge``:
+    where its agent finds the documents), and show it: its page holds the MCP URL and a client snippet.
+    The console's cookie is ``SameSite=Strict``, so another site cannot make a browser post this."""
+    live = await farm.service.create(viewer, task_id=task_id, env_id=None, knowledge=knowledge)
     return RedirectResponse(f"{PREFIX}/episodes/{live.row.id}", status_code=303)
 
 

@@ -84,3 +84,18 @@ def test_an_environment_without_documents_is_served_only_with_search(make_server
         assert response.status_code == 409, response.text
         assert response.json()["error"]["field"] == "knowledge" and "has none" in response.json()["error"]["message"]
         assert client.post("/episodes", json={"env_id": "clinic", "knowledge": "search"}).status_code == 201
+
+
+def test_the_console_starts_an_episode_with_the_documents_in_the_prompt(make_server, tmp_path: Path):
+    write_knowledge_catalog(tmp_path / "catalog")
+    farm = make_server(catalog=tmp_path / "catalog")
+    with httpx.Client(base_url=farm.base_url, timeout=60) as client:
+        page = client.get("/console/tasks/card_help-001").text
+        assert 'formaction="/console/tasks/card_help-001/episodes?knowledge=full"' in page
+        assert "?knowledge=required" in page and "?knowledge=none" in page
+        started = client.post("/console/tasks/card_help-001/episodes?knowledge=required")
+        assert started.status_code == 303, started.text
+        episode_id = started.headers["location"].rsplit("/", 1)[1]
+        assert client.get(f"/episodes/{episode_id}").json()["knowledge"] == "required"
+        shown = client.get(started.headers["location"]).text
+        assert 'id="knowledge">the task&#39;s required ones in the prompt<' in shown

@@ -249,3 +249,8 @@ def test_a_task_page_starts_an_episode_whose_page_gives_a_snippet_that_connects(
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "'list_providers'" in done.stdout
+
+
+def test_a_task_without_documents_offers_no_prompt_modes(local):
+    with local.http() as c:
+        assert "?knowledge=" not in _page(c, "/console/tasks/clinic-001")
