@@ -184,6 +184,20 @@ def states_status(answer: str, status: str) -> bool:
     return False
 
 
+def _required_document_texts(spec: EnvSpec, task: Task) -> list[str]:
+    """The indexed text of the documents ``task`` names as deciding it (rows of full-text tables)."""
+    if not task.required_documents:
+        return []
+    texts = []
+    for table in spec.tables:
+        if table.full_text and len(table.primary_key) == 1:
+            key = table.primary_key[0]
+            for row in spec.seed.get(table.name, []):
+                if str(row.get(key)) in task.required_documents:
+                    texts.append("\n".join(str(row.get(c) or "") for c in table.full_text))
+    return texts
+
+
 @dataclass(frozen=True)
 class AnswerContext:
     """What the gold reads of a task showed, and what an answer to it has a reason to state.
@@ -192,8 +206,8 @@ class AnswerContext:
         shown: the values the gold reads showed (:func:`shown_values`).
         allowed: the reasons and required outputs, today's date, and what the gold writes sent and
             returned (an agent reports what it did).
-        words: the user's words, the policy and the refused tools' descriptions, whose values an
-            answer may repeat.
+        words: the user's words, the policy, the documents the task names as deciding it and the
+            refused tools' descriptions, whose values an answer may repeat.
         reads: the gold reads' results, record by record.
     """
 
@@ -212,6 +226,7 @@ class AnswerContext:
             acted.append(call.arguments)
         user = task.user
         words = [task.instruction, spec.policy, *user.known_facts, *user.reveal_if_asked]
+        words += _required_document_texts(spec, task)  # where the rules live in documents, they are the policy
         for refusal in task.refusals:
             words.append(refusal.request)
             tool = spec.tool(refusal.call.tool) if refusal.call is not None else None
