@@ -13,6 +13,8 @@ The stages, in the order a domain goes through them (each a subpackage; docs/syn
 * :mod:`synthesis.tasks` -- the tool dependency graph expanded into verified tasks with checklists;
 * :mod:`synthesis.dual` -- dual-control domains (the customer holds a device): declarative
   descriptions of a service, a device and their faults, built into environments and fault-combination tasks;
+* :mod:`synthesis.knowledge` -- knowledge-base variants of synthesized environments: the rules moved
+  into a help center of articles with close-but-wrong distractors, tasks naming the deciding article;
 * :mod:`synthesis.catalog` -- the pipeline that runs the stages per domain and writes a catalog, and
   the cached default catalog;
 * :mod:`synthesis.tau2` -- tau2-bench's retail and airline, imported from tau2's data;

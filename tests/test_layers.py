@@ -52,7 +52,19 @@ def test_no_module_exceeds_600_lines():
 # -- modules --------------------------------------------------------------------------------------
 PACKAGES = ("envs", "synthesis", "server", "clients", "envfarm")
 # synthesis's stages, in pipeline order: a stage imports only stages before it (see synthesis/__init__.py)
-SYNTHESIS_STAGES = ("domains", "seeds", "tools", "gate", "sources", "tasks", "dual", "catalog", "tau2", "bench")
+SYNTHESIS_STAGES = (
+    "domains",
+    "seeds",
+    "tools",
+    "gate",
+    "sources",
+    "tasks",
+    "dual",
+    "knowledge",
+    "catalog",
+    "tau2",
+    "bench",
+)
 
 
 def _module_name(path: Path) -> str:

@@ -1,0 +1,166 @@
+"""A knowledge-base variant of a synthesized environment: the same tables, tools and data, plus a help
+center holding every rule; the policy shrinks to a header; the tasks are the original ones whose
+decision rests on a rule the tools leave to the policy, each naming the article that states it.
+
+Which tasks: those with a refusal on a policy-only rule whose words :mod:`.terms` reads, that the rule
+as stated refuses, and that a distractor's value would let through (:mod:`.distractors`). Each is
+copied with the variant's ids, ``required_documents`` (the articles stating its deciding rules), a
+gold that reads them first, and is verified by :mod:`.verify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from envs.formats.knowledge import retrieval_tools
+from envs.formats.spec import EnvSpec, RuleSpec, TableSpec
+from envs.formats.task import Task, ToolCall
+from envs.grading.decidable import stated_now
+
+from .articles import RulePlan, write_articles
+from .distractors import looser, stricter
+from .header import header_policy
+from .policy_split import rule_reasons, split_policy
+from .terms import Terms, read_terms
+
+SUFFIX = "_kb"
+TABLE = "help_articles"
+#: A source environment gets a variant when at least this many of its tasks can rest on an article.
+MIN_TASKS = 7
+DOCUMENT_TABLE = TableSpec.model_validate(
+    {
+        "name": TABLE,
+        "description": "The help center: the articles stating the service's rules",
+        "primary_key": ["article_id"],
+        "full_text": ["title", "body"],
+        "columns": [
+            {"name": "article_id", "type": "text"},
+            {"name": "title", "type": "text"},
+            {"name": "body", "type": "text"},
+            {"name": "tags", "type": "text"},
+        ],
+    }
+)
+TOOLS = retrieval_tools(
+    DOCUMENT_TABLE, id_column="article_id", title_column="title", text_column="body", tags_column="tags"
+)
+SEARCH, READ, GREP = (str(t["name"]) for t in TOOLS)
+
+
+@dataclass
+class KbVariant:
+    spec: EnvSpec
+    tasks: list[Task]
+    source: str
+    plans: list[RulePlan] = field(default_factory=list)
+    #: task id -> (rule text, reason values) of each refusal the task's documents decide
+    deciding: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+
+
+def _field_values(spec: EnvSpec, value: str) -> list[str]:
+    """The other values of the enum column that holds ``value`` (in words), for an exclusion's distractor."""
+    label = value.replace("_", " ").lower()
+    for table in spec.tables:
+        for column in table.columns:
+            words = [v.replace("_", " ") for v in column.enum or []]
+            if label in words:
+                return [w for w in words if w != label]
+    return []
+
+
+def _policy_rules(spec: EnvSpec) -> dict[str, list[RuleSpec]]:
+    by_text: dict[str, list[RuleSpec]] = {}
+    for r in spec.rules:
+        if r.enforced_by == "policy":
+            by_text.setdefault(r.text, []).append(r)
+    return by_text
+
+
+def _plans(spec: EnvSpec, tasks: Sequence[Task]) -> list[RulePlan]:
+    now = stated_now(spec.policy)
+    by_text = _policy_rules(spec)
+    reasons = rule_reasons(spec.policy, list(by_text))
+    plans = []
+    for text, rules in by_text.items():
+        ids = {r.id for r in rules}
+        terms = read_terms(text)
+        plan = RulePlan(text, list(dict.fromkeys(r.tool for r in rules)), reasons.get(text, ""), terms)
+        if terms is not None and terms.text == text and now is not None:
+            refused = [r.reason for t in tasks for r in t.refusals if r.rule in ids]
+            refused = [reason for reason in refused if terms.allows(now, reason) is False]
+            others = _field_values(spec, terms.values[0]) if terms.kind == "not_when" else []
+            plan.looser = looser(terms, now, refused, others)
+            plan.stricter = stricter(terms)
+        plans.append(plan)
+    return plans
+
+
+def _deciding(spec: EnvSpec, task: Task, plans: Sequence[RulePlan]) -> list[tuple[RulePlan, list[str]]] | None:
+    """The plans deciding ``task`` with each refusal's reason, or None when the task cannot rest on an
+    article (no refusal on a policy-only rule, or one whose rule no distractor flips)."""
+    now = stated_now(spec.policy)
+    by_rule = {r.id: p for p in plans for r in spec.rules if r.text == p.text and r.enforced_by == "policy"}
+    found = []
+    for refusal in task.refusals:
+        plan = by_rule.get(refusal.rule or "")
+        if plan is None:
+            continue
+        terms, loose = plan.terms, plan.looser
+        if now is None or terms is None or loose is None or refusal.call is None:
+            return None
+        if terms.allows(now, refusal.reason) is not False or loose.allows(now, refusal.reason) is not True:
+            return None
+        found.append((plan, refusal.reason))
+    return found or None
+
+
+def eligible_tasks(spec: EnvSpec, tasks: Sequence[Task]) -> int:
+    """How many of ``tasks`` a variant of ``spec`` would keep (the choice of sources reads this)."""
+    plans = _plans(spec, tasks)
+    return sum(_deciding(spec, t, plans) is not None for t in tasks)
+
+
+def _terms_label(terms: Terms | None) -> str:
+    return terms.text if terms is not None else ""
+
+
+def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
+    """The knowledge-base variant of ``spec`` with its tasks (not verified: :func:`.verify.verify_variant`)."""
+    plans = _plans(spec, tasks)
+    split = split_policy(spec.policy)
+    rows = write_articles(spec, split, plans)
+    vid = spec.id + SUFFIX
+    name = f"{spec.name} (help center)"
+    data = spec.model_dump(mode="json")
+    data.update(
+        id=vid,
+        name=name,
+        policy=header_policy(split, name, SEARCH, READ, GREP),
+        tables=[*data["tables"], DOCUMENT_TABLE.model_dump(mode="json", exclude_defaults=True)],
+        tools=[*data["tools"], *TOOLS],
+        seed={**data["seed"], TABLE: rows},
+    )
+    variant = KbVariant(EnvSpec.model_validate(data), [], spec.id, plans)
+    for task in tasks:
+        deciding = _deciding(spec, task, plans)
+        if deciding is None:
+            continue
+        tid = f"{vid}-{len(variant.tasks) + 1:03d}"
+        documents = list(dict.fromkeys(p.article for p, _ in deciding))
+        reads = [ToolCall(tool=READ, arguments={"article_id": d}) for d in documents]
+        answer = task.answer.replace("the policy says", "the help center says") if task.answer else task.answer
+        variant.tasks.append(
+            task.model_copy(
+                update={
+                    "id": tid,
+                    "env": vid,
+                    "required_documents": documents,
+                    "gold_actions": [*reads, *task.gold_actions],
+                    "answer": answer,
+                    "tags": [*task.tags, "knowledge-base"],
+                }
+            )
+        )
+        variant.deciding[tid] = [(p.text, reason) for p, reason in deciding]
+    return variant

@@ -1,0 +1,79 @@
+"""What every knowledge-base task must hold, checked when the variant is built:
+
+(a) each rule deciding the task is stated, with its value, in exactly one article, and that article is
+    among the task's ``required_documents``;
+(b) the rule has a distractor (another segment's or an archived edition's article) whose terms let
+    through what the rule refuses, and acting on them fails the task: the refused call, made after the
+    gold calls and followed by the reference answer, scores below 1.0 on the real engine.
+
+A task that breaks either stops the build with :class:`KnowledgeBuildError`, naming the environment
+and the task.
+"""
+
+from __future__ import annotations
+
+from envs.engine import Environment
+from envs.errors import EnvFarmError, ToolError
+from envs.grading.decidable import stated_now
+from envs.grading.scoring import score_episode
+
+from .variant import TABLE, KbVariant
+
+
+class KnowledgeBuildError(EnvFarmError):
+    """A knowledge-base task is not decided by exactly one article, or no distractor would flip it."""
+
+    def __init__(self, env_id: str, task_id: str, message: str) -> None:
+        super().__init__(f"{env_id}: task {task_id}: {message}")
+        self.env_id, self.task_id = env_id, task_id
+
+
+def stating(rows: list[dict[str, str]], text: str) -> list[str]:
+    """The ids of the articles whose title or body states ``text`` (any case)."""
+    low = text.lower()
+    return [r["article_id"] for r in rows if low in f"{r['title']}\n{r['body']}".lower()]
+
+
+def verify_variant(variant: KbVariant) -> None:
+    """Check (a) and (b) for every task of ``variant``.
+
+    Raises:
+        KnowledgeBuildError: the first task that breaks one, and why.
+    """
+    spec = variant.spec
+    rows = spec.seed.get(TABLE, [])
+    now = stated_now(spec.policy)
+    env = Environment(spec)
+    plans = {p.text: p for p in variant.plans}
+    for task in variant.tasks:
+        for text, reason in variant.deciding.get(task.id, []):
+            found = stating(rows, text)
+            if len(found) != 1 or found[0] not in task.required_documents:
+                said = ", ".join(found) or "no article"
+                raise KnowledgeBuildError(
+                    spec.id, task.id, f"the rule '{text}' is stated in {said}, not in exactly one required document"
+                )
+            plan = plans[text]
+            flips = [a for a, t in plan.distractors.items() if now is not None and t.allows(now, reason) is True]
+            if not flips:
+                raise KnowledgeBuildError(spec.id, task.id, f"no distractor of '{text}' lets {reason} through")
+        _acting_fails(env, variant, task.id)
+
+
+def _acting_fails(env: Environment, variant: KbVariant, task_id: str) -> None:
+    """Acting on a distractor's terms (making each refused call) must fail the task."""
+    task = next(t for t in variant.tasks if t.id == task_id)
+    episode = env.episode(task)
+    try:
+        episode.replay(task.gold_actions)
+        for refusal in task.refusals:
+            if refusal.call is not None:
+                try:
+                    episode.call_tool(refusal.call.tool, refusal.call.arguments)
+                except ToolError:
+                    continue
+        reward = score_episode(env, task, episode, answer=task.answer or "").reward
+    finally:
+        episode.close()
+    if reward >= 1.0:
+        raise KnowledgeBuildError(variant.spec.id, task_id, "acting on a distractor's terms still scores 1.0")

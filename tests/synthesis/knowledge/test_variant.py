@@ -1,0 +1,150 @@
+"""A knowledge-base variant built from a real synthesized environment (the built-in library loans
+domain, seed 0, as the default catalog makes it): what moves to the help center, what the tasks
+name, the build-time verification, and the variant played on the real engine."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from envs import Catalog
+from envs.catalog import CatalogEntry, load_env_dir
+from envs.check import check_env
+from envs.engine import Environment
+from envs.quality.gaming import DOCUMENTS, play, task_class
+from envs.quality.retrieval import retrieval_counts
+from synthesis.catalog.default_catalog import synthesis_config
+from synthesis.catalog.pipeline import synthesize_one
+from synthesis.domains.ontology import load_ontology
+from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, write_kb_catalog
+from synthesis.knowledge.catalog import variant_for
+from synthesis.knowledge.variant import TABLE
+from synthesis.knowledge.verify import stating
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("catalog")
+    domain = next(d for d in load_ontology() if d.id == "library_loans")
+    assert synthesize_one(domain, 0, synthesis_config(out)).status == "accepted"
+    return out
+
+
+@pytest.fixture(scope="module")
+def original(source: Path) -> CatalogEntry:
+    return load_env_dir(source / "library_loans")
+
+
+@pytest.fixture
+def variant(source: Path) -> KbVariant:
+    built = variant_for(source / "library_loans")  # verified and checked
+    assert built is not None
+    return built
+
+
+def test_the_variant_is_the_original_plus_a_help_center_and_passes_the_check(variant: KbVariant, original):
+    spec = variant.spec
+    assert spec.id == "library_loans_kb" and spec.name.endswith("(help center)")
+    docs = spec.table(TABLE)
+    assert docs is not None and docs.full_text == ["title", "body"]
+    assert [t.name for t in spec.tables] == [*(t.name for t in original.spec.tables), TABLE]
+    assert {t.name for t in spec.tools} == {t.name for t in original.spec.tools} | {
+        "search_help_articles",
+        "read_help_article",
+        "grep_help_articles",
+    }
+    assert spec.rules == original.spec.rules
+    report = check_env(spec, variant.tasks)
+    assert report.ok, report.problems[:3]
+    assert len(variant.tasks) >= 7 and report.tasks_passed == len(variant.tasks)
+
+
+def test_the_policy_is_a_header_and_every_rule_is_in_an_article(variant: KbVariant, original):
+    policy = variant.spec.policy
+    assert "The current time is 2026-03-02 09:00 (UTC)." in policy  # time rules are decided against it
+    assert "## Identity" in policy and "## Conduct" in policy and "search_help_articles" in policy
+    assert "archived editions" in policy and len(policy) < len(original.spec.policy)
+    rows = variant.spec.seed[TABLE]
+    for rule in original.spec.rules:
+        assert rule.text.lower() not in policy.lower(), rule.text
+        assert stating(rows, rule.text), f"no article states '{rule.text}'"
+    titles = [r["title"] for r in rows]
+    assert any(t.startswith("Frequently asked questions") for t in titles)
+    assert any("what you can do and why" in t for t in titles) and any("statuses" in t for t in titles)
+
+
+def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(variant: KbVariant, original):
+    rows = {r["article_id"]: r for r in variant.spec.seed[TABLE]}
+    policy_only = {r.id for r in original.spec.rules if r.enforced_by == "policy"}
+    for task in variant.tasks:
+        assert task.env == variant.spec.id and task.id.startswith("library_loans_kb-")
+        assert any(r.rule in policy_only for r in task.refusals)
+        assert task.gold_actions[0].tool == "read_help_article"
+        for text, _ in variant.deciding[task.id]:
+            found = stating(list(rows.values()), text)  # the rule with its value: one article, required
+            assert len(found) == 1 and found[0] in task.required_documents, (task.id, text, found)
+            plan = next(p for p in variant.plans if p.text == text)
+            others = [rows[d] for d in plan.distractors]
+            assert others and all(rows[plan.article]["title"] in o["title"] for o in others)  # same topic
+            assert all("only" in o["body"] or "Archived" in o["body"] for o in others)
+
+
+def test_a_distractor_whose_value_flips_nothing_is_refused(variant: KbVariant):
+    broken = copy.deepcopy(variant)
+    task = broken.tasks[0]
+    text, _ = broken.deciding[task.id][0]
+    plan = next(p for p in broken.plans if p.text == text)
+    assert plan.terms is not None
+    plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value: refuses too
+    with pytest.raises(KnowledgeBuildError) as err:
+        verify_variant(broken)
+    assert str(err.value).startswith(f"library_loans_kb: task {task.id}: no distractor of '{text}'")
+
+
+def test_a_rule_stated_in_a_second_article_is_refused(variant: KbVariant):
+    broken = copy.deepcopy(variant)
+    task = broken.tasks[0]
+    text, _ = broken.deciding[task.id][0]
+    faq = next(r for r in broken.spec.seed[TABLE] if r["title"].startswith("Frequently asked"))
+    faq["body"] += f"\n\nIn short: {text}."
+    with pytest.raises(KnowledgeBuildError) as err:
+        verify_variant(broken)
+    assert f"task {task.id}: the rule '{text}' is stated in " in str(err.value)
+    assert "not in exactly one required document" in str(err.value)
+
+
+def test_a_task_the_distractor_does_not_fail_is_refused(variant: KbVariant):
+    broken = copy.deepcopy(variant)
+    task = broken.tasks[0]
+    # a refused call that changes nothing the task checks: acting on the distractor would pass
+    call = task.gold_actions[-1]
+    task.refusals[0] = task.refusals[0].model_copy(update={"call": call})
+    with pytest.raises(KnowledgeBuildError) as err:
+        verify_variant(broken)
+    assert str(err.value) == f"library_loans_kb: task {task.id}: acting on a distractor's terms still scores 1.0"
+
+
+def test_played_on_the_engine_the_oracle_passes_and_document_gaming_fails(variant: KbVariant):
+    env = Environment(variant.spec)
+    for task in variant.tasks:
+        assert task_class(env, task) == DOCUMENTS
+        assert play("oracle", env, task) == 1.0, task.id
+        for agent in ("follows-distractor", "top-document", "act-anyway", "claim-success"):
+            assert play(agent, env, task) < 1.0, (agent, task.id)
+    counts = retrieval_counts(env, variant.tasks)
+    assert counts.retrieval_tasks == len(variant.tasks)
+    assert counts.retrieval_top3_hits < len(variant.tasks)  # the request's words do not hand the rule over
+
+
+def test_written_variants_load_back_and_pass_the_check(source: Path, tmp_path: Path):
+    out = tmp_path / "catalog"
+    out.mkdir()
+    (out / "library_loans").symlink_to(source / "library_loans", target_is_directory=True)
+    figures = write_kb_catalog(out)
+    assert figures["total"]["envs"] == 1 and figures["envs"][0]["env"] == "library_loans_kb"
+    entry = Catalog(out).get("library_loans_kb")
+    assert len(entry.tasks) == figures["total"]["tasks"]
+    assert all(t.required_documents for t in entry.tasks)
+    assert check_env(entry.spec, entry.tasks).ok
