@@ -22,12 +22,12 @@ from ..engine import Environment, Episode
 from ..errors import ToolError
 from ..formats.task import Task, ToolCall
 from ..grading.scoring import score_episode
-from .classes import ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL
+from .classes import DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL
 
 Scalar = str | int | float | bool
 Pair = tuple[str, Scalar]
 _SCALAR = (str, int, float, bool)
-REFUSALS = (POLICY_REFUSAL, ENFORCED_REFUSAL)
+REFUSALS = (POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS)  # a knowledge-base task refuses on a document's rule
 SORRY = "I'm sorry, I can't do that."
 _PARTICLES = frozenset({"in", "out", "up", "off", "back", "over", "down", "on"})
 # fmt: off
@@ -296,6 +296,62 @@ def _act_then_refuse(a: Agent) -> str:
     return _quote_all(a)
 
 
+def _documents(a: Agent) -> list[dict[str, Any]]:
+    """The documents an agent finds for the request: the collection searched with the instruction's
+    words, each hit read whole, best-ranked first (none without a full-text table)."""
+    spec = a.env.spec
+    for table in spec.tables:
+        if not table.full_text or len(table.primary_key) != 1:
+            continue
+        key = table.primary_key[0]
+        search = spec.tool(f"search_{table.name}")
+        read = next((t for t in spec.tools if t.name.startswith("read_") and t.required_params == [key]), None)
+        if search is None or read is None:
+            continue
+        before = len(a.results)
+        a.call(search.name, {"query": a.instruction[:500]})
+        hits = a.results[-1] if len(a.results) > before and isinstance(a.results[-1], list) else []
+        found = []
+        for hit in hits:
+            before = len(a.results)
+            a.call(read.name, {key: hit.get(key)})
+            if len(a.results) > before and isinstance(a.results[-1], dict):
+                found.append(a.results[-1])
+        return found
+    return []
+
+
+def _terms(document: dict[str, Any] | None) -> str:
+    """A document's title and its first paragraph that states something (its rule, for a rule article)."""
+    if not document:
+        return "the help center"
+    paragraphs = [p.strip() for p in str(document.get("text", "")).split("\n\n") if p.strip()]
+    return f"“{document.get('title', '')}”: {paragraphs[0] if paragraphs else ''}"
+
+
+_OTHER_TERMS = re.compile(r"\b(?:apply to .{1,40} only|archived)\b", re.IGNORECASE)
+
+
+def _follow_distractor(a: Agent) -> str:
+    """Reads the records and the request's articles, takes the terms of the one written for another
+    plan or segment, or an archived edition (they let through what the standard terms refuse), and
+    acts on them."""
+    a.read()
+    found = _documents(a)
+    other = next((d for d in found if _OTHER_TERMS.search(str(d.get("text", "")))), found[0] if found else None)
+    for tool, args in a.write_calls():
+        a.call(tool, args)
+    _, thing, done = a.action()
+    return f"Done! Under the terms in {_terms(other)} I've {done[0]} your {thing}."
+
+
+def _top_document(a: Agent) -> str:
+    """Answers from the best-ranked document for the request without reading the customer's record:
+    a refusal quoting that document's terms."""
+    found = _documents(a)
+    return f"I'm sorry, I can't do that. According to {_terms(found[0] if found else None)}"
+
+
 def _reads(build: Callable[[Agent], str]) -> Callable[[Agent], str]:
     return lambda a: build(a.read())
 
@@ -368,6 +424,10 @@ _PLANS: dict[str, tuple[Callable[[Agent], str], tuple[str, ...]]] = {
     ),
     # An information answer that computes every total and extreme instead of picking the record.
     "aggregates": (_reads(_aggregates), (INFORMATION,)),
+    # Documents (knowledge-base tasks): the close-but-wrong article followed, or the best-ranked one
+    # answered from without the record.
+    "follows-distractor": (_follow_distractor, (DOCUMENTS,)),
+    "top-document": (_top_document, (DOCUMENTS,)),
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.
 ADVERSARIES: dict[str, tuple[str, ...]] = {name: targets for name, (_, targets) in _PLANS.items()}

@@ -6,18 +6,22 @@ from ..engine import Environment
 from ..formats.task import Task
 from .dual import needs_user_write
 
-INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS = (
+INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS = (
     "information",
     "refusal (policy-only rule)",
     "refusal (enforced)",
     "write",
     "user acts",
+    "documents",
 )
-CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS)
+CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS)
 
 
 def task_class(env: Environment, task: Task) -> str:
-    """Which class of the gaming report ``task`` falls in."""
+    """Which class of the gaming report ``task`` falls in: ``documents`` when the documents it names
+    decide it (a knowledge-base task: the rule is in an article the agent must find and read)."""
+    if task.required_documents:
+        return DOCUMENTS
     if task.refusals:
         for r in task.refusals:
             rule = env.spec.rule(r.rule) if r.rule else None

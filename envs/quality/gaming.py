@@ -22,7 +22,9 @@ of :mod:`.natural_answers`, written in many natural forms, measure its false neg
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
-(dual control: the user must change something on their own side) and ``write``.
+(dual control: the user must change something on their own side), ``documents`` (a knowledge-base
+task: the rule deciding it is in an article the agent must find, beside close-but-wrong ones) and
+``write``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
-from .classes import CLASSES, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, USER_ACTS, WRITE, task_class
+from .classes import CLASSES, DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, USER_ACTS, WRITE, task_class
 from .natural_answers import natural_answers
 from .verbose_answers import verbose_answers
 
@@ -47,11 +49,11 @@ OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "
 #: The classes each gaming agent is built to pass; the oracle targets every class.
 TARGETS: dict[str, tuple[str, ...]] = {
     "oracle": CLASSES,
-    "claim-success": (POLICY_REFUSAL, ENFORCED_REFUSAL),
-    "wrong-reason": (POLICY_REFUSAL, ENFORCED_REFUSAL),
+    "claim-success": (POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS),
+    "wrong-reason": (POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS),
     "dump": (INFORMATION,),
-    "act-anyway": (POLICY_REFUSAL,),
-    "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL),
+    "act-anyway": (POLICY_REFUSAL, DOCUMENTS),
+    "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS),
     "never-asks": (USER_ACTS,),
     **ADVERSARIES,
 }
@@ -59,6 +61,7 @@ AGENTS = (*OWN_AGENTS, *ADVERSARIES)
 __all__ = [
     "AGENTS",
     "CLASSES",
+    "DOCUMENTS",
     "ENFORCED_REFUSAL",
     "INFORMATION",
     "POLICY_REFUSAL",

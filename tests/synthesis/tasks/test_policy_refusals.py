@@ -16,7 +16,15 @@ from envs.catalog import CatalogEntry, load_env_dir
 from envs.grading.outputs import output_present
 from envs.grading.scoring import score_episode
 from envs.quality.derived import derived_arguments
-from envs.quality.gaming import INFORMATION, POLICY_REFUSAL, TARGETS, USER_ACTS, bench_gaming, task_class
+from envs.quality.gaming import (
+    DOCUMENTS,
+    INFORMATION,
+    POLICY_REFUSAL,
+    TARGETS,
+    USER_ACTS,
+    bench_gaming,
+    task_class,
+)
 from envs.quality.judgment import asks_why
 from envs.quality.spec import Ownership
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
@@ -97,8 +105,8 @@ def test_gaming_agents_fail_the_tasks_they_target_and_the_oracle_passes_all(cata
     # that says "not yet in review" beside the status in review) is no gaming. The bound per class is
     # the bench's, over the whole catalog (docs/synthesis.md, "Gaming").
     for agent, targets in TARGETS.items():
-        if agent == "oracle" or set(targets) == {USER_ACTS}:  # no dual control here: that agent plays
-            continue  # dual-control tasks (tests/envs/quality/test_dual_control_gaming.py)
+        if agent == "oracle" or set(targets) <= {USER_ACTS, DOCUMENTS}:  # no dual control nor documents
+            continue  # here: tests/envs/quality/test_dual_control_gaming.py, tests/synthesis/knowledge/
         n = sum(report.tasks[cls] for cls in targets)
         passed = sum(report.passed[agent][cls] for cls in targets)
         assert n >= 20 and passed <= 0.05 * n, (agent, passed, n)
