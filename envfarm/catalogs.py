@@ -51,6 +51,8 @@ class BuildResult:
     removed: list[Path]  # staging left by writers that died, cleaned up first
     dual_environments: int = 0  # the dual-control ones (the customer holds part of the state)
     dual_tasks: int = 0
+    kb_environments: int = 0  # knowledge-base variants (the rules live in a help center)
+    kb_tasks: int = 0
 
 
 def _generate(console: Console, workers: int | None = None) -> tuple[Path, bool]:
@@ -87,6 +89,8 @@ def build_default_catalog(console: Console | None = None, *, workers: int | None
     report = json.loads((path / "synthesis-report.json").read_text(encoding="utf-8"))
     dual_file = path / "dual-control-measures.json"
     dual = json.loads(dual_file.read_text(encoding="utf-8"))["total"] if dual_file.is_file() else {}
+    kb_file = path / "knowledge-base-measures.json"
+    kb = json.loads(kb_file.read_text(encoding="utf-8"))["total"] if kb_file.is_file() else {}
     return BuildResult(
         path=path,
         built=built,
@@ -96,6 +100,8 @@ def build_default_catalog(console: Console | None = None, *, workers: int | None
         removed=removed,
         dual_environments=int(dual.get("envs", 0)),
         dual_tasks=int(dual.get("tasks", 0)),
+        kb_environments=int(kb.get("envs", 0)),
+        kb_tasks=int(kb.get("tasks", 0)),
     )
 
 

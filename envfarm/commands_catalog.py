@@ -43,8 +43,13 @@ def catalog_build(workers: int | None) -> None:
         if result.dual_environments
         else ""
     )
+    kb = (
+        f"{_count(result.kb_environments, 'knowledge-base variant')} with {_count(result.kb_tasks, 'task')}, "
+        if result.kb_environments
+        else ""
+    )
     what = (
-        f"{_count(result.environments, 'environment')} with {_count(result.tasks, 'task')}, {dual}"
+        f"{_count(result.environments, 'environment')} with {_count(result.tasks, 'task')}, {dual}{kb}"
         f"plus {_count(reference, 'reference environment')}"
     )
     if result.built:

@@ -1,5 +1,7 @@
 """The default catalog: every built-in domain synthesized deterministically on first use, then cached,
-with the built-in dual-control domains (``synthesis.dual``: the customer holds part of the state).
+with the built-in dual-control domains (``synthesis.dual``: the customer holds part of the state) and
+the knowledge-base variants of the synthesized environments that qualify (``synthesis.knowledge``:
+the rules live in a help center the agent searches).
 
 Why generated rather than committed: about 120 environments with seed data and 30 tasks each is
 ~20 MB of JSON that any change to the generator would rewrite; the pipeline makes it in about half a
@@ -276,6 +278,9 @@ def ensure_default_catalog(
                     from ..dual import write_dual_catalog
 
                     write_dual_catalog(staging, seed=DEFAULT_SEED, domains=dual_domains())
+                    from ..knowledge import write_kb_catalog
+
+                    write_kb_catalog(staging, sources=[d.id for d in load_ontology()])
                     (staging / _COMPLETE).write_text(fingerprint() + "\n", encoding="utf-8")
                     (staging / _WRITER_LOCK).unlink()
                     shutil.rmtree(target, ignore_errors=True)  # an incomplete one (no COMPLETE): not ours to keep
@@ -300,7 +305,8 @@ def dual_domains() -> list[DualDomain]:
 def default_env_dir(env_id: str) -> Path | None:
     """The directory of the synthesized environment ``env_id`` of the default catalog, generating
     only that environment when the whole catalog is not built; None when no built-in domain has
-    that id.
+    that id. A knowledge-base variant (``<id>_kb``) is made from its source environment, made alone
+    first; None when that source gets no variant.
 
     Raises:
         SynthesisFailed: the domain did not pass synthesis (the whole catalog would lack it too).
@@ -316,8 +322,10 @@ def default_env_dir(env_id: str) -> Path | None:
     if (target / paths.SPEC_FILE).is_file():
         return target
     from ..dual import build_dual_env, write_env
+    from ..knowledge import SUFFIX, variant_for
 
-    domain = next((d for d in load_ontology() if d.id == env_id), None)
+    source = env_id.removesuffix(SUFFIX)  # a knowledge-base variant is made from its source environment
+    domain = next((d for d in load_ontology() if d.id == source), None)
     dual = next((d for d in dual_domains() if d.id == env_id), None)
     if domain is None and dual is None:
         return None
@@ -331,7 +339,12 @@ def default_env_dir(env_id: str) -> Path | None:
             assert domain is not None
             outcome = synthesize_one(domain, 0, synthesis_config(staging))
             if outcome.status != "accepted":
-                raise SynthesisFailed(f"environment '{env_id}' did not pass synthesis ({outcome.reason})")
+                raise SynthesisFailed(f"environment '{source}' did not pass synthesis ({outcome.reason})")
+            if source != env_id:
+                variant = variant_for(staging / source)
+                if variant is None:  # the source has too few tasks a document decides: no variant
+                    return None
+                write_env(variant.spec, variant.tasks, staging)
         try:
             (staging / env_id).rename(target)
         except OSError:

@@ -4,6 +4,7 @@ environment generated alone, and ``envfarm catalog build``."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -157,6 +158,16 @@ def test_one_environment_alone_is_the_same_as_in_the_whole_catalog(cache: Path):
     assert list(cache.rglob("*.tmp*")) == []
 
 
+def test_a_knowledge_base_variant_alone_is_the_same_as_in_the_whole_catalog(cache: Path):
+    alone = dc.default_env_dir("library_loans_kb")  # made from its source, made alone first
+    assert alone == dc.default_envs_dir() / "library_loans_kb"
+    assert sorted(p.name for p in dc.default_envs_dir().iterdir()) == ["library_loans_kb"]
+    assert dc.default_env_dir("no_such_domain_kb") is None
+    whole = dc.ensure_default_catalog(workers=1)
+    assert files(alone) == files(whole / "library_loans_kb")
+    assert json.loads((whole / "knowledge-base-measures.json").read_text())["total"]["envs"] == 1
+
+
 def test_a_domain_that_fails_synthesis_is_refused_with_its_reason(cache: Path, monkeypatch):
     def rejected(domain, variant, config):
         return pipeline.EnvOutcome(
@@ -178,15 +189,13 @@ def test_catalog_build_generates_once_then_says_where_it_is(cache: Path, capsys)
     path = dc.default_catalog_dir()
     assert f"removed {stale.name}, left unfinished by an envfarm process that was stopped" in err
     assert out.startswith("built the default catalog in ")
-    assert out.rstrip().endswith(f" s at {path}: 1 environment with 30 tasks, plus 2 reference environments")
+    what = "1 environment with 30 tasks, 1 knowledge-base variant with 8 tasks, plus 2 reference environments"
+    assert out.rstrip().endswith(f" s at {path}: {what}")
     assert dc.is_built(path) and not stale.exists()
 
     assert main(["catalog", "build"]) == 0
     out, err = capsys.readouterr()
-    assert (
-        out
-        == f"the default catalog is already built at {path}: 1 environment with 30 tasks, plus 2 reference environments\n"
-    )
+    assert out == f"the default catalog is already built at {path}: {what}\n"
     assert err == ""
 
 
@@ -232,7 +241,8 @@ def test_the_dual_control_domains_are_part_of_the_catalog_and_each_can_be_made_a
         capsys.readouterr()
         .out.rstrip()
         .endswith(
-            ": 1 environment with 30 tasks, 1 dual-control environment with 24 tasks, plus 2 reference environments"
+            ": 1 environment with 30 tasks, 1 dual-control environment with 24 tasks, "
+            "1 knowledge-base variant with 8 tasks, plus 2 reference environments"
         )
     )
     entry = Catalog(whole).get("mobile_phone")
