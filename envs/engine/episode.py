@@ -37,6 +37,7 @@ from .compile import CHANGES_TABLE, COUNTERS_TABLE, TRIGGER_PREFIX, quote_ident
 from .compiled import CompiledSpec
 from .functions import install_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
+from .text_match import install_text_match
 from .tool_calls import FIRST_ID, READ_ONLY_TAG, ToolCalls, all_rows, step_rows
 
 #: Ids looked up per statement while scoring, so the list stays well under SQLite's longest string.
@@ -60,6 +61,7 @@ class Episode(ToolCalls):
         conn.create_function("now", 0, env._now_fn, deterministic=True)
         install_clock(conn, env.now)
         install_functions(conn)
+        install_text_match(conn)
         conn.create_function("new_id", 1, self._new_id)
         self._sandbox = Sandbox(
             env.table_names,

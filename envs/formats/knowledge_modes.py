@@ -12,10 +12,11 @@ same name in brackets):
   ``required_documents``, in the prompt, and no document tools — what retrieval at its best gives;
 * ``none`` (τ³ ``no_knowledge``): the policy alone and no document tools — the floor.
 
-The document tools are found, not declared: read tools whose SQL reaches the document tables (or
-their search index) and no other table. A document's title is the first of its table's
-``full_text`` columns and its text the last, as :func:`envs.formats.knowledge.retrieval_tools` makes
-them; the documents are the environment's seed rows (no tool writes a document table).
+The document tools are found, not declared: read tools whose SQL reaches a document table (or its
+search index) and otherwise only tables no tool changes (an index made from the documents). A
+document's title is the first of its table's ``full_text`` columns and its text the last, as
+:func:`envs.formats.knowledge.retrieval_tools` makes them; the documents are the environment's seed
+rows (no tool writes a document table).
 
 >>> from envs.formats.spec import EnvSpec
 >>> spec = EnvSpec.model_validate({"id": "kb", "name": "KB", "sector": "s", "description": "d",
@@ -71,13 +72,21 @@ def _mentions(sql: str, name: str) -> bool:
     return re.search(rf'(?<![\w"]){re.escape(name)}(?![\w"])|"{re.escape(name)}"', sql) is not None
 
 
+def _written_tables(spec: EnvSpec) -> set[str]:
+    sql = " ".join(getattr(step, "sql", "") for tool in spec.tools for step in tool.steps)
+    verbs = re.findall(r'(?i)\b(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update|delete\s+from)\s+"?(\w+)', sql)
+    return {name.lower() for name in verbs}
+
+
 def document_tools(spec: EnvSpec) -> frozenset[str]:
-    """The read tools whose every statement reaches only document tables (or their search indexes)."""
+    """The read tools that reach a document table (or its search index) and otherwise only tables no
+    tool changes (an index made from the documents, such as a ranking's word counts)."""
     docs = document_tables(spec)
     if not docs:
         return frozenset()
     doc_names = {t.name for t in docs} | {t.search_table for t in docs if t.search_table}
-    others = [t.name for t in spec.tables if t.name not in doc_names]
+    written = _written_tables(spec)
+    others = [t.name for t in spec.tables if t.name not in doc_names and t.name.lower() in written]
     found = set()
     for tool in spec.tools:
         sql = " ".join(getattr(step, "sql", "") for step in tool.steps)
