@@ -16,10 +16,20 @@
   (``envs.engine.arithmetic``).
 * ``search_terms(text)`` turns free text into an FTS5 query that cannot be malformed (every word
   quoted, any of them matching), for tools that search a document table's index.
+* For services ported from Python, whose texts and ids are Python's: ``sha256_hex(text)`` (the hex
+  digest of the UTF-8 text); ``python_str(value, json_type)``, what Python's ``str()`` shows of a
+  value as ``json_each`` gives it (``True``, ``None``, ``1500.0``, ``{'a': [1, 'x']}``), or of JSON
+  text with one argument; ``python_json(json_text, indent, ints_as_floats)``, Python's
+  ``json.dumps`` of the parsed text (``indent`` 0 or NULL: one line; ``ints_as_floats``: integers
+  read as floats, as ``json.loads(..., parse_int=float)``); ``python_format(number, spec)``,
+  Python's ``format(number, spec)`` (``'.2f'`` rounds the exact binary value, as Python does).
+  Each returns NULL for what it cannot read.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sqlite3
 from functools import lru_cache
@@ -77,6 +87,73 @@ def search_terms(text: Any) -> str:
     return " OR ".join(f'"{w}"' for w in words[:MAX_SEARCH_WORDS]) or '""'
 
 
+def sha256_hex(text: Any) -> str | None:
+    if text is None:
+        return None
+    data = text if isinstance(text, bytes) else str(text).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()
+
+
+def _loads(text: Any, *, ints_as_floats: bool = False) -> tuple[bool, Any]:
+    if not isinstance(text, str):
+        return False, None
+    try:
+        return True, json.loads(text, parse_int=float) if ints_as_floats else json.loads(text)
+    except (ValueError, RecursionError):
+        return False, None
+
+
+def python_str(value: Any, json_type: Any = None) -> str | None:
+    """``str()`` of a JSON value as Python holds it after ``json.loads``.
+
+    >>> print(python_str('{"a": [1, 2.0, true, null, "x"]}'))
+    {'a': [1, 2.0, True, None, 'x']}
+    >>> python_str(1500.0, "real"), python_str(1, "true"), python_str("x", "text")
+    ('1500.0', 'True', 'x')
+    """
+    if json_type is None:
+        ok, parsed = _loads(value)
+        return str(parsed) if ok else None
+    if json_type == "null":
+        return "None"
+    if json_type in ("true", "false"):
+        return "True" if json_type == "true" else "False"
+    if json_type == "real" and isinstance(value, int | float):
+        return repr(float(value))
+    if json_type in ("array", "object"):
+        ok, parsed = _loads(value)
+        return str(parsed) if ok else None
+    return None if value is None else str(value)
+
+
+def python_json(text: Any, indent: Any = None, ints_as_floats: Any = 0) -> str | None:
+    """Python's ``json.dumps`` of JSON text, with ``indent`` spaces (0 or NULL: one line).
+
+    >>> print(python_json('{"a":1,"b":[2.50]}', 2, 1))
+    {
+      "a": 1.0,
+      "b": [
+        2.5
+      ]
+    }
+    """
+    ok, parsed = _loads(text, ints_as_floats=bool(ints_as_floats))
+    if not ok:
+        return None
+    width = int(indent) if isinstance(indent, int | float) and indent else None
+    return json.dumps(parsed, indent=min(width, 16) if width else None)
+
+
+def python_format(value: Any, spec: Any) -> str | None:
+    """Python's ``format(value, spec)`` for a number: ``python_format(0.125, '.2f')`` is ``'0.12'``."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not isinstance(spec, str) or len(spec) > 20:
+        return None
+    try:
+        return format(value, spec)
+    except ValueError:
+        return None
+
+
 def install_functions(conn: sqlite3.Connection) -> None:
     """Add the functions above to ``conn`` (deterministic: same arguments, same result)."""
     conn.create_function("round_half_even", 2, round_half_even, deterministic=True)
@@ -85,3 +162,10 @@ def install_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("arithmetic", 1, arithmetic, deterministic=True)
     conn.create_function("arithmetic_error", 1, arithmetic_error, deterministic=True)
     conn.create_function("search_terms", 1, search_terms, deterministic=True)
+    conn.create_function("sha256_hex", 1, sha256_hex, deterministic=True)
+    conn.create_function("python_str", 1, python_str, deterministic=True)
+    conn.create_function("python_str", 2, python_str, deterministic=True)
+    conn.create_function("python_json", 1, python_json, deterministic=True)
+    conn.create_function("python_json", 2, python_json, deterministic=True)
+    conn.create_function("python_json", 3, python_json, deterministic=True)
+    conn.create_function("python_format", 2, python_format, deterministic=True)

@@ -7,6 +7,7 @@ state life cycle (opening, reading, hashing, snapshots) is in ``envs.engine.epis
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import time
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IdLimitReached, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
-from ..formats.spec import Step, ToolSpec
+from ..formats.spec import MAX_CALL_DEPTH, Step, ToolSpec
 from ..formats.sqltext import PreparedSQL
 from ..formats.task import ToolCall
 from .compile import COUNTERS_TABLE, to_sql_value
@@ -141,8 +142,8 @@ class ToolCalls:
             SandboxError: the SQL did something forbidden or exceeded the step budget.
         """
         tool = self.env.tools.get(name)
-        if tool is None or tool.actor != actor:
-            raise UnknownTool(name, [t for t, spec in self.env.tools.items() if spec.actor == actor])
+        if tool is None or tool.actor != actor or not tool.listed:
+            raise UnknownTool(name, [t for t, spec in self.env.tools.items() if spec.actor == actor and spec.listed])
         args = self.env.validators[name].checked(name, {} if arguments is None else arguments)
         self._id_refusal = None
         counters, ids_made = dict(self._counters), self._ids_made
@@ -156,8 +157,9 @@ class ToolCalls:
             limit = self.env.time_limit if self._timed else None
             deadline = time.monotonic() + limit if limit is not None else None
             self._budget.start(deadline)
+            changes: Counter[str] = Counter()
             with WATCHDOG.guard(self._conn, deadline, self._budget):
-                content, changes = self._run(tool, dict(args))
+                content = self._run(tool, dict(args), changes, read_only=not writes, depth=0)
             self._budget.stop()
             self._sandbox.mode = Mode.ENGINE
             self._sandbox.act_as_all()
@@ -176,7 +178,7 @@ class ToolCalls:
             if isinstance(exc, sqlite3.Error):
                 raise self._translate(exc, tool) from None
             raise
-        return ToolResult(tool=name, content=content, changes=changes)
+        return ToolResult(tool=name, content=content, changes=dict(changes))
 
     def replay(self, calls: Iterable[ToolCall | Mapping[str, Any]], *, timed: bool = True) -> list[ToolResult]:
         """Run calls in order (e.g. gold actions or a logged episode); the first failure raises. Not
@@ -218,19 +220,56 @@ class ToolCalls:
     def _params(self, prepared: PreparedSQL, scope: _Scope) -> dict[str, Any]:
         return {name: to_sql_value(scope.lookup(path)) for name, path in prepared.params.items()}
 
-    def _run(self, tool: ToolSpec, args: dict[str, Any]) -> tuple[Any, dict[str, int]]:
+    def _run(self, tool: ToolSpec, args: dict[str, Any], changes: Counter[str], *, read_only: bool, depth: int) -> Any:
+        """Run ``tool``'s steps; its result. ``read_only``: the call that started it is a read tool's."""
         scope = _Scope(args, self.env.builtins)
-        changes: Counter[str] = Counter()
         for step in tool.steps:
             prepared = self.env.prepared(step.sql)
+            if step.kind == "call":
+                scope.bind(step.bind, self._call(tool, prepared, scope, changes, read_only=read_only, depth=depth))
+                continue
             if step.for_each is None:
-                result = self._step(step, prepared, scope, changes, read_only=tool.kind == "read")
+                result = self._step(step, prepared, scope, changes, read_only=read_only)
                 if step.kind == "return":
-                    return result, dict(changes)
+                    return result
                 continue
             for index, item in enumerate(args.get(step.for_each) or []):
-                self._step(step, prepared, scope.with_item(item, index), changes, read_only=tool.kind == "read")
-        return {"ok": True}, dict(changes)
+                self._step(step, prepared, scope.with_item(item, index), changes, read_only=read_only)
+        return {"ok": True}
+
+    def _call(
+        self,
+        caller: ToolSpec,
+        prepared: PreparedSQL,
+        scope: _Scope,
+        changes: Counter[str],
+        *,
+        read_only: bool,
+        depth: int,
+    ) -> Any:
+        """A ``call`` step: the tool its row names, run with the row's arguments; None when no row."""
+        text = (READ_ONLY_TAG if read_only else _WRITE_TAG) + self._sandbox.actor_tag + prepared.text
+        self._sandbox.begin_statement()
+        rows = step_rows(self._conn.execute(text, self._params(prepared, scope)), "A step")
+        if not rows:
+            return None
+        row = rows[0]
+        if "tool" not in row or "arguments" not in row:
+            raise StateError(f"Tool '{caller.name}': a call step's row must have the columns 'tool' and 'arguments'")
+        name, raw = row["tool"], row["arguments"]
+        callee = self.env.tools.get(name) if isinstance(name, str) else None
+        if callee is None or callee.actor != caller.actor:
+            raise UnknownTool(str(name), [t for t, spec in self.env.tools.items() if spec.actor == caller.actor])
+        if callee.kind == "write" and read_only:
+            raise SandboxError(f"Tool '{caller.name}' is a read tool and cannot call the write tool '{name}'")
+        if depth + 1 >= MAX_CALL_DEPTH:
+            raise SandboxError(f"Tool '{caller.name}': calls nest deeper than {MAX_CALL_DEPTH} tools")
+        try:
+            arguments = {} if raw is None else json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError as exc:
+            raise ToolArgumentError(f"Arguments for tool '{name}' are not JSON: {exc}", field="") from None
+        args = self.env.validators[name].checked(name, arguments)
+        return self._run(callee, dict(args), changes, read_only=read_only, depth=depth + 1)
 
     def _step(self, step: Step, prepared: PreparedSQL, scope: _Scope, changes: Counter[str], *, read_only: bool) -> Any:
         text = (READ_ONLY_TAG if read_only else _WRITE_TAG) + self._sandbox.actor_tag + prepared.text
@@ -256,7 +295,7 @@ class ToolCalls:
             ok = not rows if step.mode == "empty" else bool(rows) and bool(next(iter(rows[0].values())))
             if not ok:
                 raise StateError(scope.format(step.message, rows[0] if rows else None))
-        else:
+        elif step.kind == "return":
             if not rows and step.message is not None:  # a return of shape 'one' that promises an object
                 raise StateError(scope.format(step.message))
             return self.env.shape_result(rows, step.shape, step.json_columns)

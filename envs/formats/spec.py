@@ -211,7 +211,20 @@ class ReturnStep(_StepBase):
         return self
 
 
-Step = Annotated[QueryStep | RequireStep | ExecStep | ReturnStep, Field(discriminator="kind")]
+class CallStep(_StepBase):
+    """Run another tool of the spec, named by data: the SELECT returns at most one row with columns
+    ``tool`` (its name) and ``arguments`` (a JSON object as text; NULL is no arguments). The tool runs
+    in the same transaction, with the caller's reach, its arguments checked against its own schema;
+    its result is bound as ``bind``. No row: nothing runs and ``bind`` is NULL. The tool named must be
+    of the caller's actor, and a read tool may call only read tools."""
+
+    kind: Literal["call"]
+    bind: Identifier
+
+
+Step = Annotated[QueryStep | RequireStep | ExecStep | ReturnStep | CallStep, Field(discriminator="kind")]
+#: How deep ``call`` steps may nest (a tool that calls a tool that calls ...).
+MAX_CALL_DEPTH = 8
 _DML = re.compile(r"^\s*(with\b.*?\)\s*)?(insert|update|delete|replace)\b", re.IGNORECASE | re.DOTALL)
 
 
@@ -232,6 +245,12 @@ class ToolSpec(Model):
         description="Dual control: tables of the other side this tool may also read and write, where the two "
         "sides' systems mirror each other (the carrier's line status shown on the phone, a payment made on the "
         "phone marking the carrier's bill paid)",
+    )
+    listed: bool = Field(
+        True,
+        exclude_if=lambda listed: listed,
+        description="False: the tool is never shown to its actor nor callable directly; only another tool's "
+        "'call' step runs it (tools unlocked by what the agent finds, dispatched by name)",
     )
     parameters: dict[str, Any] = Field(
         default_factory=lambda: {"type": "object", "properties": {}, "additionalProperties": False}
@@ -263,7 +282,7 @@ class ToolSpec(Model):
             where = f"tool '{self.name}' steps[{i}]"
             scope = set(known)
             if step.for_each is not None:
-                if step.kind in ("query", "return"):
+                if step.kind in ("query", "return", "call"):
                     raise ValueError(f"{where}: for_each is allowed on 'require' and 'exec' steps only")
                 prop = properties.get(step.for_each)
                 if prop is None or prop.get("type") != "array":
@@ -281,7 +300,7 @@ class ToolSpec(Model):
                 raise ValueError(f"{where}: an 'exec' step must be INSERT, UPDATE or DELETE")
             if step.kind == "exec" and self.kind == "read":
                 raise ValueError(f"{where}: read tool '{self.name}' has an 'exec' step")
-            if step.kind == "query":
+            if step.kind in ("query", "call"):
                 if step.bind in known:
                     raise ValueError(f"{where}: bind '{step.bind}' shadows a parameter or binding")
                 known.add(step.bind)
@@ -433,8 +452,8 @@ class EnvSpec(Model):
         return [t for t in self.tables if t.side == side]
 
     def tools_of(self, actor: Side) -> list[ToolSpec]:
-        """The tools ``actor`` calls."""
-        return [t for t in self.tools if t.actor == actor]
+        """The tools ``actor`` is shown and calls directly (unlisted ones run only through a 'call' step)."""
+        return [t for t in self.tools if t.actor == actor and t.listed]
 
     def rule(self, rule_id: str) -> RuleSpec | None:
         """The rule with id ``rule_id``, if any."""

@@ -114,3 +114,34 @@ def test_functions_are_there_in_every_episode() -> None:
     episode = load_env("retail").environment.episode()
     row = episode.query("SELECT round_half_even(2.675, 2) AS r, arithmetic('1+1') AS a, arithmetic_error('1/0') AS e")
     assert row == [{"r": 2.67, "a": 2.0, "e": "division by zero"}]
+
+
+def test_python_texts_and_ids_as_python_makes_them() -> None:
+    """What a service ported from Python shows: ``str()`` of its values, ``json.dumps``, ``format`` and
+    SHA-256 ids (tau2's banking tools print records with ``str`` and name new ones by digest)."""
+    import hashlib
+    import json
+
+    conn = sqlite3.connect(":memory:")
+    install_functions(conn)
+    record = '{"name":"Ann","limit":1500.0,"n":3,"ok":true,"gone":null,"tags":["a",1.50],"at":{"x":"it\'s"}}'
+    rows = conn.execute("SELECT key, python_str(value, type) FROM json_each(?) ORDER BY id", (record,)).fetchall()
+    expected = {k: (v if isinstance(v, str) else str(v)) for k, v in json.loads(record).items()}
+    assert dict(rows) == expected and [k for k, _ in rows] == list(expected)
+    assert conn.execute("SELECT python_str(?)", (record,)).fetchone()[0] == str(json.loads(record))
+    assert conn.execute("SELECT python_json(?, 2, 1)", ('{"a": 100, "b": "é"}',)).fetchone()[0] == json.dumps(
+        {"a": 100.0, "b": "é"}, indent=2
+    )
+    assert conn.execute("SELECT python_json('{\"a\": [1, 2]}')").fetchone()[0] == '{"a": [1, 2]}'
+    assert conn.execute("SELECT python_format(0.125, '.2f'), python_format(2.675, '.2f')").fetchone() == (
+        "0.12",
+        "2.67",
+    )
+    assert conn.execute("SELECT python_format('x', '.2f'), python_json('{'), python_str('[')").fetchone() == (
+        None,
+        None,
+        None,
+    )
+    assert (
+        conn.execute("SELECT sha256_hex('dispute:u1:t1')").fetchone()[0] == hashlib.sha256(b"dispute:u1:t1").hexdigest()
+    )
