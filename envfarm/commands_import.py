@@ -26,7 +26,7 @@ def import_group() -> None:
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Catalog directory to write."
 )
 def import_tau2(data_dir: Path, out: Path) -> None:
-    """Import tau2-bench's retail, airline and telecom domains from DATA_DIR.
+    """Import tau2-bench's retail, airline, telecom and banking_knowledge domains from DATA_DIR.
 
     DATA_DIR is one domain folder (db.json, tasks.json, policy.md; telecom: db.toml, user_db.toml,
     main_policy.md, tech_support_manual.md, tasks_small.json), a folder holding retail/, airline/
@@ -50,4 +50,9 @@ def import_tau2(data_dir: Path, out: Path) -> None:
             f"{result.env_id}: {result.tasks} tasks, {result.gold_actions} gold actions "
             f"({failing} fail in tau2 too and are left out of the gold) -> {result.path}"
         )
+        if result.left_out:
+            click.echo(
+                f"{result.env_id}: {len(result.left_out)} task(s) not imported: their gold actions use a "
+                "discoverable tool this version does not have yet"
+            )
     click.echo(f"serve it with: envfarm serve --catalog {out}")

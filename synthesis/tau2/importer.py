@@ -26,11 +26,16 @@ from envs.errors import EnvFarmError, ToolError
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
-from . import airline, retail, telecom
+from . import airline, banking, retail, telecom
 from .common import Tau2Domain, convert_task, task_id
 from .inputs import SPLITS, TASKS, Tau2ImportError, field_path, read_json, read_text
 
-DOMAINS: dict[str, Tau2Domain] = {"retail": retail.DOMAIN, "airline": airline.DOMAIN, "telecom": telecom.DOMAIN}
+DOMAINS: dict[str, Tau2Domain] = {
+    "retail": retail.DOMAIN,
+    "airline": airline.DOMAIN,
+    "telecom": telecom.DOMAIN,
+    "banking_knowledge": banking.DOMAIN,
+}
 #: Domains whose folder holds TOML databases (the carrier's ``db.toml`` and the phone's ``user_db.toml``).
 _TOML_DOMAINS = {"telecom"}
 #: A top-level table of ``db.json`` that tells which domain a folder holds.
@@ -44,6 +49,7 @@ class ImportResult:
     tasks: int
     gold_actions: int
     failing_gold_actions: list[str] = field(default_factory=list)  # "task id: tool: message"
+    left_out: list[str] = field(default_factory=list)  # "task id: why" (tasks not imported)
 
 
 def register(name: str, domain: Tau2Domain) -> None:
@@ -52,10 +58,12 @@ def register(name: str, domain: Tau2Domain) -> None:
 
 
 def detect_domain(data_dir: Path) -> str:
-    """``retail``, ``airline`` or ``telecom``, from the folder's name, its ``user_db.toml`` (telecom) or the
-    tables in its ``db.json``."""
+    """``retail``, ``airline``, ``telecom`` or ``banking_knowledge``, from the folder's name, its
+    ``user_db.toml`` (telecom), its ``documents/`` (banking_knowledge) or the tables in its ``db.json``."""
     if data_dir.name in DOMAINS:
         return data_dir.name
+    if banking.is_banking(data_dir):
+        return "banking_knowledge"
     if (data_dir / "user_db.toml").is_file() and not (data_dir / "db.json").is_file():
         return "telecom"
     db = read_json(data_dir / "db.json")
@@ -143,6 +151,7 @@ class PreparedImport:
     tasks: int
     gold_actions: int
     failing_gold_actions: list[str]
+    left_out: list[str] = field(default_factory=list)
 
 
 def prepare_domain(data_dir: Path, *, progress: Callable[[int, int], None] | None = None) -> PreparedImport:
@@ -156,6 +165,9 @@ def prepare_domain(data_dir: Path, *, progress: Callable[[int, int], None] | Non
     if name == "telecom":  # two databases in TOML, set-up actions, both actors: its own converter
         files, count, total = telecom.prepare(data_dir, progress)
         return PreparedImport(telecom.ENV_ID, files, count, total, [])
+    if name == "banking_knowledge":  # one database both actors act on, documents, discoverable tools
+        files, count, total, left_out = banking.prepare(data_dir, progress)
+        return PreparedImport(banking.ENV_ID, files, count, total, [], left_out)
     domain = DOMAINS[name]
     db_path, tasks_path = data_dir / "db.json", data_dir / "tasks.json"
     db = read_json(db_path, domain.db_schema)
@@ -244,7 +256,9 @@ def write_import(prepared: PreparedImport, out_dir: Path) -> ImportResult:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return ImportResult(prepared.env_id, target, prepared.tasks, prepared.gold_actions, prepared.failing_gold_actions)
+    return ImportResult(
+        prepared.env_id, target, prepared.tasks, prepared.gold_actions, prepared.failing_gold_actions, prepared.left_out
+    )
 
 
 def import_domain(data_dir: Path, out_dir: Path, *, progress: Callable[[int, int], None] | None = None) -> ImportResult:

@@ -1,0 +1,166 @@
+"""τ³ banking_knowledge imported from tau2's own data and checked against tau2's replay of each of its 97
+tasks (``expected/banking_knowledge.jsonl``): every task's initial state (``agent_data`` merged as tau2's
+``update_db`` merges it) and tau2's DB hash of it, and, for every task whose gold actions use only the
+tools this port has, each gold action's result text and error flag and the final state and its hash.
+
+The data (../shared/tau2, or $ENVFARM_TAU2_DIR) is tau2-bench's, MIT-licensed, and is not part of this
+repository; without it these tests are skipped and say so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from envs.catalog import CatalogEntry, load_env_dir
+from envs.check import check_env
+from envs.engine import Environment
+from envs.errors import UnknownTool
+from envs.formats.task import Task
+from synthesis.tau2 import detect_domain, import_domain
+from synthesis.tau2.banking import ENV_ID, read_tasks, task_patch, uses
+from synthesis.tau2.banking_data import db_hash, export_db
+from synthesis.tau2.banking_fidelity import compare_banking
+from synthesis.tau2.common import db_diff
+from synthesis.tau2.fidelity import _normalized_diff
+
+from .reference import TAU2_DIR, needs_tau2
+
+BANKING = TAU2_DIR / "data" / "banking_knowledge"
+#: tau2's hash of ``db.json`` as its model dumps it (the reference data's README)
+PRISTINE_HASH = "af324a7d72aced5889daf6cc044e573ad94ffa3bfe7cf65114fd3cfed5daaa48"
+AGENT_TOOLS = {
+    "transfer_to_human_agents",
+    "get_current_time",
+    "get_user_information_by_id",
+    "get_user_information_by_name",
+    "get_user_information_by_email",
+    "change_user_email",
+    "get_referrals_by_user",
+    "get_credit_card_transactions_by_user",
+    "get_credit_card_accounts_by_user",
+    "log_verification",
+    "give_discoverable_user_tool",
+    "unlock_discoverable_agent_tool",
+    "call_discoverable_agent_tool",
+    "list_discoverable_agent_tools",
+}
+USER_TOOLS = {
+    "apply_for_credit_card",
+    "submit_referral",
+    "request_human_agent_transfer",
+    "submit_transaction",
+    "call_discoverable_user_tool",
+    "list_discoverable_user_tools",
+}
+
+pytestmark = needs_tau2
+
+
+@pytest.fixture(scope="module")
+def banking(tmp_path_factory: pytest.TempPathFactory) -> CatalogEntry:
+    out = tmp_path_factory.mktemp("banking-catalog")
+    result = import_domain(BANKING, out)
+    assert result.env_id == ENV_ID
+    return load_env_dir(out / ENV_ID)
+
+
+@pytest.fixture(scope="module")
+def expected() -> list[dict[str, Any]]:
+    with (TAU2_DIR / "expected" / "banking_knowledge.jsonl").open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def _data(dump: dict[str, Any]) -> dict[str, Any]:
+    return {table: content["data"] for table, content in dump.items()}
+
+
+def test_the_folder_is_detected_and_the_pristine_database_is_tau2s(banking: CatalogEntry) -> None:
+    assert detect_domain(BANKING) == "banking_knowledge"
+    episode = banking.environment.episode()
+    dump = export_db(episode)
+    assert db_hash(dump) == PRISTINE_HASH
+    db = json.loads((BANKING / "db.json").read_text(encoding="utf-8"))
+    for table, content in db.items():  # the same records in the same order, key order included
+        assert list(dump[table]["data"]) == list(content["data"])
+        assert all(list(dump[table]["data"][k]) == list(v) for k, v in content["data"].items())
+    assert episode.query("SELECT count(*) AS n FROM documents") == [{"n": 698}]
+
+
+def test_every_tasks_initial_state_is_tau2s(banking: CatalogEntry, expected: list[dict[str, Any]]) -> None:
+    """All 97 tasks, those not imported yet included: ``agent_data`` merged as tau2 merges it."""
+    env = banking.environment
+    pristine_episode = env.episode()
+    pristine = export_db(pristine_episode)
+    pristine_episode.close()
+    _, tasks = read_tasks(BANKING)
+    assert [t["id"] for t in tasks] == [r["task_id"] for r in expected]
+    equal = hashes = 0
+    for task, record in zip(tasks, expected, strict=True):
+        made = Task(id=f"t-{task['id']}", env=ENV_ID, instruction="x", initial_patch=task_patch(pristine, task))
+        episode = env.episode(made)
+        initial = export_db(episode)
+        episode.close()
+        equal += _normalized_diff(db_diff(_data(pristine), _data(initial))) == _normalized_diff(record["init_diff"])
+        hashes += db_hash(initial) == record["initial_db_hash"]
+    print(f"\ntau2 banking_knowledge: initial states {equal}/97, initial DB hashes {hashes}/97")
+    assert equal == hashes == len(expected) == 97
+
+
+def test_every_imported_task_replays_as_tau2s(banking: CatalogEntry, expected: list[dict[str, Any]]) -> None:
+    """Every task whose gold actions use only the tools this port has is imported, and its gold actions
+    give tau2's results, error flags and final state (tau2's DB hash included). Results that quote a tool's
+    docstring (unlocking a tool, handing one over) differ in those descriptions only: ours are our own."""
+    report = compare_banking(banking.environment, banking.tasks, expected)
+    print(f"\ntau2 banking_knowledge: {report.summary()}")
+    _, tasks = read_tasks(BANKING)
+    have = {t.name for t in banking.spec.tools}
+    assert report.imported == sum(1 for t in tasks if uses(t) <= have) == len(banking.tasks)
+    assert report.mismatches == [], report.mismatches[:5]
+    assert report.tasks_equal_but_descriptions == report.imported
+    assert report.actions_equal_but_descriptions == report.actions
+    assert report.initial_hashes_equal == report.final_hashes_equal == report.imported
+
+
+def test_discoverable_tools_are_reached_only_by_unlocking(banking: CatalogEntry) -> None:
+    spec = banking.spec
+    assert {t.name for t in spec.tools_of("agent")} == AGENT_TOOLS
+    assert {t.name for t in spec.tools_of("user")} == USER_TOOLS
+    episode = banking.environment.episode()
+    hidden = "get_all_user_accounts_by_user_id_3847"
+    with pytest.raises(UnknownTool):
+        episode.call_tool(hidden, {"user_id": "123"})
+    call = {"agent_tool_name": hidden, "arguments": json.dumps({"user_id": "123"})}
+    locked = episode.call_tool("call_discoverable_agent_tool", call)
+    assert locked.content.startswith(f"Error: Tool '{hidden}' has not been unlocked.") and not locked.wrote
+    assert episode.call_tool("unlock_discoverable_agent_tool", {"agent_tool_name": hidden}).content.startswith(
+        f"Tool unlocked: {hidden}\n"
+    )
+    listing = episode.call_tool("call_discoverable_agent_tool", call)
+    assert "Accounts for user 123:" in listing.content
+    assert not listing.wrote  # a read tool the task's gold does not call is not logged
+    unknown = episode.call_tool("unlock_discoverable_agent_tool", {"agent_tool_name": "no_such_tool_0000"})
+    assert unknown.content == "Error: Unknown agent tool 'no_such_tool_0000'. This tool is not available."
+
+
+def test_the_imported_environment_passes_envs_check(banking: CatalogEntry) -> None:
+    report = check_env(banking.spec, banking.tasks)
+    assert report.ok, report.problems[:5]
+
+
+def test_the_policy_and_documents_are_read_from_the_folder(tmp_path: Path) -> None:
+    """Nothing of tau2's text is in the repository: the policy is the folder's prompt parts."""
+    out = tmp_path / "out"
+    import_domain(BANKING, out)
+    policy = (out / ENV_ID / "policy.md").read_text(encoding="utf-8")
+    header = (BANKING / "prompts" / "components" / "policy_header.md").read_text(encoding="utf-8")
+    assert policy.startswith(header) and "{{" not in policy
+    env = Environment(load_env_dir(out / ENV_ID).spec)
+    titles = env.episode().query(
+        "SELECT title FROM documents WHERE doc_id = 'doc_bank_accounts_bank_accounts_(general)_001'"
+    )
+    first = json.loads((BANKING / "documents" / "doc_bank_accounts_bank_accounts_(general)_001.json").read_text())
+    assert titles == [{"title": first["title"]}]
