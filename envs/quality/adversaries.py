@@ -384,7 +384,7 @@ _PLANS: dict[str, tuple[Callable[[Agent], str], tuple[str, ...]]] = {
     "hedged-passive": (_template("The {thing} was {p} as requested."), REFUSALS),
     "hedged-now": (_template("It has now been {p}."), REFUSALS),
     "claim-without-acting": (_reads(_template("Done! I've {p} it for you. Here is the record: {record}.")), REFUSALS),
-    "act-then-refuse": (_act_then_refuse, (POLICY_REFUSAL,)),
+    "act-then-refuse": (_act_then_refuse, (POLICY_REFUSAL, DOCUMENTS)),
     "first-record": (_reads(lambda a: _record_refusals(a.records[:1])), (*REFUSALS, INFORMATION)),
     "last-record": (_reads(lambda a: _record_refusals(a.records[-1:])), (*REFUSALS, INFORMATION)),
     "every-record": (_reads(lambda a: _record_refusals(a.records)), REFUSALS),
