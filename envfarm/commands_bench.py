@@ -69,6 +69,10 @@ def bench_engine_cmd(out: Path, repeat: int, tau2_dir: Path | None) -> None:
             from synthesis.bench.tau2 import bench_tau2_retail
 
             result["tau2_retail"] = bench_tau2_retail(tau2_dir, repeat=repeat)
+            from synthesis.bench.tau2_search import banking_folder, bench_tau2_search
+
+            if (banking := banking_folder(tau2_dir)) is not None:
+                result["tau2_banking_search"] = bench_tau2_search(banking, repeat=max(5, repeat // 4))
     write_results(out, result)
     con = Console(soft_wrap=True)  # a path or figure is never broken across lines
     for name in ("episode_creation", "write_tool_call", "score"):
@@ -84,6 +88,14 @@ def bench_engine_cmd(out: Path, repeat: int, tau2_dir: Path | None) -> None:
             f"tau2_retail ({t['db_json_bytes'] / 1e6:.1f} MB db.json): reset {t['reset']['median_ms']:.3f} ms "
             f"(tau2 get_environment {tau2['get_environment']} ms), state hash {t['state_hash']['median_ms']:.1f} ms "
             f"(tau2 {tau2['db_hash']} ms), score {t['score']['median_ms']:.3f} ms (tau2 {tau2['score_one_task']} ms)"
+        )
+    if (s := result.get("tau2_banking_search")) is not None:
+        ratio = s.get("kb_search_ratio_vs_rank_bm25")
+        con.print(
+            f"tau2_banking ({s['documents']} documents): {s['queries_per_search_timing']} KB_search "
+            f"{s['kb_search']['median_ms']:.1f} ms"
+            + (f" ({ratio:.2f}x rank_bm25's)" if ratio is not None else "")
+            + f", grep {s['grep']['median_ms']:.1f} ms ({s['grep_ratio_vs_python_re']:.2f}x re.findall's)"
         )
 
 

@@ -133,22 +133,34 @@ def _with_documents(policy: str, intro: str, documents: list[tuple[str, str, str
     return f"{policy}\n\n## Knowledge base\n\n{intro}\n\n<knowledge_base>\n{_block(documents)}\n</knowledge_base>\n"
 
 
+def _given(spec: EnvSpec, mode: str, task: Task | None) -> list[tuple[str, str, str]]:
+    """The documents ``mode`` puts in the prompt."""
+    if mode == "full":
+        return _documents(spec)
+    if mode == "required":
+        by_id = {doc[0]: doc for doc in _documents(spec)}
+        return [by_id[d] for d in (task.required_documents if task else []) if d in by_id]
+    return []
+
+
 def knowledge_policy(spec: EnvSpec, mode: str, task: Task | None = None) -> str:
-    """The agent's policy for an episode in ``mode``: the environment's own, with the documents the
-    mode gives appended (``check_mode`` first: this assumes the mode applies)."""
+    """The agent's policy for an episode in ``mode``: the environment's own policy for that mode
+    (``knowledge_policies``, its ``{{documents}}`` filled in), else its policy with the documents the mode
+    gives appended (``check_mode`` first: this assumes the mode applies)."""
+    template = next((text for name, text in spec.knowledge_policies.items() if name == mode), None)
+    if template is not None:
+        return template.replace("{{documents}}", _block(_given(spec, mode, task)))
     policy = spec.policy.rstrip("\n")
     if mode == "full":
         intro = (
             "The whole knowledge base follows; there are no tools to search it in this session. "
             "Use it to answer the customer's questions and to decide what to do."
         )
-        return _with_documents(policy, intro, _documents(spec))
+        return _with_documents(policy, intro, _given(spec, mode, task))
     if mode == "required":
-        wanted = task.required_documents if task else []
-        by_id = {doc[0]: doc for doc in _documents(spec)}
         intro = (
             "The documents that apply to this conversation follow; there are no tools to search the "
             "knowledge base in this session."
         )
-        return _with_documents(policy, intro, [by_id[d] for d in wanted if d in by_id])
+        return _with_documents(policy, intro, _given(spec, mode, task))
     return spec.policy

@@ -231,7 +231,7 @@ _DML = re.compile(r"^\s*(with\b.*?\)\s*)?(insert|update|delete|replace)\b", re.I
 class ToolSpec(Model):
     """A tool: JSON-Schema parameters and ordered steps run in one transaction."""
 
-    name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+    name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]*$", max_length=64)]
     description: str = Field(min_length=1)
     kind: Literal["read", "write"]
     actor: Side = Field(
@@ -350,6 +350,13 @@ class EnvSpec(Model):
         description="For the user simulator of a dual-control environment: what the user sees and can do "
         "with their own tools (markdown)",
     )
+    knowledge_policies: dict[Literal["full", "required", "none"], str] = Field(
+        {},
+        exclude_if=lambda policies: not policies,
+        description="With a document collection: the agent's policy in an episode whose documents are all in its "
+        "prompt (full), only the task's required ones (required) or none (none), in place of the policy with the "
+        "documents appended; {{documents}} marks where they go (docs/serving.md)",
+    )
 
     @model_validator(mode="after")
     def _within_size_limits(self) -> EnvSpec:
@@ -357,6 +364,15 @@ class EnvSpec(Model):
             raise ValueError(f"policy has {len(self.policy):,} characters; the limit is {MAX_POLICY_CHARS:,}")
         if len(self.user_guide) > MAX_POLICY_CHARS:
             raise ValueError(f"user_guide has {len(self.user_guide):,} characters; the limit is {MAX_POLICY_CHARS:,}")
+        for mode, text in self.knowledge_policies.items():
+            if len(text) > MAX_POLICY_CHARS:
+                raise ValueError(
+                    f"knowledge_policies.{mode} has {len(text):,} characters; the limit is {MAX_POLICY_CHARS:,}"
+                )
+            if mode != "none" and "{{documents}}" not in text:
+                raise ValueError(f"knowledge_policies.{mode} must mark where the documents go with {{{{documents}}}}")
+        if self.knowledge_policies and not any(t.full_text for t in self.tables):
+            raise ValueError("knowledge_policies needs a document collection (a table with full_text)")
         rows = sum(len(r) for r in self.seed.values())
         if rows > MAX_SEED_ROWS:
             raise ValueError(f"seed has {rows:,} rows; the limit is {MAX_SEED_ROWS:,}")

@@ -26,6 +26,7 @@ from envs.errors import EnvFarmError, ToolError
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
+from . import banking_retrieval
 from .banking_data import TABLES, export_db, initial_patch, seed
 from .banking_discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from .banking_tools import base_tools, catalog_rows, discoverable_specs, user_tools
@@ -67,10 +68,13 @@ def is_banking(folder: Path) -> bool:
     return (folder / "db.json").is_file() and (folder.name == "banking_knowledge" or (folder / "documents").is_dir())
 
 
-def spec(policy: str) -> dict[str, Any]:
-    """The served spec (with its policy; ``spec.json`` leaves the policy out)."""
+def spec(policy: str, knowledge_policies: dict[str, str] | None = None) -> dict[str, Any]:
+    """The served spec (with its policy; ``spec.json`` leaves the policy out): ``policy`` is the prompt
+    of tau2's ``bm25`` variant (the documents searched with ``KB_search`` and ``grep``), and
+    ``knowledge_policies`` those of its ``full_kb``, ``golden_retrieval`` and ``no_knowledge`` variants."""
     tools = [
         *base_tools(AGENT_DISCOVERABLE, USER_DISCOVERABLE),
+        *banking_retrieval.tools(),
         *discoverable_specs(AGENT_DISCOVERABLE, "agent"),
         *user_tools(USER_DISCOVERABLE),
         *discoverable_specs(USER_DISCOVERABLE, "user"),
@@ -84,23 +88,39 @@ def spec(policy: str) -> dict[str, Any]:
         "rules and procedures in a knowledge base the agent searches, internal tools it unlocks from what the "
         "documents name, and a customer who acts with tools of their own.",
         "clock": CLOCK,
-        "tables": TABLES,
+        "tables": [*TABLES, *banking_retrieval.TABLES],
         "invariants": [],
         "tools": tools,
         "user_guide": USER_GUIDE,
         "policy": policy,
+        "knowledge_policies": knowledge_policies or {},
     }
 
 
-def policy_text(data_dir: Path) -> str:
-    """The agent's policy: tau2's prompt without the knowledge base inlined (its ``no_knowledge`` template,
-    components filled in). The documents are served as a table; serving them in the prompt makes
-    tau2's ``full_kb`` variant."""
+#: tau2's prompt template of each knowledge mode (docs/serving.md), and what it calls the documents.
+PROMPTS = {
+    "search": ("classic_rag_bm25.md", None),
+    "full": ("full_kb.md", "{{full_knowledge_base}}"),
+    "required": ("required_docs.md", "{{required_documents}}"),
+    "none": ("no_knowledge.md", None),
+}
+
+
+def policy_texts(data_dir: Path) -> tuple[str, dict[str, str]]:
+    """The agent's policy (tau2's ``bm25`` variant: its ``classic_rag_bm25`` template, components filled
+    in) and the policies of the other knowledge modes (its ``full_kb``, ``required_docs`` and
+    ``no_knowledge`` templates), with ``{{documents}}`` where tau2 puts the documents."""
     prompts = data_dir / "prompts"
-    template = read_text(prompts / "no_knowledge.md")
-    return re.sub(
-        r"\{\{component:(\w+)\}\}", lambda m: read_text(prompts / "components" / f"{m.group(1)}.md"), template
-    )
+    texts = {}
+    for mode, (name, documents) in PROMPTS.items():
+        text = re.sub(
+            r"\{\{component:(\w+)\}\}",
+            lambda m: read_text(prompts / "components" / f"{m.group(1)}.md"),
+            read_text(prompts / name),
+        )
+        texts[mode] = text.replace(documents, "{{documents}}") if documents else text
+    search = texts.pop("search")
+    return search, texts
 
 
 def read_documents(data_dir: Path) -> list[dict[str, Any]]:
@@ -191,10 +211,13 @@ def prepare(
     ):
         raise Tau2ImportError(f'{db_path}: expected tables of the form {{"data": {{id: record}}, "notes": text}}')
     documents = read_documents(data_dir)
-    policy = policy_text(data_dir)
+    policy, policies = policy_texts(data_dir)
     source, tasks = read_tasks(data_dir)
-    env_spec = spec(policy)
-    rows = seed(db, documents, catalog_rows(AGENT_DISCOVERABLE, USER_DISCOVERABLE))
+    env_spec = spec(policy, policies)
+    rows = {
+        **seed(db, documents, catalog_rows(AGENT_DISCOVERABLE, USER_DISCOVERABLE)),
+        **banking_retrieval.index_rows(documents),
+    }
     try:
         env = Environment(EnvSpec.model_validate({**env_spec, "seed": rows}))
     except (ValidationError, EnvFarmError) as exc:

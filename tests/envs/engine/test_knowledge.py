@@ -219,3 +219,23 @@ def test_the_quality_report_measures_whether_the_request_finds_the_deciding_docu
     assert retrieval_counts(env, [hidden]) == RetrievalCounts(retrieval_tasks=1, retrieval_top3_hits=0)
     clinic = env_quality(Catalog(BUILTIN_CATALOG).get("clinic")).counts
     assert (clinic.retrieval_tasks, clinic.retrieval_top3_hits) == (0, 0)
+
+
+def test_an_environment_may_word_its_policy_for_each_place_of_the_documents():
+    from envs.formats.knowledge_modes import knowledge_policy
+
+    spec = knowledge_spec()
+    templated = {**spec, "knowledge_policies": {"full": "# Desk\n\n<kb>\n{{documents}}\n</kb>", "none": "# Desk"}}
+    env_spec = EnvSpec.model_validate(templated)
+    assert knowledge_policy(env_spec, "full").startswith("# Desk\n\n<kb>\n## ") and "{{" not in knowledge_policy(
+        env_spec, "full"
+    )
+    assert knowledge_policy(env_spec, "none") == "# Desk"
+    assert "<knowledge_base>" in knowledge_policy(env_spec, "required", Task.model_validate(TASK))  # not worded
+    with pytest.raises(ValidationError, match=r"knowledge_policies.full must mark where the documents go"):
+        EnvSpec.model_validate({**spec, "knowledge_policies": {"full": "# Desk, and no documents"}})
+    with pytest.raises(ValidationError, match="knowledge_policies needs a document collection"):
+        no_docs = {**spec, "tables": [t for t in spec["tables"] if not t.get("full_text")]}
+        no_docs["tools"] = [t for t in spec["tools"] if t["name"] == "get_card"]
+        no_docs["seed"] = {k: v for k, v in spec.get("seed", {}).items() if k != "articles"}
+        EnvSpec.model_validate({**no_docs, "knowledge_policies": {"none": "# Desk"}})

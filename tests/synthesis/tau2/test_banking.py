@@ -127,7 +127,7 @@ def test_every_imported_task_replays_as_tau2s(banking: CatalogEntry, expected: l
 
 def test_discoverable_tools_are_reached_only_by_unlocking(banking: CatalogEntry) -> None:
     spec = banking.spec
-    assert {t.name for t in spec.tools_of("agent")} == AGENT_TOOLS
+    assert {t.name for t in spec.tools_of("agent")} == AGENT_TOOLS | {"KB_search", "grep"}  # tau2's bm25 variant
     assert {t.name for t in spec.tools_of("user")} == USER_TOOLS
     episode = banking.environment.episode()
     hidden = "get_all_user_accounts_by_user_id_3847"
@@ -164,3 +164,26 @@ def test_the_policy_and_documents_are_read_from_the_folder(tmp_path: Path) -> No
     )
     first = json.loads((BANKING / "documents" / "doc_bank_accounts_bank_accounts_(general)_001.json").read_text())
     assert titles == [{"title": first["title"]}]
+
+
+def test_each_knowledge_mode_has_tau2s_own_prompt(banking: CatalogEntry) -> None:
+    """search: tau2's bm25 prompt (KB_search and grep); full, required and none: its full_kb,
+    golden_retrieval and no_knowledge prompts, the documents where tau2 puts them."""
+    from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
+
+    spec, prompts = banking.spec, BANKING / "prompts"
+    header = (prompts / "components" / "policy_header.md").read_text(encoding="utf-8")
+    assert spec.policy.startswith(header) and "`KB_search` (uses BM25 for retrieval) and `grep`" in spec.policy
+    first = json.loads(sorted((BANKING / "documents").glob("*.json"))[0].read_text(encoding="utf-8"))
+    full = knowledge_policy(spec, "full")
+    assert full.startswith(header) and "The complete knowledge base is provided." in full
+    assert f"<knowledge_base>\n## {first['title']}\n\n{first['content']}\n\n---\n\n## " in full
+    documents = [json.loads(p.read_text(encoding="utf-8")) for p in (BANKING / "documents").glob("*.json")]
+    assert all(f"## {d['title']}\n\n{d['content']}" in full for d in documents) and "{{documents}}" not in full
+    task = next(t for t in banking.tasks if t.required_documents)
+    required = knowledge_policy(spec, "required", task)
+    shown = {d["id"] for d in documents if f"## {d['title']}\n\n{d['content']}" in required}
+    assert "<required_documents>\n## " in required and shown >= set(task.required_documents)
+    assert len(required) < len(full) / 5  # only those
+    assert knowledge_policy(spec, "none").startswith(header) and "KB_search" not in knowledge_policy(spec, "none")
+    assert withheld_tools(spec, "full") == {"KB_search", "grep"} and not withheld_tools(spec, "search")
