@@ -1882,3 +1882,930 @@ ORDER_DEBIT_CARD = Discoverable(
 )
 
 AGENT_DISCOVERABLE += [SUBMIT_INTEREST_DISCREPANCY, ORDER_DEBIT_CARD]
+
+# -- credit card accounts ---------------------------------------------------------------------------------
+
+_CC_EXISTS = (
+    f"NOT EXISTS (SELECT 1 FROM credit_card_accounts WHERE {where_field('account_id', ':credit_card_account_id')})",
+    "'Error: Credit card account ''' || :credit_card_account_id || ''' not found.'",
+)
+_STATEMENT_REASONS = [
+    "goodwill_adjustment",
+    "promotional_credit",
+    "annual_fee_reversal",
+    "late_fee_reversal",
+    "interest_charge_reversal",
+    "dispute_resolution",
+    "price_match",
+    "retention_offer",
+    "error_correction",
+    "other",
+]
+_credit = "CAST(:amount AS REAL)"
+_statement_txn = sha_id(
+    cat("'transaction:'", ":user_id", "':STATEMENT_CREDIT:'", ":reason", "':'", money(_credit), "':Statement Credit'"),
+    12,
+    "txn_",
+)
+APPLY_STATEMENT_CREDIT = Discoverable(
+    "apply_statement_credit_8472",
+    "Credit a customer's credit card statement.",
+    (
+        Param("user_id", "string", "The customer's user id"),
+        _CC_PARAM,
+        Param("amount", "number", "The credit in dollars"),
+        Param("reason", "string", f"One of: {', '.join(_STATEMENT_REASONS)}"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':user_id')} OR {_empty(':credit_card_account_id')} OR :amount IS NULL OR "
+                    f"{_empty(':reason')}",
+                    "'Error: Missing required parameters (user_id, credit_card_account_id, amount, reason).'",
+                ),
+                (f"{_credit} <= 0", "'Error: Credit amount must be positive.'"),
+                (
+                    f"NOT {_one_of(':reason', _STATEMENT_REASONS)}",
+                    lit(f"Error: Invalid reason. Must be one of: {_STATEMENT_REASONS}"),
+                ),
+                _CC_EXISTS,
+                (
+                    exists("credit_card_transaction_history", _statement_txn),
+                    f"'Error: Failed to apply statement credit. Transaction ID ''' || {_statement_txn} || ''' may "
+                    "already exist.'",
+                ),
+            ),
+            id=_statement_txn,
+        ),
+        insert(
+            "credit_card_transaction_history",
+            ":chk.id",
+            "json_object('transaction_id', :chk.id, 'user_id', :user_id, 'credit_card_account_id', "
+            ":credit_card_account_id, 'credit_card_type', 'N/A', 'merchant_name', 'Rho-Bank Statement Credit', "
+            f"'transaction_amount', '-$' || {money(_credit)}, 'transaction_date', {TODAY}, 'category', "
+            "'Statement Credit', 'status', 'COMPLETED', 'rewards_earned', '0 points', 'credit_reason', :reason)",
+            OK,
+        ),
+        _answer(
+            "'Statement credit applied successfully.' || char(10) || char(10) || 'Executed: "
+            "apply_statement_credit_8472'"
+            " || char(10) || '  - Transaction ID: ' || :chk.id || char(10) || '  - User ID: ' || :user_id || "
+            "char(10) || '  - Account: ' || :credit_card_account_id || char(10) || '  - Credit Amount: $' || "
+            f"{money(_credit)} || char(10) || '  - Reason: ' || {titled(_STATEMENT_REASONS, ':reason')} || char(10) || "
+            "'  - Date: 11/14/2025'"
+        ),
+    ],
+)
+
+_FLAG_TYPES = ["annual_fee_waived", "promotional_apr", "rewards_bonus", "other"]
+_FLAG_REASONS = ["retention_offer", "loyalty_benefit", "promotional", "error_correction", "other"]
+_flag_id = sha_id(
+    cat("'account_flag:'", ":credit_card_account_id", "':'", ":flag_type", "':'", ":expiration_date"), 12, "ccflag_"
+)
+APPLY_ACCOUNT_FLAG = Discoverable(
+    "apply_credit_card_account_flag_6147",
+    "Put a flag on a credit card account (an annual fee waiver, a promotional APR, a rewards bonus), from today "
+    "until its expiration date.",
+    (
+        _CC_PARAM,
+        Param("user_id", "string", "The customer's user id"),
+        Param("flag_type", "string", f"One of: {', '.join(_FLAG_TYPES)}"),
+        Param("expiration_date", "string", "When the flag ends, MM/DD/YYYY"),
+        Param("reason", "string", f"One of: {', '.join(_FLAG_REASONS)}"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    " OR ".join(
+                        _empty(f":{p}")
+                        for p in ("credit_card_account_id", "user_id", "flag_type", "expiration_date", "reason")
+                    ),
+                    "'Error: Missing required parameters (credit_card_account_id, user_id, flag_type, expiration_date, "
+                    "reason).'",
+                ),
+                (
+                    f"NOT {_one_of(':flag_type', _FLAG_TYPES)}",
+                    lit(f"Error: Invalid flag_type. Must be one of: {_FLAG_TYPES}"),
+                ),
+                (
+                    f"NOT {_one_of(':reason', _FLAG_REASONS)}",
+                    lit(f"Error: Invalid reason. Must be one of: {_FLAG_REASONS}"),
+                ),
+                _CC_EXISTS,
+                (
+                    exists("credit_card_account_flags", _flag_id),
+                    f"'Error: Failed to apply account flag. Flag ID ''' || {_flag_id} || ''' may already exist.'",
+                ),
+            ),
+            id=_flag_id,
+        ),
+        insert(
+            "credit_card_account_flags",
+            ":chk.id",
+            "json_object('flag_id', :chk.id, 'credit_card_account_id', :credit_card_account_id, 'user_id', :user_id, "
+            f"'flag_type', :flag_type, 'effective_date', {TODAY}, 'expiration_date', :expiration_date, 'reason', "
+            f":reason, 'applied_at', {TODAY}, 'status', 'ACTIVE')",
+            OK,
+        ),
+        _answer(
+            "'Account flag applied successfully!' || char(10) || '  - Flag ID: ' || :chk.id || char(10) || "
+            "'  - Account: ' || :credit_card_account_id || char(10) || '  - User ID: ' || :user_id || char(10) || "
+            f"'  - Flag Type: ' || {titled(_FLAG_TYPES, ':flag_type')} || char(10) || '  - Effective Date: 11/14/2025' "
+            "|| char(10) || '  - Expiration Date: ' || :expiration_date || char(10) || '  - Reason: ' || "
+            f"{titled(_FLAG_REASONS, ':reason')}"
+        ),
+    ],
+)
+
+_close_pairs = [("credit_card_account_id", _pystr(":credit_card_account_id")), ("user_id", _pystr(":user_id"))]
+CLOSE_CREDIT_CARD_ACCOUNT = Discoverable(
+    "close_credit_card_account_7834",
+    "Close a customer's credit card account for good.",
+    (_CC_PARAM, Param("user_id", "string", "The customer's user id")),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':credit_card_account_id')} OR {_empty(':user_id')}",
+                    "'Error: Missing required parameters (credit_card_account_id, user_id).'",
+                ),
+                _CC_EXISTS,
+                (
+                    "NOT " + exists("credit_card_accounts", ":credit_card_account_id"),
+                    "'Error: Failed to close credit card account ''' || :credit_card_account_id || '''.'",
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": "UPDATE credit_card_accounts SET record = json_set(record, '$.status', 'CLOSED', '$.closed_date', "
+            f"{TODAY}, '$.closed_by', :user_id) WHERE record_id = :credit_card_account_id AND {OK}",
+        },
+        _answer(
+            cat(
+                lit(
+                    "Credit card account closed successfully.\n\nExecuted: close_credit_card_account_7834\nArguments: "
+                ),
+                _user_args_indented(_close_pairs),
+                NL,
+                "'Account ' || :credit_card_account_id || ' has been closed.'",
+            )
+        ),
+    ],
+)
+
+_CHK = "(SELECT record FROM accounts WHERE record_id = :checking_account_id)"
+_CCA = "(SELECT record FROM credit_card_accounts WHERE record_id = :credit_card_account_id)"
+_pay = "CAST(:amount AS REAL)"
+_cc_balance_text = (
+    f"CASE WHEN json_type({_CCA}, '$.current_balance') IS NULL THEN '$0.00' "
+    f"ELSE python_str({_CCA} -> '$.current_balance') END"
+)
+_cc_balance = (
+    f"(SELECT CASE WHEN trim(v) GLOB '*[0-9]*' AND NOT trim(v) GLOB '*[^0-9.eE+-]*' THEN CAST(trim(v) AS REAL) "
+    f"ELSE 0.0 END FROM (SELECT replace(replace({_cc_balance_text}, '$', ''), ',', '') AS v))"
+)
+PAY_CREDIT_CARD = Discoverable(
+    "pay_credit_card_from_checking_9182",
+    "Pay a credit card's balance from the customer's checking account.",
+    (
+        Param("user_id", "string", "The customer's user id"),
+        Param("checking_account_id", "string", "The checking account the money comes from"),
+        _CC_PARAM,
+        Param("amount", "number", "The payment in dollars, above 0"),
+    ),
+    True,
+    [
+        {"kind": "query", "bind": "b", "sql": f"SELECT {balance(_CHK)} AS chk, {_cc_balance} AS cc"},
+        _check(
+            first_error(
+                (
+                    f"{_empty(':user_id')} OR {_empty(':checking_account_id')} OR {_empty(':credit_card_account_id')} "
+                    "OR :amount IS NULL",
+                    "'Error: Missing required parameters (user_id, checking_account_id, credit_card_account_id, "
+                    "amount).'",
+                ),
+                (f"{_pay} <= 0", "'Error: Payment amount must be a positive number.'"),
+                (
+                    "NOT " + exists("accounts", ":checking_account_id"),
+                    "'Error: Checking account ''' || :checking_account_id || ''' not found.'",
+                ),
+                (
+                    f"json_extract({_CHK}, '$.user_id') IS NOT :user_id OR json_type({_CHK}, '$.user_id') IS NOT "
+                    "'text'",
+                    "'Error: Checking account ''' || :checking_account_id || ''' does not belong to user ''' || "
+                    ":user_id || '''.'",
+                ),
+                (
+                    f"json_extract({_CHK}, '$.class') IS NOT 'checking' OR json_type({_CHK}, '$.class') IS NOT 'text'",
+                    "'Error: Account ''' || :checking_account_id || ''' is not a checking account.'",
+                ),
+                (
+                    f"{_pay} > :b.chk",
+                    f"'Error: Insufficient funds in checking account. Available balance: $' || {money(':b.chk')} || "
+                    f"', requested payment: $' || {money(_pay)} || '.'",
+                ),
+                (
+                    "NOT " + exists("credit_card_accounts", ":credit_card_account_id"),
+                    "'Error: Credit card account ''' || :credit_card_account_id || ''' not found.'",
+                ),
+                (
+                    f"json_extract({_CCA}, '$.user_id') IS NOT :user_id OR json_type({_CCA}, '$.user_id') IS NOT "
+                    "'text'",
+                    "'Error: Credit card account ''' || :credit_card_account_id || ''' does not belong to user ''' || "
+                    ":user_id || '''.'",
+                ),
+                (
+                    f"{_pay} > :b.cc",
+                    f"'Error: Payment amount ($' || {money(_pay)} || ') exceeds credit card balance ($' || "
+                    f"{money(':b.cc')} || '). Please specify an amount up to the outstanding balance.'",
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": "UPDATE accounts SET record = json_set(record, '$.current_holdings', "
+            f"{money(f':b.chk - {_pay}')}) WHERE record_id = :checking_account_id AND {OK}",
+        },
+        {
+            "kind": "exec",
+            "sql": "UPDATE credit_card_accounts SET record = json_set(record, '$.current_balance', '$' || "
+            f"{money(f':b.cc - {_pay}')}) WHERE record_id = :credit_card_account_id AND {OK}",
+        },
+        _answer(
+            f"'Payment processed successfully!' || char(10) || '  - Payment Amount: $' || {money(_pay)} || char(10) || "
+            "'  - From Checking Account: ' || :checking_account_id || char(10) || '  - To Credit Card Account: ' || "
+            f":credit_card_account_id || char(10) || '  - New Checking Balance: $' || {money(f':b.chk - {_pay}')} || "
+            f"char(10) || '  - New Credit Card Balance: $' || {money(f':b.cc - {_pay}')} || char(10) || "
+            "'The payment has been applied immediately.'"
+        ),
+    ],
+)
+
+AGENT_DISCOVERABLE += [APPLY_STATEMENT_CREDIT, APPLY_ACCOUNT_FLAG, CLOSE_CREDIT_CARD_ACCOUNT, PAY_CREDIT_CARD]
+
+# -- credit limit increases ------------------------------------------------------------------------------
+
+_CC_OF_USER = (
+    f"json_extract({_CCA}, '$.user_id') IS NOT :user_id OR json_type({_CCA}, '$.user_id') IS NOT 'text'",
+    "'Error: Credit card account ''' || :credit_card_account_id || ''' does not belong to user ''' || :user_id || "
+    "'''.'",
+)
+_CC_BY_KEY = (
+    "NOT " + exists("credit_card_accounts", ":credit_card_account_id"),
+    "'Error: Credit card account ''' || :credit_card_account_id || ''' not found.'",
+)
+_increase = "CAST(:requested_increase_amount AS REAL)"
+_cli_id = sha_id(
+    cat(
+        "'cli_request:'",
+        ":credit_card_account_id",
+        "':'",
+        ":user_id",
+        "':'",
+        f"python_format(CAST({_increase} AS INTEGER), '.2f')",
+    ),
+    12,
+    "cli_",
+)
+SUBMIT_CLI_REQUEST = Discoverable(
+    "submit_credit_limit_increase_request_7392",
+    "Submit a request to raise a credit card's limit.",
+    (
+        _CC_PARAM,
+        Param("user_id", "string", "The customer's user id"),
+        Param("requested_increase_amount", "integer", "The increase asked for, in whole dollars"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':credit_card_account_id')} OR {_empty(':user_id')} OR :requested_increase_amount IS "
+                    "NULL",
+                    "'Error: Missing required parameters.'",
+                ),
+                (
+                    f"{_increase} != CAST({_increase} AS INTEGER)",
+                    "'Error: Invalid requested_increase_amount. Must be a whole number of dollars.'",
+                ),
+                (f"{_increase} <= 0", "'Error: Requested increase amount must be positive.'"),
+                _CC_BY_KEY,
+                _CC_OF_USER,
+                (exists("credit_limit_increase_requests", _cli_id), "'Error: A similar request may already exist.'"),
+            ),
+            id=_cli_id,
+        ),
+        insert(
+            "credit_limit_increase_requests",
+            ":chk.id",
+            "json_object('request_id', :chk.id, 'credit_card_account_id', :credit_card_account_id, 'user_id', "
+            f":user_id, 'requested_increase_amount', CAST({_increase} AS INTEGER), 'submitted_at', {TODAY}, "
+            "'status', 'PENDING')",
+            OK,
+        ),
+        _answer(
+            "'Credit limit increase request submitted successfully.' || char(10) || char(10) || "
+            "'Executed: submit_credit_limit_increase_request_7392' || char(10) || '  - Request ID: ' || :chk.id || "
+            "char(10) || '  - Account: ' || :credit_card_account_id || char(10) || '  - Requested Increase: $' || "
+            f"python_format(CAST({_increase} AS INTEGER), ',') || char(10) || '  - Status: PENDING'"
+        ),
+    ],
+)
+
+GET_CLI_HISTORY = _records_of(
+    "get_credit_limit_increase_history_4829",
+    "The credit limit increase requests of a credit card account: dates, amounts, statuses.",
+    _CC_PARAM,
+    "credit_limit_increase_requests",
+    "credit_card_account_id",
+    "Credit limit increase history retrieved.",
+    "Credit limit increase history for account ",
+    "No credit limit increase requests found for this account.",
+)
+
+_months = "CAST(CAST(:months AS REAL) AS INTEGER)"
+_PAYMENTS = (
+    "SELECT record, row_number() OVER (ORDER BY coalesce(nullif(json_extract(record, '$.payment_date'), ''), '') DESC, "
+    "position) AS n FROM payment_history WHERE json_extract(record, '$.credit_card_account_id') IS "
+    ":credit_card_account_id AND json_type(record, '$.credit_card_account_id') = 'text'"
+)
+_SHOWN = f"SELECT record, n FROM ({_PAYMENTS}) WHERE n <= {_months}"
+GET_PAYMENT_HISTORY = Discoverable(
+    "get_payment_history_6183",
+    "A credit card account's payments over the last months, most recent first, with its run of on-time payments.",
+    (_CC_PARAM, Param("months", "integer", "How many months back")),
+    False,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':credit_card_account_id')} OR :months IS NULL",
+                    "'Error: Missing required parameters (credit_card_account_id, months).'",
+                ),
+                (f"{_months} <= 0", "'Error: months must be a positive integer.'"),
+                (
+                    f"NOT EXISTS ({_PAYMENTS})",
+                    "'No payment history found for account ''' || :credit_card_account_id || '''.'",
+                ),
+            )
+        ),
+        _answer(
+            f"'Payment history for account ''' || :credit_card_account_id || ''' (last ' || {_months} || ' months):' "
+            "|| char(10) || 'Consecutive on-time payments: ' || coalesce((SELECT min(n) - 1 FROM "
+            f"({_SHOWN}) WHERE json_extract(record, '$.status') IS NOT 'ON_TIME' OR json_type(record, '$.status') "
+            f"IS NOT 'text'), (SELECT count(*) FROM ({_SHOWN}))) || coalesce((SELECT group_concat(line, '') FROM "
+            f"(SELECT char(10) || char(10) || '  - Payment Date: ' || {_pyval('record', 'payment_date', 'None')} || "
+            f"char(10) || '    Amount: ' || {_pyval('record', 'amount', 'None')} || char(10) || '    Status: ' || "
+            f"{_pyval('record', 'status', 'None')} AS line FROM ({_SHOWN}) ORDER BY n)), '')"
+        ),
+    ],
+)
+
+_CLI_DISPUTE = (
+    "EXISTS (SELECT 1 FROM transaction_disputes WHERE json_extract(record, '$.user_id') IS :user_id AND "
+    "json_type(record, '$.user_id') = 'text' AND json_extract(record, '$.status') IN ('SUBMITTED', 'UNDER_REVIEW', "
+    "'PENDING') AND json_type(record, '$.status') = 'text')"
+)
+_CLI_ORDER = (
+    "EXISTS (SELECT 1 FROM credit_card_orders WHERE json_extract(record, '$.credit_card_account_id') IS "
+    ":credit_card_account_id AND json_type(record, '$.credit_card_account_id') = 'text' AND "
+    "json_extract(record, '$.status') IN ('PENDING', 'PROCESSING', 'SHIPPED') AND json_type(record, '$.status') = "
+    "'text')"
+)
+_CLI_STANDING = (
+    f"upper(coalesce({get(_CCA, 'account_status')}, '')) IN ('PAST_DUE', 'DELINQUENT', 'COLLECTIONS', 'CLOSED')"
+)
+_limit_text = (
+    f"CASE WHEN json_type({_CCA}, '$.credit_limit') IS NULL THEN '$0.00' ELSE python_str({_CCA} -> '$.credit_limit') "
+    "END"
+)
+_old_limit = (
+    f"(SELECT CASE WHEN trim(v) GLOB '*[0-9]*' AND NOT trim(v) GLOB '*[^0-9.eE+-]*' THEN CAST(trim(v) AS REAL) "
+    f"ELSE 0.0 END FROM (SELECT replace(replace({_limit_text}, '$', ''), ',', '') AS v))"
+)
+_new_limit = "CAST(:new_credit_limit AS REAL)"
+APPROVE_CLI = Discoverable(
+    "approve_credit_limit_increase_5847",
+    "Approve a credit limit increase and set the card's new limit, when the account is eligible.",
+    (
+        _CC_PARAM,
+        Param("user_id", "string", "The customer's user id"),
+        Param("new_credit_limit", "integer", "The new total limit in dollars"),
+    ),
+    True,
+    [
+        {"kind": "query", "bind": "l", "sql": f"SELECT {_old_limit} AS old"},
+        _check(
+            first_error(
+                (
+                    f"{_empty(':credit_card_account_id')} OR {_empty(':user_id')} OR :new_credit_limit IS NULL",
+                    "'Error: Missing required parameters.'",
+                ),
+                _CC_BY_KEY,
+                _CC_OF_USER,
+                (
+                    f"{_CLI_DISPUTE} OR {_CLI_ORDER} OR {_CLI_STANDING}",
+                    "'Error: Credit limit increase request cannot be approved at this time.'",
+                ),
+            ),
+            id=sha_id(
+                cat(
+                    "'cli_request:'",
+                    ":credit_card_account_id",
+                    "':'",
+                    ":user_id",
+                    "':'",
+                    money(f"{_new_limit} - :l.old"),
+                ),
+                12,
+                "cli_",
+            ),
+        ),
+        {
+            "kind": "exec",
+            "sql": "UPDATE credit_card_accounts SET record = json_set(record, '$.credit_limit', '$' || "
+            f"{money(_new_limit)}) WHERE record_id = :credit_card_account_id AND {OK}",
+        },
+        insert(
+            "credit_limit_increase_requests",
+            ":chk.id",
+            "json_object('request_id', :chk.id, 'credit_card_account_id', :credit_card_account_id, 'user_id', "
+            f":user_id, 'previous_limit', '$' || {money(':l.old')}, 'new_limit', '$' || {money(_new_limit)}, "
+            f"'increase_amount', '$' || {money(f'{_new_limit} - :l.old')}, 'decision_date', {TODAY}, "
+            "'status', 'APPROVED')",
+            OK,
+        ),
+        _answer(
+            "'Credit limit increase approved!' || char(10) || '  - Account: ' || :credit_card_account_id || char(10) "
+            f"|| '  - Previous Limit: $' || {money(':l.old')} || char(10) || '  - New Limit: $' || {money(_new_limit)} "
+            f"|| char(10) || '  - Increase: $' || {money(f'{_new_limit} - :l.old')} || char(10) || "
+            "'  - Effective Date: 11/14/2025' || char(10) || 'The customer will receive a confirmation email.'"
+        ),
+    ],
+)
+
+_DENIAL_REASONS = [
+    "insufficient_account_age",
+    "cooldown_period_active",
+    "pending_disputes",
+    "pending_replacement_card",
+    "past_due_balance",
+    "high_utilization",
+    "insufficient_payment_history",
+    "requested_amount_exceeds_limit",
+    "other",
+]
+DENY_CLI = Discoverable(
+    "deny_credit_limit_increase_5848",
+    "Deny a credit limit increase, with the reason.",
+    (
+        _CC_PARAM,
+        Param("user_id", "string", "The customer's user id"),
+        Param("denial_reason", "string", f"One of: {', '.join(_DENIAL_REASONS)}"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':credit_card_account_id')} OR {_empty(':user_id')} OR {_empty(':denial_reason')}",
+                    "'Error: Missing required parameters.'",
+                ),
+                (
+                    f"NOT {_one_of(':denial_reason', _DENIAL_REASONS)}",
+                    lit(f"Error: Invalid denial_reason. Must be one of: {', '.join(_DENIAL_REASONS)}"),
+                ),
+                _CC_BY_KEY,
+            ),
+            id=sha_id(cat("'cli_request:'", ":credit_card_account_id", "':'", ":user_id", "':0.00'"), 12, "cli_"),
+        ),
+        insert(
+            "credit_limit_increase_requests",
+            ":chk.id",
+            "json_object('request_id', :chk.id, 'credit_card_account_id', :credit_card_account_id, 'user_id', "
+            f":user_id, 'denial_reason', :denial_reason, 'decision_date', {TODAY}, 'status', 'DENIED')",
+            OK,
+        ),
+        _answer(
+            "'Credit limit increase request denied.' || char(10) || '  - Account: ' || :credit_card_account_id || "
+            "char(10) || '  - Denial Reason: ' || :denial_reason || char(10) || '  - Date: 11/14/2025' || char(10) || "
+            "'The customer will receive a notification explaining the denial.'"
+        ),
+    ],
+)
+
+AGENT_DISCOVERABLE += [SUBMIT_CLI_REQUEST, GET_CLI_HISTORY, GET_PAYMENT_HISTORY, APPROVE_CLI, DENY_CLI]
+
+# -- debit card activation, alerts, limits ------------------------------------------------------------
+
+_ACTIVATION_TOOLS = {
+    "new_account": "activate_debit_card_8291",
+    "first_card": "activate_debit_card_8291",
+    "lost": "activate_debit_card_8292",
+    "stolen": "activate_debit_card_8292",
+    "fraud": "activate_debit_card_8292",
+    "expired": "activate_debit_card_8293",
+    "damaged": "activate_debit_card_8293",
+    "upgrade": "activate_debit_card_8293",
+    "bank_reissue": "activate_debit_card_8293",
+}
+_CARD_ACCOUNT = f"json_extract({_CARD}, '$.account_id')"
+_OTHER_ACTIVE = (
+    "SELECT record_id, position FROM debit_cards WHERE record_id != :card_id AND json_extract(record, '$.account_id') "
+    f"IS {_CARD_ACCOUNT} AND json_extract(record, '$.status') IS 'ACTIVE' AND json_type(record, '$.status') = 'text'"
+)
+
+
+def _activation(
+    name: str, description: str, allowed: list[str], default: str, other_sets: str, lines: str
+) -> Discoverable:
+    """``activate_debit_card_829x``: tau2's common checks (``_validate_activation_common``), the card made
+    active, and the account's other active cards changed as ``other_sets`` says."""
+    reason = get(_CARD, "issue_reason", lit(default))
+    shown_reason = _pyval(_CARD, "issue_reason", "new_account")
+    return Discoverable(
+        name,
+        description,
+        (
+            Param("card_id", "string", "The debit card's id"),
+            Param("last_4_digits", "string", "The card number's last 4 digits, to verify the card"),
+            Param("expiration_date", "string", "The card's expiration date, MM/YY"),
+            Param("cvv", "string", "The 3-digit CVV on the back of the card"),
+            Param("pin", "string", "The 4-digit PIN the customer chose"),
+        ),
+        True,
+        [
+            _check(
+                first_error(
+                    (
+                        " OR ".join(
+                            _empty(f":{p}") for p in ("card_id", "last_4_digits", "expiration_date", "cvv", "pin")
+                        ),
+                        "'Error: Missing required parameters. Required: card_id, last_4_digits, expiration_date, cvv, "
+                        "pin.'",
+                    ),
+                    (f"({_pin_problem(':pin')}) IS NOT NULL", f"'Error: ' || ({_pin_problem(':pin')})"),
+                    (":cvv GLOB '*[^0-9]*' OR length(:cvv) != 3", "'Error: CVV must be exactly 3 digits.'"),
+                    (
+                        ":last_4_digits GLOB '*[^0-9]*' OR length(:last_4_digits) != 4",
+                        "'Error: Last 4 digits must be exactly 4 digits.'",
+                    ),
+                    _CARD_FOUND,
+                    (
+                        f"{reason} IS NULL OR NOT {_one_of(reason, allowed)}",
+                        f"'Error: Wrong activation tool. This card has issue_reason=''' || {shown_reason} || '''. "
+                        "Please "
+                        f"use ' || coalesce(json_extract({json_lit(_ACTIVATION_TOOLS)}, '$.' || json_quote({reason})), "
+                        f"'unknown') || ' instead of {name}.'",
+                    ),
+                    (f"{_CARD_STATUS} IS 'ACTIVE'", "'Error: Debit card ''' || :card_id || ''' is already active.'"),
+                    (
+                        f"{_CARD_STATUS} IS NOT 'PENDING'",
+                        f"'Error: Debit card ''' || :card_id || ''' cannot be activated. Current status: ' || "
+                        f"{_status_text('')} || '. Only PENDING cards can be activated.'",
+                    ),
+                    (
+                        f"json_extract({_CARD}, '$.last_4_digits') IS NOT :last_4_digits OR "
+                        f"json_type({_CARD}, '$.last_4_digits') IS NOT 'text'",
+                        "'Error: Card verification failed. The last 4 digits do not match our records.'",
+                    ),
+                    (
+                        f"coalesce({_CARD_ACCOUNT}, '') != '' AND EXISTS (SELECT 1 FROM accounts WHERE record_id = "
+                        f"{_CARD_ACCOUNT} AND json_extract(record, '$.status') IS NOT 'OPEN')",
+                        f"'Error: The linked checking account ''' || {_CARD_ACCOUNT} || ''' is no longer open. Card "
+                        "cannot be activated.'",
+                    ),
+                ),
+                reason=reason,
+                others=f"(SELECT group_concat(record_id, ', ') FROM (SELECT record_id FROM ({_OTHER_ACTIVE}) "
+                "ORDER BY position))",
+            ),
+            {
+                "kind": "exec",
+                "sql": f"UPDATE debit_cards SET record = json_set(record, {other_sets}) WHERE record_id IN "
+                f"(SELECT record_id FROM ({_OTHER_ACTIVE})) AND {OK}",
+            },
+            {
+                "kind": "exec",
+                "sql": "UPDATE debit_cards SET record = json_set(record, '$.status', 'ACTIVE', '$.activated_date', "
+                f"{TODAY}) WHERE record_id = :card_id AND {OK}",
+            },
+            _answer(lines),
+        ],
+    )
+
+
+_ACTIVATE_LINES = ["'Card ID: ' || :card_id"]
+ACTIVATE_NEW = _activation(
+    "activate_debit_card_8291",
+    "Activate a customer's first debit card on a checking account (issue reason new_account or first_card).",
+    ["new_account", "first_card"],
+    "new_account",
+    f"'$.status', 'DEACTIVATED', '$.deactivated_date', {TODAY}, '$.deactivation_reason', 'New card activated'",
+    _lines(
+        "'New Debit Card Activation Successful'",
+        "'Card ID: ' || :card_id",
+        "'Status: ACTIVE'",
+        "'Activation Date: 11/14/2025'",
+        "''",
+        "'Your card is now ready to use at any ATM or point of sale terminal.'",
+        "'For security, please sign the back of your card.'",
+    )
+    + " || "
+    + _when(":chk.others IS NOT NULL", "char(10) || 'Note: Previous card(s) have been deactivated: ' || :chk.others"),
+)
+_REPLACEMENT = ["lost", "stolen", "fraud"]
+ACTIVATE_REPLACEMENT = _activation(
+    "activate_debit_card_8292",
+    "Activate a replacement debit card (issue reason lost, stolen or fraud); the account's other cards stop at once.",
+    _REPLACEMENT,
+    "lost",
+    f"'$.status', 'DEACTIVATED', '$.deactivated_date', {TODAY}, '$.deactivation_reason', "
+    "'Replacement card activated (' || :chk.reason || ')'",
+    _lines(
+        "'Replacement Debit Card Activation Successful'",
+        "'Card ID: ' || :card_id",
+        f"'Replacement Reason: ' || {titled(_REPLACEMENT, ':chk.reason')}",
+        "'Status: ACTIVE'",
+        "'Activation Date: 11/14/2025'",
+        "''",
+        "'Your replacement card is now ready to use.'",
+        "''",
+        "'IMPORTANT SECURITY REMINDERS:'",
+        "'- Please review your recent transactions for any unauthorized charges'",
+        "'- Report any suspicious activity immediately'",
+    )
+    + " || "
+    + _when(
+        ":chk.reason = 'fraud'",
+        "'- Since fraud was suspected, we recommend changing your online banking password'",
+    )
+    + " || "
+    + _when(
+        ":chk.others IS NOT NULL",
+        "char(10) || 'Previous card(s) have been deactivated for security: ' || :chk.others",
+    ),
+)
+_REISSUE = ["expired", "damaged", "upgrade", "bank_reissue"]
+ACTIVATE_REISSUED = _activation(
+    "activate_debit_card_8293",
+    "Activate a reissued debit card (issue reason expired, damaged, upgrade or bank_reissue); the old card keeps "
+    "working for a 24-hour grace period.",
+    _REISSUE,
+    "expired",
+    f"'$.status', 'GRACE_PERIOD', '$.grace_period_ends', {TODAY}, '$.deactivation_reason', "
+    "'Reissued card activated (' || :chk.reason || ')'",
+    _lines(
+        "'Reissued Debit Card Activation Successful'",
+        "'Card ID: ' || :card_id",
+        f"'Reissue Reason: ' || {titled(_REISSUE, ':chk.reason')}",
+        "'Status: ACTIVE'",
+        "'Activation Date: 11/14/2025'",
+        "''",
+        "'Your reissued card is now ready to use.'",
+    )
+    + " || "
+    + _when(
+        ":chk.others IS NOT NULL",
+        "char(10) || 'Note: Your previous card(s) (' || :chk.others || ') will remain active for 24 hours as a "
+        "grace period.' || char(10) || 'After 24 hours, the old card(s) will be automatically deactivated.'",
+    )
+    + " || "
+    + _when(
+        ":chk.reason IN ('expired', 'bank_reissue')",
+        "char(10) || 'Reminder: If your card number changed, please update any recurring payments with your new "
+        "card details.'",
+    ),
+)
+
+
+def _truthy(rec: str, key: str) -> str:
+    """Python's truth of ``rec.get(key, False)``."""
+    kind = f"json_type({rec}, '$.{key}')"
+    value = f"json_extract({rec}, '$.{key}')"
+    return (
+        f"(CASE WHEN {kind} = 'true' THEN 1 WHEN {kind} IN ('integer', 'real') THEN {value} != 0 "
+        f"WHEN {kind} = 'text' THEN {value} != '' WHEN {kind} = 'array' THEN json_array_length({rec}, '$.{key}') > 0 "
+        f"WHEN {kind} = 'object' THEN {rec} -> '$.{key}' != '{{}}' ELSE 0 END)"
+    )
+
+
+CLEAR_FRAUD_ALERT = Discoverable(
+    "clear_debit_card_fraud_alert_4892",
+    "Clear a fraud alert (after verifying the customer) or a velocity block on a debit card.",
+    (
+        Param("card_id", "string", "The debit card's id"),
+        Param("reason", "string", "'customer_verified' (a fraud alert) or 'velocity_clear' (a velocity block)"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (_empty(":card_id"), "'Error: Missing required parameter: card_id.'"),
+                (_empty(":reason"), "'Error: Missing required parameter: reason.'"),
+                (
+                    ":reason NOT IN ('customer_verified', 'velocity_clear')",
+                    "'Error: Invalid reason ''' || :reason || '''. Must be one of: customer_verified, velocity_clear'",
+                ),
+                _CARD_FOUND,
+                (
+                    f":reason = 'velocity_clear' AND NOT {_truthy(_CARD, 'velocity_blocked')}",
+                    "'Error: Debit card ''' || :card_id || ''' does not have an active velocity block.'",
+                ),
+                (
+                    f":reason = 'customer_verified' AND NOT {_truthy(_CARD, 'fraud_alert_active')}",
+                    "'Error: Debit card ''' || :card_id || ''' does not have an active fraud alert.'",
+                ),
+                (
+                    f":reason = 'customer_verified' AND json_extract({_CARD}, '$.alert_source') IS 'bank_initiated' "
+                    f"AND json_type({_CARD}, '$.alert_source') = 'text'",
+                    lit(
+                        "Error: BANK_INITIATED_ALERT - This fraud alert was initiated by the bank's fraud detection "
+                        "system and cannot be cleared by customer service agents. Please transfer the customer to the "
+                        "security team using transfer_to_human_agents."
+                    ),
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": "UPDATE debit_cards SET record = CASE WHEN :reason = 'velocity_clear' THEN json_set(record, "
+            f"'$.velocity_blocked', json('false'), '$.velocity_cleared_date', {TODAY}) ELSE json_set(record, "
+            f"'$.fraud_alert_active', json('false'), '$.alert_source', json('null'), '$.fraud_alert_cleared_date', "
+            f"{TODAY}) END WHERE record_id = :card_id AND {OK}",
+        },
+        _answer(
+            "CASE WHEN :reason = 'velocity_clear' THEN "
+            + _lines(
+                "'Velocity Block Cleared Successfully'",
+                "'Card ID: ' || :card_id",
+                "'Cleared Date: 11/14/2025'",
+                "''",
+                "'The card is now unblocked and ready for normal use.'",
+                "'The velocity monitoring will continue - if the same unusual patterns recur,'",
+                "'the card may be blocked again automatically.'",
+            )
+            + " ELSE "
+            + _lines(
+                "'Fraud Alert Cleared Successfully'",
+                "'Card ID: ' || :card_id",
+                "'Cleared Date: 11/14/2025'",
+                "''",
+                "'The fraud alert has been removed from the card.'",
+                "'All transactions will process normally.'",
+                "''",
+                "'Remind the customer to review recent transactions and report any unauthorized charges.'",
+            )
+            + " END"
+        ),
+    ],
+)
+
+AGENT_DISCOVERABLE += [ACTIVATE_NEW, ACTIVATE_REPLACEMENT, ACTIVATE_REISSUED, CLEAR_FRAUD_ALERT]
+
+_ATM_DEFAULTS = {
+    "blue account": 500,
+    "green account": 600,
+    "light blue account": 400,
+    "green fee-free account": 500,
+    "evergreen account": 750,
+    "bluest account": 1500,
+    "dark green account": 300,
+    "gold years account": 600,
+    "purple account": 1000,
+}
+_LIMIT_ACC = f"(SELECT record FROM accounts WHERE record_id = {_CARD_ACCOUNT})"
+_level = f"lower(coalesce({get(_LIMIT_ACC, 'level')}, ''))"
+_new = "CAST(:new_limit AS REAL)"
+_new_int = f"CAST({_new} AS INTEGER)"
+_field = "CASE WHEN :limit_type = 'atm' THEN 'daily_atm_limit' ELSE 'daily_purchase_limit' END"
+_limit_name = "CASE WHEN :limit_type = 'atm' THEN 'Daily ATM Withdrawal Limit' ELSE 'Daily Purchase Limit' END"
+_card_limit = f"({_CARD} -> ('$.' || {_field}))"
+#: the current limit as JSON text: the card's own, else (ATM) the account level's default
+_current = (
+    f"(CASE WHEN {_card_limit} IS NOT NULL AND {_card_limit} != 'null' THEN {_card_limit} WHEN :limit_type = 'atm' "
+    f"AND NOT {_level} LIKE '%light green%' THEN {json_lit(_ATM_DEFAULTS)} -> ('$.' || json_quote({_level})) "
+    "END)"
+)
+_limit_opened = iso_date(get(_LIMIT_ACC, "date_opened"))
+_limit_age = f"CAST(julianday('2025-11-14') - julianday({_limit_opened}) AS INTEGER)"
+TEMPORARY_LIMIT_INCREASE = Discoverable(
+    "request_temporary_debit_card_limit_increase_8374",
+    "Raise a debit card's daily ATM or purchase limit for 24 hours, up to 150% of the current limit.",
+    (
+        Param("card_id", "string", "The debit card's id"),
+        Param("limit_type", "string", "'atm' (daily ATM withdrawals) or 'purchase' (daily purchases)"),
+        Param("new_limit", "integer", "The temporary limit in dollars"),
+    ),
+    True,
+    [
+        {
+            "kind": "query",
+            "bind": "c",
+            "sql": f"SELECT {_current} AS current, json_type({_current}) AS kind, "
+            f"CAST(CAST({_current} AS REAL) * 1.5 AS INTEGER) AS most",
+        },
+        _check(
+            first_error(
+                (_empty(":card_id"), "'Error: Missing required parameter: card_id.'"),
+                (_empty(":limit_type"), "'Error: Missing required parameter: limit_type.'"),
+                (
+                    ":limit_type NOT IN ('atm', 'purchase')",
+                    "'Error: Invalid limit_type ''' || :limit_type || '''. Must be ''atm'' or ''purchase''.'",
+                ),
+                (":new_limit IS NULL", "'Error: Missing required parameter: new_limit.'"),
+                (
+                    f"{_new} != {_new_int}",
+                    f"'Error: new_limit must be an integer, got ''' || float_text({_new}) || '''.'",
+                ),
+                (f"{_new_int} <= 0", "'Error: new_limit must be a positive amount.'"),
+                _CARD_FOUND,
+                (
+                    f"{_CARD_STATUS} IS NOT 'ACTIVE' OR json_type({_CARD}, '$.status') IS NOT 'text'",
+                    f"'Error: Debit card ''' || :card_id || ''' is not active. Current status: ' || {_status_text('')} "
+                    "|| '. Only ACTIVE cards can have limit increases.'",
+                ),
+                (
+                    f"coalesce({_CARD_ACCOUNT}, '') = '' OR {_LIMIT_ACC} IS NULL",
+                    "'Error: Could not find linked account for debit card ''' || :card_id || '''.'",
+                ),
+                (
+                    f"json_extract({_LIMIT_ACC}, '$.status') IS NOT 'OPEN' OR json_type({_LIMIT_ACC}, '$.status') "
+                    "IS NOT 'text'",
+                    f"'Error: The linked account ''' || {_CARD_ACCOUNT} || ''' is not in good standing. Account "
+                    f"status: ' || {_pyval(_LIMIT_ACC, 'status', 'None')} || '.'",
+                ),
+                (
+                    f"{_limit_opened} IS NOT NULL AND {_limit_age} < 60",
+                    "'Error: Account must be at least 60 days old for a temporary limit increase. Account age: ' || "
+                    f"{_limit_age} || ' days.'",
+                ),
+                (
+                    f":limit_type = 'atm' AND ({_card_limit} IS NULL OR {_card_limit} = 'null') AND "
+                    f"{_level} LIKE '%light green%'",
+                    lit(
+                        "Error: Light Green Account (teen checking) cards have policy-based limits that cannot be "
+                        "modified. The daily ATM withdrawal limit of $150 is fixed by account policy for safety "
+                        "reasons. The customer may request the parent/guardian to withdraw cash from their own account "
+                        "if needed."
+                    ),
+                ),
+                (
+                    f":limit_type = 'atm' AND ({_card_limit} IS NULL OR {_card_limit} = 'null') AND :c.current IS NULL",
+                    "'Error: Could not determine the default ATM limit for account type ''' || "
+                    f"{_pyval(_LIMIT_ACC, 'level', 'None')} || '''. Please verify the account type.'",
+                ),
+                (
+                    ":c.current IS NULL",
+                    f"'Error: The card does not have a ' || lower({_limit_name}) || ' configured. This may be a "
+                    "restricted account type where limits are set by account policy and cannot be modified.'",
+                ),
+                (
+                    f"{_new_int} > :c.most",
+                    f"'Error: Requested limit $' || {_new_int} || ' exceeds the maximum allowed temporary increase. "
+                    "Maximum temporary limit is $' || :c.most || ' (150% of current $' || python_str(:c.current) || "
+                    "' limit).'",
+                ),
+                (
+                    f"{_new_int} <= CAST(:c.current AS REAL)",
+                    f"'Error: Requested limit $' || {_new_int} || ' is not higher than the current limit of $' || "
+                    "python_str(:c.current) || '.'",
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": f"UPDATE debit_cards SET record = json_set(record, '$.' || {_field}, {_new_int}, "
+            "'$.temporary_' || :limit_type || '_limit_increase', json('true'), '$.original_' || :limit_type || "
+            f"'_limit', json(:c.current), '$.temporary_' || :limit_type || '_limit_expires', {TODAY}) "
+            f"WHERE record_id = :card_id AND {OK}",
+        },
+        _answer(
+            _lines(
+                f"'Temporary ' || {_limit_name} || ' Increase Granted Successfully'",
+                "'Card ID: ' || :card_id",
+                "'Previous Limit: $' || python_str(:c.current)",
+                f"'New Temporary Limit: $' || {_new_int}",
+                f"'Increase Amount: $' || CASE WHEN :c.kind = 'real' THEN float_text({_new_int} - "
+                f"CAST(:c.current AS REAL)) ELSE {_new_int} - CAST(:c.current AS INTEGER) END",
+                "''",
+                "'Important Information:'",
+                "'- This temporary increase expires in 24 hours'",
+                "'- After expiration, the limit will revert to $' || python_str(:c.current)",
+                "'- Only one temporary increase is allowed per 24-hour period'",
+                "''",
+                "'Note: If the customer is at a third-party (non-Rho-Bank) ATM, that ATM may have its own'",
+                "'per-transaction or daily limits that Rho-Bank cannot override. The customer may need to'",
+                "'use a Rho-Bank ATM or make multiple smaller withdrawals at third-party ATMs.'",
+            )
+        ),
+    ],
+)
+
+AGENT_DISCOVERABLE += [TEMPORARY_LIMIT_INCREASE]

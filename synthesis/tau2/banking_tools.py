@@ -31,7 +31,8 @@ from .banking_sql import (
     where_field,
 )
 
-_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "integer": "integer"}
+#: JSON Schema types of tau2's type words; an "integer" takes any number, as tau2 converts it itself
+_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "integer": "number"}
 
 
 @dataclass(frozen=True)
