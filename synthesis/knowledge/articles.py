@@ -50,6 +50,8 @@ class RulePlan:
     terms: Terms | None
     looser: Terms | None = None
     stricter: Terms | None = None
+    #: (task id, gold call index, tested value) of each gold write the rule let through
+    acted: list[tuple[str, int, str]] = field(default_factory=list)
     article: str = ""  # the id of the article stating it
     distractors: dict[str, Terms] = field(default_factory=dict)  # article id -> the terms it states
 

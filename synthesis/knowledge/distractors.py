@@ -39,9 +39,16 @@ def _best(options: list[Terms], now: datetime, refusals: Sequence[list[str]]) ->
     return best[2] if best is not None and best[0] > 0 else None
 
 
-def looser(terms: Terms, now: datetime, refusals: Sequence[list[str]], others: Sequence[str] = ()) -> Terms | None:
+def looser(
+    terms: Terms,
+    now: datetime,
+    refusals: Sequence[list[str]],
+    others: Sequence[str] = (),
+    avoid: frozenset[str] = frozenset(),
+) -> Terms | None:
     """The rule with a value that lets through as many of ``refusals`` (each a refusal's reason values)
-    as one value can; ``others`` are the field's other values, for an excluded value's distractor."""
+    as one value can; ``others`` are the field's other values, for an excluded value's distractor;
+    no statement in ``avoid`` (the environment's own rules: a distractor never states another rule)."""
     nice = NICE.get(terms.unit, NICE["day"])
     if terms.kind == "after":  # more than N away: a shorter notice
         options = [terms.with_number(n) for n in sorted((n for n in nice if n < terms.number), reverse=True)]
@@ -59,21 +66,39 @@ def looser(terms: Terms, now: datetime, refusals: Sequence[list[str]], others: S
         options = [Terms(terms.subject, "at_most", n) for n in NICE["amount"] if n > terms.number]
     else:
         options = []
-    return _best(options, now, refusals)
+    return _best([t for t in options if t.text not in avoid], now, refusals)
 
 
-def stricter(terms: Terms) -> Terms | None:
-    """The rule with a value that refuses more (an archived edition's), where the form has one."""
+def _refusals(terms: Terms, now: datetime, allowed: Sequence[list[str]]) -> int:
+    return sum(terms.allows(now, values) is False for values in allowed)
+
+
+def stricter(
+    terms: Terms, now: datetime, allowed: Sequence[list[str]] = (), avoid: frozenset[str] = frozenset()
+) -> Terms | None:
+    """The rule with a value that refuses more (an archived edition's), where the form has one: the
+    value that refuses as many of ``allowed`` (the values of records a gold write acted on under the
+    rule) as one value can, else the next round value; no statement in ``avoid``."""
     nice = NICE.get(terms.unit, NICE["day"])
-    if terms.kind == "after":
-        bigger = [n for n in nice if n > terms.number]
-        return terms.with_number(bigger[0]) if bigger else None
-    if terms.kind in ("before", "last"):
-        smaller = [n for n in nice if n < terms.number]
-        return terms.with_number(smaller[-1]) if smaller else None
-    if terms.kind == "one_of" and len(terms.values) > 1:
-        return Terms(terms.subject, "one_of", values=terms.values[:-1])
-    if terms.kind == "at_most":
-        smaller = [n for n in NICE["amount"] if n < terms.number]
-        return terms.with_number(smaller[-1]) if smaller else None
-    return None
+    if terms.kind == "after":  # a longer notice, at most four times the rule's (not 30 days for 1 day)
+        options = [terms.with_number(n) for n in nice if terms.number < n <= max(4 * terms.number, nice[0])]
+    elif terms.kind in ("before", "last"):  # a shorter window, at least a quarter of the rule's
+        options = [terms.with_number(n) for n in sorted(nice, reverse=True) if terms.number / 4 <= n < terms.number]
+    elif terms.kind == "one_of" and len(terms.values) > 1:
+        options = [
+            Terms(terms.subject, "one_of", values=tuple(v for v in terms.values if v != x)) for x in terms.values
+        ]
+        options.sort(key=lambda t: -_refusals(t, now, allowed))
+    elif terms.kind == "not_when":
+        labels = sorted({" ".join(v.replace("_", " ").lower().split()) for a in allowed for v in a[:1]})
+        options = [Terms(terms.subject, "not_when", values=(v,)) for v in labels if v != terms.values[0]]
+    elif terms.kind == "at_most":
+        options = [terms.with_number(n) for n in sorted((n for n in NICE["amount"] if n < terms.number), reverse=True)]
+    else:
+        options = []
+    options = [t for t in options if t.text not in avoid]
+    scored = [(_refusals(t, now, allowed), -i, t) for i, t in enumerate(options)]
+    best = max(scored, default=None, key=lambda s: (s[0], s[1]))
+    if best is not None and best[0] > 0:
+        return best[2]
+    return options[0] if options and terms.kind != "not_when" else None

@@ -3,9 +3,11 @@ center holding every rule; the policy shrinks to a header; the tasks are the ori
 decision rests on a rule the tools leave to the policy, each naming the article that states it.
 
 Which tasks: those with a refusal on a policy-only rule whose words :mod:`.terms` reads, that the rule
-as stated refuses, and that a distractor's value would let through (:mod:`.distractors`). Each is
-copied with the variant's ids, ``required_documents`` (the articles stating its deciding rules), a
-gold that reads them first, and is verified by :mod:`.verify`.
+as stated refuses and that a looser distractor's value would let through, and those with a gold
+write under such a rule that a stricter distractor's value would refuse (the value the rule tests
+on the written record read by :mod:`.records`). Each is copied with the variant's ids,
+``required_documents`` (the articles stating its deciding rules), a gold that reads them first, and
+is verified by :mod:`.verify`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from envs.engine import Environment
 from envs.formats.knowledge import retrieval_tools
 from envs.formats.spec import EnvSpec, RuleSpec, TableSpec
 from envs.formats.task import Task, ToolCall
@@ -22,12 +25,16 @@ from .articles import RulePlan, write_articles
 from .distractors import looser, stricter
 from .header import header_policy
 from .policy_split import rule_reasons, split_policy
+from .records import tested_value
 from .terms import Terms, read_terms
 
+#: (task id, gold call index, the value the rule tests on the record it writes)
+Acted = tuple[str, int, str]
+Deciding = tuple[RulePlan, list[str], int | None]
 SUFFIX = "_kb"
 TABLE = "help_articles"
 #: A source environment gets a variant when at least this many of its tasks can rest on an article.
-MIN_TASKS = 7
+MIN_TASKS = 8
 DOCUMENT_TABLE = TableSpec.model_validate(
     {
         "name": TABLE,
@@ -54,8 +61,8 @@ class KbVariant:
     tasks: list[Task]
     source: str
     plans: list[RulePlan] = field(default_factory=list)
-    #: task id -> (rule text, reason values) of each refusal the task's documents decide
-    deciding: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    #: task id -> (rule text, the value it tests, the gold write's index or None for a refusal)
+    deciding: dict[str, list[tuple[str, list[str], int | None]]] = field(default_factory=dict)
 
 
 def _field_values(spec: EnvSpec, value: str) -> list[str]:
@@ -77,10 +84,25 @@ def _policy_rules(spec: EnvSpec) -> dict[str, list[RuleSpec]]:
     return by_text
 
 
+def _acted(env: Environment, tasks: Sequence[Task], text: str, tools: set[str], terms: Terms) -> list[Acted]:
+    """Each gold write of ``tools`` with the value ``terms`` test on its record, where they allow it."""
+    now = stated_now(env.spec.policy)
+    found = []
+    for task in tasks:
+        for i, call in enumerate(task.gold_actions):
+            if call.tool not in tools or now is None:
+                continue
+            value = tested_value(env, task, i, terms)
+            if value is not None and terms.allows(now, [value]) is True:
+                found.append((task.id, i, value))
+    return found
+
+
 def _plans(spec: EnvSpec, tasks: Sequence[Task]) -> list[RulePlan]:
     now = stated_now(spec.policy)
     by_text = _policy_rules(spec)
     reasons = rule_reasons(spec.policy, list(by_text))
+    env = Environment(spec)
     plans = []
     for text, rules in by_text.items():
         ids = {r.id for r in rules}
@@ -90,28 +112,39 @@ def _plans(spec: EnvSpec, tasks: Sequence[Task]) -> list[RulePlan]:
             refused = [r.reason for t in tasks for r in t.refusals if r.rule in ids]
             refused = [reason for reason in refused if terms.allows(now, reason) is False]
             others = _field_values(spec, terms.values[0]) if terms.kind == "not_when" else []
-            plan.looser = looser(terms, now, refused, others)
-            plan.stricter = stricter(terms)
+            avoid = frozenset(r.text for r in spec.rules)  # a distractor never states another rule
+            plan.looser = looser(terms, now, refused, others, avoid)
+            plan.acted = _acted(env, tasks, text, set(plan.tools), terms)
+            plan.stricter = stricter(terms, now, [[v] for _, _, v in plan.acted], avoid)
         plans.append(plan)
     return plans
 
 
-def _deciding(spec: EnvSpec, task: Task, plans: Sequence[RulePlan]) -> list[tuple[RulePlan, list[str]]] | None:
-    """The plans deciding ``task`` with each refusal's reason, or None when the task cannot rest on an
-    article (no refusal on a policy-only rule, or one whose rule no distractor flips)."""
+def _deciding(spec: EnvSpec, task: Task, plans: Sequence[RulePlan]) -> list[Deciding] | None:
+    """What decides ``task`` in the help center: each refusal on a rule left to the policy (a looser
+    distractor lets its value through) and each gold write that a stricter distractor would refuse,
+    as (plan, the value tested, the write's gold index or None); None when the task cannot rest on an
+    article (nothing decides it, or a refusal on such a rule that no distractor flips)."""
     now = stated_now(spec.policy)
+    if now is None:
+        return None
     by_rule = {r.id: p for p in plans for r in spec.rules if r.text == p.text and r.enforced_by == "policy"}
-    found = []
+    found: list[Deciding] = []
     for refusal in task.refusals:
         plan = by_rule.get(refusal.rule or "")
         if plan is None:
             continue
         terms, loose = plan.terms, plan.looser
-        if now is None or terms is None or loose is None or refusal.call is None:
+        if terms is None or loose is None or refusal.call is None:
             return None
         if terms.allows(now, refusal.reason) is not False or loose.allows(now, refusal.reason) is not True:
             return None
-        found.append((plan, refusal.reason))
+        found.append((plan, refusal.reason, None))
+    for plan in plans:
+        strict = plan.stricter
+        for tid, index, value in plan.acted:
+            if tid == task.id and strict is not None and strict.allows(now, [value]) is False:
+                found.append((plan, [value], index))
     return found or None
 
 
@@ -119,10 +152,6 @@ def eligible_tasks(spec: EnvSpec, tasks: Sequence[Task]) -> int:
     """How many of ``tasks`` a variant of ``spec`` would keep (the choice of sources reads this)."""
     plans = _plans(spec, tasks)
     return sum(_deciding(spec, t, plans) is not None for t in tasks)
-
-
-def _terms_label(terms: Terms | None) -> str:
-    return terms.text if terms is not None else ""
 
 
 def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
@@ -147,7 +176,7 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         if deciding is None:
             continue
         tid = f"{vid}-{len(variant.tasks) + 1:03d}"
-        documents = list(dict.fromkeys(p.article for p, _ in deciding))
+        documents = list(dict.fromkeys(p.article for p, _, _ in deciding))
         reads = [ToolCall(tool=READ, arguments={"article_id": d}) for d in documents]
         answer = task.answer.replace("the policy says", "the help center says") if task.answer else task.answer
         variant.tasks.append(
@@ -162,5 +191,6 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
                 }
             )
         )
-        variant.deciding[tid] = [(p.text, reason) for p, reason in deciding]
+        shift = len(reads)  # the variant's gold reads the documents first
+        variant.deciding[tid] = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
     return variant

@@ -3,8 +3,9 @@
 (a) each rule deciding the task is stated, with its value, in exactly one article, and that article is
     among the task's ``required_documents``;
 (b) the rule has a distractor (another segment's or an archived edition's article) whose terms let
-    through what the rule refuses, and acting on them fails the task: the refused call, made after the
-    gold calls and followed by the reference answer, scores below 1.0 on the real engine.
+    through what the rule refuses (a refusal) or refuse what it allows (a gold write), and acting on
+    them fails the task: with the writes they refuse left out of the gold calls, the refused calls
+    made and the reference answer given, the task scores below 1.0 on the real engine.
 
 A task that breaks either stops the build with :class:`KnowledgeBuildError`, naming the environment
 and the task.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from envs.engine import Environment
 from envs.errors import EnvFarmError, ToolError
+from envs.formats.task import Task
 from envs.grading.decidable import stated_now
 from envs.grading.scoring import score_episode
 
@@ -46,7 +48,8 @@ def verify_variant(variant: KbVariant) -> None:
     env = Environment(spec)
     plans = {p.text: p for p in variant.plans}
     for task in variant.tasks:
-        for text, reason in variant.deciding.get(task.id, []):
+        writes = []
+        for text, value, index in variant.deciding.get(task.id, []):
             found = stating(rows, text)
             if len(found) != 1 or found[0] not in task.required_documents:
                 said = ", ".join(found) or "no article"
@@ -54,18 +57,30 @@ def verify_variant(variant: KbVariant) -> None:
                     spec.id, task.id, f"the rule '{text}' is stated in {said}, not in exactly one required document"
                 )
             plan = plans[text]
-            flips = [a for a, t in plan.distractors.items() if now is not None and t.allows(now, reason) is True]
+            flipped = (
+                index is None
+            )  # a refusal is flipped by terms that allow its value, a write by terms that refuse it
+            flips = [a for a, t in plan.distractors.items() if now is not None and t.allows(now, value) is flipped]
             if not flips:
-                raise KnowledgeBuildError(spec.id, task.id, f"no distractor of '{text}' lets {reason} through")
-        _acting_fails(env, variant, task.id)
+                what = f"lets {value} through" if flipped else f"refuses {value}"
+                raise KnowledgeBuildError(spec.id, task.id, f"no distractor of '{text}' {what}")
+            if index is not None:
+                writes.append(index)
+        _acting_fails(env, task, spec.id, skip=writes)
 
 
-def _acting_fails(env: Environment, variant: KbVariant, task_id: str) -> None:
-    """Acting on a distractor's terms (making each refused call) must fail the task."""
-    task = next(t for t in variant.tasks if t.id == task_id)
+def _acting_fails(env: Environment, task: Task, env_id: str, skip: list[int]) -> None:
+    """Acting on the distractors' terms must fail the task: the gold calls with each write they would
+    refuse left out (and what fails without it), each refused call made, then the reference answer."""
     episode = env.episode(task)
     try:
-        episode.replay(task.gold_actions)
+        for i, call in enumerate(task.gold_actions):
+            if i in skip:
+                continue
+            try:
+                episode.call_tool(call.tool, call.arguments, actor=call.actor)
+            except ToolError:
+                continue
         for refusal in task.refusals:
             if refusal.call is not None:
                 try:
@@ -76,4 +91,4 @@ def _acting_fails(env: Environment, variant: KbVariant, task_id: str) -> None:
     finally:
         episode.close()
     if reward >= 1.0:
-        raise KnowledgeBuildError(variant.spec.id, task_id, "acting on a distractor's terms still scores 1.0")
+        raise KnowledgeBuildError(env_id, task.id, "acting on a distractor's terms still scores 1.0")

@@ -46,8 +46,13 @@ def test_a_shorter_notice_lets_through_what_the_rule_refuses():
     assert loose is not None and loose.number < 24 and loose.text.endswith("hours away")
     assert all(loose.allows(NOW, r) is True for r in refused)  # 8 hours (the closest that flips both)
     assert loose.number == 8
-    strict = stricter(rule)
+    strict = stricter(rule, NOW)  # no write to refuse: the next round value
     assert strict is not None and strict.number == 36 and strict.allows(NOW, ["2026-03-03 12:00"]) is False
+    written = [["2026-03-04 12:00"], ["2026-03-05 10:00"]]  # 51 and 73 hours away: allowed
+    strict = stricter(rule, NOW, written)
+    assert strict is not None and strict.number == 96  # refuses both, within four times the notice
+    assert all(strict.allows(NOW, w) is False for w in written)
+    assert stricter(rule, NOW, written, avoid=frozenset({strict.text})) != strict  # another rule's words
 
 
 def test_a_date_already_past_has_no_looser_notice():

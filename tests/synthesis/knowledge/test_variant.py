@@ -82,7 +82,7 @@ def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(vari
         assert task.env == variant.spec.id and task.id.startswith("library_loans_kb-")
         assert any(r.rule in policy_only for r in task.refusals)
         assert task.gold_actions[0].tool == "read_help_article"
-        for text, _ in variant.deciding[task.id]:
+        for text, _, _ in variant.deciding[task.id]:
             found = stating(list(rows.values()), text)  # the rule with its value: one article, required
             assert len(found) == 1 and found[0] in task.required_documents, (task.id, text, found)
             plan = next(p for p in variant.plans if p.text == text)
@@ -94,7 +94,7 @@ def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(vari
 def test_a_distractor_whose_value_flips_nothing_is_refused(variant: KbVariant):
     broken = copy.deepcopy(variant)
     task = broken.tasks[0]
-    text, _ = broken.deciding[task.id][0]
+    text, _, _ = broken.deciding[task.id][0]
     plan = next(p for p in broken.plans if p.text == text)
     assert plan.terms is not None
     plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value: refuses too
@@ -106,7 +106,7 @@ def test_a_distractor_whose_value_flips_nothing_is_refused(variant: KbVariant):
 def test_a_rule_stated_in_a_second_article_is_refused(variant: KbVariant):
     broken = copy.deepcopy(variant)
     task = broken.tasks[0]
-    text, _ = broken.deciding[task.id][0]
+    text, _, _ = broken.deciding[task.id][0]
     faq = next(r for r in broken.spec.seed[TABLE] if r["title"].startswith("Frequently asked"))
     faq["body"] += f"\n\nIn short: {text}."
     with pytest.raises(KnowledgeBuildError) as err:
@@ -131,7 +131,7 @@ def test_played_on_the_engine_the_oracle_passes_and_document_gaming_fails(varian
     for task in variant.tasks:
         assert task_class(env, task) == DOCUMENTS
         assert play("oracle", env, task) == 1.0, task.id
-        for agent in ("follows-distractor", "top-document", "act-anyway", "claim-success"):
+        for agent in ("follows-distractor", "segment-terms", "top-document", "act-anyway", "claim-success"):
             assert play(agent, env, task) < 1.0, (agent, task.id)
     counts = retrieval_counts(env, variant.tasks)
     assert counts.retrieval_tasks == len(variant.tasks)
@@ -148,3 +148,46 @@ def test_written_variants_load_back_and_pass_the_check(source: Path, tmp_path: P
     assert len(entry.tasks) == figures["total"]["tasks"]
     assert all(t.required_documents for t in entry.tasks)
     assert check_env(entry.spec, entry.tasks).ok
+
+
+@pytest.fixture(scope="module")
+def with_writes(tmp_path_factory: pytest.TempPathFactory) -> KbVariant:
+    """A variant whose tasks include gold writes an archived edition's stricter terms would refuse."""
+    out = tmp_path_factory.mktemp("catalog")
+    domain = next(d for d in load_ontology() if d.id == "airport_parking_reservations")
+    assert synthesize_one(domain, 0, synthesis_config(out)).status == "accepted"
+    built = variant_for(out / "airport_parking_reservations")
+    assert built is not None
+    return built
+
+
+def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_writes: KbVariant):
+    env = Environment(with_writes.spec)
+    rows = with_writes.spec.seed[TABLE]
+    written = [(t, i, text, value) for t in with_writes.tasks for text, value, i in with_writes.deciding[t.id] if i]
+    assert len({t.id for t, *_ in written}) >= 3
+    for task, index, text, value in written:
+        assert task.gold_actions[index].tool in {r.tool for r in with_writes.spec.rules if r.text == text}
+        plan = next(p for p in with_writes.plans if p.text == text)
+        assert plan.terms is not None and plan.stricter is not None
+        now = with_writes.spec.clock
+        assert plan.terms.allows(now, value) is True and plan.stricter.allows(now, value) is False
+        archived = next(r for r in rows if r["article_id"] in plan.distractors and "archived" in r["title"])
+        assert plan.stricter.text in archived["body"].lower() or plan.stricter.text[1:] in archived["body"]
+        assert stating(rows, text) == [plan.article] and plan.article in task.required_documents
+        assert play("oracle", env, task) == 1.0
+        assert play("follows-distractor", env, task) < 1.0  # the write left out, as the archived terms say
+
+
+def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
+    broken = copy.deepcopy(with_writes)
+    task, (text, value, _) = next((t, d) for t in broken.tasks for d in broken.deciding[t.id] if d[2] is not None)
+    plan = next(p for p in broken.plans if p.text == text)
+    assert plan.terms is not None
+    plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value allows the write
+    broken.tasks = [task]
+    with pytest.raises(KnowledgeBuildError) as err:
+        verify_variant(broken)
+    assert (
+        str(err.value) == f"airport_parking_reservations_kb: task {task.id}: no distractor of '{text}' refuses {value}"
+    )
