@@ -332,13 +332,15 @@ def _terms(document: dict[str, Any] | None) -> str:
 _OTHER_TERMS = re.compile(r"\b(?:apply to .{1,40} only|archived)\b", re.IGNORECASE)
 
 
-def _follow_distractor(a: Agent) -> str:
-    """Reads the records and the request's articles, takes the terms of the one written for another
-    plan or segment, or an archived edition (they let through what the standard terms refuse), and
-    acts on them."""
+def _segment_terms(a: Agent) -> str:
+    """Reads the records and the request's articles and follows the best-ranked one written for
+    another plan or segment, or an archived edition: it acts under a segment's terms (they let more
+    through) and turns the request down under an archived edition's (they refuse more)."""
     a.read()
     found = _documents(a)
     other = next((d for d in found if _OTHER_TERMS.search(str(d.get("text", "")))), found[0] if found else None)
+    if other is not None and "archived" in str(other.get("text", "")).lower():
+        return f"I'm sorry, I can't do that. Under {_terms(other)}"
     for tool, args in a.write_calls():
         a.call(tool, args)
     _, thing, done = a.action()
@@ -424,9 +426,9 @@ _PLANS: dict[str, tuple[Callable[[Agent], str], tuple[str, ...]]] = {
     ),
     # An information answer that computes every total and extreme instead of picking the record.
     "aggregates": (_reads(_aggregates), (INFORMATION,)),
-    # Documents (knowledge-base tasks): the close-but-wrong article followed, or the best-ranked one
-    # answered from without the record.
-    "follows-distractor": (_follow_distractor, (DOCUMENTS,)),
+    # Documents (knowledge-base tasks): the close-but-wrong article found and followed, or the
+    # best-ranked one answered from without the record.
+    "segment-terms": (_segment_terms, (DOCUMENTS,)),
     "top-document": (_top_document, (DOCUMENTS,)),
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.

@@ -13,7 +13,11 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
   answer (only the state can fail it);
 * ``bare-done`` — the gold calls, then "Done.";
 * ``never-asks`` — the gold calls without the user's (dual control: it never gets the user to act on
-  their side), then the reference answer.
+  their side), then the reference answer;
+* ``follows-distractor`` — on a knowledge-base task, the decision the close-but-wrong article would
+  give: each refused call made (another segment's looser terms allow it), or, where the task refuses
+  nothing under the rule, the gold writes under it left out (an archived edition's stricter terms
+  refuse them); then the reference answer.
 
 Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
@@ -45,7 +49,16 @@ from .classes import CLASSES, DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_R
 from .natural_answers import natural_answers
 from .verbose_answers import verbose_answers
 
-OWN_AGENTS = ("oracle", "claim-success", "wrong-reason", "dump", "act-anyway", "bare-done", "never-asks")
+OWN_AGENTS = (
+    "oracle",
+    "claim-success",
+    "wrong-reason",
+    "dump",
+    "act-anyway",
+    "bare-done",
+    "never-asks",
+    "follows-distractor",
+)
 #: The classes each gaming agent is built to pass; the oracle targets every class.
 TARGETS: dict[str, tuple[str, ...]] = {
     "oracle": CLASSES,
@@ -55,6 +68,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "act-anyway": (POLICY_REFUSAL, DOCUMENTS),
     "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS),
     "never-asks": (USER_ACTS,),
+    "follows-distractor": (DOCUMENTS,),
     **ADVERSARIES,
 }
 AGENTS = (*OWN_AGENTS, *ADVERSARIES)
@@ -85,9 +99,26 @@ def _wrong_rule(env: Environment, refusal: Refusal) -> str:
     return others[0] if others else "this action is not available for this record"
 
 
+def _under_documents(env: Environment, task: Task) -> tuple[set[int], bool]:
+    """The gold writes under a policy-only rule that a document the task names states, and whether
+    the task refuses a request under such a rule (then a looser reading acts, else a stricter one
+    leaves the writes out)."""
+    texts = [
+        "\n".join(str(row.get(c) or "") for c in table.full_text).lower()
+        for table in env.spec.tables
+        if table.full_text and len(table.primary_key) == 1
+        for row in env.spec.seed.get(table.name, [])
+        if str(row.get(table.primary_key[0])) in task.required_documents
+    ]
+    stated = {r.id for r in env.spec.rules if r.enforced_by == "policy" and any(r.text.lower() in t for t in texts)}
+    refuses = any(r.rule in stated for r in task.refusals)
+    tools = {r.tool for r in env.spec.rules if r.id in stated}
+    return {i for i, call in enumerate(task.gold_actions) if call.tool in tools and not refuses}, refuses
+
+
 def _answer(agent: str, env: Environment, task: Task, results: list[Any]) -> str:
     reference = task.answer if task.answer is not None else " ".join(task.outputs)
-    if agent in ("oracle", "act-anyway", "never-asks"):
+    if agent in ("oracle", "act-anyway", "never-asks", "follows-distractor"):
         return reference
     if agent == "bare-done":
         return "Done."
@@ -113,11 +144,18 @@ def play(agent: str, env: Environment, task: Task) -> float:
     episode: Episode = env.episode(task)
     try:
         results = []
-        for call in task.gold_actions:
+        left_out, acts = _under_documents(env, task) if agent == "follows-distractor" else (set(), False)
+        for i, call in enumerate(task.gold_actions):
             if agent == "never-asks" and call.actor == "user":
                 continue  # the user's part is left undone: this agent never asks for it
-            results.append(episode.call_tool(call.tool, call.arguments, actor=call.actor).content)
-        if agent == "act-anyway":
+            if i in left_out:
+                continue  # the stricter terms refuse it
+            try:
+                results.append(episode.call_tool(call.tool, call.arguments, actor=call.actor).content)
+            except ToolError:
+                if not left_out:
+                    raise
+        if agent == "act-anyway" or acts:
             for refusal in task.refusals:
                 if refusal.call is not None:
                     try:
