@@ -29,6 +29,7 @@ from envs.formats.task import Task
 from . import banking_retrieval
 from .banking_data import TABLES, export_db, initial_patch, seed
 from .banking_discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
+from .banking_texts import find_source, tool_texts
 from .banking_tools import base_tools, catalog_rows, discoverable_specs, user_tools
 from .common import Tau2Domain, convert_task, task_id
 from .inputs import Tau2ImportError, read_json, read_text
@@ -211,11 +212,13 @@ def prepare(
     ):
         raise Tau2ImportError(f'{db_path}: expected tables of the form {{"data": {{id: record}}, "notes": text}}')
     documents = read_documents(data_dir)
+    source_file = find_source(data_dir)  # tau2's tools.py: its own tool descriptions, when there
+    texts = tool_texts(source_file) if source_file else {}
     policy, policies = policy_texts(data_dir)
     source, tasks = read_tasks(data_dir)
     env_spec = spec(policy, policies)
     rows = {
-        **seed(db, documents, catalog_rows(AGENT_DISCOVERABLE, USER_DISCOVERABLE)),
+        **seed(db, documents, catalog_rows(AGENT_DISCOVERABLE, USER_DISCOVERABLE, texts)),
         **banking_retrieval.index_rows(documents),
     }
     try:

@@ -2809,3 +2809,109 @@ TEMPORARY_LIMIT_INCREASE = Discoverable(
 )
 
 AGENT_DISCOVERABLE += [TEMPORARY_LIMIT_INCREASE]
+
+# -- tools no gold action uses ---------------------------------------------------------------------------
+
+CHANGE_DEBIT_CARD_PIN = Discoverable(
+    "change_debit_card_pin_6285",
+    "Change a debit card's PIN when the customer knows the current one.",
+    (
+        Param("card_id", "string", "The debit card's id"),
+        Param("current_pin", "string", "The current 4-digit PIN"),
+        Param("new_pin", "string", "The new 4-digit PIN"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (
+                    f"{_empty(':card_id')} OR {_empty(':current_pin')} OR {_empty(':new_pin')}",
+                    "'Error: Missing required parameters. Required: card_id, current_pin, new_pin.'",
+                ),
+                (
+                    ":current_pin GLOB '*[^0-9]*' OR length(:current_pin) != 4",
+                    "'Error: Current PIN must be exactly 4 digits.'",
+                ),
+                (f"({_pin_problem(':new_pin')}) IS NOT NULL", f"'Error: ' || ({_pin_problem(':new_pin')})"),
+                (":current_pin = :new_pin", "'Error: New PIN must be different from current PIN.'"),
+                _CARD_FOUND,
+                (
+                    f"{_CARD_STATUS} IS NOT 'ACTIVE' OR json_type({_CARD}, '$.status') IS NOT 'text'",
+                    f"'Error: Cannot change PIN. Card status is ' || {_status_text('')} || '. Only ACTIVE cards can "
+                    "have their PIN changed.'",
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": f"UPDATE debit_cards SET record = json_set(record, '$.pin_last_changed', {TODAY}) "
+            f"WHERE record_id = :card_id AND {OK}",
+        },
+        _answer(
+            _lines(
+                "'Debit Card PIN Changed Successfully'",
+                "'Card ID: ' || :card_id",
+                "'PIN Changed: 11/14/2025'",
+                "''",
+                "'The new PIN is effective immediately.'",
+                "'Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.'",
+                "''",
+                "'Security reminder: Never share your PIN with anyone.'",
+            )
+        ),
+    ],
+)
+
+SET_RECURRING_BLOCK = Discoverable(
+    "set_debit_card_recurring_block_7382",
+    "Block or allow every recurring payment on a debit card (one-time purchases are not affected).",
+    (
+        Param("card_id", "string", "The debit card's id"),
+        Param("block_recurring", "boolean", "True blocks recurring payments, false allows them"),
+    ),
+    True,
+    [
+        _check(
+            first_error(
+                (_empty(":card_id"), "'Error: Missing required parameter: card_id'"),
+                _CARD_FOUND,
+                (
+                    f"upper(coalesce({get(_CARD, 'status')}, '')) != 'ACTIVE'",
+                    f"'Error: Cannot update recurring block settings for a card with status ''' || "
+                    f"upper(coalesce({get(_CARD, 'status')}, '')) || '''. Card must be ACTIVE.'",
+                ),
+            )
+        ),
+        {
+            "kind": "exec",
+            "sql": "UPDATE debit_cards SET record = json_set(record, '$.recurring_blocked', "
+            f"{boolean(':block_recurring')}) WHERE record_id = :card_id AND {OK}",
+        },
+        _answer(
+            "CASE WHEN :block_recurring THEN "
+            + _lines(
+                "'Recurring payments BLOCKED for debit card ' || :card_id || '.'",
+                "'All recurring/subscription charges will be declined.'",
+                "'One-time purchases are not affected.'",
+                "'This change takes effect within 24 hours.'",
+            )
+            + " ELSE "
+            + _lines(
+                "'Recurring payments UNBLOCKED for debit card ' || :card_id || '.'",
+                "'Recurring/subscription charges will now be allowed.'",
+                "'This change takes effect within 24 hours.'",
+            )
+            + " END"
+        ),
+    ],
+)
+
+EXAMPLE_TOOL = Discoverable(
+    "example_agent_tool_0000",
+    "A placeholder tool that does nothing.",
+    (),
+    True,
+    [_check("NULL"), _answer("'Example tool executed successfully.'")],
+)
+
+AGENT_DISCOVERABLE += [CHANGE_DEBIT_CARD_PIN, SET_RECURRING_BLOCK, EXAMPLE_TOOL]

@@ -421,15 +421,21 @@ def python_missing_arguments(params: str, args: str) -> str:
     )
 
 
-def catalog_rows(discoverable: list[Discoverable], user_discoverable: list[Discoverable]) -> list[dict[str, Any]]:
+def catalog_rows(
+    discoverable: list[Discoverable],
+    user_discoverable: list[Discoverable],
+    texts: Mapping[str, tuple[str, str]] | None = None,
+) -> list[dict[str, Any]]:
     """The ``discoverable_tools`` rows: each tool's description, what unlocking it shows, its parameters
-    (name, required) and whether tau2 counts it as changing state (its calls are then always logged)."""
+    (name, required) and whether tau2 counts it as changing state (its calls are then always logged).
+    ``texts`` holds tau2's own description and unlock text of the tools it names (``banking_texts``)."""
+    texts = texts or {}
     return [
         {
             "tool_name": d.name,
             "actor": actor,
-            "description": d.description,
-            "info": _info(d),
+            "description": texts[d.name][0] if d.name in texts else d.description,
+            "info": texts[d.name][1] if d.name in texts else _info(d),
             "params": [[p.name, p.required] for p in d.params],
             "writes": d.writes,
         }
@@ -764,24 +770,6 @@ def discoverable_specs(found: list[Discoverable], actor: str) -> list[dict[str, 
     return out
 
 
-def with_texts(
-    found: list[Discoverable], texts: Mapping[str, tuple[str, list[tuple[str, str, bool, str]]]]
-) -> list[Discoverable]:
-    """``found`` with tau2's own descriptions, where ``texts`` has them (see ``banking.tool_texts``)."""
-    out = []
-    for d in found:
-        if d.name in texts:
-            description, params = texts[d.name]
-            by_name = {p[0]: p for p in params}
-            new = tuple(
-                Param(p.name, p.type, by_name[p.name][3] if p.name in by_name else p.description, p.required)
-                for p in d.params
-            )
-            d = Discoverable(d.name, description, new, d.writes, d.steps)
-        out.append(d)
-    return out
-
-
 __all__ = [
     "Discoverable",
     "Param",
@@ -790,5 +778,4 @@ __all__ = [
     "info_text",
     "record",
     "user_tools",
-    "with_texts",
 ]

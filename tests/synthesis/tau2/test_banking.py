@@ -10,6 +10,8 @@ repository; without it these tests are skipped and say so.
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +189,60 @@ def test_each_knowledge_mode_has_tau2s_own_prompt(banking: CatalogEntry) -> None
     assert len(required) < len(full) / 5  # only those
     assert knowledge_policy(spec, "none").startswith(header) and "KB_search" not in knowledge_policy(spec, "none")
     assert withheld_tools(spec, "full") == {"KB_search", "grep"} and not withheld_tools(spec, "search")
+
+
+def _tools_py_from_reference(expected: list[dict[str, Any]]) -> str:
+    """A ``tools.py`` whose discoverable tools carry the docstrings tau2's unlock and hand-over results quote
+    (rebuilt from the reference replay: the descriptions and each parameter's type, optional flag and text)."""
+    unlocked = re.compile(r"\n\nTool: (\w+)\nDescription: (.*?)\nParameters:\n(.*?)\n\nYou can now use", re.DOTALL)
+    given = re.compile(r"^Tool given to user: (\w+)\nDescription: (.*?)\nArguments: ", re.DOTALL)
+    param = re.compile(r"^  - (\w+): (\w+) \((required|optional)\) - (.*)$")
+    docs: dict[str, str] = {}
+    for record in expected:
+        for action in record["actions"]:
+            if (m := unlocked.search(action["result"])) is not None:
+                args = [param.match(line) for line in m.group(3).splitlines() if line != "  (no parameters)"]
+                lines = [f"    {p[1]} ({p[2]}{', optional' if p[3] == 'optional' else ''}): {p[4]}" for p in args if p]
+                docs[m.group(1)] = m.group(2) + ("\n\nArgs:\n" + "\n".join(lines) if lines else "")
+            elif (m := given.match(action["result"])) is not None:
+                docs[m.group(1)] = m.group(2)
+    body = "".join(
+        f'\n    @is_discoverable_tool(ToolType.WRITE)\n    def {name}(self):\n        """{doc}\n        """\n'
+        for name, doc in docs.items()
+    )
+    return f"class KnowledgeTools:{body}"
+
+
+def test_with_tau2s_tools_py_every_result_is_tau2s_text(tmp_path: Path, expected: list[dict[str, Any]]) -> None:
+    """Given tau2's ``tools.py`` (in a checkout, or in the folder), unlocking a tool or handing one over shows
+    tau2's own description and parameters, parsed from the docstrings as tau2 parses them, so every gold
+    action's result is tau2's text. The docstrings here are rebuilt from the reference replay."""
+    folder = tmp_path / "banking_knowledge"
+    shutil.copytree(BANKING, folder)
+    (folder / "tools.py").write_text(_tools_py_from_reference(expected), encoding="utf-8")
+    out = tmp_path / "out"
+    import_domain(folder, out)
+    entry = load_env_dir(out / ENV_ID)
+    report = compare_banking(entry.environment, entry.tasks, expected)
+    print(f"\ntau2 banking_knowledge with tau2's tool descriptions: {report.summary()}")
+    assert report.mismatches == []
+    assert report.tasks_equal == report.imported == 97 and report.actions_equal == report.actions == 955
+
+
+def test_docstrings_are_parsed_as_tau2_parses_them() -> None:
+    from synthesis.tau2.banking_texts import parse_docstring
+
+    doc = (
+        "Move a thing.\n\nSecond paragraph.\n\nArgs:\n    thing_id (string): Which thing\n"
+        "    count (integer, optional): How many: at most 3\n    plain: No type given\n\nReturns:\n    Moved."
+    )
+    description, info = parse_docstring("move_thing_0001", doc)
+    assert description == "Move a thing.\n\nSecond paragraph."
+    assert info == (
+        "Tool: move_thing_0001\nDescription: Move a thing.\n\nSecond paragraph.\nParameters:\n"
+        "  - thing_id: string (required) - Which thing\n  - count: integer (optional) - How many: at most 3\n"
+        "  - plain: string (required) - No type given"
+    )
+    assert parse_docstring("noop_0002", "Do nothing.\n\nReturns:\n    Done.")[1] == (
+        "Tool: noop_0002\nDescription: Do nothing.\n\nReturns:\n    Done.\nParameters:\n  (no parameters)"
+    )
