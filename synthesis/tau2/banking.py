@@ -38,6 +38,8 @@ ENV_ID = "tau2_banking_knowledge"
 CLOCK = "2025-11-14T03:40:00"  # tau2's fixed time for the domain (EST)
 _ACTORS = {"assistant": "agent", "user": "user"}
 _REWARD_BASIS = {"DB": "state", "COMMUNICATE": "outputs"}
+#: Which tools the agent unlocked: state the tools read, which scoring leaves out (tau2 does not hash it)
+UNLOCKED = "discoverable_tools.unlocked"
 
 USER_GUIDE = """You are a customer of Rho-Bank talking to its support agent. You have tools of your own:
 apply for a credit card, refer someone, record a card purchase, ask for a human agent, and run a tool
@@ -260,7 +262,13 @@ def prepare(
         out = convert_task(ENV_ID, task, gold=[], expects_change=changed, split=[])
         basis = sorted({_REWARD_BASIS[b] for b in criteria.get("reward_basis") or [] if b in _REWARD_BASIS})
         required = [d for d in task.get("required_documents") or [] if d in doc_ids]
-        out.update(gold_actions=gold, initial_patch=patch, reward_basis=basis or ["state"], required_documents=required)
+        out.update(
+            gold_actions=gold,
+            initial_patch=patch,
+            reward_basis=basis or ["state"],
+            required_documents=required,
+            ignore=[UNLOCKED],  # tau2 keeps unlocks outside the database it compares
+        )
         try:
             converted.append(Task.model_validate(out).model_dump(mode="json", exclude_defaults=True))
         except ValidationError as exc:

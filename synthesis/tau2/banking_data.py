@@ -7,10 +7,11 @@ them in tau2's order), and ``position`` is its place in tau2's dict, so a dump l
 tau2's order. The tables' notes are rows of ``table_notes``. Tools read and change records with
 SQLite's JSON functions.
 
-Three tables hold what tau2 keeps outside its database: ``unlocked_agent_tools`` (the tools the agent
-has unlocked, which tau2 keeps in memory), ``read_log_allowlist`` (the read tools whose calls a task
-logs, which tau2 derives from the task's gold actions) and ``documents`` (the knowledge base,
-indexed for full-text search). None of them is in tau2's dump.
+Three tables hold what tau2 keeps outside its database: ``discoverable_tools`` (the tools the agent
+may unlock or hand over, and which it has unlocked, which tau2 keeps in memory: tasks leave
+``unlocked`` out of scoring), ``read_log_allowlist`` (the read tools whose calls a task logs, which
+tau2 derives from the task's gold actions) and ``documents`` (the knowledge base, indexed for
+full-text search). None of them is in tau2's dump.
 """
 
 from __future__ import annotations
@@ -75,12 +76,6 @@ TABLES: list[dict[str, Any]] = [
         "columns": [{"name": "table_name", "type": "text"}, {"name": "notes", "type": "text"}],
     },
     {
-        "name": "unlocked_agent_tools",
-        "description": "The discoverable tools the agent has unlocked in this conversation",
-        "primary_key": ["tool_name"],
-        "columns": [{"name": "tool_name", "type": "text"}],
-    },
-    {
         "name": "read_log_allowlist",
         "description": "Read-only discoverable tools whose calls are logged to agent_discoverable_tools (per task)",
         "primary_key": ["tool_name"],
@@ -89,7 +84,8 @@ TABLES: list[dict[str, Any]] = [
     {
         "name": "discoverable_tools",
         "description": "The tools the agent may unlock ('agent') or hand to the customer ('user'): what unlocking or "
-        "handing one over shows, its parameters, and whether its calls are logged whatever the task",
+        "handing one over shows, its parameters, whether its calls are logged whatever the task, and whether the "
+        "agent has unlocked it in this conversation (scoring leaves that out, as tau2's hash does)",
         "primary_key": ["tool_name"],
         "columns": [
             {"name": "tool_name", "type": "text"},
@@ -98,6 +94,7 @@ TABLES: list[dict[str, Any]] = [
             {"name": "info", "type": "text"},
             {"name": "params", "type": "json"},
             {"name": "writes", "type": "boolean"},
+            {"name": "unlocked", "type": "boolean", "default": False},
         ],
     },
     {

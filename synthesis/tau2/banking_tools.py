@@ -325,7 +325,8 @@ def base_tools(discoverable: list[Discoverable], user_discoverable: list[Discove
                 ),
                 {
                     "kind": "exec",
-                    "sql": f"INSERT OR IGNORE INTO unlocked_agent_tools (tool_name) SELECT :agent_tool_name WHERE {OK}",
+                    "sql": "UPDATE discoverable_tools SET unlocked = 1 WHERE actor = 'agent' AND tool_name = "
+                    f":agent_tool_name AND {OK}",
                 },
                 _answer(
                     "coalesce(:chk.err, 'Tool unlocked: ' || :agent_tool_name || char(10) || 'Description: ' || "
@@ -353,7 +354,7 @@ def base_tools(discoverable: list[Discoverable], user_discoverable: list[Discove
                             "'Error: Unknown agent tool ''' || :agent_tool_name || '''. This tool is not available.'",
                         ),
                         (
-                            "NOT EXISTS (SELECT 1 FROM unlocked_agent_tools WHERE tool_name = :agent_tool_name)",
+                            f"NOT EXISTS (SELECT 1 {agent_row} AND unlocked)",
                             "'Error: Tool ''' || :agent_tool_name || ''' has not been unlocked. You must first use "
                             "`unlock_discoverable_agent_tool` to unlock this tool before calling it.'",
                         ),
@@ -438,6 +439,7 @@ def catalog_rows(
             "info": texts[d.name][1] if d.name in texts else _info(d),
             "params": [[p.name, p.required] for p in d.params],
             "writes": d.writes,
+            "unlocked": False,
         }
         for actor, found in (("agent", discoverable), ("user", user_discoverable))
         for d in found

@@ -246,3 +246,45 @@ def test_docstrings_are_parsed_as_tau2_parses_them() -> None:
     assert parse_docstring("noop_0002", "Do nothing.\n\nReturns:\n    Done.")[1] == (
         "Tool: noop_0002\nDescription: Do nothing.\n\nReturns:\n    Done.\nParameters:\n  (no parameters)"
     )
+
+
+def test_an_unlock_the_gold_does_not_make_changes_no_score(banking: CatalogEntry) -> None:
+    """tau2 keeps unlocked tools in memory, outside the database it compares: an agent that unlocks one
+    more tool than the gold still matches it."""
+    from envs.grading.scoring import score_episode
+
+    task = next(t for t in banking.tasks if t.gold_actions and t.expects_change)
+    episode = banking.environment.episode(task)
+    for call in task.gold_actions:
+        episode.call_tool(call.tool, call.arguments, actor=call.actor)
+    extra = episode.call_tool("unlock_discoverable_agent_tool", {"agent_tool_name": "example_agent_tool_0000"})
+    assert extra.content.startswith("Tool unlocked: example_agent_tool_0000\n") and extra.wrote
+    assert score_episode(banking.environment, task, episode).reward == 1.0
+
+
+class KnowledgeTools:
+    """A method with the signature of tau2's ``change_debit_card_pin_6285``, for Python's own TypeError text."""
+
+    def change_debit_card_pin_6285(self, card_id: str, current_pin: str, new_pin: str) -> None: ...
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{}, {"card_id": "c1"}, {"card_id": "c1", "current_pin": "1357"}, {"card_id": "c1", "colour": "red"}],
+)
+def test_missing_and_unexpected_arguments_answer_with_pythons_own_text(
+    banking: CatalogEntry, arguments: dict[str, Any]
+) -> None:
+    """tau2 calls the method with the arguments as keywords; Python's TypeError names what is missing or
+    unexpected. The same call on a method of the same signature gives the text expected here."""
+    try:
+        KnowledgeTools().change_debit_card_pin_6285(**arguments)  # type: ignore[call-arg]
+    except TypeError as exc:
+        wanted = f"Error: Invalid arguments: {exc}"
+    episode = banking.environment.episode()
+    name = "change_debit_card_pin_6285"
+    episode.call_tool("unlock_discoverable_agent_tool", {"agent_tool_name": name})
+    got = episode.call_tool(
+        "call_discoverable_agent_tool", {"agent_tool_name": name, "arguments": json.dumps(arguments)}
+    )
+    assert got.content == wanted and not got.wrote
