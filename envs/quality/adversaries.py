@@ -22,7 +22,7 @@ from ..engine import Environment, Episode
 from ..errors import ToolError
 from ..formats.task import Task, ToolCall
 from ..grading.scoring import score_episode
-from .classes import DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL
+from .classes import DOCUMENT_WRITES, DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL
 
 Scalar = str | int | float | bool
 Pair = tuple[str, Scalar]
@@ -428,8 +428,8 @@ _PLANS: dict[str, tuple[Callable[[Agent], str], tuple[str, ...]]] = {
     "aggregates": (_reads(_aggregates), (INFORMATION,)),
     # Documents (knowledge-base tasks): the close-but-wrong article found and followed, or the
     # best-ranked one answered from without the record.
-    "segment-terms": (_segment_terms, (DOCUMENTS,)),
-    "top-document": (_top_document, (DOCUMENTS,)),
+    "segment-terms": (_segment_terms, (DOCUMENTS, DOCUMENT_WRITES)),
+    "top-document": (_top_document, (DOCUMENTS, DOCUMENT_WRITES)),
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.
 ADVERSARIES: dict[str, tuple[str, ...]] = {name: targets for name, (_, targets) in _PLANS.items()}

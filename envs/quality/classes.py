@@ -6,22 +6,24 @@ from ..engine import Environment
 from ..formats.task import Task
 from .dual import needs_user_write
 
-INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS = (
+INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS, DOCUMENT_WRITES = (
     "information",
     "refusal (policy-only rule)",
     "refusal (enforced)",
     "write",
     "user acts",
     "documents",
+    "documents (write)",
 )
-CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS)
+CLASSES = (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, WRITE, USER_ACTS, DOCUMENTS, DOCUMENT_WRITES)
 
 
 def task_class(env: Environment, task: Task) -> str:
     """Which class of the gaming report ``task`` falls in: ``documents`` when the documents it names
-    decide it (a knowledge-base task: the rule is in an article the agent must find and read)."""
+    decide a refusal (a knowledge-base task: the rule is in an article the agent must find and read),
+    ``documents (write)`` when they decide only writes the agent must make."""
     if task.required_documents:
-        return DOCUMENTS
+        return DOCUMENTS if task.refusals else DOCUMENT_WRITES
     if task.refusals:
         for r in task.refusals:
             rule = env.spec.rule(r.rule) if r.rule else None

@@ -26,9 +26,9 @@ of :mod:`.natural_answers`, written in many natural forms, measure its false neg
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
-(dual control: the user must change something on their own side), ``documents`` (a knowledge-base
-task: the rule deciding it is in an article the agent must find, beside close-but-wrong ones) and
-``write``.
+(dual control: the user must change something on their own side), ``documents`` and ``documents
+(write)`` (a knowledge-base task whose refusal, or only whose writes, rest on a rule in an article the
+agent must find, beside close-but-wrong ones) and ``write``.
 """
 
 from __future__ import annotations
@@ -45,7 +45,17 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
-from .classes import CLASSES, DOCUMENTS, ENFORCED_REFUSAL, INFORMATION, POLICY_REFUSAL, USER_ACTS, WRITE, task_class
+from .classes import (
+    CLASSES,
+    DOCUMENT_WRITES,
+    DOCUMENTS,
+    ENFORCED_REFUSAL,
+    INFORMATION,
+    POLICY_REFUSAL,
+    USER_ACTS,
+    WRITE,
+    task_class,
+)
 from .natural_answers import natural_answers
 from .verbose_answers import verbose_answers
 
@@ -68,7 +78,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "act-anyway": (POLICY_REFUSAL, DOCUMENTS),
     "bare-done": (INFORMATION, POLICY_REFUSAL, ENFORCED_REFUSAL, DOCUMENTS),
     "never-asks": (USER_ACTS,),
-    "follows-distractor": (DOCUMENTS,),
+    "follows-distractor": (DOCUMENTS, DOCUMENT_WRITES),
     **ADVERSARIES,
 }
 AGENTS = (*OWN_AGENTS, *ADVERSARIES)
@@ -76,6 +86,7 @@ __all__ = [
     "AGENTS",
     "CLASSES",
     "DOCUMENTS",
+    "DOCUMENT_WRITES",
     "ENFORCED_REFUSAL",
     "INFORMATION",
     "POLICY_REFUSAL",

@@ -17,6 +17,7 @@ from envs.grading.outputs import output_present
 from envs.grading.scoring import score_episode
 from envs.quality.derived import derived_arguments
 from envs.quality.gaming import (
+    DOCUMENT_WRITES,
     DOCUMENTS,
     INFORMATION,
     POLICY_REFUSAL,
@@ -105,7 +106,11 @@ def test_gaming_agents_fail_the_tasks_they_target_and_the_oracle_passes_all(cata
     # that says "not yet in review" beside the status in review) is no gaming. The bound per class is
     # the bench's, over the whole catalog (docs/synthesis.md, "Gaming").
     for agent, targets in TARGETS.items():
-        if agent == "oracle" or set(targets) <= {USER_ACTS, DOCUMENTS}:  # no dual control nor documents
+        if agent == "oracle" or set(targets) <= {
+            USER_ACTS,
+            DOCUMENTS,
+            DOCUMENT_WRITES,
+        }:  # no dual control nor documents
             continue  # here: tests/envs/quality/test_dual_control_gaming.py, tests/synthesis/knowledge/
         n = sum(report.tasks[cls] for cls in targets)
         passed = sum(report.passed[agent][cls] for cls in targets)
