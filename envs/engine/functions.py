@@ -22,8 +22,9 @@
   text with one argument; ``python_json(json_text, indent, ints_as_floats)``, Python's
   ``json.dumps`` of the parsed text (``indent`` 0 or NULL: one line; ``ints_as_floats``: integers
   read as floats, as ``json.loads(..., parse_int=float)``); ``python_format(number, spec)``,
-  Python's ``format(number, spec)`` (``'.2f'`` rounds the exact binary value, as Python does).
-  Each returns NULL for what it cannot read.
+  Python's ``format(number, spec)`` (``'.2f'`` rounds the exact binary value, as Python does);
+  ``python_json_error(text)``, why Python's ``json.loads`` refuses the text (``Expecting value: line 1
+  column 1 (char 0)``), or NULL when it reads it. Each returns NULL for what it cannot read.
 """
 
 from __future__ import annotations
@@ -154,6 +155,26 @@ def python_format(value: Any, spec: Any) -> str | None:
         return None
 
 
+def python_json_error(text: Any) -> str | None:
+    """Why Python's ``json.loads`` refuses ``text`` (its ``JSONDecodeError`` message), or NULL when it
+    reads it.
+
+    >>> python_json_error('{"a": 1,}')
+    'Expecting property name enclosed in double quotes: line 1 column 9 (char 8)'
+    >>> python_json_error('[1, 2]') is None
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return str(exc)
+    except (ValueError, RecursionError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
 def install_functions(conn: sqlite3.Connection) -> None:
     """Add the functions above to ``conn`` (deterministic: same arguments, same result)."""
     conn.create_function("round_half_even", 2, round_half_even, deterministic=True)
@@ -169,3 +190,4 @@ def install_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("python_json", 2, python_json, deterministic=True)
     conn.create_function("python_json", 3, python_json, deterministic=True)
     conn.create_function("python_format", 2, python_format, deterministic=True)
+    conn.create_function("python_json_error", 1, python_json_error, deterministic=True)

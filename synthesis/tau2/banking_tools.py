@@ -97,6 +97,12 @@ def _check(err: str, **values: str) -> dict[str, Any]:
 
 
 OK = ":chk.err IS NULL"
+#: Python's type name of the JSON value ``coalesce(:arguments, '{}')`` read with ``parse_int=float`` (for the
+#: TypeError of ``f(**value)``)
+PY_TYPES = (
+    """json_extract('{"array":"list","text":"str","integer":"float","real":"float","true":"bool","false":"bool",'"""
+    """ || '"null":"NoneType"}', '$.' || json_type(coalesce(:arguments, '{}')))"""
+)
 
 TRANSFER_REASONS = [
     "fraud_or_security_concern",
@@ -281,7 +287,10 @@ def base_tools(discoverable: list[Discoverable], user_discoverable: list[Discove
                             f"NOT EXISTS (SELECT 1 {user_row})",
                             "'Error: Unknown discoverable tool ''' || :discoverable_tool_name || '''.'",
                         ),
-                        (f"NOT json_valid({given_args})", "'Error: Invalid JSON in arguments'"),
+                        (
+                            f"python_json_error({given_args}) IS NOT NULL",
+                            f"'Error: Invalid JSON in arguments: ' || python_json_error({given_args})",
+                        ),
                         (
                             f"json_type({given_args}) = 'object' AND EXISTS (SELECT 1 FROM json_each({given_args}) AS "
                             "a "
@@ -357,6 +366,17 @@ def base_tools(discoverable: list[Discoverable], user_discoverable: list[Discove
                             f"NOT EXISTS (SELECT 1 {agent_row} AND unlocked)",
                             "'Error: Tool ''' || :agent_tool_name || ''' has not been unlocked. You must first use "
                             "`unlock_discoverable_agent_tool` to unlock this tool before calling it.'",
+                        ),
+                        (
+                            f"python_json_error({given_args}) IS NOT NULL",
+                            f"'Error: Invalid JSON in arguments: ' || python_json_error({given_args})",
+                        ),
+                        (
+                            f"json_type({given_args}) != 'object'",
+                            # Python names the function with its module here (tau2's tools module)
+                            "'Error: Invalid arguments: tau2.domains.banking_knowledge.tools.KnowledgeTools.' || "
+                            ":agent_tool_name || '() argument after ** "
+                            f"must be a mapping, not ' || {PY_TYPES}",
                         ),
                         (
                             f"json_valid({given_args}) AND json_type({given_args}) = 'object' AND {unexpected} IS NOT "
@@ -695,6 +715,10 @@ def user_tools(user_discoverable: list[Discoverable]) -> list[dict[str, Any]]:
                         (
                             f"NOT :discoverable_tool_name IN ({names})",
                             "'Error: Unknown discoverable tool ''' || :discoverable_tool_name || '''.'",
+                        ),
+                        (
+                            f"python_json_error({args}) IS NOT NULL",
+                            f"'Error: Invalid JSON in arguments: ' || python_json_error({args})",
                         ),
                         (
                             f"json_valid({args}) AND json_type({args}) = 'object' AND EXISTS (SELECT 1 FROM json_each("

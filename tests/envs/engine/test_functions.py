@@ -145,3 +145,16 @@ def test_python_texts_and_ids_as_python_makes_them() -> None:
     assert (
         conn.execute("SELECT sha256_hex('dispute:u1:t1')").fetchone()[0] == hashlib.sha256(b"dispute:u1:t1").hexdigest()
     )
+
+
+def test_python_json_errors_are_pythons_own() -> None:
+    import json
+
+    conn = sqlite3.connect(":memory:")
+    install_functions(conn)
+    for text in ("", "{", '{"a": 1,}', "[1, 2", "nul"):
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            assert conn.execute("SELECT python_json_error(?)", (text,)).fetchone()[0] == str(exc)
+    assert conn.execute("SELECT python_json_error('{\"a\": [1]}'), python_json_error(NULL)").fetchone() == (None, None)

@@ -288,3 +288,34 @@ def test_missing_and_unexpected_arguments_answer_with_pythons_own_text(
         "call_discoverable_agent_tool", {"agent_tool_name": name, "arguments": json.dumps(arguments)}
     )
     assert got.content == wanted and not got.wrote
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"card_id": "c1",}', "[1, 2]", '"c1"', "7"])
+def test_arguments_that_are_no_json_object_answer_with_pythons_own_text(banking: CatalogEntry, text: str) -> None:
+    """tau2 reads the arguments with ``json.loads`` and calls the method with them as keywords: Python's
+    ``JSONDecodeError`` or ``TypeError`` text, for the agent's and the customer's dispatchers alike."""
+    name = "change_debit_card_pin_6285"
+    try:
+        value = json.loads(text, parse_int=float)
+        try:
+            KnowledgeTools().change_debit_card_pin_6285(**value)
+        except TypeError as exc:  # this one names the function with its module: tau2's is its tools module
+            tau2_module = "tau2.domains.banking_knowledge.tools."
+            wanted = f"Error: Invalid arguments: {exc}".replace(f"{KnowledgeTools.__module__}.", tau2_module)
+    except json.JSONDecodeError as exc:
+        wanted = f"Error: Invalid JSON in arguments: {exc}"
+    episode = banking.environment.episode()
+    episode.call_tool("unlock_discoverable_agent_tool", {"agent_tool_name": name})
+    got = episode.call_tool("call_discoverable_agent_tool", {"agent_tool_name": name, "arguments": text})
+    assert got.content == wanted and not got.wrote
+    if text in ("", "{", '{"card_id": "c1",}'):
+        user = episode.call_tool(
+            "call_discoverable_user_tool",
+            {"discoverable_tool_name": "get_card_last_4_digits", "arguments": text},
+            actor="user",
+        )
+        assert user.content == wanted and not user.wrote
+        given = episode.call_tool(
+            "give_discoverable_user_tool", {"discoverable_tool_name": "get_card_last_4_digits", "arguments": text}
+        )
+        assert given.content == wanted and not given.wrote
