@@ -9,6 +9,7 @@ repository; without it these tests are skipped and say so.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -20,7 +21,7 @@ import pytest
 from envs.catalog import CatalogEntry, load_env_dir
 from envs.check import check_env
 from envs.engine import Environment
-from envs.errors import UnknownTool
+from envs.errors import ToolError, UnknownTool
 from envs.formats.task import Task
 from synthesis.tau2 import detect_domain, import_domain
 from synthesis.tau2.banking import ENV_ID, read_tasks, task_patch, uses
@@ -213,16 +214,24 @@ def _tools_py_from_reference(expected: list[dict[str, Any]]) -> str:
     return f"class KnowledgeTools:{body}"
 
 
-def test_with_tau2s_tools_py_every_result_is_tau2s_text(tmp_path: Path, expected: list[dict[str, Any]]) -> None:
-    """Given tau2's ``tools.py`` (in a checkout, or in the folder), unlocking a tool or handing one over shows
-    tau2's own description and parameters, parsed from the docstrings as tau2 parses them, so every gold
-    action's result is tau2's text. The docstrings here are rebuilt from the reference replay."""
+@pytest.fixture(scope="module")
+def with_texts(tmp_path_factory: pytest.TempPathFactory, expected: list[dict[str, Any]]) -> CatalogEntry:
+    """The folder imported with a ``tools.py`` holding tau2's docstrings (rebuilt from the reference replay)."""
+    tmp_path = tmp_path_factory.mktemp("banking-texts")
     folder = tmp_path / "banking_knowledge"
     shutil.copytree(BANKING, folder)
     (folder / "tools.py").write_text(_tools_py_from_reference(expected), encoding="utf-8")
-    out = tmp_path / "out"
-    import_domain(folder, out)
-    entry = load_env_dir(out / ENV_ID)
+    import_domain(folder, tmp_path / "out")
+    return load_env_dir(tmp_path / "out" / ENV_ID)
+
+
+def test_with_tau2s_tools_py_every_result_is_tau2s_text(
+    with_texts: CatalogEntry, expected: list[dict[str, Any]]
+) -> None:
+    """Given tau2's ``tools.py`` (in a checkout, or in the folder), unlocking a tool or handing one over shows
+    tau2's own description and parameters, parsed from the docstrings as tau2 parses them, so every gold
+    action's result is tau2's text. The docstrings here are rebuilt from the reference replay."""
+    entry = with_texts
     report = compare_banking(entry.environment, entry.tasks, expected)
     print(f"\ntau2 banking_knowledge with tau2's tool descriptions: {report.summary()}")
     assert report.mismatches == []
@@ -319,3 +328,42 @@ def test_arguments_that_are_no_json_object_answer_with_pythons_own_text(banking:
             "give_discoverable_user_tool", {"discoverable_tool_name": "get_card_last_4_digits", "arguments": text}
         )
         assert given.content == wanted and not given.wrote
+
+
+def test_calls_no_gold_action_makes_answer_as_tau2s_code_does(
+    with_texts: CatalogEntry, expected: list[dict[str, Any]]
+) -> None:
+    """621 calls on 13 tasks' initial states, none a gold action's: every base, customer and discoverable
+    tool with ids that exist and do not, wrong states and amounts, missing arguments, tools not handed
+    over or not unlocked (``banking_off_gold.json``). Each result's SHA-256 and error flag, and the final
+    DB hash, were recorded by running tau2's banking toolkits (the reference commit's code) on the same
+    calls; no tau2 text is kept, only digests. Unlocks quote tau2's docstrings, so the import holds those
+    the reference replay shows; unlocking or handing over a tool it does not show is held to its layout."""
+    banking = with_texts
+    described = set(re.findall(r"def (\w+)\(self\)", _tools_py_from_reference(expected)))
+    quoting = {
+        "unlock_discoverable_agent_tool": "agent_tool_name",
+        "give_discoverable_user_tool": "discoverable_tool_name",
+    }
+    recorded = json.loads((Path(__file__).parent / "banking_off_gold.json").read_text(encoding="utf-8"))
+    by_id = {tag.removeprefix("tau2-id:"): t for t in banking.tasks for tag in t.tags if tag.startswith("tau2-id:")}
+    calls = 0
+    for record in recorded:
+        episode = banking.environment.episode(by_id[record["task_id"]])
+        for i, call in enumerate(record["calls"]):
+            try:
+                content, error = episode.call_tool(call["name"], call["arguments"], actor=call["actor"]).content, False
+            except ToolError as exc:
+                content, error = f"Error: {exc}", True
+            text = content if isinstance(content, str) else json.dumps(content)
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            where = f"{record['task_id']} call {i} {call['name']} {call['arguments']}"
+            tool = call["arguments"].get(quoting.get(call["name"], ""), "")
+            if call["name"] in quoting and tool not in described and not text.startswith("Error"):
+                assert text.startswith(("Tool unlocked: ", "Tool given to user: ")) and not error, where
+            else:
+                assert (error, digest) == (call["error"], call["result_sha256"]), f"{where}: {text[:300]!r}"
+            calls += 1
+        assert db_hash(export_db(episode)) == record["final_db_hash"], record["task_id"]
+        episode.close()
+    assert calls == 621
