@@ -171,13 +171,14 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         seed={**data["seed"], TABLE: rows},
     )
     variant = KbVariant(EnvSpec.model_validate(data), [], spec.id, plans)
+    lookups = _Lookups(variant.spec, rows, plans)
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
             continue
         tid = f"{vid}-{len(variant.tasks) + 1:03d}"
         documents = list(dict.fromkeys(p.article for p, _, _ in deciding))
-        reads = [ToolCall(tool=READ, arguments={"article_id": d}) for d in documents]
+        reads = [call for d in documents for call in lookups.calls(d)]
         answer = task.answer.replace("the policy says", "the help center says") if task.answer else task.answer
         variant.tasks.append(
             task.model_copy(
@@ -191,6 +192,30 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
                 }
             )
         )
-        shift = len(reads)  # the variant's gold reads the documents first
+        shift = len(reads)  # the variant's gold finds and reads the documents first
         variant.deciding[tid] = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
+    lookups.close()
     return variant
+
+
+class _Lookups:
+    """How the gold finds an article before reading it, as an agent would: a search for the action the
+    rule governs ("reinstate member"), else for the article's title, whichever first shows it among the
+    results (a search that would not show it is no way to find it)."""
+
+    def __init__(self, spec: EnvSpec, rows: Sequence[dict[str, str]], plans: Sequence[RulePlan]) -> None:
+        self._episode = Environment(spec).episode()
+        self._titles = {r["article_id"]: r["title"] for r in rows}
+        self._actions = {p.article: p.tools[0].replace("_", " ") for p in plans if p.tools and p.article}
+
+    def calls(self, article: str) -> list[ToolCall]:
+        read = ToolCall(tool=READ, arguments={"article_id": article})
+        for query in (self._actions.get(article), self._titles[article]):
+            if query and article in (
+                r["article_id"] for r in self._episode.call_tool(SEARCH, {"query": query}).content
+            ):
+                return [ToolCall(tool=SEARCH, arguments={"query": query}), read]
+        return [read]  # no search shows it (never seen: the title's own words rank it first)
+
+    def close(self) -> None:
+        self._episode.close()

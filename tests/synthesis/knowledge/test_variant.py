@@ -81,7 +81,9 @@ def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(vari
     for task in variant.tasks:
         assert task.env == variant.spec.id and task.id.startswith("library_loans_kb-")
         assert any(r.rule in policy_only for r in task.refusals)
-        assert task.gold_actions[0].tool == "read_help_article"
+        first, second = task.gold_actions[:2]  # the gold searches for the article, then reads it
+        assert first.tool == "search_help_articles" and second.tool == "read_help_article"
+        assert second.arguments["article_id"] in task.required_documents
         for text, _, _ in variant.deciding[task.id]:
             found = stating(list(rows.values()), text)  # the rule with its value: one article, required
             assert len(found) == 1 and found[0] in task.required_documents, (task.id, text, found)
