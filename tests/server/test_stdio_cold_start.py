@@ -165,3 +165,16 @@ def test_initialize_does_not_wait_for_the_episode_and_a_failure_to_open_it_is_re
 
     assert run(session(slow)) == [t.name for t in entry.spec.tools]
     assert run(session(broken)) == "the episode could not be opened (RuntimeError: disk on fire)"
+
+
+def test_a_knowledge_base_variant_is_made_alone_on_a_cold_cache(cold_cache, capsys):
+    """``<domain>_kb`` is made from its domain's environment when the catalog is not built; a domain
+    without a variant is refused before anything is served."""
+    from envfarm.catalogs import episode_source
+    from synthesis.knowledge import SUFFIX
+
+    entry, task = episode_source(None, "library_loans_kb-001", None, notice=lambda _: None)()
+    assert entry.spec.id == "library_loans_kb" and task is not None and task.id == "library_loans_kb-001"
+    assert task.required_documents and any(c.tool == "search_help_articles" for c in task.gold_actions)
+    assert main(["mcp", "--env", "after_school_programs" + SUFFIX]) == 1  # too few tasks a document decides
+    assert f"error: Environment 'after_school_programs{SUFFIX}' doesn't exist" in capsys.readouterr().err
