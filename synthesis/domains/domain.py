@@ -283,6 +283,45 @@ class Lifecycle(Model):
         return self
 
 
+class Aggregate(Model):
+    """An attribute whose value follows from other values: its children's sum or count, or the difference
+    of two of its own attributes. Seeds are settled to it and every tool keeps it (``domains.aggregates``).
+
+    * ``sum``: ``of`` is ``"<child entity>.<attribute>"``, summed over the children that reference
+      this record (``fine_balance``: ``"fine.amount"``);
+    * ``count``: ``of`` is ``"<child entity>"``, its rows counted (``no_show_count``);
+    * ``difference``: ``of`` is ``"<attribute> - <attribute>"``, two attributes of this entity
+      (``balance_remaining``: ``"total_price - amount_paid"``).
+
+    A sum or count may take only children in some ``states`` of their lifecycle, and only those whose
+    enum attributes hold one of the values ``where`` lists (layaway payments of kind installment or
+    payoff); ``via`` names the child's reference when it has more than one to this entity.
+    """
+
+    attribute: Identifier
+    kind: Literal["sum", "count", "difference"]
+    of: str = Field(description="sum: 'child.attribute'; count: 'child'; difference: 'attribute - attribute'")
+    states: list[str] | None = Field(None, description="sum/count: only children in these states")
+    where: dict[str, list[str]] | None = Field(None, description="sum/count: child enum attribute -> values counted")
+    via: Identifier | None = Field(None, description="sum/count: the child's reference to this entity")
+
+    @property
+    def child(self) -> str:
+        """The child entity of a sum or count."""
+        return self.of.partition(".")[0].strip()
+
+    @property
+    def column(self) -> str | None:
+        """The child attribute a sum adds up."""
+        return self.of.partition(".")[2].strip() or None
+
+    @property
+    def operands(self) -> tuple[str, str]:
+        """The two attributes of a difference (minuend, subtrahend)."""
+        left, _, right = self.of.partition(" - ")
+        return left.strip(), right.strip()
+
+
 class Entity(Model):
     """A kind of record: one table, its tools, its seed rows."""
 
@@ -296,6 +335,9 @@ class Entity(Model):
     lifecycle: Lifecycle | None = None
     rows: tuple[int, int] | None = Field(None, description="Seed row count range (default from the entity's role)")
     create: Creation | None = Field(None, description="Users may create one (a create tool is generated)")
+    aggregates: list[Aggregate] = Field(
+        [], description="Attributes that are their children's sum or count, or a difference of two attributes"
+    )
 
     @property
     def table(self) -> str:
@@ -355,6 +397,14 @@ class Domain(Model):
                             raise ValueError(
                                 f"transition '{e.name}.{t.name}' inserts into unknown entity '{eff.entity}'"
                             )
+        for e in self.entities:
+            for agg in e.aggregates:
+                problem = _aggregate_problem(self, e, agg)
+                if problem:
+                    raise ValueError(f"domain '{self.id}', entity '{e.name}', aggregate '{agg.attribute}': {problem}")
+            named = [agg.attribute for agg in e.aggregates]
+            if len(set(named)) != len(named):
+                raise ValueError(f"domain '{self.id}', entity '{e.name}': an attribute has two aggregates")
         return self
 
     def owner_checked(self, entity: Entity, transition: Transition) -> Reference | None:
@@ -373,3 +423,55 @@ class Domain(Model):
             if e.name == name:
                 return e
         raise KeyError(name)
+
+
+_SUMMABLE = frozenset({"money", "quantity", "integer"})
+
+
+def _aggregate_problem(domain: Domain, entity: Entity, agg: Aggregate) -> str | None:
+    """What is wrong with ``agg`` on ``entity`` (None: nothing)."""
+    attr = entity.attribute(agg.attribute)
+    if attr is None:
+        return "no such attribute"
+    if attr.kind not in _SUMMABLE:
+        return f"it is a {attr.kind}, not money, a quantity or an integer"
+    if attr.editable or (entity.create is not None and attr.name in entity.create.inputs):
+        return "a user may set it (editable or a create input), but its value follows from others"
+    if agg.kind == "difference":
+        if agg.states or agg.where or agg.via:
+            return "a difference takes no 'states', 'where' or 'via'"
+        if " - " not in agg.of:
+            return f"'of' must be '<attribute> - <attribute>', not '{agg.of}'"
+        for name in agg.operands:
+            operand = entity.attribute(name)
+            if operand is None or operand.kind not in _SUMMABLE or name == attr.name:
+                return f"'{name}' is not another money, quantity or integer attribute of '{entity.name}'"
+        return None
+    child = next((e for e in domain.entities if e.name == agg.child), None)
+    if child is None or child is entity:
+        return f"'{agg.child}' is not another entity of the domain"
+    refs = [r for r in child.references if r.entity == entity.name and agg.via in (None, r.ref_name)]
+    if len(refs) != 1:
+        return f"'{child.name}' has {len(refs)} references to '{entity.name}'{'' if agg.via else '; name one with via'}"
+    if agg.kind == "sum":
+        column = child.attribute(agg.column or "")
+        if column is None or column.kind not in _SUMMABLE:
+            return f"'of' must be '{child.name}.<money, quantity or integer attribute>', not '{agg.of}'"
+        if attr.kind != "money" and column.kind == "money":
+            return f"a sum of money ('{agg.of}') cannot be a {attr.kind}"
+    elif agg.column:
+        return f"a count's 'of' is an entity ('{child.name}'), not '{agg.of}'"
+    elif attr.kind == "money":
+        return "a count cannot be money"
+    if agg.states:
+        known = child.lifecycle.states if child.lifecycle else []
+        unknown = [s for s in agg.states if s not in known]
+        if unknown:
+            return f"'{child.name}' has no state(s) {unknown}"
+    for name, values in (agg.where or {}).items():
+        column = child.attribute(name)
+        if column is None or column.kind != "enum":
+            return f"'where' names '{name}', which is no enum attribute of '{child.name}'"
+        if unknown := [v for v in values if v not in (column.values or [])]:
+            return f"'{child.name}.{name}' has no value(s) {unknown}"
+    return None
