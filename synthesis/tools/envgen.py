@@ -17,6 +17,7 @@ from typing import Any
 from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
 
+from ..domains.aggregates import settle_aggregates
 from ..domains.amounts import settle_amounts
 from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
@@ -28,6 +29,7 @@ from ..domains.periods import settle_periods
 from ..domains.sqlgen import pk
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
+from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
 from .bulk import BulkTools, bulk_eligible
 from .coherence_rules import coherence_invariants
 from .escalation import EscalationTools, escalation_table_spec, policy_lines, staff_requests
@@ -125,6 +127,7 @@ def _policy(domain: Domain, builder: ToolBuilder, clock: datetime) -> str:
     if domain.rules:
         lines += ["", "## Always", *[f"- {r}" for r in domain.rules]]
     lines += entity_sections(domain, builder.tools, builder.meta)
+    lines += aggregate_policy_lines(domain)
     lines += staff + handover
     return "\n".join(lines) + "\n"
 
@@ -152,7 +155,7 @@ def _invariants(domain: Domain) -> list[dict[str, Any]]:
                         f"(SELECT {pk(parent)} FROM {quote_ident(parent.table)})",
                     }
                 )
-    return out + coherence_invariants(domain) + limit_invariants(domain)
+    return out + coherence_invariants(domain) + limit_invariants(domain) + aggregate_invariants(domain)
 
 
 def generate_env(
@@ -192,6 +195,7 @@ def generate_env(
         for a in e.attributes:
             if a.editable:
                 b.update(e, a)
+    keep_aggregates(domain, b.tools)  # every write that touches what a relation reads keeps it
     tables = [_table(e, domain) for e in domain.entities]
     if staff_requests(domain):
         b.escalation()
@@ -218,5 +222,6 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_amounts(spec)
+    settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
