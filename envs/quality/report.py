@@ -23,6 +23,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
 from .periods import rows_outside_period
+from .relations import relation_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
@@ -125,6 +126,9 @@ class QualityCounts:
     user_fault_tasks_solved_alone: int = 0
     retrieval_tasks: int = 0
     retrieval_top3_hits: int = 0
+    aggregate_relations: int = 0
+    aggregate_rows_broken_in_seed: int = 0
+    aggregate_rows_broken_after_gold: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""
@@ -261,6 +265,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(dual_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(retrieval_counts(env, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(relation_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (rows_outside_period, children_before_parent, deadlines_before_record, amounts_beyond_parent)
@@ -402,6 +408,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ),
         ("user-side faults an agent alone fixes", f"{c.user_fault_tasks_solved_alone}/{c.tasks_needing_user_writes}"),
         ("required documents in BM25's top 3 for the request", f"{c.retrieval_top3_hits}/{c.retrieval_tasks} tasks"),
+        (
+            "totals their records do not add up to",
+            f"{c.aggregate_rows_broken_in_seed} rows in the seed, {c.aggregate_rows_broken_after_gold} after the "
+            f"gold actions ({c.aggregate_relations} relations)",
+        ),
     ]
 
 
@@ -439,6 +450,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
     ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
     ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
+    ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]
 
