@@ -11,6 +11,7 @@ tools keep them through ``synthesis.tools.aggregate_steps``; an invariant per re
 from __future__ import annotations
 
 import math
+import random
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -138,13 +139,13 @@ def _resolve(domain: Domain, entity: Entity, agg: Aggregate) -> Relation:
 
 
 def sentence(relation: Relation) -> str:
-    """The relation as the policy states it: "The fine balance of a member is the total amount of its
-    fines that are open."."""
+    """The relation as the policy states it: "The fine balance of a member is the total amount of the
+    member's fines that are open; adding or changing a fine updates it."."""
     agg, entity = relation.aggregate, relation.entity
     name = agg.attribute.replace("_", " ")
     if agg.kind == "difference":
         left, right = (o.replace("_", " ") for o in agg.operands)
-        return f"The {name} of {_a(entity.human)} is its {left} less its {right}."
+        return f"The {name} of {_a(entity.human)} is the {entity.human}'s {left} less its {right}."
     assert relation.child is not None
     child = relation.child.human
     plural_child = relation.child.table.replace("_", " ")
@@ -152,9 +153,9 @@ def sentence(relation: Relation) -> str:
     which += [f"whose {_words([k])} is {_words(vs, ' or ')}" for k, vs in (agg.where or {}).items()]
     tail = f" {' and '.join(which)}" if which else ""
     if agg.kind == "count":
-        what = f"the number of its {plural_child}{tail}"
+        what = f"the number of the {entity.human}'s {plural_child}{tail}"
     else:
-        what = f"the total {_words([agg.column or ''])} of its {plural_child}{tail}"
+        what = f"the total {_words([agg.column or ''])} of the {entity.human}'s {plural_child}{tail}"
     return f"The {name} of {_a(entity.human)} is {what}; adding or changing {_a(child)} updates it."
 
 
@@ -171,9 +172,14 @@ def _a(noun: str) -> str:
 
 def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
     """Set every declared attribute of the seed rows from the records it follows (in place), once
-    statuses are final. A difference that would go below zero where its column may not (a balance
-    of a layaway paid beyond its price) first scales the children of the sum it subtracts down
-    together, in proportion. Returns the number of values changed."""
+    statuses are final. Returns the number of values changed.
+
+    Values stay within the attribute's range where they can: children whose sum would fall outside
+    it are scaled together, in proportion, to a total drawn in its upper half (from above) or lower
+    half (from below), each kept within its own range; a difference that would go below zero where
+    its column may not (a layaway paid beyond its price) scales the children of the sum it
+    subtracts down to the amount it is taken from. A count, and a sum with no records to add up,
+    are left as the records make them."""
     changed = 0
     for rel in relations(domain):
         rows = spec.seed.get(rel.table, [])
@@ -187,11 +193,25 @@ def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
         for child_row in spec.seed.get(rel.child.table, []):
             if rel.counted(child_row):
                 groups[child_row.get(rel.ref_column)].append(child_row)
+        low, top = _range(rel.entity, rel.column)
         for row in rows:
-            value = _total(rel, groups.get(row[pk(rel.entity)], []), integer)
+            key = row[pk(rel.entity)]
+            children = groups.get(key, [])
+            if rel.aggregate.kind == "sum" and low is not None and top is not None:
+                total, draw = _total(rel, children, integer), random.Random(f"{spec.id}:{rel.table}:{rel.column}:{key}")
+                if total > top:
+                    _scale(rel, children, top - (top - low) * draw.uniform(0.0, 0.5))
+                elif 0 < total < low:
+                    _scale(rel, children, low + (top - low) * draw.uniform(0.0, 0.5))
+            value = _total(rel, children, integer)
             changed += row.get(rel.column) != value
             row[rel.column] = value
     return changed
+
+
+def _range(entity: Entity, column: str) -> tuple[float | None, float | None]:
+    attr = entity.attribute(column)
+    return (attr.range[0], attr.range[1]) if attr is not None and attr.range else (None, None)
 
 
 def _integer(entity: Entity, column: str) -> bool:
@@ -214,7 +234,7 @@ def _settle_difference(domain: Domain, spec: EnvSpec, rel: Relation, row: dict[s
     if a < b and _not_negative(rel.entity, rel.column):
         source = next((r for r in relations(domain) if r.entity is rel.entity and r.column == right), None)
         if source is not None and source.child is not None and source.aggregate.kind == "sum":
-            _scale_children(spec, source, row, a)
+            _scale(source, _children(spec, source, row), a)
             b = row[right] = _total(source, _children(spec, source, row), _integer(rel.entity, right))
         else:
             b = row[right] = a
@@ -235,16 +255,25 @@ def _children(spec: EnvSpec, rel: Relation, row: dict[str, Any]) -> list[dict[st
     return [c for c in spec.seed.get(rel.child.table, []) if c.get(rel.ref_column) == key and rel.counted(c)]
 
 
-def _scale_children(spec: EnvSpec, rel: Relation, row: dict[str, Any], bound: float) -> None:
-    """Scale the children a sum takes down together so they add up to no more than ``bound``."""
+def _scale(rel: Relation, children: list[dict[str, Any]], target: float) -> None:
+    """Scale the values a sum adds up together, in proportion, towards a total of ``target``; no value
+    is moved past an end of its own range (cents and whole numbers rounded down)."""
+    assert rel.child is not None
     column = rel.aggregate.column or ""
-    children = _children(spec, rel, row)
-    total = sum(v for c in children if isinstance(v := c.get(column), int | float))
-    if total <= bound:
+    total = sum(v for c in children if isinstance(v := c.get(column), int | float) and not isinstance(v, bool))
+    if total <= 0:
         return
-    integer = _integer(rel.child, column) if rel.child is not None else False
+    factor = target / total
+    low, high = _range(rel.child, column)
+    integer = _integer(rel.child, column)
     for child in children:
         value = child.get(column)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            part = value * bound / total
-            child[column] = math.floor(part) if integer else math.floor(part * 100) / 100
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        part = value * factor
+        part = math.floor(part) if integer else math.floor(part * 100) / 100
+        if low is not None and factor < 1:
+            part = max(part, min(value, low))
+        if high is not None and factor > 1:
+            part = min(part, max(value, high))
+        child[column] = part

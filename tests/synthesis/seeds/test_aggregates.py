@@ -37,8 +37,8 @@ def test_the_ontology_declares_relations_that_resolve():
     (fines,) = relations(library)
     assert (fines.table, fines.column, fines.aggregate.states) == ("members", "fine_balance", ["open"])
     assert sentence(fines) == (
-        "The fine balance of a member is the total amount of its fines that are open; adding or changing a fine "
-        "updates it."
+        "The fine balance of a member is the total amount of the member's fines that are open; adding or "
+        "changing a fine updates it."
     )
 
 
@@ -99,3 +99,7 @@ def test_settled_seeds_hold_every_relation(sector, domain_id):
         layaways = spec.seed["layaways"]
         assert all(r["balance_remaining"] >= 0 for r in layaways)
         assert any(r["amount_paid"] > 0 for r in layaways) and any(r["amount_paid"] == 0 for r in layaways)
+        assert all(r["amount_paid"] <= 400 for r in layaways)  # within its range: the payments were scaled
+    if domain_id == "library_loans":
+        assert all(0 <= r["fine_balance"] <= 20 for r in spec.seed["members"])
+        assert all(1 <= r["amount"] <= 30 for r in spec.seed["fines"])
