@@ -19,7 +19,7 @@ from typing import Any
 from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
 
-from .domain import Aggregate, Domain, Entity
+from .domain import Aggregate, Domain, Entity, plural
 from .sqlgen import DomainError, literal, pk
 
 #: How far a money value may be from its relation and still hold (a rounding step).
@@ -148,7 +148,7 @@ def sentence(relation: Relation) -> str:
         return f"The {name} of {_a(entity.human)} is the {entity.human}'s {left} less its {right}."
     assert relation.child is not None
     child = relation.child.human
-    plural_child = relation.child.table.replace("_", " ")
+    plural_child = plural(child).removeprefix(f"{entity.human} ")  # a layaway's payments
     which = [f"that are {_words(agg.states, ' or ')}"] if agg.states else []
     which += [f"whose {_words([k])} is {_words(vs, ' or ')}" for k, vs in (agg.where or {}).items()]
     tail = f" {' and '.join(which)}" if which else ""
