@@ -92,8 +92,5 @@ def aggregate_invariants(domain: Domain) -> list[dict[str, Any]]:
 
 
 def aggregate_policy_lines(domain: Domain) -> list[str]:
-    """The policy's section on values the system keeps: one line per relation."""
-    found = relations(domain)
-    if not found:
-        return []
-    return ["", "## Totals the system keeps", *[f"- {sentence(rel)}" for rel in found]]
+    """What the policy says of the values the system keeps: one sentence per relation."""
+    return [sentence(rel) for rel in relations(domain)]

@@ -124,10 +124,10 @@ def _policy(domain: Domain, builder: ToolBuilder, clock: datetime) -> str:
     ]
     handover = handover_lines(builder.tools, builder.meta, staff_section=bool(staff))
     lines += conduct_lines(domain, handover=bool(staff))
-    if domain.rules:
-        lines += ["", "## Always", *[f"- {r}" for r in domain.rules]]
+    always = [*domain.rules, *aggregate_policy_lines(domain)]  # totals the system keeps are general rules too
+    if always:
+        lines += ["", "## Always", *[f"- {r}" for r in always]]
     lines += entity_sections(domain, builder.tools, builder.meta)
-    lines += aggregate_policy_lines(domain)
     lines += staff + handover
     return "\n".join(lines) + "\n"
 
