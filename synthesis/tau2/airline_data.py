@@ -15,8 +15,8 @@ from typing import Any
 
 from .common import money_json, ordered
 
-CABINS = ("basic_economy", "economy", "business")
-FLIGHT_STATUSES = ("available", "on time", "flying", "landed", "cancelled", "delayed")
+CABINS: tuple[str, ...] = ("basic_economy", "economy", "business")
+FLIGHT_STATUSES: tuple[str, ...] = ("available", "on time", "flying", "landed", "cancelled", "delayed")
 #: The times each status of a flight date carries, in tau2's field order.
 STATUS_TIMES = {
     "available": (),

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from envs import paths
 from envs.engine import Environment
-from envs.errors import EnvFarmError, ToolError
+from envs.errors import EnvFarmError
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
@@ -32,11 +32,12 @@ from .banking_discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from .banking_texts import find_source, tool_texts
 from .banking_tools import base_tools, catalog_rows, discoverable_specs, user_tools
 from .common import Tau2Domain, convert_task, task_id
+from .gold import replay_gold
 from .inputs import Tau2ImportError, read_json, read_text
 
 ENV_ID = "tau2_banking_knowledge"
 CLOCK = "2025-11-14T03:40:00"  # tau2's fixed time for the domain (EST)
-_ACTORS = {"assistant": "agent", "user": "user"}
+
 _REWARD_BASIS = {"DB": "state", "COMMUNICATE": "outputs"}
 #: Which tools the agent unlocked: state the tools read, which scoring leaves out (tau2 does not hash it)
 UNLOCKED = "discoverable_tools.unlocked"
@@ -246,18 +247,9 @@ def prepare(
         criteria = task.get("evaluation_criteria") or {}
         record = {"id": task_id(ENV_ID, task["id"]), "env": ENV_ID, "instruction": "x", "initial_patch": patch}
         episode = env.episode(Task.model_validate(record))
-        gold, changed = [], False
-        for i, action in enumerate(criteria.get("actions") or []):
-            total += 1
-            actor = _ACTORS.get(str(action.get("requestor")), "agent")
-            arguments = action.get("arguments") or {}
-            try:
-                result = episode.call_tool(action["name"], arguments, actor=actor)
-            except ToolError as exc:
-                episode.close()
-                raise Tau2ImportError(f"{where}.evaluation_criteria.actions[{i}]: {action['name']}: {exc}") from None
-            gold.append({"tool": action["name"], "arguments": arguments, "actor": actor})
-            changed = changed or result.wrote
+        actions = criteria.get("actions") or []
+        total += len(actions)
+        gold, changed = replay_gold(episode, actions, where)
         episode.close()
         out = convert_task(ENV_ID, task, gold=[], expects_change=changed, split=[])
         basis = sorted({_REWARD_BASIS[b] for b in criteria.get("reward_basis") or [] if b in _REWARD_BASIS})

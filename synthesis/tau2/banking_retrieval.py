@@ -29,6 +29,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from .common import tool
+
 K1, B, EPSILON = 1.5, 0.75, 0.25
 TOP_K = 10
 
@@ -161,35 +163,26 @@ GREP_SQL = (
 
 def tools() -> list[dict[str, Any]]:
     """``KB_search`` and ``grep``, read tools over the documents and their index."""
-
-    def tool(name: str, description: str, param: str, text: str, sql: str) -> dict[str, Any]:
-        return {
-            "name": name,
-            "description": description,
-            "kind": "read",
-            "parameters": {
-                "type": "object",
-                "required": [param],
-                "additionalProperties": False,
-                "properties": {param: {"type": "string", "maxLength": 1000, "description": text}},
-            },
-            "steps": [{"kind": "return", "shape": "value", "sql": sql}],
-        }
-
+    query = {"type": "string", "maxLength": 1000, "description": "What to look for, in words"}
+    pattern = {
+        "type": "string",
+        "maxLength": 1000,
+        "description": "A regular expression, e.g. 'credit.*card' or 'fee|charge'",
+    }
     return [
         tool(
             "KB_search",
             "Search the knowledge base (BM25 over the documents' words); the ten best documents, each whole.",
-            "query",
-            "What to look for, in words",
-            SEARCH_SQL,
+            "read",
+            {"query": query},
+            [{"kind": "return", "shape": "value", "sql": SEARCH_SQL}],
         ),
         tool(
             "grep",
             "Find the documents that match a regular expression (any case), the most matches first; at most "
             "ten, each whole.",
-            "pattern",
-            "A regular expression, e.g. 'credit.*card' or 'fee|charge'",
-            GREP_SQL,
+            "read",
+            {"pattern": pattern},
+            [{"kind": "return", "shape": "value", "sql": GREP_SQL}],
         ),
     ]

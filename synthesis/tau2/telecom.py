@@ -24,6 +24,7 @@ from envs.formats.spec import EnvSpec, TableSpec
 from envs.formats.task import Task
 
 from .common import Tau2Domain, convert_task, task_id
+from .gold import ACTORS, replay_gold
 from .inputs import SPLITS, TASKS, Tau2ImportError, check_values, read_json, read_text
 from .telecom_data import AGENT_DOCUMENTS, AGENT_TABLES, agent_seed
 from .telecom_phone import USER_TABLES, user_seed
@@ -35,7 +36,7 @@ ENV_ID = "tau2_telecom"
 CLOCK = "2025-02-25T12:08:00"  # tau2's telecom "now"
 TASK_FILES = ("tasks_small.json", "tasks.json")
 _REWARD_BASIS = {"DB": "state", "COMMUNICATE": "outputs", "ENV_ASSERTION": "assertions"}
-_ACTORS = {"assistant": "agent", "user": "user"}
+
 
 USER_GUIDE = """You are a mobile phone customer talking to your carrier's support agent. You hold your phone:
 your tools read what it shows (the status bar, network status, SIM, mobile data, roaming, Wi-Fi,
@@ -110,7 +111,7 @@ def run_setup(setup: Environment, actions: list[dict[str, Any]], where: str) -> 
     episode = setup.episode()
     for i, action in enumerate(actions):
         name, args = action.get("func_name"), action.get("arguments") or {}
-        actor = "agent" if name in SETUP_FUNCTIONS else _ACTORS.get(str(action.get("env_type")), "agent")
+        actor = "agent" if name in SETUP_FUNCTIONS else ACTORS.get(str(action.get("env_type")), "agent")
         try:
             episode.call_tool(str(name), args, actor=actor)
         except ToolError as exc:
@@ -198,19 +199,10 @@ def prepare(data_dir: Path, progress: Callable[[int, int], None] | None = None) 
                 )
             checks.append(made)
         actions = criteria.get("actions") or []
-        gold, changed = [], False
         record = {"id": task_id(ENV_ID, task["id"]), "env": ENV_ID, "instruction": "x", "initial_patch": patch}
         episode = env.episode(Task.model_validate(record))
-        for i, action in enumerate(actions):
-            total += 1
-            actor = _ACTORS.get(str(action.get("requestor")), "agent")
-            arguments = action.get("arguments") or {}
-            try:
-                result = episode.call_tool(action["name"], arguments, actor=actor)
-            except ToolError as exc:
-                raise Tau2ImportError(f"{where}.evaluation_criteria.actions[{i}]: {action['name']}: {exc}") from None
-            gold.append({"tool": action["name"], "arguments": arguments, "actor": actor})
-            changed = changed or result.wrote
+        total += len(actions)
+        gold, changed = replay_gold(episode, actions, where)
         episode.close()
         out = convert_task(ENV_ID, task, gold=[], expects_change=changed, split=splits.get(str(task["id"]), []))
         basis = sorted({_REWARD_BASIS[b] for b in criteria.get("reward_basis") or [] if b in _REWARD_BASIS})
