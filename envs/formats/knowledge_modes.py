@@ -48,10 +48,11 @@ Within 30 days.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from .spec import EnvSpec, TableSpec
-from .task import Task
+if TYPE_CHECKING:  # annotations only: the MCP adapter imports this on ``envfarm mcp``'s fast path
+    from .spec import EnvSpec, TableSpec
+    from .task import Task
 
 KnowledgeMode = Literal["search", "full", "required", "none"]
 KNOWLEDGE_MODES: tuple[str, ...] = get_args(KnowledgeMode)
