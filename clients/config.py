@@ -50,7 +50,7 @@ class EvalConfig(BaseModel):
     retry_base_delay: float = Field(1.0, ge=0)
     retry_max_delay: float = Field(60.0, ge=0)
     request_timeout: float = Field(120.0, gt=0)
-    knowledge: Literal["search", "full", "required", "none"] | None = Field(
+    knowledge: Literal["search", "full", "required", "none", "embeddings"] | None = Field(
         None, description="Where the agent finds an environment's documents (None: the farm's default, search)"
     )
     show_progress: bool = False

@@ -157,7 +157,8 @@ class FarmClient:
         knowledge: str | None = None,
     ) -> EpisodeInfo:
         """Start an episode of a task, free play in an environment, or a fork of an episode's current state;
-        ``knowledge`` says where its agent finds the environment's documents (search, full, required, none)."""
+        ``knowledge`` says where its agent finds the environment's documents (search, full, required, none,
+        embeddings)."""
         body: dict[str, str | None] = (
             {"fork_of": fork_of} if fork_of else {"task_id": task_id} if task_id else {"env_id": env_id}
         )

@@ -105,10 +105,11 @@ EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script s
 @click.option("--retry-delay", type=float, default=1.0, show_default=True, help="First backoff, seconds.")
 @click.option(
     "--knowledge",
-    type=click.Choice(["search", "full", "required", "none"]),
+    type=click.Choice(["search", "full", "required", "none", "embeddings"]),
     default=None,
     help="Where the agent finds an environment's documents: searched with tools [default], all in the policy, "
-    "the task's required ones in the policy, or none (docs/serving.md).",
+    "the task's required ones in the policy, none, or searched by meaning (a farm started with --embeddings; "
+    "docs/serving.md).",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @server_option

@@ -42,6 +42,13 @@ SWITCH_INTERVAL = 0.0005  # seconds
     default=None,
     help="Folder of envfarm eval run folders the web console shows [env ENVFARM_RUNS_DIR].",
 )
+@click.option(
+    "--embeddings",
+    default=None,
+    help="Serve the 'embeddings' knowledge mode (documents ranked by meaning) with this model: 'local' "
+    "(all-MiniLM-L6-v2, in this process) or an OpenAI-compatible model as MODEL or MODEL@BASE_URL "
+    "[env ENVFARM_EMBEDDINGS; default: that mode is refused].",
+)
 @click.option("--log-level", default=None, help="DEBUG, INFO, WARNING ...")
 def serve(
     host: str | None,
@@ -50,6 +57,7 @@ def serve(
     data_dir: Path | None,
     database_url: str | None,
     runs_dir: Path | None,
+    embeddings: str | None,
     log_level: str | None,
 ) -> None:
     """Serve the task service (REST, OpenAPI at /docs), every episode's MCP endpoint and the web console (/)."""
@@ -72,6 +80,7 @@ def serve(
             "data_dir": data_dir,
             "database_url": database_url,
             "runs_dir": runs_dir,
+            "embeddings": embeddings,
             "log_level": log_level,
         }.items()
         if v is not None

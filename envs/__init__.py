@@ -2,7 +2,9 @@
 
 Its rooms, lowest first: ``formats`` (spec, task), ``schemas`` (what a model is shown of a tool),
 ``engine`` (compiled specs, episodes, the sandbox), ``grading`` (scores and answers) and ``quality``
-(catalog measures); ``catalog``, ``check`` and ``bench`` join them (docs/architecture.md).
+(catalog measures); beside them ``embeddings`` (text to vectors: documents ranked by meaning, requests
+matched to domains), which the engine reaches only through what its server hands it; ``catalog``,
+``check`` and ``bench`` join them (docs/architecture.md).
 
 This package imports neither ``mcp`` nor ``fastapi``; servers and clients build on it.
 

@@ -168,6 +168,7 @@ class EpisodeCalls(EpisodeMemory):
             withheld = withheld_tools(live.env.spec, live.row.knowledge) if actor == "agent" else frozenset()
             if tool in withheld:  # its documents are in the prompt: to this agent the tool does not exist
                 raise UnknownTool(tool, [t.name for t in live.env.spec.tools_of("agent") if t.name not in withheld])
+            live.state.knowledge = live.row.knowledge  # a reset's fresh state too: set on every call
             content = live.state.call_tool(tool, arguments, actor=actor).content
         except ToolError as exc:
             outcome = CallOutcome(seq=seq, is_error=True, error_type=type(exc).__name__, message=str(exc))

@@ -16,10 +16,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from envs import Catalog, Environment, Episode, Task
 from envs.errors import SpecError, ToolError, UnknownEnvironment, UnknownTask
+from envs.formats.knowledge_modes import documents, ranks_by_meaning
 
 from .auth import Principal
 from .call_log import CallLog
@@ -30,6 +31,9 @@ from .settings import Settings
 from .snapshots import Snapshots
 from .store import CallRow, EpisodeRow, Store
 from .workers import Workers
+
+if TYPE_CHECKING:
+    from envs.embeddings import Embedder
 
 log = logging.getLogger("envfarm.server")
 T = TypeVar("T")
@@ -73,6 +77,11 @@ class EpisodeMemory:
         self.snapshots = Snapshots(store)
         self.shared = settings.store_is_shared()
         self.workers = Workers(settings.call_threads)
+        self.embedder: Embedder | None = None
+        if settings.embeddings is not None:  # asked for explicitly; numpy and the model load only then
+            from envs.embeddings import embedder
+
+            self.embedder = embedder(settings.embeddings)
 
     # -- environments ----------------------------------------------------------------------------------
     def environment(self, env_id: str) -> Environment:
@@ -98,6 +107,11 @@ class EpisodeMemory:
                     self.metrics.env_builds.labels(env=env_id, outcome="failed").inc()
                     raise self.catalog.mark_invalid(env_id, exc) from None
                 self.metrics.env_builds.labels(env=env_id, outcome="built").inc()
+                if self.embedder is not None and ranks_by_meaning(spec):
+                    from envs.embeddings.documents import DocumentSimilarity
+
+                    texts = [(key, text) for key, _, text in documents(spec)]
+                    env.similarity = DocumentSimilarity(self.embedder, texts)
                 self._envs[env_id] = env
         return env
 
@@ -165,6 +179,7 @@ class EpisodeMemory:
         replay = self.store.calls(row.id, replay_log=True, upto=fresh.calls)
         saved = self.snapshots.latest(row.id, fresh.calls)  # the state after its last costly write
         state = env.episode(task) if saved is None else env.restore(saved[1])
+        state.knowledge = row.knowledge
         after = 0 if saved is None else saved[0]
         todo = [{"tool": c.tool, "arguments": c.arguments, "actor": c.actor} for c in replay if c.seq > after]
         try:  # accepted calls: not timed again (a loaded machine must not fail what it once accepted)

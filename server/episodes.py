@@ -79,6 +79,12 @@ class EpisodeService(EpisodeCalls):
             check_mode(self.catalog.get(env_id).spec, task, mode)
         except KnowledgeModeError as exc:
             raise Conflict(str(exc), field="knowledge") from None
+        if mode == "embeddings" and self.embedder is None:
+            raise Conflict(
+                "knowledge 'embeddings' needs an embedding model, and this farm has none: start it with "
+                "--embeddings local (or an OpenAI-compatible model; ENVFARM_EMBEDDINGS)",
+                field="knowledge",
+            )
         self._check_open_limit(principal)
         check_tenant(self.settings, self.tenant_bytes, principal.tenant, self.flush)
         env, state = await self._off_loop(

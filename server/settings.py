@@ -152,6 +152,12 @@ class Settings(BaseSettings):
         description="Other replicas serve episodes from the same store: every call is committed before it returns "
         "and checked against calls they made (default: on for any database but SQLite)",
     )
+    embeddings: str | None = Field(
+        None,
+        description="The embedding model that serves the 'embeddings' knowledge mode (documents ranked by meaning): "
+        "'local' (all-MiniLM-L6-v2 in this process) or an OpenAI-compatible model as MODEL or MODEL@BASE_URL "
+        "(envs/embeddings); unset, that mode is refused",
+    )
     durable_fsync: bool = Field(False, description="fsync each commit (survive power loss, not only a crash)")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         "INFO", description="DEBUG logs every tool call; logs are JSON lines on stderr"

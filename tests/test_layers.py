@@ -144,6 +144,7 @@ ENVS_SUBPACKAGES = {
     "engine": {"formats", "schemas", "errors"},
     "grading": {"formats", "engine", "errors"},
     "quality": {"formats", "engine", "grading", "catalog", "errors"},
+    "embeddings": {"errors", "paths", "cache_files"},
 }
 # the modules envs/ keeps at its top level: errors, where files live, and what joins the rooms
 ENVS_TOP_MODULES = ("__init__", "errors", "paths", "cache_files", "catalog", "check", "bench")

@@ -18,6 +18,7 @@ from ..schemas.arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP, 
 from ..schemas.tool_schemas import advertised_parameters
 from .compile import compile_image
 from .finite import non_finite, read_json_text, sqlite_json_with_infinities
+from .knowledge_functions import Similarity
 
 #: Default SQLite VM instructions one tool call may use (about 50 ms of work).
 DEFAULT_STEP_BUDGET = 5_000_000
@@ -74,6 +75,9 @@ class CompiledSpec:
         self._stored_names: frozenset[str] | None = None
         self._advertised: dict[str, dict[str, Any]] = {}
         self._output_schemas: dict[str, dict[str, Any] | None] = {}
+        #: The documents under an embedding model, for ``similarity()`` (set by whoever serves the
+        #: ``embeddings`` knowledge mode: ``envs.engine.knowledge_functions``).
+        self.similarity: Similarity | None = None
 
     def advertised_parameters(self, tool: str) -> dict[str, Any]:
         """The input schema clients see for ``tool`` (``envs.schemas.tool_schemas``); built once. It is built

@@ -36,6 +36,7 @@ from .clock import install_clock
 from .compile import CHANGES_TABLE, COUNTERS_TABLE, TRIGGER_PREFIX, quote_ident
 from .compiled import CompiledSpec
 from .functions import install_functions
+from .knowledge_functions import EMBEDDINGS_MODE, SimilarityUnavailable, install_knowledge_functions
 from .sandbox import Mode, Sandbox, StepBudget, limit
 from .text_match import install_text_match
 from .tool_calls import FIRST_ID, READ_ONLY_TAG, ToolCalls, all_rows, step_rows
@@ -58,11 +59,14 @@ class Episode(ToolCalls):
         self._counters: dict[str, int] = dict(conn.execute(f"SELECT prefix, last FROM {COUNTERS_TABLE}").fetchall())
         self._ids_made = sum(last - FIRST_ID + 1 for last in self._counters.values())
         self._id_refusal: str | None = None  # why new_id() refused, for the error of the statement it broke
+        self._function_refusal: str | None = None
+        self.knowledge = "search"  # the knowledge mode its server serves it in (envs.formats.knowledge_modes)
         conn.create_function("now", 0, env._now_fn, deterministic=True)
         install_clock(conn, env.now)
         install_functions(conn)
         install_text_match(conn)
         conn.create_function("new_id", 1, self._new_id)
+        install_knowledge_functions(conn, lambda: self.knowledge, self._similarity)
         self._sandbox = Sandbox(
             env.table_names,
             changes_table=CHANGES_TABLE,
@@ -74,6 +78,20 @@ class Episode(ToolCalls):
         self._timed = True  # the wall-clock limit applies (not while a log is replayed)
         conn.set_authorizer(self._sandbox)
         conn.set_progress_handler(self._budget, StepBudget.GRANULARITY)
+
+    def _similarity(self, query: Any, key: Any) -> float | None:
+        similarity = self.env.similarity
+        if similarity is None or self.knowledge != EMBEDDINGS_MODE:
+            self._function_refusal = (
+                f"similarity() ranks documents by meaning only in the '{EMBEDDINGS_MODE}' knowledge mode, "
+                f"and this episode is in '{self.knowledge}'"
+                if similarity is not None or self.knowledge != EMBEDDINGS_MODE
+                else "similarity() needs an embedding model, and none serves this environment now"
+            )
+            raise SimilarityUnavailable(self._function_refusal)
+        if query is None or key is None:
+            return None
+        return similarity.score(str(query), str(key))
 
     # -- the contract ------------------------------------------------------------------------------
     def query(self, sql: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:

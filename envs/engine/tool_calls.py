@@ -16,12 +16,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IdLimitReached, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
+from ..errors import EnvFarmError, IdLimitReached, SandboxError, StateError, ToolArgumentError, ToolError, UnknownTool
 from ..formats.spec import MAX_CALL_DEPTH, Step, ToolSpec
 from ..formats.sqltext import PreparedSQL
 from ..formats.task import ToolCall
 from .compile import COUNTERS_TABLE, to_sql_value
 from .compiled import CompiledSpec
+from .knowledge_functions import prepare_queries
 from .sandbox import Mode, Sandbox, StepBudget
 from .watchdog import WATCHDOG
 
@@ -129,6 +130,8 @@ class ToolCalls:
     _counters: dict[str, int]
     _ids_made: int
     _id_refusal: str | None  # why new_id() refused, for the error of the statement it broke
+    _function_refusal: str | None  # why another SQL function refused (similarity() out of its mode)
+    knowledge: str  # the episode's knowledge mode, for knowledge_mode() and similarity()
     _timed: bool  # the wall-clock limit applies (not while a log is replayed)
 
     def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None, *, actor: str = "agent") -> ToolResult:
@@ -145,7 +148,11 @@ class ToolCalls:
         if tool is None or tool.actor != actor or not tool.listed:
             raise UnknownTool(name, [t for t, spec in self.env.tools.items() if spec.actor == actor and spec.listed])
         args = self.env.validators[name].checked(name, {} if arguments is None else arguments)
-        self._id_refusal = None
+        self._id_refusal = self._function_refusal = None
+        try:  # a model's time is not the SQL's: queries are embedded before the time limit starts
+            prepare_queries(self.env.similarity, self.knowledge, tool, args)
+        except EnvFarmError as exc:
+            raise ToolError(f"Tool '{name}' could not rank the documents: {exc}") from exc
         counters, ids_made = dict(self._counters), self._ids_made
         writes = tool.kind == "write"
         if writes:  # a read tool cannot change the database (the sandbox denies it): no transaction needed
@@ -307,6 +314,9 @@ class ToolCalls:
         refusal, self._id_refusal = self._id_refusal, None
         if refusal is not None:
             return IdLimitReached(f"{where} stopped: {refusal}")
+        refusal, self._function_refusal = self._function_refusal, None
+        if refusal is not None:
+            return ToolError(f"{where} failed: {refusal}")
         if self._sandbox.denial:
             return SandboxError(f"{where} was stopped by the sandbox: {self._sandbox.denial}")
         if text == "interrupted" and self._budget.spilled:

@@ -6,7 +6,9 @@ columns are indexed for full-text search (``TableSpec.full_text``; the engine bu
 
 * ``search_<table>(query)``: the documents BM25 ranks first for the query's words (any of them;
   ``search_terms`` makes free text a query that cannot be malformed), at most ``search_limit``,
-  each with its id, title and a snippet of about ``snippet_words`` words around the matches;
+  each with its id, title and a snippet of about ``snippet_words`` words around the matches; in the
+  ``embeddings`` knowledge mode (``envs.formats.knowledge_modes``) the documents closest in meaning
+  (``similarity()``), each with the start of its text as the snippet;
 * ``read_<document>(<id>)``: one document whole (its id, title, text and tags), or an error naming
   the id when there is none;
 * ``grep_<table>(pattern)``: the documents whose text holds ``pattern`` (case-insensitive, at least
@@ -68,12 +70,22 @@ def retrieval_tools(
     fts, doc = table.search_table, _singular(table.name)
     text_index = table.full_text.index(text_column)
     tags = f", {tags_column} AS tags" if tags_column else ""
-    search = (
+    by_words = (
         f"SELECT d.{id_column} AS {id_column}, d.{title_column} AS title, "
         f"snippet({fts}, {text_index}, '', '', '…', {snippet_words}) AS snippet "
         f"FROM {fts} JOIN {table.name} d ON d.rowid = {fts}.rowid "
-        f"WHERE {fts} MATCH search_terms(:query) ORDER BY bm25({fts}), d.{id_column} LIMIT {search_limit}"
+        f"WHERE {fts} MATCH search_terms(:query) AND knowledge_mode() <> 'embeddings' "
+        f"ORDER BY bm25({fts}), d.{id_column} LIMIT {search_limit}"
     )
+    # A snippet about as long as the one around the matches: some seven characters a word.
+    by_meaning = (
+        f"SELECT d.{id_column} AS {id_column}, d.{title_column} AS title, "
+        f"substr(d.{text_column}, 1, {snippet_words * 7}) || '…' AS snippet FROM {table.name} d "
+        f"WHERE knowledge_mode() = 'embeddings' "
+        f"ORDER BY similarity(:query, d.{id_column}) DESC, d.{id_column} LIMIT {search_limit}"
+    )
+    # One arm gives rows: the other's condition holds for none, and it ranks nothing.
+    search = f"SELECT * FROM ({by_meaning}) UNION ALL SELECT * FROM ({by_words})"
     read = (
         f"SELECT {id_column}, {title_column} AS title, {text_column} AS text{tags} "
         f"FROM {table.name} WHERE {id_column} = :{id_column}"

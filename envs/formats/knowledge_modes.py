@@ -10,7 +10,11 @@ same name in brackets):
   document tools — the long-context baseline;
 * ``required`` (τ³ ``golden_retrieval``): only the documents the task names in
   ``required_documents``, in the prompt, and no document tools — what retrieval at its best gives;
-* ``none`` (τ³ ``no_knowledge``): the policy alone and no document tools — the floor.
+* ``none`` (τ³ ``no_knowledge``): the policy alone and no document tools — the floor;
+* ``embeddings`` (τ³ ``openai_embeddings_grep``): as ``search``, but the search tools rank documents by
+  the meaning of the query (the cosine of embeddings) instead of its words. Only for an environment
+  whose search tool calls ``similarity()`` (``envs.engine.knowledge_functions``), and only where the
+  server was given an embedding model (``envs.embeddings``): never by default.
 
 The document tools are found, not declared: read tools whose SQL reaches a document table (or its
 search index) and otherwise only tables no tool changes (an index made from the documents). A
@@ -54,7 +58,7 @@ if TYPE_CHECKING:  # annotations only: the MCP adapter imports this on ``envfarm
     from .spec import EnvSpec, TableSpec
     from .task import Task
 
-KnowledgeMode = Literal["search", "full", "required", "none"]
+KnowledgeMode = Literal["search", "full", "required", "none", "embeddings"]
 KNOWLEDGE_MODES: tuple[str, ...] = get_args(KnowledgeMode)
 DEFAULT_KNOWLEDGE: KnowledgeMode = "search"
 _DOCUMENT_SEPARATOR = "\n\n---\n\n"
@@ -97,9 +101,21 @@ def document_tools(spec: EnvSpec) -> frozenset[str]:
     return frozenset(found)
 
 
+#: The modes whose agent searches the documents with tools.
+SEARCHING_MODES = frozenset({"search", "embeddings"})
+_SIMILARITY = re.compile(r"(?i)\bsimilarity\s*\(")
+
+
+def ranks_by_meaning(spec: EnvSpec) -> bool:
+    """Whether a document tool of ``spec`` ranks by meaning (calls ``similarity()``): the ``embeddings``
+    mode applies."""
+    names = document_tools(spec)
+    return any(_SIMILARITY.search(step.sql) for tool in spec.tools if tool.name in names for step in tool.steps)
+
+
 def withheld_tools(spec: EnvSpec, mode: str) -> frozenset[str]:
     """The tools an episode in ``mode`` neither lists nor runs: the document tools, unless searching."""
-    return frozenset() if mode == "search" else document_tools(spec)
+    return frozenset() if mode in SEARCHING_MODES else document_tools(spec)
 
 
 def check_mode(spec: EnvSpec, task: Task | None, mode: str) -> None:
@@ -111,12 +127,17 @@ def check_mode(spec: EnvSpec, task: Task | None, mode: str) -> None:
         raise KnowledgeModeError(
             f"knowledge '{mode}' needs documents, and environment '{spec.id}' has none (only 'search' applies)"
         )
+    if mode == "embeddings" and not ranks_by_meaning(spec):
+        raise KnowledgeModeError(
+            f"knowledge 'embeddings' ranks documents by meaning, and no search tool of environment '{spec.id}' "
+            "does (none calls similarity())"
+        )
     if mode == "required" and (task is None or not task.required_documents):
         what = f"task '{task.id}' names" if task else "free play has"
         raise KnowledgeModeError(f"knowledge 'required' puts the task's required documents in the prompt: {what} none")
 
 
-def _documents(spec: EnvSpec) -> list[tuple[str, str, str]]:
+def documents(spec: EnvSpec) -> list[tuple[str, str, str]]:
     """Every document as (id, title, text), in each table's seed order."""
     found = []
     for table in document_tables(spec):
@@ -137,9 +158,9 @@ def _with_documents(policy: str, intro: str, documents: list[tuple[str, str, str
 def _given(spec: EnvSpec, mode: str, task: Task | None) -> list[tuple[str, str, str]]:
     """The documents ``mode`` puts in the prompt."""
     if mode == "full":
-        return _documents(spec)
+        return documents(spec)
     if mode == "required":
-        by_id = {doc[0]: doc for doc in _documents(spec)}
+        by_id = {doc[0]: doc for doc in documents(spec)}
         return [by_id[d] for d in (task.required_documents if task else []) if d in by_id]
     return []
 

@@ -350,12 +350,13 @@ class EnvSpec(Model):
         description="For the user simulator of a dual-control environment: what the user sees and can do "
         "with their own tools (markdown)",
     )
-    knowledge_policies: dict[Literal["full", "required", "none"], str] = Field(
+    knowledge_policies: dict[Literal["full", "required", "none", "embeddings"], str] = Field(
         {},
         exclude_if=lambda policies: not policies,
         description="With a document collection: the agent's policy in an episode whose documents are all in its "
-        "prompt (full), only the task's required ones (required) or none (none), in place of the policy with the "
-        "documents appended; {{documents}} marks where they go (docs/serving.md)",
+        "prompt (full), only the task's required ones (required), none (none), or searched by meaning "
+        "(embeddings), in place of the policy (with the documents appended); {{documents}} marks where they go "
+        "(docs/serving.md)",
     )
 
     @model_validator(mode="after")
@@ -369,7 +370,7 @@ class EnvSpec(Model):
                 raise ValueError(
                     f"knowledge_policies.{mode} has {len(text):,} characters; the limit is {MAX_POLICY_CHARS:,}"
                 )
-            if mode != "none" and "{{documents}}" not in text:
+            if mode in ("full", "required") and "{{documents}}" not in text:
                 raise ValueError(f"knowledge_policies.{mode} must mark where the documents go with {{{{documents}}}}")
         if self.knowledge_policies and not any(t.full_text for t in self.tables):
             raise ValueError("knowledge_policies needs a document collection (a table with full_text)")

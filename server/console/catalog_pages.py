@@ -137,7 +137,7 @@ def task_page(request: Request, task_id: str, farm: FarmDep, viewer: ViewerDep) 
         task=task,
         view=task_view(task, viewer),
         admin=viewer.admin,
-        prompt_modes=_prompt_modes(entry.spec, task),
+        prompt_modes=_prompt_modes(entry.spec, task, embeddings=farm.service.embedder is not None),
     )
 
 
@@ -146,13 +146,17 @@ _PROMPT_MODES = {
     "full": "with every document in the prompt",
     "required": "with the task's required documents in the prompt",
     "none": "with no documents at all",
+    "embeddings": "with the documents searched by meaning",
 }
 
 
-def _prompt_modes(spec: EnvSpec, task: Task) -> list[tuple[str, str]]:
-    """The knowledge modes besides searching an episode of ``task`` can start in (none without documents)."""
+def _prompt_modes(spec: EnvSpec, task: Task, *, embeddings: bool) -> list[tuple[str, str]]:
+    """The knowledge modes besides searching an episode of ``task`` can start in (none without documents;
+    ``embeddings`` only on a farm given an embedding model)."""
     modes = []
     for mode, label in _PROMPT_MODES.items():
+        if mode == "embeddings" and not embeddings:
+            continue
         try:
             check_mode(spec, task, mode)
         except KnowledgeModeError:

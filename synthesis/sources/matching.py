@@ -44,9 +44,10 @@ import numpy as np
 import snowballstemmer  # type: ignore[import-untyped]
 from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS  # type: ignore[import-untyped]
 
+from envs.embeddings.sentences import SentenceEncoder, cached_encode, sentence_encoder
+
 from ..domains.domain import Domain
 from .mining import FUNCTION_WORDS, SYNONYMS, lemma
-from .sentences import SentenceEncoder, cached_encode, sentence_encoder
 
 #: Below this confidence a request fits no built-in domain (calibrated: see the module docstring).
 DEFAULT_THRESHOLD = 0.29

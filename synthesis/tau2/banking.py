@@ -107,13 +107,16 @@ PROMPTS = {
     "full": ("full_kb.md", "{{full_knowledge_base}}"),
     "required": ("required_docs.md", "{{required_documents}}"),
     "none": ("no_knowledge.md", None),
+    # tau2's embedding variants name their model (OpenAI's, or Qwen's through OpenRouter); the model here is
+    # the farm's choice, so the template that names none
+    "embeddings": ("classic_rag.md", None),
 }
 
 
 def policy_texts(data_dir: Path) -> tuple[str, dict[str, str]]:
     """The agent's policy (tau2's ``bm25`` variant: its ``classic_rag_bm25`` template, components filled
-    in) and the policies of the other knowledge modes (its ``full_kb``, ``required_docs`` and
-    ``no_knowledge`` templates), with ``{{documents}}`` where tau2 puts the documents."""
+    in) and the policies of the other knowledge modes (its ``full_kb``, ``required_docs``, ``no_knowledge``
+    and ``classic_rag`` templates), with ``{{documents}}`` where tau2 puts the documents."""
     prompts = data_dir / "prompts"
     texts = {}
     for mode, (name, documents) in PROMPTS.items():

@@ -21,6 +21,11 @@ the file system lists them, which decides ties among equal scores (zero scores, 
 matches fewer than ten documents) differently from machine to machine — here it is file-name
 order; and tau2 ends each search with the time it took (``[Timing: retrieval=3ms, total=3ms]``),
 which a result that must be the same on every run leaves out.
+
+In the ``embeddings`` knowledge mode (``envs.formats.knowledge_modes``; served only where the farm was
+given an embedding model) ``KB_search`` ranks by meaning instead, as tau2's ``openai_embeddings_grep``
+variant does: the cosine of the query's embedding and each document's content's (``similarity()``), the
+same listing; the scores are the farm's model's, not OpenAI's.
 """
 
 from __future__ import annotations
@@ -147,10 +152,19 @@ RANKING_CTE = (
     "UNION ALL SELECT position, 0.0 FROM kb_doc_lengths WHERE position NOT IN (SELECT position FROM hit)), "
     "ranked AS (SELECT position, score, row_number() OVER (ORDER BY score DESC, position) AS rank FROM scored) "
 )
-SEARCH_SQL = (
+_BM25_SQL = (
     f"{RANKING_CTE}SELECT CASE WHEN (SELECT count(*) FROM q) = 0 THEN 'No relevant documents found.' "
     f"ELSE ({_listing('ranked', 'r.score')}) END"
 )
+#: The ``embeddings`` knowledge mode's ranking (τ³'s ``openai_embeddings_grep``): every document by the
+#: cosine of its content's embedding and the query's, in the same listing.
+_DENSE_SQL = (
+    "WITH scored(position, score) AS (SELECT position, similarity(:query, doc_id) FROM kb_doc_lengths), "
+    "ranked AS (SELECT position, score, row_number() OVER (ORDER BY score DESC, position) AS rank FROM scored) "
+    "SELECT CASE WHEN trim(:query, ' ' || char(9, 10, 11, 12, 13)) = '' THEN 'No relevant documents found.' "
+    f"ELSE ({_listing('ranked', 'r.score')}) END"
+)
+SEARCH_SQL = f"SELECT CASE WHEN knowledge_mode() = 'embeddings' THEN ({_DENSE_SQL}) ELSE ({_BM25_SQL}) END"
 GREP_SQL = (
     "WITH counted AS (SELECT d.position, pattern_count(:pattern, doc.content) AS matches FROM kb_doc_lengths d "
     "JOIN documents doc ON doc.doc_id = d.doc_id WHERE trim(:pattern, ' ' || char(9, 10, 11, 12, 13)) <> ''), "
@@ -172,7 +186,8 @@ def tools() -> list[dict[str, Any]]:
     return [
         tool(
             "KB_search",
-            "Search the knowledge base (BM25 over the documents' words); the ten best documents, each whole.",
+            "Search the knowledge base (by the query's words with BM25; by meaning in the embeddings knowledge "
+            "mode); the ten best documents, each whole.",
             "read",
             {"query": query},
             [{"kind": "return", "shape": "value", "sql": SEARCH_SQL}],

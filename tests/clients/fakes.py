@@ -2,7 +2,8 @@
 
 It implements just ``POST /v1/chat/completions`` (OpenAI-compatible) and ``POST /v1/messages``
 (Anthropic) with scripted responses, so the agents are driven through the real ``openai`` and
-``anthropic`` SDKs over real HTTP.
+``anthropic`` SDKs over real HTTP; and ``POST /v1/embeddings``, whose vectors are the toy model's of
+``tests/envs/embeddings/toy.py`` over ``concepts``.
 
 Scripts are stateless with respect to concurrency: a request picks its script by a key that
 appears in its messages (a task's instruction, say), and its step by how many assistant messages
@@ -25,6 +26,8 @@ from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from envfarm.embedded import free_port
+
+from ..envs.embeddings.toy import concept_vector
 
 USER_SIM_MARKER = "You are simulating a user"
 
@@ -59,11 +62,13 @@ class FakeLLM:
         self.user_scripts: dict[str, list[str | Reply]] = {}
         self.faults: list[Fault] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.concepts: list[set[str]] = []
         self.lock = threading.Lock()
         app = Starlette(
             routes=[
                 Route("/v1/chat/completions", self.chat, methods=["POST"]),
                 Route("/v1/messages", self.messages, methods=["POST"]),
+                Route("/v1/embeddings", self.embeddings, methods=["POST"]),
             ]
         )
         self.port = free_port()
@@ -93,6 +98,7 @@ class FakeLLM:
             self.user_scripts.clear()
             self.faults.clear()
             self.requests.clear()
+            self.concepts = []
 
     def script(self, key: str, *replies: Reply) -> None:
         """The agent's replies in conversations whose messages contain ``key``."""
@@ -112,6 +118,22 @@ class FakeLLM:
         return [body for p, body in self.requests if p == path]
 
     # -- serving --------------------------------------------------------------------------------------
+    async def embeddings(self, request: Request) -> JSONResponse:
+        body = await request.json()
+        with self.lock:
+            self.requests.append(("/v1/embeddings", body))
+        if (fault := self._fault()) is not None:
+            return fault
+        texts = [body["input"]] if isinstance(body["input"], str) else list(body["input"])
+        if any(not t for t in texts):
+            return JSONResponse({"error": {"message": "input must not be empty", "type": "invalid_request"}}, 400)
+        data = [
+            {"object": "embedding", "index": i, "embedding": concept_vector(t, self.concepts)}
+            for i, t in enumerate(texts)
+        ]
+        usage = {"prompt_tokens": 0, "total_tokens": 0}
+        return JSONResponse({"object": "list", "data": data, "model": body.get("model", ""), "usage": usage})
+
     def _fault(self) -> JSONResponse | None:
         with self.lock:
             fault = self.faults.pop(0) if self.faults else None

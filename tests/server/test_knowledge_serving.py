@@ -3,11 +3,15 @@ bounded results, and the task's required documents show to admin keys and on the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
 
-from ..envs.engine.test_knowledge import write_knowledge_catalog
+from ..clients.fakes import FakeLLM
+from ..envs.embeddings.test_documents_by_meaning import ARTICLE_TEXTS, CONCEPTS
+from ..envs.embeddings.toy import cosine_ranking
+from ..envs.engine.test_knowledge import BODIES, write_knowledge_catalog
 from .conftest import call_rest, mcp_session, run
 
 
@@ -99,3 +103,47 @@ def test_the_console_starts_an_episode_with_the_documents_in_the_prompt(make_ser
         assert client.get(f"/episodes/{episode_id}").json()["knowledge"] == "required"
         shown = client.get(started.headers["location"]).text
         assert 'id="knowledge">the task&#39;s required ones in the prompt<' in shown
+
+
+def test_documents_searched_by_meaning_only_on_a_farm_given_an_embedding_model(make_server, tmp_path: Path):
+    write_knowledge_catalog(tmp_path / "catalog")
+    plain = make_server(catalog=tmp_path / "catalog")
+    with httpx.Client(base_url=plain.base_url, timeout=60) as client:
+        refused = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "embeddings"})
+        assert refused.status_code == 409 and refused.json()["error"]["field"] == "knowledge"
+        assert "--embeddings local" in refused.json()["error"]["message"]
+        assert "?knowledge=embeddings" not in client.get("/console/tasks/card_help-001").text
+
+    service = FakeLLM().start()  # an OpenAI-compatible /v1/embeddings, through the real openai SDK
+    try:
+        service.concepts = CONCEPTS
+        farm = make_server(catalog=tmp_path / "catalog", embeddings=f"toy-embedding@{service.base_url}")
+        with httpx.Client(base_url=farm.base_url, timeout=60) as client:
+            episode = client.post("/episodes", json={"task_id": "card_help-001", "knowledge": "embeddings"}).json()
+            assert episode["knowledge"] == "embeddings" and "search_articles" in [t["name"] for t in episode["tools"]]
+            for query in ("someone took my purse", "what does a vacation cover"):
+                found = call_rest(client, episode["episode_id"], "search_articles", {"query": query})
+                expected = [key for key, _ in cosine_ranking(query, ARTICLE_TEXTS, CONCEPTS)]
+                assert [r["article_id"] for r in found["content"]] == expected, query
+            searching = client.post("/episodes", json={"task_id": "card_help-001"}).json()
+            words = call_rest(client, searching["episode_id"], "search_articles", {"query": "someone took my purse"})
+            assert words["content"] == []  # the same farm's search episodes still rank by words
+            fork = client.post("/episodes", json={"fork_of": episode["episode_id"]}).json()
+            assert fork["knowledge"] == "embeddings"
+            assert "?knowledge=embeddings" in client.get("/console/tasks/card_help-001").text
+            documents_embedded = [b for b in service.calls_to("/v1/embeddings") if len(b["input"]) == len(BODIES)]
+            assert len(documents_embedded) == 1  # once for the farm, not per episode
+            service.fail(500, 500, 500)  # the SDK tries three times
+            broken = call_rest(client, episode["episode_id"], "search_articles", {"query": "a new question"})
+            assert broken["is_error"] and "could not rank the documents" in broken["message"]
+            assert client.get(f"/episodes/{episode['episode_id']}").json()["status"] == "open"
+
+        async def over_mcp() -> list[str]:
+            async with mcp_session(episode["mcp_url"], "legacy") as c:
+                found = await c.call_tool("search_articles", {"query": "my wallet is missing"})
+                assert not found.is_error, found.content
+                return [row["article_id"] for row in json.loads(found.content[0].text)]
+
+        assert run(over_mcp())[0] == "A3"
+    finally:
+        service.stop()

@@ -63,6 +63,17 @@ def test_serve_reports_a_bad_setting_in_one_line_and_exit_code_1() -> None:
         assert len(lines) == 1 and lines[0].startswith("error: setting '") and says in lines[0]
 
 
+def test_serve_refuses_an_embedding_model_it_cannot_use_in_one_line(monkeypatch) -> None:
+    for name in ("ENVFARM_EMBEDDINGS_API_KEY", "OPENAI_API_KEY", "ENVFARM_EMBEDDINGS_BASE_URL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    catalog = str(paths.BUILTIN_CATALOG)
+    for option, says in ((" ", "name a model"), ("text-embedding-3-large", "needs a key")):
+        result = CliRunner().invoke(cli, ["serve", "--catalog", catalog, "--port", "0", "--embeddings", option])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: embeddings '") and says in lines[0], lines
+
+
 def test_the_serving_docs_list_every_setting_with_its_default() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "serving.md").read_text()
     rows = {

@@ -171,8 +171,9 @@ def test_the_policy_and_documents_are_read_from_the_folder(tmp_path: Path) -> No
 
 def test_each_knowledge_mode_has_tau2s_own_prompt(banking: CatalogEntry) -> None:
     """search: tau2's bm25 prompt (KB_search and grep); full, required and none: its full_kb,
-    golden_retrieval and no_knowledge prompts, the documents where tau2 puts them."""
-    from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
+    golden_retrieval and no_knowledge prompts, the documents where tau2 puts them; embeddings: its
+    classic_rag prompt."""
+    from envs.formats.knowledge_modes import check_mode, knowledge_policy, withheld_tools
 
     spec, prompts = banking.spec, BANKING / "prompts"
     header = (prompts / "components" / "policy_header.md").read_text(encoding="utf-8")
@@ -190,6 +191,10 @@ def test_each_knowledge_mode_has_tau2s_own_prompt(banking: CatalogEntry) -> None
     assert len(required) < len(full) / 5  # only those
     assert knowledge_policy(spec, "none").startswith(header) and "KB_search" not in knowledge_policy(spec, "none")
     assert withheld_tools(spec, "full") == {"KB_search", "grep"} and not withheld_tools(spec, "search")
+    embeddings = knowledge_policy(spec, "embeddings")  # tau2's embedding prompt that names no model
+    assert embeddings.startswith(header) and "provided `KB_search` and `grep` tools" in embeddings
+    assert "BM25" not in embeddings and "OpenAI" not in embeddings and not withheld_tools(spec, "embeddings")
+    check_mode(spec, task, "embeddings")
 
 
 def _tools_py_from_reference(expected: list[dict[str, Any]]) -> str:

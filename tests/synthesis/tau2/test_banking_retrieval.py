@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from rank_bm25 import BM25Okapi
 
+from envs.embeddings.documents import DocumentSimilarity
 from envs.engine import Environment, Episode
 from envs.formats.knowledge_modes import document_tools
 from envs.formats.spec import EnvSpec
 from synthesis.tau2 import banking_retrieval
 
+from ...envs.embeddings.toy import ConceptEmbedder, cosine_ranking
 from .reference import TAU2_DIR, needs_tau2
 
 DOCUMENTS_TABLE = {
@@ -37,7 +39,7 @@ SMALL = [
 ]
 
 
-def episode(documents: list[dict[str, Any]]) -> Episode:
+def environment(documents: list[dict[str, Any]]) -> Environment:
     spec = {
         "id": "kb",
         "name": "Knowledge base",
@@ -50,7 +52,11 @@ def episode(documents: list[dict[str, Any]]) -> Episode:
         },
         "tools": banking_retrieval.tools(),
     }
-    return Environment(EnvSpec.model_validate(spec)).episode()
+    return Environment(EnvSpec.model_validate(spec))
+
+
+def episode(documents: list[dict[str, Any]]) -> Episode:
+    return environment(documents).episode()
 
 
 def listing(documents: list[dict[str, Any]], ranked: list[tuple[int, float]]) -> str:
@@ -184,3 +190,29 @@ def test_the_engine_bench_times_search_and_grep_beside_tau2s_own_ways(tmp_path):
     row = json.loads(out.read_text())["tau2_banking_search"]
     assert row["documents"] == 698 and row["kb_search"]["median_ms"] > 0 and row["grep_python_re"]["median_ms"] > 0
     assert row["kb_search_ratio_vs_rank_bm25"] > 0 and row["grep_ratio_vs_python_re"] > 0
+
+
+CONCEPTS = [{"lost", "stolen", "theft", "missing"}, {"fee", "fees", "charge", "cost"}, {"interest", "earn", "yield"}]
+_ENTRY = re.compile(r"(\d+)\. .*\n   ID: (\S+)\n   Score: (-?\d+\.\d{4})\n   Content: ")
+
+
+def test_in_the_embeddings_mode_kb_search_ranks_by_the_models_cosine_in_tau2s_listing():
+    env = environment(SMALL)
+    texts = [(d["id"], d["content"]) for d in SMALL]
+    env.similarity = DocumentSimilarity(ConceptEmbedder(CONCEPTS), texts, keep=False)
+    ep = env.episode()
+    ep.knowledge = "embeddings"
+    position = {d["id"]: i for i, d in enumerate(SMALL)}
+    for query in ("my card went missing", "what will it cost me", "how much do savings yield"):
+        text = ep.call_tool("KB_search", {"query": query}).content
+        entries = _ENTRY.findall(text)
+        reference = cosine_ranking(query, texts, CONCEPTS)
+        assert [key for _, key, _ in entries] == [key for key, _ in reference], query
+        assert [float(s) for _, _, s in entries] == pytest.approx([s for _, s in reference], abs=1e-4)
+        assert text == listing(SMALL, [(position[key], float(s)) for _, key, s in entries])
+    assert ep.call_tool("KB_search", {"query": "  "}).content == "No relevant documents found."
+    assert ep.call_tool("grep", {"pattern": "stolen"}).content.startswith("1. Lost cards")  # grep is grep
+    ep.knowledge = "search"  # the same episode, searching by words: rank_bm25's ranking again
+    bm25 = BM25Okapi([d["content"].lower().split() for d in SMALL])
+    query = "gold card annual fee"
+    assert ep.call_tool("KB_search", {"query": query}).content == listing(SMALL, reference_search(bm25, query))

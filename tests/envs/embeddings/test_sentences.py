@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from synthesis.sources import sentences
-from synthesis.sources.sentences import SentenceEncoder, SentenceModelUnavailable, cached_encode, model_dir
+from envs.embeddings import sentences
+from envs.embeddings.sentences import SentenceEncoder, SentenceModelUnavailable, cached_encode, model_dir
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
 

@@ -15,23 +15,18 @@ or damaged file is refused, never silently giving other similarities.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import logging
 import os
-import secrets
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from envs.cache_files import trusted
 from envs.errors import EnvFarmError
-from envs.paths import cache_dir
 
-log = logging.getLogger("envfarm.synthesis")
+from .cache import cached_vectors
 
 #: SHA-256 of sentence-transformers/all-MiniLM-L6-v2's ``model.safetensors``.
 MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -194,25 +189,4 @@ def sentence_encoder() -> SentenceEncoder | None:
 def cached_encode(encoder: SentenceEncoder, texts: Sequence[str]) -> np.ndarray:
     """``encoder.encode(texts)``, kept in the cache directory under the texts' hash: the domains' own
     texts take a minute to embed once, and a few milliseconds to load after."""
-    key = hashlib.sha256("\n".join([MODEL_SHA256, *texts]).encode()).hexdigest()[:20]
-    path = cache_dir() / f"sentences-{key}.npy"
-    if trusted(path):
-        try:
-            kept = np.load(path, allow_pickle=False)
-        except (OSError, ValueError):  # a torn or foreign file: embed again
-            kept = None
-        if isinstance(kept, np.ndarray) and kept.shape == (len(texts), encoder.width):
-            return np.asarray(kept, dtype=np.float32)
-    vectors = encoder.encode(texts)
-    staging = path.with_name(f"{path.name}.tmp{secrets.token_hex(6)}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, vectors, allow_pickle=False)
-        os.replace(staging, path)  # readers see the whole file or none
-    except OSError as exc:  # keeping them saves time only: a cache that cannot be written costs a minute
-        log.warning("could not keep the sentence embeddings in %s: %s", path.parent, exc)
-        with contextlib.suppress(OSError):
-            staging.unlink()
-    return vectors
+    return cached_vectors("sentences", MODEL_SHA256, texts, encoder.width, encoder.encode)
