@@ -166,6 +166,8 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         id=vid,
         name=name,
         policy=header_policy(split, name, SEARCH, READ, GREP),
+        # In every other mode the prompt says where the articles are instead of naming withheld tools.
+        knowledge_policies={m: header_policy(split, name, SEARCH, READ, GREP, m) for m in ("full", "required", "none")},
         tables=[*data["tables"], DOCUMENT_TABLE.model_dump(mode="json", exclude_defaults=True)],
         tools=[*data["tools"], *TOOLS],
         seed={**data["seed"], TABLE: rows},

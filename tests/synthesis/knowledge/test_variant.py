@@ -13,6 +13,7 @@ from envs import Catalog
 from envs.catalog import CatalogEntry, load_env_dir
 from envs.check import check_env
 from envs.engine import Environment
+from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
 from envs.quality.gaming import DOCUMENTS, play, task_class
 from envs.quality.retrieval import retrieval_counts
 from synthesis.catalog.default_catalog import synthesis_config
@@ -73,6 +74,28 @@ def test_the_policy_is_a_header_and_every_rule_is_in_an_article(variant: KbVaria
     titles = [r["title"] for r in rows]
     assert any(t.startswith("Frequently asked questions") for t in titles)
     assert any("what you can do and why" in t for t in titles) and any("statuses" in t for t in titles)
+
+
+def test_in_every_other_knowledge_mode_the_prompt_says_where_the_articles_are_and_names_no_withheld_tool(
+    variant: KbVariant,
+):
+    spec, rows = variant.spec, variant.spec.seed[TABLE]
+    task = next(t for t in variant.tasks if t.required_documents)
+    withheld = withheld_tools(spec, "full")
+    assert withheld == {"search_help_articles", "read_help_article", "grep_help_articles"}
+    for mode in ("full", "required", "none"):
+        policy = knowledge_policy(spec, mode, task)
+        assert not [name for name in withheld if name in policy], mode
+        assert "The current time is 2026-03-02 09:00 (UTC)." in policy and "## Conduct" in policy
+    full = knowledge_policy(spec, "full", task)
+    assert "all follow below" in full and all(f"## {r['title']}\n\n{r['body']}" in full for r in rows)
+    assert full.index("<help_center>") < full.index(rows[0]["title"]) < full.index("</help_center>")
+    required = knowledge_policy(spec, "required", task)
+    given = {r["article_id"] for r in rows if f"## {r['title']}\n\n{r['body']}" in required}
+    assert given == set(task.required_documents)
+    assert "cannot consult" in knowledge_policy(spec, "none", task) and "<help_center>" not in knowledge_policy(
+        spec, "none", task
+    )
 
 
 def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(variant: KbVariant, original):
