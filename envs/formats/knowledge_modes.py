@@ -52,6 +52,8 @@ Within 30 days.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 if TYPE_CHECKING:  # annotations only: the MCP adapter imports this on ``envfarm mcp``'s fast path
@@ -83,9 +85,7 @@ def _written_tables(spec: EnvSpec) -> set[str]:
     return {name.lower() for name in verbs}
 
 
-def document_tools(spec: EnvSpec) -> frozenset[str]:
-    """The read tools that reach a document table (or its search index) and otherwise only tables no
-    tool changes (an index made from the documents, such as a ranking's word counts)."""
+def _find_document_tools(spec: EnvSpec) -> frozenset[str]:
     docs = document_tables(spec)
     if not docs:
         return frozenset()
@@ -99,6 +99,30 @@ def document_tools(spec: EnvSpec) -> frozenset[str]:
         if tool.kind == "read" and reaches_docs and not any(_mentions(sql, name) for name in others):
             found.add(tool.name)
     return frozenset(found)
+
+
+#: Specs whose document tools were found, by identity: finding them reads every tool's SQL (some
+#: 200 ms for τ³ banking's), and an episode out of search mode asks on every call. Bounded, and each
+#: entry keeps its spec so that an id is never mistaken for a freed spec's.
+_FOUND: OrderedDict[int, tuple[EnvSpec, frozenset[str]]] = OrderedDict()
+_FOUND_MAX = 512
+_FOUND_LOCK = threading.Lock()
+
+
+def document_tools(spec: EnvSpec) -> frozenset[str]:
+    """The read tools that reach a document table (or its search index) and otherwise only tables no
+    tool changes (an index made from the documents, such as a ranking's word counts)."""
+    with _FOUND_LOCK:
+        kept = _FOUND.get(id(spec))
+        if kept is not None and kept[0] is spec:
+            _FOUND.move_to_end(id(spec))
+            return kept[1]
+    found = _find_document_tools(spec)
+    with _FOUND_LOCK:
+        _FOUND[id(spec)] = (spec, found)
+        while len(_FOUND) > _FOUND_MAX:
+            _FOUND.popitem(last=False)
+    return found
 
 
 #: The modes whose agent searches the documents with tools.

@@ -14,7 +14,14 @@ from envs.embeddings import EmbeddingsUnavailable, LocalEmbedder, RemoteEmbedder
 from envs.embeddings.documents import DocumentSimilarity
 from envs.engine import Environment
 from envs.errors import ToolError
-from envs.formats.knowledge_modes import KnowledgeModeError, check_mode, documents, ranks_by_meaning
+from envs.formats.knowledge_modes import (
+    KnowledgeModeError,
+    check_mode,
+    document_tools,
+    documents,
+    ranks_by_meaning,
+    withheld_tools,
+)
 from envs.formats.spec import EnvSpec
 
 from ..engine.test_knowledge import BODIES, knowledge_spec
@@ -151,3 +158,14 @@ def test_the_local_model_finds_the_article_a_request_means_without_sharing_its_w
     assert ranked_ids(env, request, "search")[0] == "A4"  # BM25 goes by "with": no other word is shared
     assert ranked_ids(env, request, "embeddings")[0] == "A3"
     assert ranked_ids(env, "Am I covered on holiday overseas?", "embeddings")[0] == "A4"
+
+
+def test_the_document_tools_are_found_once_per_spec_object():
+    spec = EnvSpec.model_validate(knowledge_spec())
+    found = document_tools(spec)
+    assert found == {"search_articles", "read_article", "grep_articles"}
+    assert document_tools(spec) is found  # asked on every call out of search mode: kept, not found again
+    fewer = knowledge_spec()
+    fewer["tools"] = [t for t in fewer["tools"] if t["name"] != "grep_articles"]
+    assert document_tools(EnvSpec.model_validate(fewer)) == {"search_articles", "read_article"}
+    assert withheld_tools(spec, "full") == found and withheld_tools(spec, "embeddings") == frozenset()
