@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from envs.formats.spec import EnvSpec
 
+from ..domains.domain import plural
+from ..tasks.phrasing import verb_phrase
 from .distractors import ARCHIVED, SEGMENTS
 from .policy_split import ALWAYS, STAFF, SplitPolicy, is_reason_line, statuses_and_actions
 from .terms import Terms
@@ -111,24 +113,54 @@ def _refer(lines: Sequence[str], plans: Sequence[RulePlan], titles: dict[str, st
     return out
 
 
+def _user_entity(spec: EnvSpec) -> str | None:
+    """The customer's entity: the one the policy's identity look-up finds by email (``find_member_by_email``)."""
+    return next(
+        (t.name.removeprefix("find_").removesuffix("_by_email") for t in spec.tools if t.name.endswith("_by_email")),
+        None,
+    )
+
+
+def faq_question(tool: str, tables: set[str], user_entity: str | None) -> str:
+    """A customer's question about what ``tool`` does, in their words: ``renew_loan`` gives "Can you just
+    renew my loan?", ``reinstate_member`` (the customer's own record) "Can you just reinstate my
+    account?", ``create_loan`` "Can you set up a new loan for me?"."""
+    words = tool.split("_")
+    for cut in range(1, len(words)):  # the longest entity name the tool ends with
+        entity = "_".join(words[cut:])
+        if plural(entity) in tables:
+            verb = "_".join(words[:cut])
+            break
+    else:
+        return f"Can you just {_words(tool)} for me?"
+    noun = _words(entity)
+    if verb == "create":
+        return f"Can you set up a new {noun} for me?"
+    return f"Can you just {verb_phrase(verb, 'my account' if entity == user_entity else f'my {noun}')}?"
+
+
 def _faq(spec: EnvSpec, plans: Sequence[RulePlan], titles: dict[str, str]) -> list[Article]:
     by_tool: dict[str, list[str]] = {}
     for p in plans:
         for t in p.tools:
             by_tool.setdefault(t, []).append(titles[p.text])
+    tables, user = {t.name for t in spec.tables}, _user_entity(spec)
     lines = []
     for tool, named in by_tool.items():
+        if tool.endswith("s") and tool[:-1] in by_tool:  # a bulk twin asks the same question
+            continue
         refs = " and ".join(f"“{n}”" for n in dict.fromkeys(named))
         lines += [
-            f"**“I'd like to {_words(tool)}. Can you just do it?”**",
+            f"**“{faq_question(tool, tables, user)}”**",
             f"Usually, yes, once we have checked your record against {refs}. If your record does not meet "
             "those terms, we will tell you which one and why; we cannot make exceptions.",
             "",
         ]
     if not lines:
         return []
-    half = (len(by_tool) + 1) // 2 * 3
-    parts = [lines[:half], lines[half:]] if len(by_tool) > 3 else [lines]
+    asked = len(lines) // 3
+    half = (asked + 1) // 2 * 3
+    parts = [lines[:half], lines[half:]] if asked > 3 else [lines]
     return [
         Article(
             f"Frequently asked questions{f' ({i + 1} of {len(parts)})' if len(parts) > 1 else ''}",

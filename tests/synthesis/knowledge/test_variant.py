@@ -5,6 +5,7 @@ name, the build-time verification, and the variant played on the real engine."""
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from synthesis.catalog.default_catalog import synthesis_config
 from synthesis.catalog.pipeline import synthesize_one
 from synthesis.domains.ontology import load_ontology
 from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, write_kb_catalog
+from synthesis.knowledge.articles import faq_question
 from synthesis.knowledge.catalog import variant_for
 from synthesis.knowledge.variant import TABLE
 from synthesis.knowledge.verify import stating
@@ -96,6 +98,23 @@ def test_in_every_other_knowledge_mode_the_prompt_says_where_the_articles_are_an
     assert "cannot consult" in knowledge_policy(spec, "none", task) and "<help_center>" not in knowledge_policy(
         spec, "none", task
     )
+
+
+def test_the_faq_asks_in_a_customers_words_and_names_no_tool():
+    tables = {"members", "loans", "copies"}
+    assert faq_question("renew_loan", tables, "member") == "Can you just renew my loan?"
+    assert faq_question("reinstate_member", tables, "member") == "Can you just reinstate my account?"
+    assert faq_question("create_loan", tables, "member") == "Can you set up a new loan for me?"
+    assert faq_question("return_copy", tables, "member") == "Can you just return my copy?"
+
+
+def test_the_variants_faq_holds_each_action_once_as_a_question(variant: KbVariant):
+    faq = "\n".join(r["body"] for r in variant.spec.seed[TABLE] if r["title"].startswith("Frequently"))
+    questions = re.findall(r"\*\*“(.*?)”\*\*", faq)
+    assert questions and all(q.startswith("Can you") and q.endswith("?") for q in questions)
+    assert "Can you just reinstate my account?" in questions and len(set(questions)) == len(questions)
+    words = " ".join(questions).lower()
+    assert not any(t.name in words or t.name.replace("_", " ") in words for t in variant.spec.tools), questions
 
 
 def test_each_task_rests_on_one_article_and_a_distractor_that_would_flip_it(variant: KbVariant, original):
