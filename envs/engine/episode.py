@@ -81,15 +81,16 @@ class Episode(ToolCalls):
 
     def _similarity(self, query: Any, key: Any) -> float | None:
         similarity = self.env.similarity
-        if similarity is None or self.knowledge != EMBEDDINGS_MODE:
+        if self.knowledge != EMBEDDINGS_MODE:
             self._function_refusal = (
                 f"similarity() ranks documents by meaning only in the '{EMBEDDINGS_MODE}' knowledge mode, "
                 f"and this episode is in '{self.knowledge}'"
-                if similarity is not None or self.knowledge != EMBEDDINGS_MODE
-                else "similarity() needs an embedding model, and none serves this environment now"
             )
+        elif similarity is None:
+            self._function_refusal = "similarity() needs an embedding model, and none serves this environment now"
+        if self._function_refusal is not None:
             raise SimilarityUnavailable(self._function_refusal)
-        if query is None or key is None:
+        if query is None or key is None or similarity is None:
             return None
         return similarity.score(str(query), str(key))
 
