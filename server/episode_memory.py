@@ -111,7 +111,9 @@ class EpisodeMemory:
                     from envs.embeddings.documents import DocumentSimilarity
 
                     texts = [(key, text) for key, _, text in documents(spec)]
-                    env.similarity = DocumentSimilarity(self.embedder, texts)
+                    similarity = DocumentSimilarity(self.embedder, texts)
+                    similarity.warm()  # minutes with a local model: begun before a search needs them
+                    env.similarity = similarity
                 self._envs[env_id] = env
         return env
 

@@ -88,6 +88,21 @@ class DocumentSimilarity:
                 self._scores.popitem(last=False)
             return scores
 
+    def warm(self) -> threading.Thread:
+        """Embed the documents in a background thread (a search meanwhile waits for them, then runs on);
+        a failure is logged, and the first search tries again and reports it."""
+
+        def run() -> None:
+            try:
+                with self._lock:
+                    self._documents()
+            except Exception as exc:  # the search that needs them tries again and reports it to its agent
+                log.warning("embedding the documents with %s failed: %s", self.embedder.name, exc)
+
+        thread = threading.Thread(target=run, name="embed-documents", daemon=True)
+        thread.start()
+        return thread
+
     def prepare(self, query: str) -> None:
         """Embed the documents (the first time) and ``query``, so that scoring it is a lookup."""
         self._ranked(query)

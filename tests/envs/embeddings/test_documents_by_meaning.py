@@ -79,6 +79,18 @@ def test_documents_are_embedded_once_and_kept_and_each_query_once():
     assert first.score("lost wallet", "no such article") is None
 
 
+def test_documents_warmed_in_the_background_leave_a_search_only_its_query_to_embed():
+    model = ConceptEmbedder(CONCEPTS)
+    similarity = DocumentSimilarity(model, ARTICLE_TEXTS, keep=False)
+    similarity.warm().join(timeout=60)
+    assert model.calls == [[body for _, body in ARTICLE_TEXTS]]
+    assert similarity.score("theft", "A3") is not None and model.calls[1:] == [["theft"]]
+    broken = DocumentSimilarity(BrokenModel(), ARTICLE_TEXTS, keep=False)
+    broken.warm().join(timeout=60)  # logged, not raised: the search reports it
+    with pytest.raises(EmbeddingsUnavailable, match="the service failed"):
+        broken.prepare("theft")
+
+
 def test_the_mode_applies_only_where_a_search_tool_ranks_by_meaning():
     spec = EnvSpec.model_validate(knowledge_spec())
     assert ranks_by_meaning(spec)
