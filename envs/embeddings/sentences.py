@@ -21,6 +21,7 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,8 @@ INSTALL_HINT = (
 )
 #: Longer texts are cut here (the model was trained on up to 256 word pieces).
 MAX_TOKENS = 256
+#: Up to this many word pieces in a call, the products run on one BLAS thread.
+ONE_THREAD_TOKENS = 2_048
 _BATCH = 64
 
 
@@ -81,6 +84,13 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
     return out
 
 
+@lru_cache(maxsize=1)
+def _blas_threads() -> Any:
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
+
+
 class SentenceEncoder:
     """Texts to unit vectors (mean of the last layer over the text's word pieces, as the model was trained)."""
 
@@ -110,6 +120,14 @@ class SentenceEncoder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One unit row per text (shape ``(len(texts), 384)``)."""
         ids = [e.ids for e in self.tokenizer.encode_batch(list(texts))]
+        if sum(len(i) for i in ids) > ONE_THREAD_TOKENS:
+            return self._encode(ids)
+        # A query's products are too small to split: OpenBLAS's threads only wait on each other, and on
+        # a busy machine (a server's other workers) the wait took a 3-word query from 0.18 s to 1.3 s.
+        with _blas_threads().limit(limits=1, user_api="blas"):
+            return self._encode(ids)
+
+    def _encode(self, ids: list[list[int]]) -> np.ndarray:
         out = np.zeros((len(ids), self.width), dtype=np.float32)
         # Batches of similar length waste less on padding.
         order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
