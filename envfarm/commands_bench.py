@@ -408,6 +408,43 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
     con.print(f"bold: the classes each agent targets; results in {out}")
 
 
+@bench.command("retrieval")
+@click.argument("env_ids", nargs=-1)
+@click.option(
+    "--catalog",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalog directory (default: the reference environments plus the generated catalog).",
+)
+@click.option(
+    "--embeddings",
+    default="local",
+    show_default=True,
+    help="The model that ranks by meaning: 'local', MODEL or MODEL@BASE_URL (OpenAI-compatible).",
+)
+@out_option("retrieval")
+def bench_retrieval_cmd(env_ids: tuple[str, ...], catalog: Path | None, embeddings: str, out: Path) -> None:
+    """How often each task's request finds a document it needs in the top 3, by BM25 and by an
+    embedding model, in the same run (docs/serving.md, "Documents: searched or in the prompt")."""
+    from clients.progress import counting
+    from envs.embeddings import embedder
+    from synthesis.bench.retrieval import bench_retrieval
+
+    from .catalogs import open_catalog
+
+    model = embedder(embeddings)
+    cat = open_catalog(catalog)
+    entries = [cat.get(i) for i in (list(env_ids) or cat.ids())]
+    with counting("bench retrieval", len(entries), "environments") as progress:
+        result = bench_retrieval(entries, model, progress=lambda env_id: progress.advance(note=env_id))
+    write_results(out, result)
+    totals = result["totals"]
+    Console(soft_wrap=True).print(
+        f"{totals['tasks']} tasks in {totals['environments']} environments: a required document in the top 3 "
+        f"for {totals['bm25_top3']} by BM25, {totals['embeddings_top3']} by {result['model']}; results in {out}"
+    )
+
+
 @bench.command("mining")
 @out_option("mining")
 def bench_mining_cmd(out: Path) -> None:

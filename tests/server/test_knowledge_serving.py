@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import httpx
+from click.testing import CliRunner
+
+from envfarm.cli import cli
 
 from ..clients.fakes import FakeLLM
 from ..envs.embeddings.test_documents_by_meaning import ARTICLE_TEXTS, CONCEPTS
 from ..envs.embeddings.toy import cosine_ranking
-from ..envs.engine.test_knowledge import BODIES, write_knowledge_catalog
+from ..envs.engine.test_knowledge import BODIES, TASK, write_knowledge_catalog
 from .conftest import call_rest, mcp_session, run
 
 
@@ -147,3 +150,28 @@ def test_documents_searched_by_meaning_only_on_a_farm_given_an_embedding_model(m
         assert run(over_mcp())[0] == "A3"
     finally:
         service.stop()
+
+
+def test_bench_retrieval_measures_bm25_and_meaning_on_the_same_tasks(tmp_path: Path):
+    write_knowledge_catalog(tmp_path / "catalog")
+    hidden = {**TASK, "id": "card_help-002", "instruction": "Somebody took my wallet, what now?", "outputs": []}
+    hidden["required_documents"] = ["A3"]
+    tasks_file = tmp_path / "catalog" / "card_help" / "tasks.json"
+    tasks_file.write_text(json.dumps([*json.loads(tasks_file.read_text()), hidden]))
+    service = FakeLLM().start()
+    try:
+        service.concepts = CONCEPTS
+        out = tmp_path / "retrieval.json"
+        args = ["bench", "retrieval", "--catalog", str(tmp_path / "catalog"), "--out", str(out)]
+        result = CliRunner().invoke(cli, [*args, "--embeddings", f"toy@{service.base_url}"])
+        assert result.exit_code == 0, result.output
+    finally:
+        service.stop()
+    measured = json.loads(out.read_text())
+    row = measured["environments"]["card_help"]
+    assert (row["documents"], row["tasks"]) == (4, 2)
+    # "gold card annual fee": A1 by either; "Somebody took my wallet": only its meaning finds A3
+    assert (row["bm25_top3"], row["embeddings_top3"]) == (1, 2)
+    assert cosine_ranking(hidden["instruction"], ARTICLE_TEXTS, CONCEPTS)[0][0] == "A3"
+    assert measured["totals"]["bm25_share"] == 0.5 and measured["totals"]["embeddings_share"] == 1.0
+    assert measured["model"] == f"toy@{service.base_url}"
