@@ -75,6 +75,20 @@ def check_selector(selector: str, server: str | None, catalog: Path | None) -> N
         select(("env:" if text.startswith("env:") else "") + item, env_ids, [])  # raises, with suggestions
 
 
+def check_knowledge(knowledge: str | None, server: str | None) -> None:
+    """Without ``--server``, refuse ``--knowledge embeddings`` when the embedded farm would have no model
+    (every trial would be refused, one by one)."""
+    import os
+
+    from envs.errors import EnvFarmError
+
+    if knowledge == "embeddings" and not server and not os.environ.get("ENVFARM_EMBEDDINGS"):
+        raise EnvFarmError(
+            "--knowledge embeddings needs an embedding model: set ENVFARM_EMBEDDINGS=local (or an OpenAI-compatible "
+            "MODEL or MODEL@BASE_URL) for the embedded farm, or give --server a farm started with --embeddings"
+        )
+
+
 EXIT_INCOMPLETE = 3  # the run finished, but its report lacks trials: a script should run it again
 
 
@@ -174,6 +188,7 @@ def eval_cmd(
     )
     config.check()  # before an embedded farm starts: a bad flag should not wait for it
     check_selector(selector, server, catalog)
+    check_knowledge(knowledge, server)
     with farm_url(server, catalog) as url:
         report = run_eval(config.model_copy(update={"server": url}))
     for line in headline(report, out / "report.html"):

@@ -61,3 +61,24 @@ def test_eval_serves_the_documents_where_knowledge_says(tmp_path, capsys):
     assert json.loads((out / "run.json").read_text())["knowledge"] == "full"
     code = main([*args, "--knowledge", "none", "--catalog", str(tmp_path / "catalog")])
     assert code != 0 and "knowledge" in capsys.readouterr().err
+
+
+def test_eval_searches_by_meaning_only_with_an_embedding_model(tmp_path, capsys, monkeypatch):
+    """``--knowledge embeddings``: refused in one line before a farm starts when the embedded farm would
+    have no model; with ``ENVFARM_EMBEDDINGS=local`` the oracle's search runs by meaning and scores 1.0."""
+    from ..envs.engine.test_knowledge import write_knowledge_catalog
+
+    write_knowledge_catalog(tmp_path / "catalog")
+    args = ["eval", "--agent", "oracle", "--tasks", "card_help-001", "--no-progress", "--knowledge", "embeddings"]
+    args += ["--catalog", str(tmp_path / "catalog")]
+    monkeypatch.delenv("ENVFARM_EMBEDDINGS", raising=False)
+    assert main([*args, "--out", str(tmp_path / "refused")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ENVFARM_EMBEDDINGS=local" in err and not (tmp_path / "refused").exists()
+    monkeypatch.setenv("ENVFARM_EMBEDDINGS", "local")
+    out = tmp_path / "meaning"
+    assert main([*args, "--out", str(out)]) == 0, capsys.readouterr().err
+    (record,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert record["reward"] == 1.0 and [c["tool"] for c in record["tool_calls"]][1] == "search_articles"
+    assert json.loads((out / "run.json").read_text())["knowledge"] == "embeddings"
+    assert json.loads(record["tool_calls"][1]["result"])[0]["article_id"] == "A1"
