@@ -26,6 +26,7 @@ from ..domains.domain import Attribute, Domain, Entity
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
+from ..domains.seasons import settle_seasons
 from ..domains.sqlgen import pk
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
@@ -221,6 +222,7 @@ def generate_env(
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
+    settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_amounts(spec)
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
