@@ -236,10 +236,10 @@ class RuleGoals(UserKnowledge):
             trial.close()
 
     # -- phrasing of goals ---------------------------------------------------------------------------
-    def holds_several(self, chain: Chain, e: Entity) -> bool:
-        """Whether the user holds two or more records of ``e`` as they are now in the chain's episode."""
+    def holds_several(self, chain: Chain, e: Entity, at_least: int = 2) -> bool:
+        """Whether the user holds ``at_least`` records of ``e`` as they are now in the chain's episode."""
         rows = chain.episode.dump(e.table) if chain.episode is not None else list(self.oracle.rows[e.name].values())
-        return sum(bool(self.oracle.owner_of(e, r) == chain.user_id) for r in rows) >= 2
+        return sum(bool(self.oracle.owner_of(e, r) == chain.user_id) for r in rows) >= at_least
 
     def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
         """The user's request; half the time the record is named only when the agent asks which one."""
@@ -247,10 +247,11 @@ class RuleGoals(UserKnowledge):
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
         vague = phrase != "my account" and not named_before and self.rng.random() < 0.5
-        if vague and self.holds_several(chain, e):  # "one of my bikes" from a user with one bike says no such thing
-            many = plural(e.human)
-            # a second such request in the same task is for another one ("then cancel another one of …")
-            again = any(f"one of my {many}" in r for r in chain.requests)
+        many = plural(e.human)
+        # a second such request in the same task is for another one ("then cancel another one of …"); of
+        # a user with two, "one … then another one" means both: the second is named instead
+        again = any(f"one of my {many}" in r for r in chain.requests)
+        if vague and self.holds_several(chain, e, 3 if again else 2):  # "one of my bikes" needs several bikes
             which_one = f"{'another one' if again else 'one'} of my {many}"
             chain.requests.append(self.say.request(verb, which_one, shown, first=first))
             which = "the other one" if again else "it"  # two such requests: the user tells them apart

@@ -274,3 +274,55 @@ def test_a_table_is_named_by_its_records_plural():
         "boxes",
         "stays",
     ]
+
+
+def _mine(spec: EnvSpec, task: Task) -> dict[str, list[dict[str, Any]]]:
+    """The seed records of the task's user, by table (empty when the instruction names no email)."""
+    state = Ownership.of(spec).state(spec.seed)
+    assert state.users is not None
+    words = " ".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
+    user = next((r for r in spec.seed[state.users] if r["email"] in words), None)
+    if user is None:
+        return {}
+    key = state.key(state.users, user)
+    return {t: [r for r in rows if state.owner(t, r) == key] for t, rows in spec.seed.items()}
+
+
+def test_a_users_only_record_of_its_kind_is_named_by_its_noun_alone(
+    generated: list[tuple[EnvSpec, list[Task]]],
+) -> None:
+    """ "My membership whose next credit date is 2026-05-12" from a user with one membership: a person
+    says "my membership"."""
+    domains = {d.id: d for d in load_ontology()}
+    bare = 0
+    for spec, tasks in generated:
+        for task in tasks:
+            mine = _mine(spec, task)
+            if not mine or any(a.tool.startswith("create_") for a in task.gold_actions):
+                continue
+            for entity in domains[spec.id].entities:
+                if len(mine.get(entity.table, [])) != 1:
+                    continue
+                for fact in task.user.known_facts:
+                    said = re.fullmatch(
+                        rf"The request is about my (?:[a-z ]+ )?{re.escape(entity.human)}\b(.*)\.", fact
+                    )
+                    if said is not None:
+                        assert said.group(1) == "", (task.id, fact)
+                        bare += 1
+    assert bare >= 1
+
+
+def test_another_one_of_my_records_is_said_only_by_a_user_who_holds_three(
+    generated: list[tuple[EnvSpec, list[Task]]],
+) -> None:
+    """ "Leave one of my waitlist entries, then another one" from a user with two means both of them."""
+    domains = {d.id: d for d in load_ontology()}
+    for spec, tasks in generated:
+        for task in tasks:
+            mine = _mine(spec, task)
+            if not mine or any(a.tool.startswith("create_") for a in task.gold_actions):
+                continue
+            for entity in domains[spec.id].entities:
+                if f"another one of my {plural(entity.human)}" in task.instruction:
+                    assert len(mine.get(entity.table, [])) >= 3, (task.id, entity.name)
