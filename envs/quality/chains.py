@@ -6,7 +6,9 @@ each write, whether it
 * **undoes** an earlier write of the task: it sets a column back to a value the row held earlier in
   the task (submitted → draft → submitted, a seat taken and given back), deletes a row the task
   inserted or re-inserts one it deleted, or moves a row an earlier write inserted or changed into a
-  called-off status (book, then cancel the same booking);
+  called-off status (book, then cancel the same booking), or calls off a row whose parent (a row it
+  references) an earlier write moved on to a live status (reopen and escalate a repair ticket, then
+  cancel its repair visit);
 * **sets a field twice**: it sets a column of a row that an earlier write of the task set too (the
   phone changed to one number, then to another; a booking made for one date, then moved to
   another). A write *sets* a column when it gives it a value from its own arguments, or changes a
@@ -93,6 +95,10 @@ class WriteHistory:
         self._versions: dict[RowKey, list[Row | None]] = {}
         self._set: set[tuple[RowKey, str]] = set()  # (row, column) set from a write's arguments
         self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
+        self._moved_on: set[RowKey] = set()  # rows an earlier write moved to a status that is not called off
+        self._parents = {
+            t.name: [(fk.columns, fk.table) for fk in t.foreign_keys if len(fk.columns) == 1] for t in spec.tables
+        }
 
     def copy(self) -> WriteHistory:
         """An independent history with the same past (to try a write without recording it)."""
@@ -101,6 +107,7 @@ class WriteHistory:
         other._numeric, other._json = self._numeric, self._json
         other._versions = {k: list(v) for k, v in self._versions.items()}
         other._set, other._touched = set(self._set), set(self._touched)
+        other._moved_on, other._parents = set(self._moved_on), self._parents
         return other
 
     def record(
@@ -110,6 +117,7 @@ class WriteHistory:
         given = list(argument_values(dict(arguments)))
         verdict = WriteVerdict()
         newly_set: set[tuple[RowKey, str]] = set()
+        newly_moved: set[RowKey] = set()
         for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
             table = key[0]
             before, after = self._parsed(table, old), self._parsed(table, new)
@@ -129,8 +137,14 @@ class WriteHistory:
                     if value != before.get(col) and any(v is not None and v.get(col) == value for v in earlier):
                         verdict.undoes.append(f"{where}: {col} is set back to {value!r}")
                 for col in self._status.get(table, ()):
-                    if after.get(col) != before.get(col) and called_off(after.get(col)) and key in self._touched:
+                    if after.get(col) == before.get(col):
+                        continue
+                    if called_off(after.get(col)) and key in self._touched:
                         verdict.undoes.append(f"{where}: {after[col]!r} calls off what this task did to it")
+                    elif called_off(after.get(col)) and (parent := self._moved_on_parent(table, after)):
+                        verdict.undoes.append(f"{where}: {after[col]!r} calls off a part of {parent} it moved on")
+                    elif not called_off(after.get(col)):
+                        newly_moved.add(key)
             if after is not None:
                 for col, value in after.items():
                     if col in self._keys.get(table, ()) or (before is not None and before.get(col) == value):
@@ -148,8 +162,16 @@ class WriteHistory:
                         verdict.filler.append(f"{where}: {value!r} is no {kind} for {col}")
             versions.append(after)
         self._set |= newly_set
+        self._moved_on |= newly_moved
         self._touched |= {k for k, (b, a) in changes.items() if a is not None and a != b}
         return verdict
+
+    def _moved_on_parent(self, table: str, row: Row) -> str | None:
+        """A row ``row`` references that an earlier write of the task moved on, as "table key"."""
+        for (column,), parent in self._parents.get(table, []):
+            if (parent, (row.get(column),)) in self._moved_on:
+                return f"{parent} {row.get(column)}"
+        return None
 
     def _parsed(self, table: str, row: Row | None) -> Row | None:
         """``row`` with its JSON columns parsed, so the same object written twice compares equal."""

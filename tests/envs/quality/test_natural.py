@@ -401,3 +401,56 @@ def test_generated_titles_are_columns_of_lorem_words_matched_as_written() -> Non
     assert set(names.titles) == set(_TITLES)  # products.title; no column of names or emails
     assert names.titles_in("my order for 'Two Account Worker'") == ["Two Account Worker"]
     assert names.titles_in("then please also book it") == []
+
+
+TICKETS = EnvSpec.model_validate(
+    {
+        "id": "tickets",
+        "name": "Tickets",
+        "sector": "real_estate",
+        "description": "Repair tickets and their visits.",
+        "policy": "Be nice.",
+        "tools": [
+            tool(
+                "get_ticket",
+                [_exists("tickets", "ticket_id", "t")],
+                parameters=params(ticket_id=_STR),
+            )
+        ],
+        "tables": [
+            {
+                "name": "tickets",
+                "primary_key": ["ticket_id"],
+                "columns": [{"name": "ticket_id", "type": "text"}, {"name": "status", "type": "text"}],
+            },
+            {
+                "name": "visits",
+                "primary_key": ["visit_id"],
+                "columns": [
+                    {"name": "visit_id", "type": "text"},
+                    {"name": "ticket_id", "type": "text"},
+                    {"name": "status", "type": "text"},
+                ],
+                "foreign_keys": [{"columns": ["ticket_id"], "table": "tickets", "references": ["ticket_id"]}],
+            },
+        ],
+    }
+)
+
+
+def test_calling_off_a_part_of_a_record_the_task_moved_on_undoes() -> None:
+    """Reopen and escalate a repair ticket, then cancel its repair visit: the task works against itself."""
+    ticket, visit = ("tickets", ("T1",)), ("visits", ("V1",))
+    h = WriteHistory(TICKETS)
+    t = {"ticket_id": "T1"}
+    assert h.record(t, {ticket: ({**t, "status": "resolved"}, {**t, "status": "open"})}).clean
+    assert h.record(t, {ticket: ({**t, "status": "open"}, {**t, "status": "escalated"})}).clean
+    v = {"visit_id": "V1", "ticket_id": "T1"}
+    off = h.record({"visit_id": "V1"}, {visit: ({**v, "status": "scheduled"}, {**v, "status": "cancelled"})})
+    assert off.undoes == ["visits V1: 'cancelled' calls off a part of tickets T1 it moved on"]
+    # a ticket the task called off, or one it never touched: cancelling its visit is the same intent
+    for first in ("cancelled", None):
+        h = WriteHistory(TICKETS)
+        if first is not None:
+            h.record(t, {ticket: ({**t, "status": "open"}, {**t, "status": first})})
+        assert h.record({}, {visit: ({**v, "status": "scheduled"}, {**v, "status": "cancelled"})}).clean
