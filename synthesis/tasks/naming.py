@@ -3,6 +3,7 @@
 One rule set, read from the domain format (attribute kinds and ``lookup``), for every domain. A
 record is named by *handles*, each a fact its owner really has:
 
+0. a person's **own name** (a student, a child, a dependent), always first: "my student Leah Reid";
 1. **what it is called** or **a code they were given**: a title (the game, the piece, the panel:
    "my recital entry for Moonlight Sonata") or an attribute marked ``lookup`` (a booking
    reference, an order number, a line's phone number): "my booking with booking reference BK-204913";
@@ -57,6 +58,8 @@ _WHEN_MADE = frozenset(
 _PAID = frozenset({"amount", "amount_paid", "price", "price_paid", "cost", "fee", "fee_paid", "total", "total_price"})
 #: Of records named by one handle, how many take it in the order of ``_PREFERENCE`` (the rest: any).
 PREFERRED_SHARE = 0.7
+#: The rank of a person's own name: a parent names their child by name, never by school or meal plan.
+OWN_NAME = -1
 #: Kinds a record is named by only when nothing else names it: how much.
 AMOUNT_KINDS = frozenset({"money", "quantity"})
 Row = dict[str, Any]
@@ -79,6 +82,12 @@ def _sayable(a: Attribute, value: Any) -> bool:
         return isinstance(value, int | float) and value != 0
     text = str(value)
     return len(text) >= 3 or any(ch.isdigit() for ch in text)
+
+
+def _own_name(entity: Entity, a: Attribute) -> bool:
+    """Whether ``a`` is the name of the person the record is (a student's, a child's, a dependent's)."""
+    own = ("name", "full_name", f"{entity.name}_name", f"{entity.name.split('_')[-1]}_name")
+    return a.kind == "person_name" and a.name in own
 
 
 def _when(value: Any, kind: str) -> str:
@@ -172,6 +181,7 @@ def handles(
         if is_handle(a) and a.name != avoid and _sayable(a, row.get(a.name)):
             is_date, is_amount = a.kind in ("date", "datetime"), a.kind in AMOUNT_KINDS
             prefix = str(row[a.name]).replace("_", " ") if a.kind == "enum" else None
+            rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
             out.append(
                 Handle(
                     _own_fragment(a, row[a.name], rng),
@@ -181,7 +191,7 @@ def handles(
                     is_date,
                     is_amount,
                     prefix,
-                    _PREFERENCE.get("code" if a.lookup else a.kind, 4),
+                    OWN_NAME if _own_name(entity, a) else rank,
                 )
             )
     for ref in entity.references:
@@ -210,6 +220,7 @@ def single_out(
     rng.shuffle(options)
     if rng.random() < PREFERRED_SHARE:
         options.sort(key=lambda h: h.preference)  # stable: random within a rank
+    options.sort(key=lambda h: h.preference != OWN_NAME)  # a person by their name, always first
     named = [h for h in options if not h.is_amount]
     for h in named:
         if not any(h.fits(s, parents) for s in others):

@@ -239,6 +239,20 @@ def test_a_record_is_named_by_its_own_name_and_by_what_it_cost() -> None:
     assert said == "my lab payment of 46.16"
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_person_is_named_by_their_name_not_their_school_or_meal_plan(seed: int) -> None:
+    """ "My full price student", "my student for Franklin Campus": a parent says their child's name."""
+    d = next(x for x in load_ontology() if x.id == "school_lunch_accounts")
+    e = d.entity("student")
+    row = {"student_id": "S1", "parent_id": "P1", "student_name": "Jacqueline Garza", "school": "Lincoln Academy",
+           "grade": "kindergarten", "lunch_balance": 24.09, "daily_spend_limit": 5.1, "meal_benefit": "full_price"}  # fmt: skip
+    other = {**row, "student_id": "S2", "student_name": "Phillip Harvey", "school": "Franklin Campus",
+             "grade": "high", "meal_benefit": "reduced"}  # fmt: skip
+    rng = random.Random(seed)
+    found = single_out(handles(d, e, row, {}, rng), [other], {}, rng)
+    assert found is not None and [h.fragment for h in found] == ["Jacqueline Garza"]
+
+
 def test_one_of_my_records_is_said_only_by_a_user_who_holds_several(
     generated: list[tuple[EnvSpec, list[Task]]],
 ) -> None:
