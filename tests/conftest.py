@@ -14,11 +14,25 @@ import pytest
 from .postgres import fresh_database, private_cluster
 
 
+def _isolate(mp: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    mp.setenv("ENVFARM_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "envfarm-cache"))
+    mp.setenv("ENVFARM_NO_GENERATE", "1")
+    mp.delenv("ENVFARM_CATALOG", raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The same isolation for the session and module fixtures, which start before any test's: without it
+    they would read and write the user's cache (the domains' sentence embeddings, a minute to compute,
+    were made there by one fixture and again in this session's cache by the next test)."""
+    with pytest.MonkeyPatch.context() as mp:
+        _isolate(mp, tmp_path_factory)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ENVFARM_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "envfarm-cache"))
-    monkeypatch.setenv("ENVFARM_NO_GENERATE", "1")
-    monkeypatch.delenv("ENVFARM_CATALOG", raising=False)
+    _isolate(monkeypatch, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
