@@ -33,9 +33,13 @@ class ServeProcess:
             stderr=subprocess.STDOUT,
             env={**os.environ, "ENVFARM_LOG_LEVEL": "WARNING", **env},
         )
-        deadline = time.monotonic() + 30
+        # Generous: on cores shared with other test workers and jobs, starting Python and importing the
+        # farm took over 30 s. A server that does not start is stopped here, not left running (and its
+        # log open) to fail the next test with a ResourceWarning.
+        deadline = time.monotonic() + 120
         while True:
             if self.proc.poll() is not None:
+                self.kill()
                 raise RuntimeError(f"envfarm serve exited with {self.proc.returncode}: {log.read_text()}")
             try:
                 if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
@@ -43,7 +47,8 @@ class ServeProcess:
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                raise TimeoutError(log.read_text())
+                self.kill()
+                raise TimeoutError(f"envfarm serve did not answer /healthz in 120 s: {log.read_text()}")
             time.sleep(0.05)
 
     def kill(self) -> None:
