@@ -8,6 +8,8 @@ import math
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from server.api.fairness import (
     COUNTED_BUSY,
     HEADROOM,
@@ -21,6 +23,9 @@ from server.api.fairness import (
 from server.auth import KeyRing, parse_keys
 from server.metrics import Metrics
 from server.workers import FairShare
+
+# Beside another worker's tests the clock these tests read is no longer the farm's alone (scripts/test).
+pytestmark = pytest.mark.alone
 
 
 def _scope(tenant: str, length: int | None, method: str = "POST") -> dict[str, Any]:
