@@ -30,6 +30,14 @@ def write_results(out: Path, result: dict[str, Any]) -> None:
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 
+#: ``--catalog`` of the benchmarks that measure a catalog's environments.
+catalog_option = click.option(
+    "--catalog",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalog directory (default: the reference environments plus the generated catalog).",
+)
+
 # How many steps each benchmark announces through its progress callback (for "[2/5]" in progress lines).
 SERVE_STEPS = 5  # starting servers, sequential calls, the same payload, concurrent clients, live episode memory
 SHARED_STORE_STEPS = 3  # sequential reads, sequential writes, concurrent clients
@@ -364,12 +372,7 @@ def bench_rollouts_cmd(
 
 @bench.command("gaming")
 @click.argument("env_ids", nargs=-1)
-@click.option(
-    "--catalog",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Catalog directory (default: the reference environments plus the generated catalog).",
-)
+@catalog_option
 @out_option("gaming")
 def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) -> None:
     """Scripted agents that try to pass tasks without judgment (claims however framed, every value quoted,
@@ -410,12 +413,7 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
 
 @bench.command("retrieval")
 @click.argument("env_ids", nargs=-1)
-@click.option(
-    "--catalog",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Catalog directory (default: the reference environments plus the generated catalog).",
-)
+@catalog_option
 @click.option(
     "--embeddings",
     default="local",
