@@ -153,8 +153,9 @@ def _check_port_free(host: str, port: int) -> None:
     "--dialect",
     default=DEFAULT_DIALECT,
     show_default=True,
-    help=f"The schema dialect of the tools' input schemas, one of {', '.join(DIALECTS)}: gemini for "
-    "google-genai's MCP conversion (docs/serving.md, 'Schema dialects').",
+    help=f"The schema dialect of the tools' input schemas, one of {', '.join(DIALECTS)}: strict for "
+    "code that hands the schemas to a model API with strict: true and converts nothing (docs/serving.md, "
+    "'Schema dialects').",
 )
 def mcp_stdio(
     task_id: str | None,

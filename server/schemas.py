@@ -127,8 +127,10 @@ class EpisodeCreate(ApiModel):
     dialect: Dialect = Field(
         DEFAULT_DIALECT,
         description="The schema dialect of the tools' input schemas, in the response's tools and over its "
-        "mcp_url (which then carries ?dialect=): 'gemini' for google-genai's MCP conversion (docs/serving.md)",
-        examples=["gemini"],
+        "mcp_url (which then carries ?dialect=): 'default' is converted whole by every client tested, google-genai "
+        "included; 'strict' for code that hands the schemas to OpenAI or Anthropic with strict: true and converts "
+        "nothing; 'gemini' is the default's shape (docs/serving.md)",
+        examples=["strict"],
     )
     knowledge: KnowledgeMode | None = Field(
         None,

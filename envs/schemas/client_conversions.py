@@ -5,7 +5,8 @@ Most clients hand an MCP ``inputSchema`` to their model API as it is, and the ve
 ``mcp_to_gemini_tool`` turns each schema into Gemini's OpenAPI-style ``Schema`` first, and that
 conversion fails on what Gemini's own API accepts (``additionalProperties: false`` raises
 ``'bool' object has no attribute 'items'``). So the conversion is run here as installed, on each
-schema in the default dialect and in the gemini dialect (``dialects``) that is served for it.
+schema in each shape of dialect (``dialects``): the default, which is written for it, and the strict
+one, which it cannot take.
 
 google-genai is an optional dependency: when it is not installed nothing is checked, and
 :func:`google_genai_conversions` says so by returning None.
@@ -19,11 +20,11 @@ from importlib.metadata import PackageNotFoundError, version
 from types import SimpleNamespace
 from typing import Any, cast
 
-from .dialects import DIALECTS, Dialect, in_dialect
+from .dialects import SHAPES, Dialect, in_dialect
 
 GOOGLE_GENAI = "google-genai"
-#: Where a client that fails on the default schemas is pointed.
-GEMINI_HINT = "connect google-genai with ?dialect=gemini on the MCP URL (docs/clients.md)"
+#: Where a client that fails on a dialect's schemas is pointed.
+GEMINI_HINT = "connect google-genai without ?dialect=strict on the MCP URL (the default dialect; docs/clients.md)"
 _MAX_PROBLEM_CHARS = 200
 
 
@@ -34,7 +35,7 @@ class Conversions:
     client: str
     version: str
     tools: int = 0
-    failures: dict[Dialect, list[tuple[str, str, str]]] = field(default_factory=lambda: {d: [] for d in DIALECTS})
+    failures: dict[Dialect, list[tuple[str, str, str]]] = field(default_factory=lambda: {d: [] for d in SHAPES})
 
     def converted(self, dialect: Dialect) -> int:
         return self.tools - len(self.failures[dialect])
@@ -49,7 +50,7 @@ class Conversions:
                     "converted": self.converted(d),
                     "failed": [{"env": e, "tool": t, "problem": p} for e, t, p in self.failures[d]],
                 }
-                for d in DIALECTS
+                for d in SHAPES
             },
         }
 
@@ -84,7 +85,7 @@ def google_genai_conversions(tools: Iterable[tuple[str, str, str, dict[str, Any]
     out = Conversions(GOOGLE_GENAI, installed)
     for env_id, name, description, advertised in tools:
         out.tools += 1
-        for dialect in DIALECTS:
+        for dialect in SHAPES:
             problem = google_genai_problem(name, description, in_dialect(advertised, dialect))
             if problem is not None:
                 out.failures[dialect].append((env_id, name, problem))

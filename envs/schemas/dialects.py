@@ -1,22 +1,30 @@
-"""Schema dialects: the advertised input schema in the shape one kind of client converts without loss.
+"""Schema dialects: the advertised input schema in the shape one kind of client takes without loss.
 
-The ``default`` dialect is the advertised schema itself (``envs.schemas.tool_schemas``): accepted as it is by
-OpenAI strict function calling and Anthropic tool use, strict included. Some clients do not hand an
-MCP ``inputSchema`` to their model API as it is but convert it first, and a conversion can fail or
-drop text. A dialect is the same schema (the same properties, all of them required, null for an
-optional one meaning "not given", so arguments validate exactly as in the default) written so that
-such a conversion keeps everything:
+The advertised schema (``envs.schemas.tool_schemas``) is written for strict tool use: every object
+closed with ``"additionalProperties": false``, every property required, null for an optional one
+meaning "not given". A dialect is that schema (the same properties, the same types and nullability,
+so arguments validate exactly alike) written for a kind of client:
 
-* ``gemini``: google-genai's ``mcp_to_gemini_tool`` (the path behind ``tools=[session]``) turns the
-  JSON Schema into Gemini's OpenAPI-style ``Schema``. It fails on ``"additionalProperties": false``
-  (it reads every ``additionalProperties`` as a schema: ``'bool' object has no attribute 'items'``),
-  collapses ``anyOf: [X, {"type": "null"}]`` into X marked nullable, keeping X's description and
-  dropping the one beside ``anyOf``, and drops ``minItems``. So the gemini dialect has no
-  ``additionalProperties``, puts the description of a nullable property inside its non-null branch,
-  and says a ``minItems`` of 1 in words too ("At least 1 item.").
+* ``default``: what a client gets when it asks for nothing, converted whole by every client tested
+  (docs/serving.md, "Schema dialects"). google-genai's ``mcp_to_gemini_tool`` (the path behind
+  ``tools=[session]``, which announces itself only as the ``mcp`` SDK) turns the JSON Schema into
+  Gemini's OpenAPI-style ``Schema``: it fails on ``"additionalProperties": false`` (it reads every
+  ``additionalProperties`` as a schema: ``'bool' object has no attribute 'items'``), collapses
+  ``anyOf: [X, {"type": "null"}]`` into X marked nullable, keeping X's description and dropping the one
+  beside ``anyOf``, and drops ``minItems``. So the default has no ``additionalProperties``, puts the
+  description of a nullable property inside its non-null branch, and says a ``minItems`` of 1 in words
+  too ("At least 1 item."). The SDKs that offer strict tool use close every object themselves when
+  they make a schema strict (openai-agents' ``convert_schemas_to_strict``, LangChain's
+  ``bind_tools(strict=True)``; anthropic's public ``transform_schema`` helper), and the engine refuses
+  unknown arguments whatever the schema says.
+* ``strict``: the advertised schema as it is, for code that hands ``inputSchema`` to OpenAI or
+  Anthropic with ``strict: true`` and converts nothing (both refuse an object without
+  ``"additionalProperties": false``).
+* ``gemini``: the default's shape under the name it was first served by (``?dialect=gemini`` URLs
+  keep working).
 
-Which dialect a client gets is its choice (docs/serving.md): ``?dialect=gemini`` on an MCP URL or a
-REST listing, ``"dialect"`` when creating an episode, ``envfarm mcp --dialect gemini``.
+Which dialect a client gets is its choice (docs/serving.md): ``?dialect=strict`` on an MCP URL or a
+REST listing, ``"dialect"`` when creating an episode, ``envfarm mcp --dialect strict``.
 """
 
 from __future__ import annotations
@@ -26,9 +34,11 @@ from typing import Any, Literal, get_args
 from ..errors import UnknownDialect
 from .sentences import OPTIONAL_NOTE, sentence
 
-Dialect = Literal["default", "gemini"]
+Dialect = Literal["default", "strict", "gemini"]
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)
 DEFAULT_DIALECT: Dialect = "default"
+#: The dialects that differ in shape (``gemini`` writes what ``default`` writes).
+SHAPES: tuple[Dialect, ...] = ("default", "strict")
 #: The name of the query parameter (MCP URL, REST listings) and of the body field that choose one.
 DIALECT_FIELD = "dialect"
 
@@ -51,16 +61,16 @@ def parse_dialect(value: str | None, *, field: str = DIALECT_FIELD) -> Dialect:
 
 def in_dialect(advertised: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
     """The advertised schema ``advertised`` (``Environment.advertised_parameters``) written in
-    ``dialect``; the default is ``advertised`` itself, the others a new schema."""
-    if dialect == "gemini":
-        return gemini_schema(advertised)
-    return advertised
+    ``dialect``: ``strict`` is ``advertised`` itself, the others a new schema."""
+    if dialect == "strict":
+        return advertised
+    return portable_schema(advertised)
 
 
-def gemini_schema(node: dict[str, Any]) -> dict[str, Any]:
-    """An advertised schema node as the gemini dialect writes it (see the module docstring).
+def portable_schema(node: dict[str, Any]) -> dict[str, Any]:
+    """An advertised schema node as the default (and gemini) dialect writes it (see the module docstring).
 
-    >>> gemini_schema({"type": "object", "additionalProperties": False, "required": ["ids"], "properties": {
+    >>> portable_schema({"type": "object", "additionalProperties": False, "required": ["ids"], "properties": {
     ...     "ids": {"anyOf": [{"type": "array", "items": {"type": "string"}, "minItems": 1}, {"type": "null"}],
     ...             "description": "Order ids. Optional: null leaves it out."}}})
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -73,11 +83,11 @@ def gemini_schema(node: dict[str, Any]) -> dict[str, Any]:
         if key == "additionalProperties":
             continue
         if key == "properties" and isinstance(value, dict):
-            out[key] = {name: gemini_schema(sub) if isinstance(sub, dict) else sub for name, sub in value.items()}
+            out[key] = {name: portable_schema(sub) if isinstance(sub, dict) else sub for name, sub in value.items()}
         elif key == "items" and isinstance(value, dict):
-            out[key] = gemini_schema(value)
+            out[key] = portable_schema(value)
         elif key == "anyOf" and isinstance(value, list):
-            out[key] = [gemini_schema(b) if isinstance(b, dict) else b for b in value]
+            out[key] = [portable_schema(b) if isinstance(b, dict) else b for b in value]
         else:
             out[key] = value
     if out.get("type") == "array" and out.get("minItems") == 1:

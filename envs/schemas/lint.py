@@ -14,6 +14,9 @@ vendors' documented ones (docs/serving.md, "Tool schemas", cites each source):
   JSON Schema 2020-12).
 
 ``lint_tool`` checks one tool and says what each vendor would refuse; nothing here changes a schema.
+``lint_environments`` checks each vendor's rules on the schema dialect (``dialects``) that vendor's
+clients are served for them: the strict rules on the ``strict`` dialect (the schema handed to a model
+API with ``strict: true`` as it is), Gemini's and MCP's on the ``default`` one.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import jsonschema
 
+from .dialects import Dialect, in_dialect
+
 if TYPE_CHECKING:
     from ..formats.spec import EnvSpec
 
@@ -36,6 +41,8 @@ VENDOR_RULES = {
     "gemini": "Gemini function declarations",
     "mcp": "MCP inputSchema / outputSchema",
 }
+#: The dialect whose schemas each vendor's rules are checked on (see the module docstring).
+VENDOR_DIALECT: dict[str, Dialect] = {"openai": "strict", "anthropic": "strict", "gemini": "default", "mcp": "default"}
 
 _TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _ANNOTATIONS = frozenset({"description", "title"})
@@ -153,17 +160,21 @@ class Advertising(Protocol):
 def lint_environments(
     envs: Iterable[Advertising], *, source: bool = False, progress: Callable[[str], None] = lambda env_id: None
 ) -> LintReport:
-    """Check every tool of ``envs`` as clients see it: the advertised input schema and the output
-    schema; with ``source``, the spec's own ``parameters`` instead (what it would be without the
-    derivation), and no output schema."""
+    """Check every tool of ``envs`` as clients see it: the input schema in the dialect each vendor's
+    clients are served (``VENDOR_DIALECT``) and the output schema; with ``source``, the spec's own
+    ``parameters`` instead (what it would be without the derivation), and no output schema."""
     report = LintReport()
     for env in envs:
         for tool in env.spec.tools:
             if source:
                 report.tools.append(lint_tool(env.spec.id, tool.name, tool.parameters))
-            else:
-                schemas = env.advertised_parameters(tool.name), env.output_schema(tool.name)
-                report.tools.append(lint_tool(env.spec.id, tool.name, *schemas))
+                continue
+            advertised, output = env.advertised_parameters(tool.name), env.output_schema(tool.name)
+            linted = ToolLint(env.spec.id, tool.name)
+            for vendor, dialect in VENDOR_DIALECT.items():
+                one = lint_tool(env.spec.id, tool.name, in_dialect(advertised, dialect), output, vendors=[vendor])
+                linted.problems[vendor] = one.problems[vendor]
+            report.tools.append(linted)
         progress(env.spec.id)
     return report
 

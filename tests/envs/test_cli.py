@@ -162,30 +162,30 @@ def test_envs_check_one_env(catalog: Path) -> None:
 def test_envs_lint_schemas_reference_envs_pass_every_vendor() -> None:
     result = run("envs", "lint-schemas", "clinic", "retail")
     assert result.exit_code == 0, result.output
-    assert "OpenAI function calling, strict │ 30    │ 30     │ 0" in result.stdout
+    assert "OpenAI function calling, strict │ strict  │ 30    │ 30     │ 0" in result.stdout
     report = json.loads(run("envs", "lint-schemas", "--json").stdout)
     assert report["vendors"] == {v: {"passed": 30, "failed": 0} for v in ("openai", "anthropic", "gemini", "mcp")}
     assert report["failures"] == []
 
 
 def test_envs_lint_schemas_runs_google_genais_own_conversion_in_each_dialect() -> None:
-    """The vendor rules pass, yet google-genai's converter fails on every default schema: the lint
-    says so, and where to go (the gemini dialect, which it converts whole)."""
+    """The vendor rules pass, each on the dialect its clients get; google-genai's converter takes every
+    default schema and fails on every strict one: the lint says so, and where google-genai belongs."""
     result = run("envs", "lint-schemas", "clinic", "retail")
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
-    assert "google-genai 3.6.1 │ default │ 30 │ 0 │ 30" in out
-    assert "google-genai 3.6.1 │ gemini │ 30 │ 30 │ 0" in out
-    assert (
-        "✗ google-genai (default) clinic.find_patient_by_email: AttributeError: 'bool' object has no attribute" in out
-    )
-    assert "→ connect google-genai with ?dialect=gemini on the MCP URL" in out
+    assert "OpenAI function calling, strict │ strict │ 30 │ 30 │ 0" in out
+    assert "Gemini function declarations │ default │ 30 │ 30 │ 0" in out
+    assert "google-genai 3.6.1 │ default │ 30 │ 30 │ 0" in out
+    assert "google-genai 3.6.1 │ strict │ 30 │ 0 │ 30" in out
+    assert "✗ google-genai" not in out  # the strict dialect's failures are by design, not listed
+    assert "→ connect google-genai without ?dialect=strict on the MCP URL" in out
     clients = json.loads(run("envs", "lint-schemas", "clinic", "--json").stdout)["clients"]
     genai = clients["google-genai"]
     assert (genai["version"], genai["tools"]) == ("3.6.1", 12)
-    assert genai["dialects"]["gemini"] == {"converted": 12, "failed": []}
-    assert genai["dialects"]["default"]["converted"] == 0
-    assert {f["tool"] for f in genai["dialects"]["default"]["failed"]} >= {"book_appointment", "list_providers"}
+    assert genai["dialects"]["default"] == {"converted": 12, "failed": []}
+    assert genai["dialects"]["strict"]["converted"] == 0
+    assert {f["tool"] for f in genai["dialects"]["strict"]["failed"]} >= {"book_appointment", "list_providers"}
 
 
 def test_envs_lint_schemas_source_shows_what_the_specs_would_fail(catalog: Path) -> None:

@@ -1,6 +1,7 @@
-"""Schema dialects on a served farm: an episode asked for in the gemini dialect advertises the gemini
-schemas over real MCP, google-genai drives it through ``tools=[session]`` (its own conversion and
-automatic function calling, against a fake Gemini API on loopback), and calls in that shape work."""
+"""Schema dialects on a served farm: an episode lists the default dialect's schemas over real MCP unless
+it asks for another, google-genai drives one as it is served through ``tools=[session]`` (its own
+conversion and automatic function calling, against a fake Gemini API on loopback), and calls in that
+shape work; an episode asked for in the strict dialect lists the advertised schemas as they are."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from envs import Catalog
-from envs.schemas.dialects import in_dialect
+from envs.schemas.dialects import Dialect, in_dialect
 from server.threaded import ThreadedServer
 
 from .conftest import KEY_A, MODES, auth, farm_error, mcp_session, run
@@ -30,8 +31,8 @@ CATALOG = Catalog()
 CLINIC = CATALOG.get("clinic").environment
 
 
-def gemini_schemas(env: Any = CLINIC) -> list[dict[str, Any]]:
-    return [in_dialect(env.advertised_parameters(t.name), "gemini") for t in env.spec.tools]
+def schemas_in(dialect: Dialect, env: Any = CLINIC) -> list[dict[str, Any]]:
+    return [in_dialect(env.advertised_parameters(t.name), dialect) for t in env.spec.tools]
 
 
 def new_episode(client: httpx.Client, **body: str) -> dict[str, Any]:
@@ -41,35 +42,38 @@ def new_episode(client: httpx.Client, **body: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_an_episode_created_in_the_gemini_dialect_lists_gemini_schemas_over_mcp(client, mode):
-    ep = new_episode(client, env_id="clinic", dialect="gemini")
-    assert ep["mcp_url"].endswith(f"/episodes/{ep['episode_id']}/mcp?dialect=gemini")
-    assert [t["input_schema"] for t in ep["tools"]] == gemini_schemas()
+def test_an_episode_created_in_the_strict_dialect_lists_the_advertised_schemas_over_mcp(client, mode):
+    ep = new_episode(client, env_id="clinic", dialect="strict")
+    assert ep["mcp_url"].endswith(f"/episodes/{ep['episode_id']}/mcp?dialect=strict")
+    assert [t["input_schema"] for t in ep["tools"]] == schemas_in("strict")
     plain_url = ep["mcp_url"].split("?")[0]
 
     async def go():
         async with mcp_session(ep["mcp_url"], mode) as c:
-            gemini = (await c.list_tools()).tools
+            strict = (await c.list_tools()).tools
             slots = await c.call_tool("list_open_slots", {"provider_id": "PR01", "specialty": None, "date": None})
         async with mcp_session(plain_url, mode) as c:  # the same episode, default dialect: per connection
             default = (await c.list_tools()).tools
-        return gemini, slots, default
+        async with mcp_session(plain_url + "?dialect=gemini", mode) as c:  # the default's shape, by its old name
+            gemini = (await c.list_tools()).tools
+        return strict, slots, default, gemini
 
-    gemini, slots, default = run(go())
-    assert [t.input_schema for t in gemini] == gemini_schemas()
-    assert [t.description for t in gemini] == [t.description for t in CLINIC.spec.tools]
-    assert [t.input_schema for t in default] == [CLINIC.advertised_parameters(t.name) for t in CLINIC.spec.tools]
+    strict, slots, default, gemini = run(go())
+    assert [t.input_schema for t in strict] == [CLINIC.advertised_parameters(t.name) for t in CLINIC.spec.tools]
+    assert all(t.input_schema["additionalProperties"] is False for t in strict)
+    assert [t.description for t in strict] == [t.description for t in CLINIC.spec.tools]
+    assert [t.input_schema for t in default] == schemas_in("default") == [t.input_schema for t in gemini]
+    assert not any("additionalProperties" in json.dumps(t.input_schema) for t in default)
     assert not slots.is_error and json.loads(slots.content[0].text)
 
 
 def test_rest_listings_take_the_dialect(client):
-    env = client.get("/envs/clinic", params={"dialect": "gemini"}).json()
-    assert [t["input_schema"] for t in env["tool_list"]] == gemini_schemas()
+    env = client.get("/envs/clinic", params={"dialect": "strict"}).json()
+    assert [t["input_schema"] for t in env["tool_list"]] == schemas_in("strict")
     default = client.get("/envs/clinic").json()
-    assert [t["input_schema"] for t in default["tool_list"]] == [
-        CLINIC.advertised_parameters(t.name) for t in CLINIC.spec.tools
-    ]
-    assert client.post("/episodes", json={"env_id": "clinic"}).json()["mcp_url"].endswith("/mcp")  # default
+    assert [t["input_schema"] for t in default["tool_list"]] == schemas_in("default")
+    plain = client.post("/episodes", json={"env_id": "clinic"}).json()
+    assert plain["mcp_url"].endswith("/mcp") and [t["input_schema"] for t in plain["tools"]] == schemas_in("default")
 
 
 def test_an_unknown_dialect_is_refused_naming_the_field_and_the_value(client):
@@ -82,7 +86,7 @@ def test_an_unknown_dialect_is_refused_naming_the_field_and_the_value(client):
     assert r.status_code == 400
     assert farm_error(r) == {
         "code": "bad_request",
-        "message": "dialect: unknown schema dialect 'gemni'; choose one of default, gemini. Did you mean 'gemini'?",
+        "message": "dialect: unknown schema dialect 'gemni'; choose one of default, strict, gemini. Did you mean 'gemini'?",
         "field": "dialect",
     }
     for response in (
@@ -142,7 +146,7 @@ def snippet_as_written(farm_url: str, key: str) -> str:
     return code
 
 
-def test_the_google_genai_snippet_drives_a_gemini_dialect_episode(keyed_server, fake_gemini):
+def test_the_google_genai_snippet_drives_an_episode_as_it_is_served(keyed_server, fake_gemini):
     """docs/clients.md's google-genai snippet as written, in a process of its own: google-genai's
     ``generate_content`` with the MCP session as its tools, against the fake Gemini API."""
     env = {**os.environ, "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake_gemini.server.url}
@@ -156,7 +160,7 @@ def test_the_google_genai_snippet_drives_a_gemini_dialect_episode(keyed_server, 
     # What the Gemini API received: every tool, converted by google-genai itself, descriptions kept.
     declarations = {d["name"]: d for tool in first["tools"] for d in tool["functionDeclarations"]}
     assert list(declarations) == [t.name for t in CLINIC.spec.tools]
-    for tool, schema in zip(CLINIC.spec.tools, gemini_schemas(), strict=True):
+    for tool, schema in zip(CLINIC.spec.tools, schemas_in("default"), strict=True):
         sent = declarations[tool.name]
         assert sent["description"] == tool.description
         assert "additionalProperties" not in json.dumps(sent)

@@ -10,6 +10,7 @@ from mcp.shared.exceptions import MCPError
 
 from envs import Catalog, score_episode
 from envs.schemas.arguments import bounded_strings
+from envs.schemas.dialects import DEFAULT_DIALECT, in_dialect
 from envs.schemas.tool_schemas import advertised_parameters
 
 from .conftest import KEY_A, KEY_B, MODES, farm_error, mcp_session, rpc, run
@@ -39,10 +40,10 @@ def test_tools_match_the_spec(client, mode):
     env = CATALOG.get("clinic").environment
     assert [t.name for t in tools] == [t.name for t in spec.tools]
     for tool, ts in zip(tools, spec.tools, strict=True):
-        # What every model API accepts as it is (envs.schemas.tool_schemas): the spec's schema with every string's
-        # limit stated, as the engine enforces it; only the limits differ from the spec's own schema.
-        assert tool.input_schema == env.advertised_parameters(ts.name)
-        assert tool.input_schema == advertised_parameters(bounded_strings(ts.parameters)[0])
+        # The advertised schema (envs.schemas.tool_schemas: the spec's schema with every string's limit stated,
+        # as the engine enforces it) in the default dialect, which every client tested converts whole.
+        assert tool.input_schema == in_dialect(env.advertised_parameters(ts.name), DEFAULT_DIALECT)
+        assert tool.input_schema == in_dialect(advertised_parameters(bounded_strings(ts.parameters)[0]), "default")
         assert set(tool.input_schema["required"]) == set(ts.parameters["properties"])
         assert tool.output_schema == env.output_schema(ts.name)
         assert tool.description == ts.description

@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
+from envs.schemas.lint import lint_tool
+
 from ..clients.fakes import FakeLLM, call, say
 from ..mcp_clients import client_module
 from .conftest import run
@@ -63,3 +65,36 @@ def test_the_model_reads_why_its_episode_refuses_a_call(client: httpx.Client, ll
     assert "PR01" in before  # the providers, as the tool returned them
     [after] = tool_messages(llm, "second turn")
     assert f"Episode '{eid}' is closed" in after, after
+
+
+def test_strict_conversion_makes_the_default_dialect_strict(client: httpx.Client, llm: FakeLLM) -> None:
+    """openai-agents' own strict conversion (``convert_schemas_to_strict``) of the default dialect, which
+    leaves ``additionalProperties`` out for google-genai's sake: every tool with parameters reaches the
+    model API with ``strict: true`` and a schema OpenAI's strict rules take. A tool without parameters
+    it serves non-strict (it will not close an object that declares no properties): there is nothing
+    for strict mode to hold, and the farm refuses any argument such a tool is sent."""
+    ep = client.post("/episodes", json={"env_id": "clinic"}).json()
+    llm.script("strict turn", say("Done."))
+
+    async def go() -> None:
+        openai = agents.AsyncOpenAI(base_url=llm.base_url, api_key="sk-test")
+        model = agents.OpenAIChatCompletionsModel(model="fake-model", openai_client=openai)
+        mcp = agents_mcp.MCPServerStreamableHttp(params={"url": ep["mcp_url"]})
+        async with openai, mcp:
+            agent = agents.Agent(
+                name="clinic", model=model, mcp_servers=[mcp], mcp_config={"convert_schemas_to_strict": True}
+            )
+            await agents.Runner.run(agent, "strict turn", run_config=agents.RunConfig(tracing_disabled=True))
+
+    run(go())
+    (body,) = [b for b in llm.calls_to("chat") if "strict turn" in json.dumps(b["messages"])]
+    sent = {t["function"]["name"]: t["function"] for t in body["tools"]}
+    assert len(sent) == len(ep["tools"]) > 5
+    without = {t["name"] for t in ep["tools"] if not t["input_schema"]["properties"]}
+    assert without == {"list_insurance_plans"}
+    for name, function in sent.items():
+        assert function["strict"] is (name not in without), name
+        if name in without:
+            continue
+        linted = lint_tool("clinic", name, function["parameters"], vendors=["openai"])
+        assert linted.ok("openai"), (name, linted.problems["openai"])

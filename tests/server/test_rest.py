@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from envs import Catalog
+from envs.schemas.dialects import in_dialect
 
 from .conftest import API_KEYS, KEY_A, KEY_ADMIN, KEY_B, farm_error, mcp_session, rpc, run
 
@@ -64,7 +65,9 @@ def test_env_detail(client):
     assert [t["name"] for t in detail["tool_list"]] == [t.name for t in spec.tools]
     assert {t["name"]: t["kind"] for t in detail["tool_list"]} == {t.name: t.kind for t in spec.tools}
     env = CATALOG.get("retail").environment
-    assert detail["tool_list"][0]["input_schema"] == env.advertised_parameters(spec.tools[0].name)
+    assert detail["tool_list"][0]["input_schema"] == in_dialect(
+        env.advertised_parameters(spec.tools[0].name), "default"
+    )
     assert [t["output_schema"] for t in detail["tool_list"]] == [env.output_schema(t.name) for t in spec.tools]
     assert {t["name"] for t in detail["tables"]} == {t.name for t in spec.tables}
     assert detail["write_tools"] == sum(t.kind == "write" for t in spec.tools)

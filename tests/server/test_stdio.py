@@ -135,27 +135,27 @@ def test_stdio_free_play_has_no_score(tmp_path):
 
 
 def test_stdio_lists_tools_in_the_dialect_asked_for(tmp_path):
-    """``envfarm mcp --dialect gemini``: the gemini schemas, and calls in their shape (null for an
-    optional parameter) work as in the default."""
+    """``envfarm mcp --dialect strict``: the advertised schemas as they are, and calls in their shape
+    (null for an optional parameter) work as in the default."""
     env = CATALOG.get("clinic").environment
 
     async def session():
         with (tmp_path / "stderr.txt").open("w") as err:
-            async with Client(stdio_client(params("mcp", "--env", "clinic", "--dialect", "gemini"), errlog=err)) as c:
+            async with Client(stdio_client(params("mcp", "--env", "clinic", "--dialect", "strict"), errlog=err)) as c:
                 tools = (await c.list_tools()).tools
                 slots = await c.call_tool("list_open_slots", {"provider_id": "PR01", "specialty": None, "date": None})
                 return tools, slots
 
     tools, slots = run(session())
     assert [t.input_schema for t in tools] == [
-        in_dialect(env.advertised_parameters(t.name), "gemini") for t in env.spec.tools
+        in_dialect(env.advertised_parameters(t.name), "strict") for t in env.spec.tools
     ]
-    assert not any("additionalProperties" in json.dumps(t.input_schema) for t in tools)
+    assert all(t.input_schema["additionalProperties"] is False for t in tools)
     assert not slots.is_error and json.loads(slots.content[0].text)
 
 
 def test_stdio_refuses_an_unknown_dialect_in_one_line(capsys):
     assert main(["mcp", "--env", "clinic", "--dialect", "gemni"]) == 1  # before anything is served
     assert capsys.readouterr().err == (
-        "error: --dialect: unknown schema dialect 'gemni'; choose one of default, gemini. Did you mean 'gemini'?\n"
+        "error: --dialect: unknown schema dialect 'gemni'; choose one of default, strict, gemini. Did you mean 'gemini'?\n"
     )

@@ -1,5 +1,5 @@
 """Schema dialects: google-genai's own MCP conversion over every tool of the default catalog in the
-gemini dialect, every description kept; the same arguments valid in every dialect; descriptions that
+default dialect (which it gets without asking), every description kept; the same arguments valid in every dialect; descriptions that
 read as sentences in every dialect."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from google.genai._mcp_utils import mcp_to_gemini_tool
 from mcp.types import Tool
 
 from envs.errors import UnknownDialect
-from envs.schemas.dialects import DEFAULT_DIALECT, DIALECTS, gemini_schema, in_dialect, parse_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECTS, in_dialect, parse_dialect, portable_schema
 from envs.schemas.lint import lint_tool
 from envs.schemas.tool_schemas import advertised_parameters
 from tests.envs.catalog_tools import default_catalog_environments, tool_schemas_with_gold_arguments
@@ -25,7 +25,7 @@ from .test_tool_schemas import RICH, strict_arguments
 # google-genai reads MCP objects by their 1.x names (``inputSchema``, ``isError``) first; where fastmcp
 # is loaded too (a test before this one), fastmcp makes those names warn, and warnings are errors here.
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing `.*` is deprecated; MCP SDK v2 renamed")
-#: The only text the gemini dialect adds: a minItems of 1 in words (google-genai drops the keyword).
+#: The only text the default dialect adds: a minItems of 1 in words (google-genai drops the keyword).
 GEMINI_ADDED = "At least 1 item."
 
 
@@ -78,16 +78,17 @@ def without_text(node: Any, *drop: str) -> Any:
 
 def test_google_genai_converts_every_tool_of_the_default_catalog_and_keeps_every_description() -> None:
     tools = kept = params = 0
-    refused_as_default = 0
+    refused_as_strict = 0
     for env_id, name, description, advertised in catalog_tools():
         where = f"{env_id}.{name}"
         try:
-            mcp_to_gemini_tool(Tool(name=name, description=description, input_schema=advertised))
-        except AttributeError as exc:  # why the dialect exists: additionalProperties: false
+            mcp_to_gemini_tool(Tool(name=name, description=description, input_schema=in_dialect(advertised, "strict")))
+        except AttributeError as exc:  # why the default is not the strict schema: additionalProperties: false
             assert "'bool' object has no attribute 'items'" in str(exc)
-            refused_as_default += 1
-        gemini = in_dialect(advertised, "gemini")
-        converted = mcp_to_gemini_tool(Tool(name=name, description=description, input_schema=gemini))
+            refused_as_strict += 1
+        assert in_dialect(advertised, "gemini") == in_dialect(advertised, DEFAULT_DIALECT), where
+        shown = in_dialect(advertised, DEFAULT_DIALECT)
+        converted = mcp_to_gemini_tool(Tool(name=name, description=description, input_schema=shown))
         (declaration,) = converted.function_declarations or []
         assert declaration.name == name and declaration.description == description, where
         assert declaration.parameters is not None, where
@@ -103,13 +104,13 @@ def test_google_genai_converts_every_tool_of_the_default_catalog_and_keeps_every
         kept += len(wanted)
         params += sum(len(place) == 1 for place in wanted)
     print(f"\n{tools} tools converted, {kept} descriptions kept ({params} of top-level parameters)")
-    assert tools > 3000 and refused_as_default == tools
+    assert tools > 3000 and refused_as_strict == tools
     assert params > 5000
 
 
 def test_a_nullable_value_keeps_its_description_through_the_conversion() -> None:
     declaration = mcp_to_gemini_tool(
-        Tool(name="t", description="T.", input_schema=in_dialect(advertised_parameters(RICH), "gemini"))
+        Tool(name="t", description="T.", input_schema=in_dialect(advertised_parameters(RICH), DEFAULT_DIALECT))
     ).function_declarations
     assert declaration is not None and declaration[0].parameters is not None
     props = declaration[0].parameters.properties or {}
@@ -121,8 +122,8 @@ def test_a_nullable_value_keeps_its_description_through_the_conversion() -> None
     assert items.description == "2 to 5 items; no item repeated."
 
 
-def test_the_gemini_dialect_says_min_items_in_words_and_keeps_the_optional_note_last() -> None:
-    schema = gemini_schema(
+def test_the_default_dialect_says_min_items_in_words_and_keeps_the_optional_note_last() -> None:
+    schema = portable_schema(
         {
             "type": "object",
             "additionalProperties": False,
@@ -155,7 +156,7 @@ def test_every_dialect_takes_the_same_arguments() -> None:
             shown = in_dialect(default, dialect)
             same = without_text(shown, "additionalProperties") == without_text(default, "additionalProperties")
             assert same, (env_id, name, dialect)
-    assert in_dialect(RICH, DEFAULT_DIALECT) is RICH
+    assert in_dialect(RICH, "strict") is RICH
     validated = 0
     for name, raw, calls in tool_schemas_with_gold_arguments():  # gold calls as a strict-mode model sends them
         for dialect in DIALECTS:
@@ -166,11 +167,21 @@ def test_every_dialect_takes_the_same_arguments() -> None:
     assert validated > 200
 
 
-def test_the_gemini_dialect_passes_the_gemini_rules_and_is_json_schema() -> None:
+def test_the_default_dialect_passes_the_gemini_rules_and_is_json_schema() -> None:
     for env_id, name, _, advertised in catalog_tools():
-        gemini = in_dialect(advertised, "gemini")
-        assert lint_tool(env_id, name, gemini, vendors=["gemini"]).ok("gemini"), (env_id, name)
-        assert gemini["type"] == "object" and jsonschema_rs.meta.is_valid(gemini), (env_id, name)
+        shown = in_dialect(advertised, DEFAULT_DIALECT)
+        assert lint_tool(env_id, name, shown, vendors=["gemini"]).ok("gemini"), (env_id, name)
+        assert shown["type"] == "object" and jsonschema_rs.meta.is_valid(shown), (env_id, name)
+        # what it is not: a schema OpenAI takes with strict: true as it is (that is the strict dialect)
+        assert not lint_tool(env_id, name, shown, vendors=["openai"]).ok("openai"), (env_id, name)
+
+
+def test_the_strict_dialect_is_the_advertised_schema_every_strict_rule_takes() -> None:
+    for env_id, name, _, advertised in catalog_tools():
+        strict = in_dialect(advertised, "strict")
+        assert strict is advertised
+        linted = lint_tool(env_id, name, strict, vendors=["openai", "anthropic"])
+        assert linted.ok("openai") and linted.ok("anthropic"), (env_id, name, linted.problems)
 
 
 # -- descriptions read as sentences ----------------------------------------------------------------------
@@ -207,9 +218,10 @@ def test_descriptions_read_as_sentences_in_every_dialect(dialect: str) -> None:
 
 def test_a_dialect_is_chosen_by_name() -> None:
     assert parse_dialect(None) == "default" and parse_dialect("gemini") == "gemini"
+    assert parse_dialect("strict") == "strict"
     with pytest.raises(UnknownDialect) as caught:
         parse_dialect("gemni")
     assert str(caught.value) == (
-        "dialect: unknown schema dialect 'gemni'; choose one of default, gemini. Did you mean 'gemini'?"
+        "dialect: unknown schema dialect 'gemni'; choose one of default, strict, gemini. Did you mean 'gemini'?"
     )
     assert caught.value.field == "dialect" and caught.value.value == "gemni"
