@@ -18,6 +18,7 @@ from envs.catalog import load_env, load_env_dir
 from envs.engine import Environment
 from envs.errors import EnvFarmError
 from envs.formats.task import Task
+from envs.schemas.dialects import SHAPES, in_dialect
 from synthesis.domains.ontology import load_ontology
 from synthesis.tau2 import domain_folders, import_domain
 from synthesis.tools.envgen import generate_env
@@ -130,8 +131,9 @@ def test_no_output_schema_has_a_type_array_or_an_untyped_schema(catalog: list[tu
             assert schema["required"] == list(schema["properties"])
             problems += [f"{env.spec.id}.{tool.name}: outputSchema{p}" for p in inspector_findings(schema)]
             problems += [
-                f"{env.spec.id}.{tool.name}: inputSchema{p}"
-                for p in inspector_findings(env.advertised_parameters(tool.name))
+                f"{env.spec.id}.{tool.name}: inputSchema ({dialect}){p}"
+                for dialect in SHAPES
+                for p in inspector_findings(in_dialect(env.advertised_parameters(tool.name), dialect))
             ]
     assert declared > 1900
     assert problems == []
