@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -42,8 +43,13 @@ class SimilarityUnavailable(Exception):
 
 def query_parameters(tool: ToolSpec) -> tuple[str, ...]:
     """The parameters whose value a tool's SQL ranks documents against (``similarity(:name, …)``)."""
-    found = {m.group(1) for step in tool.steps for m in _QUERY_PARAMETER.finditer(step.sql)}
-    return tuple(sorted(found))
+    return _query_parameters(tuple(step.sql for step in tool.steps))
+
+
+@lru_cache(maxsize=4096)
+def _query_parameters(statements: tuple[str, ...]) -> tuple[str, ...]:
+    # per call in the embeddings mode: the spec's strings keep their hash, so a repeat costs a lookup
+    return tuple(sorted({m.group(1) for sql in statements for m in _QUERY_PARAMETER.finditer(sql)}))
 
 
 def install_knowledge_functions(
