@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
+from .awaited import awaited_long_past
 from .believable import believable_counts
 from .child_dates import children_before_parent
 from .deadlines import deadlines_before_record
@@ -117,6 +119,10 @@ class QualityCounts:
     deadlines_before_record: int = 0
     amount_groups_checked: int = 0
     amounts_beyond_parent: int = 0
+    amount_pairs_checked: int = 0
+    amounts_out_of_proportion: int = 0
+    awaited_rows_checked: int = 0
+    awaited_long_past: int = 0
     dual_control_envs: int = 0
     dual_tasks: int = 0
     tasks_needing_user_writes: int = 0
@@ -269,7 +275,14 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(relation_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
-    across_rows = (rows_outside_period, children_before_parent, deadlines_before_record, amounts_beyond_parent)
+    across_rows = (
+        rows_outside_period,
+        children_before_parent,
+        deadlines_before_record,
+        amounts_beyond_parent,
+        amounts_out_of_proportion,
+        awaited_long_past,
+    )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():
             setattr(counts, name, value)
@@ -399,6 +412,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
         ("deadlines before their record came to be", f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
         ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
+        ("amounts out of proportion to what they are for", f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
+        ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
         ("dual-control environments / tasks", f"{c.dual_control_envs} / {c.dual_tasks}"),
         ("dual-control tasks needing the user to act", f"{c.tasks_needing_user_writes}/{c.dual_tasks}"),
         (
@@ -450,6 +465,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
     ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
     ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
+    ("off proportion", lambda c: f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
+    ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]

@@ -1,16 +1,22 @@
 """Seed amounts within the record they come from (the quality report's measure 34,
 :mod:`envs.quality.amounts`): the refunds of one purchase add up to no more than it cost, the
-beneficiaries of one account to no more than 100 %.
+beneficiaries of one account to no more than 100 %; and in proportion to the amount they are for
+(measure 41, :mod:`envs.quality.amount_bands`): an offer near the listing's price, earnest money a
+usual part of the offer.
 
 :func:`settle_amounts` runs on the finished seed and scales the children's values down together, in
 proportion, so each keeps its part of the whole (cents and whole numbers rounded down).
+:func:`fit_amounts` runs before it and redraws an amount out of proportion inside its band
+(:func:`proportionate`, which the task generator uses too for the amounts of a new record).
 """
 
 from __future__ import annotations
 
 import math
+import random
 
 from envs.formats.spec import EnvSpec
+from envs.quality.amount_bands import Pair, amount_pairs, outside, pair_rows
 from envs.quality.amounts import excess, sibling_groups
 
 
@@ -29,3 +35,32 @@ def settle_amounts(spec: EnvSpec) -> int:
                     row[column] = math.floor(part) if kinds[column] == "integer" else math.floor(part * 100) / 100
             scaled += 1
     return scaled
+
+
+def proportionate(pair: Pair, base: float, rng: random.Random) -> float:
+    """An amount in the usual part of ``pair``'s band of ``base``, rounded as people state one: an offer
+    near the asking price (92-103 %), a deposit in the lower quarter of its band; to three significant
+    figures (an offer of 412,000, earnest money of 8,250), never outside the band."""
+    lo, hi = pair.band
+    if lo == hi:
+        return round(base * lo, 2)
+    factor = rng.uniform(0.92, 1.03) if lo < 1 < hi else rng.uniform(lo, lo + (hi - lo) / 4)
+    value = base * factor
+    step = 10 ** max(math.floor(math.log10(value)) - 2, -2) if value > 0 else 0.01
+    rounded = round(round(value / step) * step, 2)
+    return rounded if not outside(pair, rounded, base) else round(value, 2)
+
+
+def fit_amounts(spec: EnvSpec) -> int:
+    """Redraw the seed amounts out of proportion to the amount they are for (measure 41; in place): an
+    offer near its listing's price, a deposit a usual part of what it secures, a deposit record its
+    parent's deposit. Offers first, so a deposit follows its offer. Returns the number of values changed."""
+    rng = random.Random(f"amount-bands:{spec.id}")
+    changed = 0
+    kinds = {(t.name, c.name): c.type for t in spec.tables for c in t.columns}
+    for pair, row, base in pair_rows(spec, spec.seed, amount_pairs(spec)):
+        if outside(pair, float(row[pair.column]), base):
+            value = proportionate(pair, base, rng)
+            row[pair.column] = math.floor(value) if kinds[pair.table, pair.column] == "integer" else value
+            changed += 1
+    return changed

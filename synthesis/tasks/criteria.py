@@ -18,6 +18,7 @@ from envs.quality.text import superlative
 from ..domains.domain import Entity, plural
 from ..domains.sqlgen import pk
 from ..tools.toolkit import ToolMeta
+from .amounts import proportionate_inputs
 from .chain import Chain
 from .consent import ConsentGoals
 
@@ -127,7 +128,9 @@ class CriterionGoals(ConsentGoals):
                 if found is None:
                     continue
                 row, criterion = found
-                if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **given}) is not None:
+                tried = {**args, column: row[pk(parent)]}
+                fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
+                if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
                 return row, f"the {value.replace('_', ' ')} {parent.human} with {criterion}"
@@ -162,7 +165,9 @@ class CriterionGoals(ConsentGoals):
             if [str(r[a.name]) for r in fitting].count(first) != 1:
                 continue
             row = next(r for r in fitting if str(r[a.name]) == first)
-            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **given}) is not None:
+            tried = {**args, column: row[pk(parent)]}
+            fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
+            if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                 continue
             chain.call(search.tool, **{f"{a.name}_from": start, "limit": SEARCH_LIMIT})
             return row, f"the {parent.human} with the {superlative(a.name, True, False)} on or after {start}"

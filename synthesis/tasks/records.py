@@ -18,6 +18,7 @@ from ..domains.sqlgen import pk
 from ..domains.timeline import inverted, ordered_inputs, user_date
 from ..gate.oracle import Oracle
 from ..tools.toolkit import ToolMeta, sample_argument
+from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
@@ -116,6 +117,7 @@ class RecordGoals(CriterionGoals):
             args[ref.column] = row[pk(parent)]
             about.append(phrase)
         given = fixed_inputs if fixed_inputs is not None else self._create_inputs(e, m)
+        given = proportionate_inputs(self.spec, chain, e.table, args, given)
         if not self.clean_write(chain, m.tool, {**args, **given}):
             self.rejections["create_refused"] += 1
             return False
@@ -146,7 +148,9 @@ class RecordGoals(CriterionGoals):
         column = next(r.column for r in e.references if r.entity == parent.name)
         sample = self.rng.sample(rows, min(5, len(rows)))
         for row in sample:
-            if chain.on_copy(self.env, m.tool, {**args, column: row[pk(parent)], **self._create_inputs(e, m)}) is None:
+            tried = {**args, column: row[pk(parent)]}
+            given = proportionate_inputs(self.spec, chain, e.table, tried, self._create_inputs(e, m))
+            if chain.on_copy(self.env, m.tool, {**tried, **given}) is None:
                 return row
         return sample[0]
 

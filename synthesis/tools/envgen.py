@@ -18,7 +18,8 @@ from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
 
 from ..domains.aggregates import settle_aggregates
-from ..domains.amounts import settle_amounts
+from ..domains.amounts import fit_amounts, settle_amounts
+from ..domains.awaited import settle_awaited
 from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
@@ -220,9 +221,11 @@ def generate_env(
     anchors = anchored_dates(domain)
     settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
+    settle_awaited(spec)
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
