@@ -66,7 +66,8 @@ def test_pairs_are_checked_where_the_domains_have_them() -> None:
         d: seed_time(generated_spec(d, CLOCK), generated_spec(d, CLOCK).seed, CLOCK).date_pairs_checked
         for d in DOMAINS[:8]
     }
-    assert all(n >= 5 for n in pairs.values()), pairs
+    # a pending election carries no recorded end (measure 42), so benefits enrollments have fewer pairs
+    assert all(n >= 4 for n in pairs.values()), pairs
 
 
 def test_gaps_are_plausible_for_the_kind_of_period() -> None:
