@@ -4,7 +4,7 @@ listed at 640,000."""
 
 from __future__ import annotations
 
-from envs.quality.amount_bands import OFFER_BAND, DEPOSIT_BANDS
+from envs.quality.amount_bands import DEPOSIT_BANDS, OFFER_BAND
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
