@@ -3,7 +3,8 @@ wrong and a reviewer notices first (docs/synthesis.md, "Quality report"):
 
 * **undated time rules**: rules about time ("more than 2 days away") in a policy that states no
   current time, so no agent can decide them;
-* **birth dates under 16**: the people of a service are adults (or at least not newborns);
+* **birth dates under 16**: the people of a service are adults (or at least not newborns), except
+  those on record as someone's child (``kinship``: a dependent child, a guardian's child);
 * **rules phrased as columns**: a rule text that shows a column name ("per card account id", "the
   renews on must", "is available must be True", "merchant_responded");
 * **instructions that copy a tool**: a user who speaks a tool's description word for word;
@@ -23,6 +24,7 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec
 from ..formats.task import Task
 from ..grading.decidable import is_time_rule, stated_now
+from .kinship import CHILD, GRANDCHILD, kin_rows
 from .state_words import event_of
 
 #: A column name showing through a rule's words.
@@ -59,9 +61,12 @@ def believable_counts(spec: EnvSpec, tasks: list[Task]) -> BelievableCounts:
         if is_time_rule(rule.text):
             out.time_rules += 1
             out.undated_time_rules += not dated
+    children = {(k.link.table.name, k.index) for k in kin_rows(spec) if k.kind in (CHILD, GRANDCHILD)}
     for table in spec.tables:
         births = [c.name for c in table.columns if _BIRTH.search(c.name) and c.type in ("date", "datetime", "text")]
-        for row in spec.seed.get(table.name, []):
+        for i, row in enumerate(spec.seed.get(table.name, [])):
+            if (table.name, i) in children:
+                continue
             for column in births:
                 born = _day(row.get(column))
                 if born is not None:

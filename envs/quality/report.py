@@ -24,12 +24,14 @@ from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
+from .kin_ages import kin_age_contradictions
 from .periods import rows_outside_period
 from .relations import relation_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
+from .surnames import surnames_apart
 from .tasks import TaskReplay
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
@@ -123,6 +125,12 @@ class QualityCounts:
     amounts_out_of_proportion: int = 0
     awaited_rows_checked: int = 0
     awaited_long_past: int = 0
+    kin_rows_checked: int = 0
+    kin_rows_contradicting: int = 0
+    children_named: int = 0
+    children_with_other_surname: int = 0
+    relatives_named: int = 0
+    relatives_with_other_surname: int = 0
     dual_control_envs: int = 0
     dual_tasks: int = 0
     tasks_needing_user_writes: int = 0
@@ -282,6 +290,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         amounts_beyond_parent,
         amounts_out_of_proportion,
         awaited_long_past,
+        kin_age_contradictions,
+        surnames_apart,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():
@@ -414,6 +424,15 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
         ("amounts out of proportion to what they are for", f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
         ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
+        (
+            "relatives' birth dates or documents against the relationship",
+            f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",
+        ),
+        (
+            "surnames apart from the family's",
+            f"{c.children_with_other_surname}/{c.children_named} children, "
+            f"{c.relatives_with_other_surname}/{c.relatives_named} spouses, parents and siblings",
+        ),
         ("dual-control environments / tasks", f"{c.dual_control_envs} / {c.dual_tasks}"),
         ("dual-control tasks needing the user to act", f"{c.tasks_needing_user_writes}/{c.dual_tasks}"),
         (
@@ -467,6 +486,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
     ("off proportion", lambda c: f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
     ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
+    ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
+    ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]
