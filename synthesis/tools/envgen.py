@@ -24,11 +24,13 @@ from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.kin_ages import settle_kin_ages
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
 from ..domains.sqlgen import pk
+from ..domains.surnames import settle_surnames
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
@@ -227,6 +229,8 @@ def generate_env(
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
+    settle_kin_ages(spec)  # relatives' birth dates and documents fit their relationship
+    settle_surnames(spec)  # children carry their parent's surname
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
