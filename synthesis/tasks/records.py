@@ -22,6 +22,7 @@ from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
+from .relatives import fit_new_relative
 
 
 class RecordGoals(CriterionGoals):
@@ -118,6 +119,9 @@ class RecordGoals(CriterionGoals):
             about.append(phrase)
         given = fixed_inputs if fixed_inputs is not None else self._create_inputs(e, m)
         given = proportionate_inputs(self.spec, chain, e.table, args, given)
+        if fixed_inputs is None:  # a relative the user adds fits their family (birth date, surname)
+            episode = chain.episode
+            given = fit_new_relative(self.spec, e.table, args, given, lambda t, v: episode.rows_by_key(t, [(v,)])[(v,)])
         if not self.clean_write(chain, m.tool, {**args, **given}):
             self.rejections["create_refused"] += 1
             return False
