@@ -87,6 +87,9 @@ class QualityCounts:
     self_undoing_share: float = 0.0
     fields_set_twice: int = 0
     filler_values: int = 0
+    unchanged_field_tasks: int = 0
+    unchanged_field_writes: int = 0
+    writes_changing_nothing: int = 0
     internal_key_references: int = 0
     internal_key_share: float = 0.0
     title_references: int = 0
@@ -248,6 +251,9 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         counts.self_undoing_chains += found.self_undoing
         counts.fields_set_twice += found.sets_field_twice
         counts.filler_values += found.filler_values
+        counts.unchanged_field_tasks += bool(found.unchanged_field_writes)
+        counts.unchanged_field_writes += found.unchanged_field_writes
+        counts.writes_changing_nothing += found.writes_changing_nothing
         counts.internal_key_references += bool(found.internal_keys)
         counts.title_references += bool(found.titles)
         if found.internal_keys or found.titles:
@@ -398,6 +404,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("self-undoing chains", f"{c.self_undoing_share:.1%} ({c.self_undoing_chains} tasks)"),
         ("tasks setting a field twice", str(c.fields_set_twice)),
         ("filler values in structured fields", str(c.filler_values)),
+        (
+            "writes setting a field to the value it holds",
+            f"{c.unchanged_field_writes} calls in {c.unchanged_field_tasks} tasks "
+            f"({c.writes_changing_nothing} changing nothing)",
+        ),
         ("internal keys in the user's words", f"{c.internal_key_share:.1%} ({c.internal_key_references} tasks)"),
         ("generated titles in the user's words", f"{c.title_share:.1%} ({c.title_references} tasks)"),
         ("gold replay errors", str(c.replay_errors)),
@@ -474,6 +485,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("undoing", lambda c: str(c.self_undoing_chains)),
     ("set twice", lambda c: str(c.fields_set_twice)),
     ("filler", lambda c: str(c.filler_values)),
+    ("same value", lambda c: str(c.unchanged_field_writes)),
     ("keys", lambda c: str(c.internal_key_references)),
     ("titles", lambda c: str(c.title_references)),
     ("undated", lambda c: f"{c.undated_time_rules}/{c.time_rules}"),

@@ -5,14 +5,15 @@ tables it touched is read before and after, which gives the rows it inserted, up
 From that: whether a write builds on an earlier one (dependent chains), whose rows the task changes
 (cross-user writes), whether the record each write acts on can be singled out from what the user
 says (ambiguous goals), and what each write does to what earlier writes did (:mod:`.chains`: undone
-writes, fields set twice, filler values). The user's words are also searched for internal keys and
+writes, fields set twice, filler values) and whether it sets a field to the value it holds
+(:mod:`.unchanged`). The user's words are also searched for internal keys and
 generated titles (:mod:`.naming`). Definitions: docs/synthesis.md ("Quality report").
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from .text import (
     superlative,
     value_features,
 )
+from .unchanged import UnchangedFields
 
 RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
 
@@ -52,6 +54,8 @@ class TaskFindings:
     self_undoing: bool = False
     sets_field_twice: bool = False
     filler_values: int = 0
+    unchanged_field_writes: int = 0  # write calls setting a field from their arguments to the value it held
+    writes_changing_nothing: int = 0  # of those, the calls that changed no row at all
     internal_keys: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     replay_error: str | None = None
@@ -119,6 +123,10 @@ def _diff(before: State, after: State, keys: Mapping[str, AbstractSet[tuple[Any,
 def _row(state: State, key: RowKey) -> dict[str, Any] | None:
     table, pk = key
     return state.lookup(table, state.tables[table].primary_key, pk)
+
+
+def _lookup(state: State) -> Callable[[str, tuple[Any, ...]], dict[str, Any] | None]:
+    return lambda table, key: _row(state, (table, key))
 
 
 def find_target(state: State, tool_parameters: Mapping[str, Any], arguments: Mapping[str, Any]) -> RowKey | None:
@@ -241,6 +249,7 @@ class TaskReplay:
         self._seed_rows: dict[str, list[dict[str, Any]]] | None = None
         self._seed_state: State | None = None
         self._names: Names | None = None
+        self.unchanged = UnchangedFields(env.spec)
 
     def seed_rows(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows in the seed state."""
@@ -334,6 +343,9 @@ class TaskReplay:
             found.self_undoing |= bool(did.undoes)
             found.sets_field_twice |= bool(did.sets_twice)
             found.filler_values += len(did.filler)
+            unchanged = self.unchanged.find(call.tool, call.arguments, _lookup(state), _lookup(after))
+            found.unchanged_field_writes += bool(unchanged)
+            found.writes_changing_nothing += bool(unchanged) and not changed
             # An updated row counts for its owner before and after (a change of owner is a transfer).
             for key in changed:
                 for side in (state, after):
