@@ -75,10 +75,15 @@ class WriteVerdict:
     undoes: list[str] = field(default_factory=list)
     sets_twice: list[str] = field(default_factory=list)
     filler: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)  # fields set to the value they held (:mod:`.unchanged`)
+
+    @property
+    def problems(self) -> list[str]:
+        return self.undoes + self.sets_twice + self.filler + self.unchanged
 
     @property
     def clean(self) -> bool:
-        return not (self.undoes or self.sets_twice or self.filler)
+        return not self.problems
 
 
 class WriteHistory:

@@ -3,8 +3,9 @@
 Every gold call runs on a live episode the moment it joins the chain, so a later goal can depend on
 what an earlier one did (the id a create returned, the state a transition left) and a chain that a
 tool refuses is dropped at once instead of after assembly. Each write's changes go into the quality
-report's write history, so a chain never undoes, sets a field twice or writes filler: a goal is
-tried on a copy first (:meth:`Chain.trial`), and a write that does slips through breaks the chain.
+report's write history, so a chain never undoes, sets a field twice, writes filler or sets a field to
+the value it holds: a goal is tried on a copy first (:meth:`Chain.trial`), and a write that does
+slips through breaks the chain.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from envs import Environment, Episode
 from envs.errors import ToolError
 from envs.quality.chains import Row, RowKey, WriteHistory, WriteVerdict
+from envs.quality.unchanged import Lookup, UnchangedFields
 
 from ..tools.confirm import confirmed
 
@@ -61,10 +63,22 @@ class Chain:
     behaviour: list[str] = field(default_factory=list)  # how the user acts (tells a user simulator)
     decoys: dict[str, tuple[str, str]] = field(default_factory=dict)  # behaviour -> the record first asked for
     history: WriteHistory | None = None  # what the chain's writes did, write after write
+    unchanged: UnchangedFields | None = None  # which fields a write's arguments set
 
     @classmethod
     def start(cls, env: Environment, user_id: str) -> Chain:
-        return cls(user_id=user_id, episode=env.episode(), history=WriteHistory(env.spec))
+        history, unchanged = WriteHistory(env.spec), UnchangedFields(env.spec)
+        return cls(user_id=user_id, episode=env.episode(), history=history, unchanged=unchanged)
+
+    def _verdict(
+        self, history: WriteHistory, tool: str, arguments: dict[str, Any], before: Episode, after: Episode
+    ) -> WriteVerdict:
+        """What the write history says of a write from ``before`` to ``after``, and the fields its
+        arguments set to the value they held."""
+        verdict = history.record(arguments, changes(before, after))
+        if self.unchanged is not None:
+            verdict.unchanged = self.unchanged.find(tool, arguments, _lookup(before), _lookup(after))
+        return verdict
 
     def call(self, tool: str, **arguments: Any) -> Any:
         """Run one gold call on the live episode and keep it; ChainBroken when the tool refuses it, or
@@ -80,11 +94,11 @@ class Chain:
             if before is not None and self.history is not None:
                 earlier = self.episode.env.restore(before)
                 try:
-                    verdict = self.history.record(arguments, changes(earlier, self.episode))
+                    verdict = self._verdict(self.history, tool, arguments, earlier, self.episode)
                 finally:
                     earlier.close()
                 if not verdict.clean:
-                    raise ChainBroken(f"{tool}: {(verdict.undoes + verdict.sets_twice + verdict.filler)[0]}")
+                    raise ChainBroken(f"{tool}: {verdict.problems[0]}")
             self.results.append(result)
         self.calls.append({"tool": tool, "arguments": arguments})
         return self.results[-1] if self.episode is not None else None
@@ -92,7 +106,8 @@ class Chain:
     def trial(self, env: Environment, tool: str, arguments: dict[str, Any]) -> ToolError | WriteVerdict:
         """What ``tool`` would do with ``arguments`` on a copy of the live episode: the tool's error,
         or what the write history says of it (clean when it neither undoes an earlier write, nor
-        sets a field twice, nor writes filler). The chain itself is untouched."""
+        sets a field twice, nor writes filler, nor sets a field to the value it holds). The chain
+        itself is untouched."""
         assert self.episode is not None
         trial = env.restore(self.episode.serialize())
         spec = env.spec.tool(tool)
@@ -100,7 +115,7 @@ class Chain:
         try:
             trial.call_tool(tool, args)
             history = self.history.copy() if self.history is not None else WriteHistory(env.spec)
-            return history.record(args, changes(self.episode, trial))
+            return self._verdict(history, tool, args, self.episode, trial)
         except ToolError as exc:
             return exc
         finally:
@@ -144,6 +159,10 @@ class Chain:
         if self.episode is not None:
             self.episode.close()
             self.episode = None
+
+
+def _lookup(episode: Episode) -> Lookup:
+    return lambda table, key: episode.rows_by_key(table, [key])[key]
 
 
 def changes(before: Episode, after: Episode) -> dict[RowKey, tuple[Row | None, Row | None]]:
