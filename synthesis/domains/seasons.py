@@ -6,7 +6,8 @@ and a date from the clock apart, and a reader sees the contradiction at once. :f
 runs once a row's dates are final and redraws such a title from the same examples, among those that fit
 the row's own date or name no time of year. A title the domain has no fitting replacement for stays.
 Only rows dated by when the titled thing happens are read (an event's date, a campaign's start, a
-show, a report filed); a film, a book or an item may be named for any season.
+show, a report filed); a film, a book or an item may be named for any season. Tasks follow the same
+rules when a write sets a title or that date (:func:`when_column`, :func:`fits`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
-from .domain import Domain
+from .domain import Domain, Entity
 
 _Q = {1: (1, 2, 3), 2: (4, 5, 6), 3: (7, 8, 9), 4: (10, 11, 12)}
 _MONTHS = (
@@ -89,6 +90,21 @@ def _month(value: Any) -> int | None:
     return int(value[5:7])
 
 
+def when_column(entity: Entity) -> str | None:
+    """The date column that says when ``entity``'s titled thing happens (None: its titles may name any
+    season): the first date or datetime attribute named for an event, a start, a show, a filing."""
+    if not any(a.kind == "title" for a in entity.attributes):
+        return None
+    return next((a.name for a in entity.attributes if a.kind in ("date", "datetime") and _WHEN.search(a.name)), None)
+
+
+def fits(title: Any, date: Any) -> bool:
+    """Whether ``title`` names no time of year, or one ``date``'s month falls in (True without a date)."""
+    month = _month(date)
+    season = season_of(title) if isinstance(title, str) else None
+    return month is None or season is None or month in season
+
+
 def settle_seasons(domain: Domain, spec: EnvSpec) -> int:
     """Redraw titles whose season their row's first date contradicts (in place). Returns the number of
     values changed (deterministic)."""
@@ -96,26 +112,21 @@ def settle_seasons(domain: Domain, spec: EnvSpec) -> int:
     changed = 0
     for entity in domain.entities:
         titles = [a for a in entity.attributes if a.kind == "title" and a.examples]
-        dates = [a.name for a in entity.attributes if a.kind in ("date", "datetime") and _WHEN.search(a.name)]
-        if not titles or not dates:
+        when = when_column(entity)
+        if not titles or when is None:
             continue
         rows = spec.seed.get(entity.table, [])
         for attr in titles:
             examples = attr.examples or []
             taken = {row.get(attr.name) for row in rows} if attr.unique else set()
             for row in rows:
-                value, month = row.get(attr.name), _month(row.get(dates[0]))
-                season = season_of(value) if isinstance(value, str) else None
-                if month is None or season is None or month in season:
+                value, date = row.get(attr.name), row.get(when)
+                if fits(value, date):
                     continue
-                fits = [
-                    e
-                    for e in examples
-                    if e != value and e not in taken and (season_of(e) is None or month in (season_of(e) or ()))
-                ]
-                if not fits:
+                choices = [e for e in examples if e != value and e not in taken and fits(e, date)]
+                if not choices:
                     continue
-                row[attr.name] = rng.choice(fits)
+                row[attr.name] = rng.choice(choices)
                 if attr.unique:
                     taken.add(row[attr.name])
                 changed += 1

@@ -2,11 +2,14 @@
 
 Both may also be *dependent* writes, on the record the previous goal made or moved: a create for it
 (a document added to the claim just opened) or a change of one of its fields (the seat of the
-booking just made). Every write is tried on a copy of the episode first (:meth:`clean_write`).
+booking just made). Every write is tried on a copy of the episode first (:meth:`clean_write`). A
+title a write sets names no time of year the record's date is outside, and a date a write sets keeps
+the record inside the time of year its title names (:mod:`..domains.seasons`: the seed's rules).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from envs import Environment
@@ -14,6 +17,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.chains import WriteVerdict
 
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.seasons import fits, when_column
 from ..domains.sqlgen import pk
 from ..domains.timeline import inverted, ordered_inputs, user_date
 from ..gate.oracle import Oracle
@@ -48,6 +52,25 @@ class RecordGoals(CriterionGoals):
         if isinstance(outcome, WriteVerdict) and not outcome.clean:
             self.rejections["undoes_or_repeats"] += 1
         return isinstance(outcome, WriteVerdict) and outcome.clean
+
+    def in_season(self, e: Entity, row: dict[str, Any]) -> bool:
+        """Whether every title of ``row`` fits the date it is held on (see :mod:`..domains.seasons`)."""
+        when = when_column(e)
+        return when is None or all(fits(row.get(a.name), row.get(when)) for a in e.attributes if a.kind == "title")
+
+    def seasonal(self, e: Entity, row: dict[str, Any], draw: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+        """Values from ``draw`` that leave ``row`` (its values before the write) in season when they set
+        a title or the date it is held on: drawn again a few times, None when none do."""
+        values = draw()
+        when = when_column(e)
+        titles = {a.name for a in e.attributes if a.kind == "title"}
+        if when is None or not (set(values) & (titles | {when})):
+            return values
+        for _ in range(8):
+            if self.in_season(e, {**row, **values}):
+                return values
+            values = draw()
+        return None
 
     def _parents(self, chain: Chain, e: Entity, row: dict[str, Any]) -> dict[str, Any]:
         assert chain.episode is not None
@@ -122,6 +145,8 @@ class RecordGoals(CriterionGoals):
         if fixed_inputs is None:  # a relative the user adds fits their family (birth date, surname)
             episode = chain.episode
             given = fit_new_relative(self.spec, e.table, args, given, lambda t, v: episode.rows_by_key(t, [(v,)])[(v,)])
+        if not self.in_season(e, given):
+            return False
         if not self.clean_write(chain, m.tool, {**args, **given}):
             self.rejections["create_refused"] += 1
             return False
@@ -163,12 +188,18 @@ class RecordGoals(CriterionGoals):
         tool = self.spec.tool(m.tool)
         assert tool is not None and e.create is not None
         props = tool.parameters["properties"]
-        values = {
-            name: self.input_value(a, props[name])
-            for name in e.create.inputs
-            if (a := e.attribute(name)) is not None and name in props
-        }
-        return ordered_inputs(values, {a.name: a.kind for a in e.attributes}, self.rng)
+        kinds = {a.name: a.kind for a in e.attributes}
+        inputs = e.create.inputs
+
+        def draw() -> dict[str, Any]:
+            values = {
+                name: self.input_value(a, props[name])
+                for name in inputs
+                if (a := e.attribute(name)) is not None and name in props
+            }
+            return ordered_inputs(values, kinds, self.rng)
+
+        return self.seasonal(e, {}, draw) or draw()  # out of season still: add_create drops it
 
     def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist, *, row: dict[str, Any] | None = None) -> bool:
         """A change of one field of one of the user's records; ``row``: the record the previous goal
@@ -199,7 +230,11 @@ class RecordGoals(CriterionGoals):
                 named = f"my {e.human} with {criterion}"
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
             return False  # the user asked to change this field of this record already
-        value = self.input_value(a, tool.parameters["properties"][a.name])
+        now = chain.episode.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)] or row
+        drawn = self.seasonal(e, now, lambda: {a.name: self.input_value(a, tool.parameters["properties"][a.name])})
+        if drawn is None:
+            return False  # a title or a date this record's date or title contradicts (no Back to School in March)
+        value = drawn[a.name]
         if a.kind == "email":
             value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
         if value == row.get(a.name) or inverted({**row, a.name: value}, {x.name: x.kind for x in e.attributes}):

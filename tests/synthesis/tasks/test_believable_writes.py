@@ -1,5 +1,5 @@
 """Writes a person would ask for: none sets a field to the value it holds (an escalation to the
-priority the ticket has)."""
+priority the ticket has), and a new title fits the record's date (no Back to School Promo in March)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from envs import Environment
 from envs.quality.chains import WriteVerdict
 from synthesis.domains.ontology import load_ontology
+from synthesis.domains.seasons import fits
 from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist
 from synthesis.tasks.taskgen import TaskGenerator
@@ -44,3 +45,28 @@ def test_an_escalation_to_the_priority_a_ticket_has_is_kept_out() -> None:
                     chain.call(escalate.tool, **args)
         finally:
             chain.close()
+
+
+def test_a_new_title_fits_the_date_of_the_record_it_names() -> None:
+    """Campaigns renamed with the domain's titles: "Back to School Promo" only for one that starts in
+    July to September, "Black Friday Push" in November; before, any title on any date."""
+    domain, g, env = _generated("podcast_ad_campaigns")
+    campaign = domain.entity("ad_campaign")
+    renamed: list[tuple[str, str]] = []
+    for seed in range(40):
+        gen = TaskGenerator(domain, g.spec, g.meta, env, seed=seed)
+        rename = gen.meta["update_ad_campaign_campaign_name"]
+        owners = sorted({str(gen.oracle.owner_of(campaign, r)) for r in gen.oracle.rows[campaign.name].values()})
+        chain = Chain.start(env, owners[seed % len(owners)])
+        try:
+            checks = Checklist(domain, env.spec.clock, gen.oracle.holds)
+            if gen.identify_user(chain) and gen.add_update(chain, rename, checks):
+                goal = chain.goals[-1]
+                assert chain.episode is not None
+                row = chain.episode.rows_by_key(campaign.table, [(goal.key,)])[(goal.key,)]
+                assert row is not None
+                renamed.append((goal.extra["campaign_name"], row["start_date"]))
+        finally:
+            chain.close()
+    assert len(renamed) >= 20
+    assert [(title, date) for title, date in renamed if not fits(title, date)] == []
