@@ -58,6 +58,11 @@ class RecordGoals(CriterionGoals):
         when = when_column(e)
         return when is None or all(fits(row.get(a.name), row.get(when)) for a in e.attributes if a.kind == "title")
 
+    def created_today(self, e: Entity) -> dict[str, Any]:
+        """The date a new record is held on when the user gives none: a create dates it today."""
+        when = when_column(e)
+        return {} if when is None else {when: self.spec.clock.strftime("%Y-%m-%d")}
+
     def seasonal(self, e: Entity, row: dict[str, Any], draw: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
         """Values from ``draw`` that leave ``row`` (its values before the write) in season when they set
         a title or the date it is held on: drawn again a few times, None when none do."""
@@ -145,7 +150,7 @@ class RecordGoals(CriterionGoals):
         if fixed_inputs is None:  # a relative the user adds fits their family (birth date, surname)
             episode = chain.episode
             given = fit_new_relative(self.spec, e.table, args, given, lambda t, v: episode.rows_by_key(t, [(v,)])[(v,)])
-        if not self.in_season(e, given):
+        if not self.in_season(e, {**self.created_today(e), **given}):
             return False
         if not self.clean_write(chain, m.tool, {**args, **given}):
             self.rejections["create_refused"] += 1
@@ -199,7 +204,7 @@ class RecordGoals(CriterionGoals):
             }
             return ordered_inputs(values, kinds, self.rng)
 
-        return self.seasonal(e, {}, draw) or draw()  # out of season still: add_create drops it
+        return self.seasonal(e, self.created_today(e), draw) or draw()  # out of season still: add_create drops it
 
     def add_update(self, chain: Chain, m: ToolMeta, checks: Checklist, *, row: dict[str, Any] | None = None) -> bool:
         """A change of one field of one of the user's records; ``row``: the record the previous goal

@@ -70,3 +70,28 @@ def test_a_new_title_fits_the_date_of_the_record_it_names() -> None:
             chain.close()
     assert len(renamed) >= 20
     assert [(title, date) for title, date in renamed if not fits(title, date)] == []
+
+
+def test_a_new_record_is_titled_for_the_day_it_is_dated() -> None:
+    """An expense report made today, dated today (its submission date is the clock's when the user
+    gives none), is titled for this quarter, not "Q2 sales conference" in March."""
+    domain, g, env = _generated("employee_expense_claims")
+    report = domain.entity("expense_report")
+    made: list[tuple[str, str]] = []
+    for seed in range(40):
+        gen = TaskGenerator(domain, g.spec, g.meta, env, seed=seed)
+        create = gen.meta["create_expense_report"]
+        users = sorted(gen.oracle.rows[gen.user.name])
+        chain = Chain.start(env, users[seed % len(users)])
+        try:
+            checks = Checklist(domain, env.spec.clock, gen.oracle.holds)
+            if gen.identify_user(chain) and gen.add_create(chain, create, checks):
+                assert chain.episode is not None
+                key = chain.goals[-1].key
+                row = chain.episode.rows_by_key(report.table, [(key,)])[(key,)]
+                assert row is not None
+                made.append((row["report_title"], row["submitted_on"]))
+        finally:
+            chain.close()
+    assert len(made) >= 20
+    assert [(title, date) for title, date in made if not fits(title, date)] == []
