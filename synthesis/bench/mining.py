@@ -1,11 +1,12 @@
 """``envfarm bench mining``: how well requests are matched to built-in domains, and how well a request
 that no domain fits is reported as such.
 
-Two labelled sets beside this module (``MINING_REQUESTS.md`` says how each was written) hold requests
-that fit one built-in domain and requests that fit none, each split into *dev* and *test*:
-``mining_requests.jsonl``, and ``paraphrase_requests.jsonl``, written apart from it in everyday words,
-other spellings and near misses. The threshold is calibrated on both dev parts together (the one that
-decides the most requests right), and the figures are reported per set and split:
+Labelled sets beside this module (``MINING_REQUESTS.md`` says how each was written) hold requests
+that fit one built-in domain and requests that fit none, split into *dev* and *test*:
+``mining_requests.jsonl``; ``paraphrase_requests.jsonl``, written apart from it in everyday words,
+other spellings and near misses; ``heldout_requests.jsonl`` and ``blind_requests.jsonl`` (all test),
+each written blind in casual words. The threshold is calibrated on the dev parts together (the one
+that decides the most requests right), and the figures are reported per set and split:
 
 * **fit accuracy**: of the requests that fit a domain, the share matched to that domain;
 * **no-fit recall**: of the requests that fit none, the share reported as fitting none;
@@ -25,7 +26,12 @@ from ..sources.matching import DomainMatcher, Match
 HERE = Path(__file__).resolve().parent
 LABELLED = HERE / "mining_requests.jsonl"
 #: Every labelled set, by name.
-LABELLED_SETS = {"requests": LABELLED, "paraphrases": HERE / "paraphrase_requests.jsonl"}
+LABELLED_SETS = {
+    "requests": LABELLED,
+    "paraphrases": HERE / "paraphrase_requests.jsonl",
+    "heldout": HERE / "heldout_requests.jsonl",
+    "blind": HERE / "blind_requests.jsonl",
+}
 #: Thresholds tried when calibrating.
 GRID = [round(0.05 + 0.005 * i, 3) for i in range(131)]
 

@@ -50,9 +50,9 @@ from ..domains.domain import Domain
 from .mining import FUNCTION_WORDS, SYNONYMS, lemma
 
 #: Below this confidence a request fits no built-in domain (calibrated: see the module docstring).
-DEFAULT_THRESHOLD = 0.29
+DEFAULT_THRESHOLD = 0.26
 #: The same, matching by words alone (the sentence model not installed).
-LEXICAL_THRESHOLD = 0.175
+LEXICAL_THRESHOLD = 0.14
 #: The words' share of a domain's similarity when the sentence model is there; the meaning's is the rest.
 LEXICAL_WEIGHT = 0.7
 #: A domain's meaning similarity is the mean of this many of its examples' highest cosines.
