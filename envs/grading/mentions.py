@@ -4,13 +4,15 @@ Tools return ISO values (``2026-06-09``, ``2026-03-02 10:30:00``); an agent writ
 "9 June 2026", "06/09/2026", "Jun 9th" or "10:30 AM on March 2". A value is stated when some
 mention in the text names the same day (a mention without a year names that day in any year) and,
 for a value with a time of day, when the text also names that time. Slash dates are read both ways
-(month first and day first), since an answer does not say which convention it follows.
+(month first and day first), since an answer does not say which convention it follows. Where the
+reader knows the day it is (the policy's clock), "today", "tonight", "tomorrow" and "yesterday" name
+days too: "your appointment is today at 9:15 AM" states ``2026-03-02 09:15:00`` on March 2.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 _MONTHS = {
     "january": 1,
@@ -40,6 +42,8 @@ _YEAR_FIRST_SLASH = re.compile(r"(?<![\w./-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/]
 _CLOCK_12H = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24H = re.compile(r"(?<![\w:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d])(?!\s*[ap]\.?\s?m\b)")
 _NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+_RELATIVE_DAYS = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|tomorrow|yesterday)\b")
+_RELATIVE_OFFSET = {"tomorrow": 1, "yesterday": -1}
 
 Day = tuple[int | None, int, int]  # (year or None, month, day)
 
@@ -83,6 +87,20 @@ def days_in(text: str) -> set[Day]:
         first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
         out |= {(year, first, second), (year, second, first)}
     return {d for d in out if 1 <= d[1] <= 12 and 1 <= d[2] <= 31}
+
+
+def relative_days(text: str, today: date) -> set[Day]:
+    """The days ``text`` names relative to ``today``: "today", "tonight", "this afternoon",
+    "tomorrow", "yesterday".
+
+    >>> sorted(relative_days("It is today at 9:15, not tomorrow.", date(2026, 3, 2)))
+    [(2026, 3, 2), (2026, 3, 3)]
+    """
+    out: set[Day] = set()
+    for m in _RELATIVE_DAYS.finditer(text.lower()):
+        day = today + timedelta(days=_RELATIVE_OFFSET.get(m.group(1), 0))
+        out.add((day.year, day.month, day.day))
+    return out
 
 
 def _year(text: str | None) -> int | None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from datetime import date
 
-from .mentions import days_in, parse_value, times_in, without_dates
+from .mentions import days_in, parse_value, relative_days, times_in, without_dates
 
 # A number not glued to letters, digits, '_' or '.': "A1001" and "#W1003" are identifiers, not numbers.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
@@ -86,10 +87,12 @@ _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::00)?")
 
 class Reading:
     """A text read once for many values: its days, times, numbers and words, so that asking whether
-    it states each of a record's values does not read it again each time."""
+    it states each of a record's values does not read it again each time. Given ``today`` (the day
+    the agent was told it is), "today", "tomorrow" and "yesterday" name days too."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, today: date | None = None) -> None:
         self.text = text
+        self.today = today
         self._days: set[tuple[int | None, int, int]] | None = None
         self._times: set[tuple[int, int]] | None = None
         self._numbers: list[float] | None = None
@@ -100,15 +103,12 @@ class Reading:
         parsed = parse_value(required.strip())
         if parsed is not None:
             day, clock = parsed
-            if self._days is None:
-                self._days, self._times = days_in(self.text), times_in(self.text)
-            named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in self._days)
-            return named and (clock is None or clock in (self._times or set()))
+            days, times = self._moments()
+            named = any(m == day.month and d == day.day and y in (None, day.year) for y, m, d in days)
+            return named and (clock is None or clock in times)
         hhmm = _CLOCK.fullmatch(required.strip())
         if hhmm is not None:  # a time of day: "10:30" is "10:30am", "10:30 AM"
-            if self._times is None:
-                self._days, self._times = days_in(self.text), times_in(self.text)
-            return (int(hhmm.group(1)), int(hhmm.group(2))) in self._times
+            return (int(hhmm.group(1)), int(hhmm.group(2))) in self._moments()[1]
         value = as_number(required)
         if value is not None:
             if self._numbers is None:
@@ -120,6 +120,13 @@ class Reading:
         if self._words is None:
             self._words = _words(self.text)
         return _on_word_bounds(needle, self._words)
+
+    def _moments(self) -> tuple[set[tuple[int | None, int, int]], set[tuple[int, int]]]:
+        if self._days is None or self._times is None:
+            self._days, self._times = days_in(self.text), times_in(self.text)
+            if self.today is not None:
+                self._days |= relative_days(self.text, self.today)
+        return self._days, self._times
 
 
 def _on_word_bounds(needle: str, text: str) -> bool:

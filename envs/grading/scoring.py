@@ -208,7 +208,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=passed))
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
-    said = Reading(prose(answer))
+    said = Reading(prose(answer), today=env.spec.clock.date())
     # an output found only in a record read out whole was not picked out of it
     dumped = dumped_records(answer, AnswerContext.of(env.spec, task, expected.results).reads) if task.outputs else []
     for out in task.outputs:
@@ -216,12 +216,13 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         checklist.append(
             CheckResult(kind="output", description=out, passed=said.states(out) and not dumped, error=error)
         )
+    plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     for value in task.distractors:
         checklist.append(
             CheckResult(
                 kind="distractor",
                 description=f"not stated: {value}",
-                passed=not said.states(value),
+                passed=not plainly.states(value),
             )
         )
     checklist += _refusal_checks(task, answer, env, expected)
@@ -231,7 +232,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
 def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
     if not task.refusals:
         return []
-    said = Reading(prose(answer))
+    said = Reading(prose(answer), today=env.spec.clock.date())
     context = AnswerContext.of(env.spec, task, expected.results)
     extra = restated(answer, context.shown, context.allowed, context.words)
     dumped = dumped_records(answer, context.reads)

@@ -305,3 +305,17 @@ def test_the_same_change_done_to_one_record_is_no_claim_for_the_refused_other():
         claimed("I've changed the campaign name.", claims, about="the read type", elsewhere=["campaign name"]) is None
     )
     assert claimed("I've changed the read type.", claims, about="the read type", elsewhere=["campaign name"])
+
+
+def test_a_reason_on_the_day_the_policy_states_may_be_said_as_today():
+    """The agent is told the date; "today at 9:15 AM" states the policy's day at 9:15, "tomorrow" does
+    not, and no other day is read into "today"."""
+    same_day = copy.deepcopy(REFUSED)
+    same_day["refusals"][0]["reason"] = ["2026-01-15 09:15:00"]
+    same_day["answer"] = "I'm sorry, I can't cancel order O1: it ships at 09:15 on 2026-01-15."
+    assert _score("I'm sorry, I can't cancel order O1: it ships today at 9:15 AM, too soon to stop.", same_day) == 1.0
+    assert _score("I'm sorry, I can't cancel order O1 this morning: it ships at 9:15.", same_day) == 1.0
+    assert _score("I'm sorry, I can't cancel order O1: it ships tomorrow at 9:15 AM.", same_day) == 0.0
+    assert _score("I'm sorry, I can't cancel order O1: it ships today.", same_day) == 0.0  # the time is the reason
+    # the record's own day is not today: "today" names the policy's day, not any
+    assert _score("I'm sorry, I can't cancel order O1 today; it is past the 3-day window.") == 0.0
