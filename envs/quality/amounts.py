@@ -5,7 +5,8 @@ Columns are picked by their names and types alone, so the measure runs on any ca
 generator keeps the rules (``synthesis.domains.amounts``):
 
 * **Money back.** The ``real`` columns of a child row named for money going back (:data:`BACK_WORDS`:
-  ``refund_amount``, ``credited``, ``payout``) add up, over the children of one parent, to no more
+  ``refund_amount``, ``credited``, ``payout``; in a table named for it, ``program_refunds``, its
+  ``amount``) add up, over the children of one parent, to no more
   than the parent's price (its first ``real`` column named for what was paid: :data:`PRICE_WORDS`).
 * **Shares.** The numeric columns of a child row named for a share (:data:`SHARE_WORDS`:
   ``share_percent``, ``allocation_pct``) add up, over the children of one parent, to no more than 100.
@@ -36,8 +37,14 @@ def _words(name: str) -> set[str]:
 
 
 def money_back_columns(table: TableSpec) -> list[str]:
+    # a table of refunds calls its money back plain "amount"
+    refunds_table = bool({w.removesuffix("s") for w in _words(table.name)} & BACK_WORDS)
     return [
-        c.name for c in table.columns if c.type == "real" and _words(c.name) & BACK_WORDS and not _words(c.name) & _NOT
+        c.name
+        for c in table.columns
+        if c.type == "real"
+        and not _words(c.name) & _NOT
+        and (_words(c.name) & BACK_WORDS or (refunds_table and "amount" in _words(c.name)))
     ]
 
 

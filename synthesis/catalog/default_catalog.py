@@ -73,12 +73,18 @@ class SynthesisFailed(EnvFarmError):
 
 
 def fingerprint() -> str:
-    """Hash of everything the default catalog depends on."""
+    """Hash of everything the default catalog depends on: synthesis's code and ontology, and the
+    ``envs`` library it builds with (the seeds keep the quality measures' rules, tasks are checked by
+    its engine)."""
     h = hashlib.sha256(f"faker={version('faker')};seed={DEFAULT_SEED}".encode())
     root = Path(__file__).resolve().parent.parent
     code = [p for p in root.rglob("*.py") if p.relative_to(root).parts[0] not in _NOT_IN_CATALOG]
+    library = root.parent / "envs"
     for path in sorted([*code, *ONTOLOGY_DIR.glob("*.json")]):
         h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    for path in sorted(library.rglob("*.py")):
+        h.update(path.relative_to(root.parent).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

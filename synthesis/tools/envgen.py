@@ -232,5 +232,7 @@ def generate_env(
     settle_kin_ages(spec)  # relatives' birth dates and documents fit their relationship
     settle_surnames(spec)  # children carry their parent's surname
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
+    if settle_amounts(spec):  # a total a parent took from its items may now be below its refunds
+        settle_aggregates(domain, spec)
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)

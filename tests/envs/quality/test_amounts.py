@@ -51,6 +51,17 @@ def test_columns_are_read_from_names():
     assert money_back_columns(refunds) == ["refund_amount"]  # a credit balance is no money back
     assert price_column(orders) == "total"
     assert share_columns(heirs) == ["share_percent"]
+    # a table of refunds names its money back plain "amount"; another table's amount is no refund
+    program_refunds = refunds.model_copy(
+        update={
+            "name": "program_refunds",
+            "columns": [
+                c.model_copy(update={"name": "amount"}) if c.name == "refund_amount" else c for c in refunds.columns
+            ],
+        }
+    )
+    assert money_back_columns(program_refunds) == ["amount"]
+    assert money_back_columns(program_refunds.model_copy(update={"name": "program_payments"})) == []
 
 
 def test_refunds_above_the_price_and_shares_above_100_are_counted():

@@ -37,3 +37,12 @@ def test_generated_amounts_stay_within_their_whole(domain_id):
     counts = amounts_beyond_parent(generated_spec(domain_id))
     assert counts.amount_groups_checked >= 10
     assert counts.amounts_beyond_parent == 0
+
+
+@pytest.mark.parametrize("domain_id", ["online_certificate_programs", "employee_expense_claims"])
+def test_refunds_named_plain_amount_and_totals_made_from_items_stay_within_their_whole(domain_id):
+    """``program_refunds.amount`` is money back (its table says so), and a report total the seed takes
+    from its items afterwards still covers the reimbursements paid on it."""
+    counts = amounts_beyond_parent(generated_spec(domain_id))
+    assert counts.amount_groups_checked >= 4
+    assert counts.amounts_beyond_parent == 0
