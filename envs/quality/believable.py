@@ -24,6 +24,7 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec
 from ..formats.task import Task
 from ..grading.decidable import is_time_rule, stated_now
+from .kin_ages import day
 from .kinship import CHILD, GRANDCHILD, kin_rows
 from .state_words import event_of
 
@@ -68,7 +69,7 @@ def believable_counts(spec: EnvSpec, tasks: list[Task]) -> BelievableCounts:
             if (table.name, i) in children:
                 continue
             for column in births:
-                born = _day(row.get(column))
+                born = day(row.get(column))
                 if born is not None:
                     out.birth_dates_checked += 1
                     out.birth_dates_under_16 += _years(born, spec.clock) < 16
@@ -98,15 +99,6 @@ def _count_event_reasons(out: BelievableCounts, table: TableSpec, rows: list[dic
 
 def _words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
-
-
-def _day(value: object) -> date | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        return None
 
 
 def _years(born: date, clock: datetime) -> float:
