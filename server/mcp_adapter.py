@@ -44,7 +44,7 @@ from mcp.types import (
 
 from envs.errors import EnvFarmError, UnknownDialect
 from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
-from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, in_dialect, parse_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, DIALECT_FIELD, Dialect, parse_dialect
 
 from .outcomes import CallOutcome, result_text
 
@@ -121,7 +121,7 @@ def mcp_tools(
             Tool(
                 name=t.name,
                 description=t.description,
-                input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
+                input_schema=env.schema_in(t.name, dialect),
                 output_schema=env.output_schema(t.name),
                 annotations=ToolAnnotations(
                     read_only_hint=t.kind == "read",

@@ -15,6 +15,7 @@ from ..errors import ResultError
 from ..formats.spec import EnvSpec
 from ..formats.sqltext import PreparedSQL, prepare
 from ..schemas.arguments import DEFAULT_MAX_STRING_CHARS, MAX_STRING_CHARS_CAP, ArgumentValidator
+from ..schemas.dialects import Dialect, in_dialect
 from ..schemas.tool_schemas import advertised_parameters
 from .compile import compile_image
 from .finite import non_finite, read_json_text, sqlite_json_with_infinities
@@ -74,6 +75,7 @@ class CompiledSpec:
         self._task_images: dict[str, bytes] = {}
         self._stored_names: frozenset[str] | None = None
         self._advertised: dict[str, dict[str, Any]] = {}
+        self._in_dialect: dict[tuple[str, Dialect], dict[str, Any]] = {}
         self._output_schemas: dict[str, dict[str, Any] | None] = {}
         #: The documents under an embedding model, for ``similarity()`` (set by whoever serves the
         #: ``embeddings`` knowledge mode: ``envs.engine.knowledge_functions``).
@@ -85,6 +87,14 @@ class CompiledSpec:
         schema = self._advertised.get(tool)
         if schema is None:
             schema = self._advertised[tool] = advertised_parameters(self.validators[tool].schema)
+        return schema
+
+    def schema_in(self, tool: str, dialect: Dialect) -> dict[str, Any]:
+        """``tool``'s advertised schema written in ``dialect`` (``envs.schemas.dialects``); built once,
+        as every listing and new episode shows it."""
+        schema = self._in_dialect.get((tool, dialect))
+        if schema is None:
+            schema = self._in_dialect[(tool, dialect)] = in_dialect(self.advertised_parameters(tool), dialect)
         return schema
 
     def max_string_chars(self, tool: str) -> int:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query
 
 from envs import CatalogEntry, Environment, Task
-from envs.schemas.dialects import DEFAULT_DIALECT, Dialect, in_dialect
+from envs.schemas.dialects import DEFAULT_DIALECT, Dialect
 
 from ...auth import Principal
 from ...schemas import EnvDetail, EnvList, EnvSummary, SkippedEnv, TaskAdmin, TaskList, TaskPublic, ToolInfo
@@ -52,7 +52,7 @@ def tool_infos(
             name=t.name,
             description=t.description,
             kind=t.kind,
-            input_schema=in_dialect(env.advertised_parameters(t.name), dialect),
+            input_schema=env.schema_in(t.name, dialect),
             output_schema=env.output_schema(t.name),
         )
         for t in env.spec.tools_of("user" if actor == "user" else "agent")
