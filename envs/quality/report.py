@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,14 @@ from .amounts import amounts_beyond_parent
 from .awaited import awaited_long_past
 from .believable import believable_counts
 from .child_dates import children_before_parent
+from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .periods import rows_outside_period
+from .presentation import render_markdown
 from .relations import relation_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
@@ -36,165 +38,6 @@ from .tasks import TaskReplay
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
 JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
-
-
-def _share(part: int, whole: int) -> float:
-    return round(part / whole, 4) if whole else 0.0
-
-
-@dataclass
-class QualityCounts:
-    """The measures of one environment or, summed, of a whole catalog (see docs/synthesis.md)."""
-
-    tasks: int = 0
-    refusal_tasks: int = 0
-    partial_refusal_tasks: int = 0
-    tasks_with_refusal_tag: int = 0
-    refusal_share: float = 0.0
-    write_tools: int = 0
-    used_write_tools: int = 0
-    used_write_tool_share: float = 0.0
-    unused_write_tools: int = 0
-    write_skeletons: int = 0
-    guard_kinds: int = 0
-    list_parameters: int = 0
-    envs_with_list_parameter: int = 0
-    coherence_rows_checked: int = 0
-    coherence_violations: int = 0
-    after_event_rows_checked: int = 0
-    after_event_in_future: int = 0
-    before_event_rows_checked: int = 0
-    before_event_in_past: int = 0
-    status_date_contradictions: int = 0
-    date_pairs_checked: int = 0
-    inverted_date_pairs: int = 0
-    past_events_checked: int = 0
-    past_events_after_clock: int = 0
-    future_events_checked: int = 0
-    future_events_before_clock: int = 0
-    clock_timestamps_checked: int = 0
-    clock_violations: int = 0
-    reveal_facts: int = 0
-    reveal_facts_in_instruction: int = 0
-    write_goals: int = 0
-    ambiguous_goals: int = 0
-    write_tasks: int = 0
-    cross_user_write_tasks: int = 0
-    staff_tools: int = 0
-    dependent_chain_tasks: int = 0
-    dependent_chain_share: float = 0.0
-    self_undoing_chains: int = 0
-    self_undoing_share: float = 0.0
-    fields_set_twice: int = 0
-    filler_values: int = 0
-    unchanged_field_tasks: int = 0
-    unchanged_field_writes: int = 0
-    writes_changing_nothing: int = 0
-    internal_key_references: int = 0
-    internal_key_share: float = 0.0
-    title_references: int = 0
-    title_share: float = 0.0
-    replay_errors: int = 0
-    rules: int = 0
-    policy_only_rules: int = 0
-    policy_only_share: float = 0.0
-    policy_refusal_tasks: int = 0
-    policy_refusal_share: float = 0.0
-    why_clause_refusal_tasks: int = 0
-    why_clause_other_tasks: int = 0
-    information_tasks: int = 0
-    information_tasks_with_distractors: int = 0
-    derived_value_tasks: int = 0
-    derived_value_share: float = 0.0
-    time_rules: int = 0
-    undated_time_rules: int = 0
-    birth_dates_checked: int = 0
-    birth_dates_under_16: int = 0
-    rule_texts: int = 0
-    rules_phrased_as_columns: int = 0
-    instructions_copying_tools: int = 0
-    policy_words: int = 0
-    event_reasons_checked: int = 0
-    event_reasons_outside_their_state: int = 0
-    period_rows_checked: int = 0
-    rows_outside_period: int = 0
-    child_rows_checked: int = 0
-    children_before_parent: int = 0
-    deadline_rows_checked: int = 0
-    deadlines_before_record: int = 0
-    amount_groups_checked: int = 0
-    amounts_beyond_parent: int = 0
-    amount_pairs_checked: int = 0
-    amounts_out_of_proportion: int = 0
-    awaited_rows_checked: int = 0
-    awaited_long_past: int = 0
-    kin_rows_checked: int = 0
-    kin_rows_contradicting: int = 0
-    children_named: int = 0
-    children_with_other_surname: int = 0
-    relatives_named: int = 0
-    relatives_with_other_surname: int = 0
-    dual_control_envs: int = 0
-    dual_tasks: int = 0
-    tasks_needing_user_writes: int = 0
-    user_actions: int = 0
-    user_writes: int = 0
-    agent_actions_in_dual: int = 0
-    user_fault_tasks_solved_alone: int = 0
-    retrieval_tasks: int = 0
-    retrieval_top3_hits: int = 0
-    aggregate_relations: int = 0
-    aggregate_rows_broken_in_seed: int = 0
-    aggregate_rows_broken_after_gold: int = 0
-
-    def finish(self) -> None:
-        """Fill the shares and derived counts from the counts."""
-        self.refusal_share = _share(self.tasks_with_refusal_tag, self.tasks)
-        self.used_write_tool_share = _share(self.used_write_tools, self.write_tools)
-        self.unused_write_tools = self.write_tools - self.used_write_tools
-        self.status_date_contradictions = self.after_event_in_future + self.before_event_in_past
-        self.clock_timestamps_checked = self.past_events_checked + self.future_events_checked
-        self.clock_violations = self.past_events_after_clock + self.future_events_before_clock
-        self.dependent_chain_share = _share(self.dependent_chain_tasks, self.tasks)
-        self.policy_only_share = _share(self.policy_only_rules, self.rules)
-        self.policy_refusal_share = _share(self.policy_refusal_tasks, self.tasks)
-        self.derived_value_share = _share(self.derived_value_tasks, self.tasks)
-        self.self_undoing_share = _share(self.self_undoing_chains, self.tasks)
-        self.internal_key_share = _share(self.internal_key_references, self.tasks)
-        self.title_share = _share(self.title_references, self.tasks)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every measure by its field name."""
-        return asdict(self)
-
-
-@dataclass
-class EnvQuality:
-    """One environment's measures, with the names behind its counts."""
-
-    env_id: str
-    counts: QualityCounts
-    write_tool_usage: dict[str, float]
-    unused_write_tools: list[str]
-    staff_tools: dict[str, str]
-    list_parameters: list[str]
-    replay_errors: list[str]
-    naming: dict[str, list[str]] = field(default_factory=dict)
-    skeletons: set[str] = field(default_factory=set, repr=False)
-    guards: set[str] = field(default_factory=set, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the counts, then the names (tools, parameters) behind them."""
-        return {
-            "env_id": self.env_id,
-            **self.counts.to_dict(),
-            "write_tool_usage": self.write_tool_usage,
-            "unused_write_tool_names": self.unused_write_tools,
-            "staff_tool_names": self.staff_tools,
-            "list_parameter_names": self.list_parameters,
-            "replay_error_messages": self.replay_errors,
-            "named_by_key_or_title": self.naming,
-        }
 
 
 @dataclass
@@ -218,7 +61,7 @@ class QualityReport:
 
     def to_markdown(self) -> str:
         """A totals table, then one row per environment."""
-        return render_markdown(self)
+        return render_markdown(self.totals, self.envs)
 
 
 def env_quality(entry: CatalogEntry) -> EnvQuality:
@@ -309,7 +152,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     return EnvQuality(
         env_id=spec.id,
         counts=counts,
-        write_tool_usage={name: _share(n, len(entry.tasks)) for name, n in tasks_calling.items()},
+        write_tool_usage={name: share(n, len(entry.tasks)) for name, n in tasks_calling.items()},
         unused_write_tools=unused,
         staff_tools=staff,
         list_parameters=lists,
@@ -372,153 +215,3 @@ def write_quality_report(report: QualityReport, out_dir: Path | str) -> tuple[Pa
     json_path.write_text(report.to_json(), encoding="utf-8")
     md_path.write_text(report.to_markdown(), encoding="utf-8")
     return json_path, md_path
-
-
-# -- presentation (shared by the markdown file and the CLI table) -----------------------------------
-
-
-def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
-    """(measure, value) rows of the totals block."""
-    return [
-        ("environments / tasks", f"{envs} / {c.tasks}"),
-        ("refusal share", f"{c.refusal_share:.1%} ({c.refusal_tasks} refusal, {c.partial_refusal_tasks} partial)"),
-        ("write tools used by ≥1 task", f"{c.used_write_tools}/{c.write_tools} ({c.used_write_tool_share:.1%})"),
-        ("unused write tools", str(c.unused_write_tools)),
-        ("distinct write-tool skeletons", str(c.write_skeletons)),
-        ("distinct guard kinds", str(c.guard_kinds)),
-        ("list parameters", f"{c.list_parameters} (in {c.envs_with_list_parameter} env(s))"),
-        ("reference-coherence violations", f"{c.coherence_violations}/{c.coherence_rows_checked} rows"),
-        ("after-event status, date in the future", f"{c.after_event_in_future}/{c.after_event_rows_checked} rows"),
-        ("before-event status, date in the past", f"{c.before_event_in_past}/{c.before_event_rows_checked} rows"),
-        ("inverted date pairs (end before start)", f"{c.inverted_date_pairs}/{c.date_pairs_checked} pairs"),
-        (
-            "clock violations (past event ahead, coming event past)",
-            f"{c.clock_violations}/{c.clock_timestamps_checked} timestamps "
-            f"({c.past_events_after_clock} + {c.future_events_before_clock})",
-        ),
-        ("reveal-if-asked facts already in the instruction", f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
-        ("ambiguous goals", f"{c.ambiguous_goals}/{c.write_goals} assessed write goals"),
-        ("cross-user write tasks", f"{c.cross_user_write_tasks}/{c.write_tasks} write tasks"),
-        ("staff tools exposed to the agent", str(c.staff_tools)),
-        ("dependent write chains", f"{c.dependent_chain_share:.1%} ({c.dependent_chain_tasks} tasks)"),
-        ("self-undoing chains", f"{c.self_undoing_share:.1%} ({c.self_undoing_chains} tasks)"),
-        ("tasks setting a field twice", str(c.fields_set_twice)),
-        ("filler values in structured fields", str(c.filler_values)),
-        (
-            "writes setting a field to the value it holds",
-            f"{c.unchanged_field_writes} calls in {c.unchanged_field_tasks} tasks "
-            f"({c.writes_changing_nothing} changing nothing)",
-        ),
-        ("internal keys in the user's words", f"{c.internal_key_share:.1%} ({c.internal_key_references} tasks)"),
-        ("generated titles in the user's words", f"{c.title_share:.1%} ({c.title_references} tasks)"),
-        ("gold replay errors", str(c.replay_errors)),
-        ("policy-only rules", f"{c.policy_only_share:.1%} ({c.policy_only_rules}/{c.rules} rules)"),
-        ("refusals resting on a policy-only rule", f"{c.policy_refusal_share:.1%} ({c.policy_refusal_tasks} tasks)"),
-        (
-            '"tell me why" clause',
-            f"{c.why_clause_refusal_tasks} tasks with a refusal, {c.why_clause_other_tasks} others",
-        ),
-        (
-            "questions with distractors",
-            f"{c.information_tasks_with_distractors}/{c.information_tasks} information tasks",
-        ),
-        ("values the agent must work out", f"{c.derived_value_share:.1%} ({c.derived_value_tasks} tasks)"),
-        ("time rules in a policy with no current time", f"{c.undated_time_rules}/{c.time_rules} time rules"),
-        ("birth dates under 16 years", f"{c.birth_dates_under_16}/{c.birth_dates_checked}"),
-        ("rules phrased as column names", f"{c.rules_phrased_as_columns}/{c.rule_texts} rules"),
-        ("instructions copying a tool description", str(c.instructions_copying_tools)),
-        ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
-        ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
-        ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
-        ("records dated before the record they belong to", f"{c.children_before_parent}/{c.child_rows_checked}"),
-        ("deadlines before their record came to be", f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
-        ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
-        ("amounts out of proportion to what they are for", f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
-        ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
-        (
-            "relatives' birth dates or documents against the relationship",
-            f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",
-        ),
-        (
-            "surnames apart from the family's",
-            f"{c.children_with_other_surname}/{c.children_named} children, "
-            f"{c.relatives_with_other_surname}/{c.relatives_named} spouses, parents and siblings",
-        ),
-        ("dual-control environments / tasks", f"{c.dual_control_envs} / {c.dual_tasks}"),
-        ("dual-control tasks needing the user to act", f"{c.tasks_needing_user_writes}/{c.dual_tasks}"),
-        (
-            "gold calls per dual-control task",
-            f"user {c.user_actions / max(c.dual_tasks, 1):.2f} ({c.user_writes / max(c.dual_tasks, 1):.2f} changes), "
-            f"agent {c.agent_actions_in_dual / max(c.dual_tasks, 1):.2f}",
-        ),
-        ("user-side faults an agent alone fixes", f"{c.user_fault_tasks_solved_alone}/{c.tasks_needing_user_writes}"),
-        ("required documents in BM25's top 3 for the request", f"{c.retrieval_top3_hits}/{c.retrieval_tasks} tasks"),
-        (
-            "totals their records do not add up to",
-            f"{c.aggregate_rows_broken_in_seed} rows in the seed, {c.aggregate_rows_broken_after_gold} after the "
-            f"gold actions ({c.aggregate_relations} relations)",
-        ),
-    ]
-
-
-#: Per-environment columns: (header, how to show the measure).
-ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
-    ("tasks", lambda c: str(c.tasks)),
-    ("refusal", lambda c: f"{c.refusal_share:.0%}"),
-    ("writes used", lambda c: f"{c.used_write_tools}/{c.write_tools}"),
-    ("skeletons", lambda c: str(c.write_skeletons)),
-    ("guards", lambda c: str(c.guard_kinds)),
-    ("lists", lambda c: str(c.list_parameters)),
-    ("incoherent", lambda c: f"{c.coherence_violations}/{c.coherence_rows_checked}"),
-    ("done>now", lambda c: f"{c.after_event_in_future}/{c.after_event_rows_checked}"),
-    ("sched<now", lambda c: f"{c.before_event_in_past}/{c.before_event_rows_checked}"),
-    ("end<start", lambda c: f"{c.inverted_date_pairs}/{c.date_pairs_checked}"),
-    ("off-clock", lambda c: f"{c.clock_violations}/{c.clock_timestamps_checked}"),
-    ("reveal said", lambda c: f"{c.reveal_facts_in_instruction}/{c.reveal_facts}"),
-    ("ambiguous", lambda c: f"{c.ambiguous_goals}/{c.write_goals}"),
-    ("cross-user", lambda c: f"{c.cross_user_write_tasks}/{c.write_tasks}"),
-    ("staff", lambda c: str(c.staff_tools)),
-    ("dependent", lambda c: f"{c.dependent_chain_share:.0%}"),
-    ("policy-only", lambda c: f"{c.policy_only_rules}/{c.rules}"),
-    ("policy refusals", lambda c: f"{c.policy_refusal_share:.0%}"),
-    ("derived", lambda c: f"{c.derived_value_share:.0%}"),
-    ("undoing", lambda c: str(c.self_undoing_chains)),
-    ("set twice", lambda c: str(c.fields_set_twice)),
-    ("filler", lambda c: str(c.filler_values)),
-    ("same value", lambda c: str(c.unchanged_field_writes)),
-    ("keys", lambda c: str(c.internal_key_references)),
-    ("titles", lambda c: str(c.title_references)),
-    ("undated", lambda c: f"{c.undated_time_rules}/{c.time_rules}"),
-    ("column rules", lambda c: f"{c.rules_phrased_as_columns}/{c.rule_texts}"),
-    ("policy words", lambda c: str(c.policy_words)),
-    ("stray reasons", lambda c: f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
-    ("off-period", lambda c: f"{c.rows_outside_period}/{c.period_rows_checked}"),
-    ("before parent", lambda c: f"{c.children_before_parent}/{c.child_rows_checked}"),
-    ("early deadline", lambda c: f"{c.deadlines_before_record}/{c.deadline_rows_checked}"),
-    ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
-    ("off proportion", lambda c: f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
-    ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
-    ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
-    ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
-    ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
-    ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
-]
-
-
-def render_markdown(report: QualityReport) -> str:
-    """The report as markdown: totals, then one row per environment."""
-    lines = ["# Catalog quality report", "", 'Measures are defined in docs/synthesis.md ("Quality report").', ""]
-    lines += ["| measure | total |", "|---|---|"]
-    lines += [f"| {name} | {value} |" for name, value in total_lines(report.totals, len(report.envs))]
-    lines += ["", "| environment | " + " | ".join(h for h, _ in ENV_COLUMNS) + " |"]
-    lines.append("|---" * (len(ENV_COLUMNS) + 1) + "|")
-    for e in report.envs:
-        lines.append(f"| {e.env_id} | " + " | ".join(show(e.counts) for _, show in ENV_COLUMNS) + " |")
-    named = [e for e in report.envs if e.unused_write_tools or e.staff_tools]
-    if named:
-        lines += ["", "## Unused write tools and staff tools", ""]
-        for e in named:
-            unused = ", ".join(e.unused_write_tools) or "none"
-            staff = ", ".join(f"{n} ({r})" for n, r in e.staff_tools.items()) or "none"
-            lines.append(f"- **{e.env_id}**: unused: {unused}; staff: {staff}")
-    return "\n".join(lines) + "\n"

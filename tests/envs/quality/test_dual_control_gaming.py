@@ -12,7 +12,8 @@ from envs.formats.task import Task
 from envs.paths import BUILTIN_CATALOG
 from envs.quality.adversaries import ADVERSARIES
 from envs.quality.gaming import USER_ACTS, WRITE, bench_gaming, play, task_class
-from envs.quality.report import env_quality, quality_report, total_lines
+from envs.quality.presentation import total_lines
+from envs.quality.report import env_quality, quality_report
 
 from ..engine.test_dual_control import PHONE, TASK, write_phone_catalog
 

@@ -14,7 +14,6 @@ from envs import paths
 from envs.catalog import Catalog, CatalogEntry
 from envs.formats.spec import EnvSpec
 from envs.quality import env_quality, quality_report
-from envs.quality.report import render_markdown
 from envs.quality.seed_time import coming_dates, date_pairs, names_future_event, names_past_event, seed_time
 from tests.envs.specs import params, tool
 
@@ -146,7 +145,7 @@ def test_a_coherent_seed_has_no_violations_and_the_report_carries_both_measures(
         4,
         28,
     )
-    assert "| inverted date pairs (end before start) | 2/10 pairs |" in render_markdown(report)
+    assert "| inverted date pairs (end before start) | 2/10 pairs |" in report.to_markdown()
     assert report.to_dict()["envs"][0]["past_events_after_clock"] == 3
 
 

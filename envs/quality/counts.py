@@ -1,0 +1,169 @@
+"""The counts behind the quality report: one field per measure, summed over a catalog.
+
+Every measure is defined in docs/synthesis.md ("Quality report"); ``finish`` derives the shares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+def share(part: int, whole: int) -> float:
+    """``part`` of ``whole`` to four places (0 of nothing)."""
+    return round(part / whole, 4) if whole else 0.0
+
+
+@dataclass
+class QualityCounts:
+    """The measures of one environment or, summed, of a whole catalog (see docs/synthesis.md)."""
+
+    tasks: int = 0
+    refusal_tasks: int = 0
+    partial_refusal_tasks: int = 0
+    tasks_with_refusal_tag: int = 0
+    refusal_share: float = 0.0
+    write_tools: int = 0
+    used_write_tools: int = 0
+    used_write_tool_share: float = 0.0
+    unused_write_tools: int = 0
+    write_skeletons: int = 0
+    guard_kinds: int = 0
+    list_parameters: int = 0
+    envs_with_list_parameter: int = 0
+    coherence_rows_checked: int = 0
+    coherence_violations: int = 0
+    after_event_rows_checked: int = 0
+    after_event_in_future: int = 0
+    before_event_rows_checked: int = 0
+    before_event_in_past: int = 0
+    status_date_contradictions: int = 0
+    date_pairs_checked: int = 0
+    inverted_date_pairs: int = 0
+    past_events_checked: int = 0
+    past_events_after_clock: int = 0
+    future_events_checked: int = 0
+    future_events_before_clock: int = 0
+    clock_timestamps_checked: int = 0
+    clock_violations: int = 0
+    reveal_facts: int = 0
+    reveal_facts_in_instruction: int = 0
+    write_goals: int = 0
+    ambiguous_goals: int = 0
+    write_tasks: int = 0
+    cross_user_write_tasks: int = 0
+    staff_tools: int = 0
+    dependent_chain_tasks: int = 0
+    dependent_chain_share: float = 0.0
+    self_undoing_chains: int = 0
+    self_undoing_share: float = 0.0
+    fields_set_twice: int = 0
+    filler_values: int = 0
+    unchanged_field_tasks: int = 0
+    unchanged_field_writes: int = 0
+    writes_changing_nothing: int = 0
+    internal_key_references: int = 0
+    internal_key_share: float = 0.0
+    title_references: int = 0
+    title_share: float = 0.0
+    replay_errors: int = 0
+    rules: int = 0
+    policy_only_rules: int = 0
+    policy_only_share: float = 0.0
+    policy_refusal_tasks: int = 0
+    policy_refusal_share: float = 0.0
+    why_clause_refusal_tasks: int = 0
+    why_clause_other_tasks: int = 0
+    information_tasks: int = 0
+    information_tasks_with_distractors: int = 0
+    derived_value_tasks: int = 0
+    derived_value_share: float = 0.0
+    time_rules: int = 0
+    undated_time_rules: int = 0
+    birth_dates_checked: int = 0
+    birth_dates_under_16: int = 0
+    rule_texts: int = 0
+    rules_phrased_as_columns: int = 0
+    instructions_copying_tools: int = 0
+    policy_words: int = 0
+    event_reasons_checked: int = 0
+    event_reasons_outside_their_state: int = 0
+    period_rows_checked: int = 0
+    rows_outside_period: int = 0
+    child_rows_checked: int = 0
+    children_before_parent: int = 0
+    deadline_rows_checked: int = 0
+    deadlines_before_record: int = 0
+    amount_groups_checked: int = 0
+    amounts_beyond_parent: int = 0
+    amount_pairs_checked: int = 0
+    amounts_out_of_proportion: int = 0
+    awaited_rows_checked: int = 0
+    awaited_long_past: int = 0
+    kin_rows_checked: int = 0
+    kin_rows_contradicting: int = 0
+    children_named: int = 0
+    children_with_other_surname: int = 0
+    relatives_named: int = 0
+    relatives_with_other_surname: int = 0
+    dual_control_envs: int = 0
+    dual_tasks: int = 0
+    tasks_needing_user_writes: int = 0
+    user_actions: int = 0
+    user_writes: int = 0
+    agent_actions_in_dual: int = 0
+    user_fault_tasks_solved_alone: int = 0
+    retrieval_tasks: int = 0
+    retrieval_top3_hits: int = 0
+    aggregate_relations: int = 0
+    aggregate_rows_broken_in_seed: int = 0
+    aggregate_rows_broken_after_gold: int = 0
+
+    def finish(self) -> None:
+        """Fill the shares and derived counts from the counts."""
+        self.refusal_share = share(self.tasks_with_refusal_tag, self.tasks)
+        self.used_write_tool_share = share(self.used_write_tools, self.write_tools)
+        self.unused_write_tools = self.write_tools - self.used_write_tools
+        self.status_date_contradictions = self.after_event_in_future + self.before_event_in_past
+        self.clock_timestamps_checked = self.past_events_checked + self.future_events_checked
+        self.clock_violations = self.past_events_after_clock + self.future_events_before_clock
+        self.dependent_chain_share = share(self.dependent_chain_tasks, self.tasks)
+        self.policy_only_share = share(self.policy_only_rules, self.rules)
+        self.policy_refusal_share = share(self.policy_refusal_tasks, self.tasks)
+        self.derived_value_share = share(self.derived_value_tasks, self.tasks)
+        self.self_undoing_share = share(self.self_undoing_chains, self.tasks)
+        self.internal_key_share = share(self.internal_key_references, self.tasks)
+        self.title_share = share(self.title_references, self.tasks)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every measure by its field name."""
+        return asdict(self)
+
+
+@dataclass
+class EnvQuality:
+    """One environment's measures, with the names behind its counts."""
+
+    env_id: str
+    counts: QualityCounts
+    write_tool_usage: dict[str, float]
+    unused_write_tools: list[str]
+    staff_tools: dict[str, str]
+    list_parameters: list[str]
+    replay_errors: list[str]
+    naming: dict[str, list[str]] = field(default_factory=dict)
+    skeletons: set[str] = field(default_factory=set, repr=False)
+    guards: set[str] = field(default_factory=set, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the counts, then the names (tools, parameters) behind them."""
+        return {
+            "env_id": self.env_id,
+            **self.counts.to_dict(),
+            "write_tool_usage": self.write_tool_usage,
+            "unused_write_tool_names": self.unused_write_tools,
+            "staff_tool_names": self.staff_tools,
+            "list_parameter_names": self.list_parameters,
+            "replay_error_messages": self.replay_errors,
+            "named_by_key_or_title": self.naming,
+        }
