@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..tools.toolkit import a_
 from .description import DualDomain, Fault
 
 
@@ -76,7 +77,7 @@ orders a step calls for, each once. Do not promise what the tools cannot do; tra
 def user_guide_text(domain: DualDomain) -> str:
     dev, svc = domain.device, domain.service
     acts = "\n".join(f"- `{f.fix_tool}`: {f.fix_says}" for f in domain.faults_of("user"))
-    return f"""You are a {domain.company} customer and you hold your own {dev.noun}; the support agent cannot see
+    return f"""You are {a_(domain.company)} customer and you hold your own {dev.noun}; the support agent cannot see
 it. You know what it shows you, not why. With your tools you can, when the agent asks you to:
 - `{domain.status_tool}`: {domain.status_says}
 - `{domain.settings_tool}`: open its settings and read them.

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 
+from ..tools.toolkit import a_
 from .description import DualDomain, Fault, sql_literal
 from .spec_builder import ORDERS, domain_rng, status_expression
 
@@ -100,7 +101,7 @@ def build_task(
             "instruction": f"Hi, this is {name}. {first.observed} My email is {customer['email']} and my "
             f"{dev.noun}'s id is {device_id}.",
             "user": {
-                "persona": f"{name}, a {domain.company} customer who is not technical but follows instructions.",
+                "persona": f"{name}, {a_(domain.company)} customer who is not technical but follows instructions.",
                 "known_facts": [
                     f"Your email is {customer['email']}",
                     f"Your {dev.noun}'s id is {device_id}",

@@ -176,3 +176,11 @@ def test_the_catalog_folders_load_back_and_check(tmp_path, capsys):
     # an agent that never asks solves the tasks whose faults are all the service's, and no other
     assert total["agent_alone_solved_needing_user"] == 0
     assert total["agent_alone_solved"] == total["tasks"] - total["tasks_needing_user_actions"]
+
+
+@pytest.mark.parametrize("env_id", sorted(DOMAINS))
+def test_the_customer_is_introduced_with_the_right_article(env_id):
+    spec, tasks = built(env_id)
+    texts = [spec.user_guide or "", *(t.user.persona for t in tasks if t.user and t.user.persona)]
+    wrong = [m.group(0) for text in texts for m in re.finditer(r"\b[Aa] [AEIOU]\w*|\b[Aa]n [B-DF-HJ-NP-TV-Z]\w*", text)]
+    assert wrong == []
