@@ -446,26 +446,19 @@ def bench_retrieval_cmd(env_ids: tuple[str, ...], catalog: Path | None, embeddin
 @bench.command("mining")
 @out_option("mining")
 def bench_mining_cmd(out: Path) -> None:
-    """Requests matched to built-in domains on two labelled sets (the second in everyday words written
-    apart): fit accuracy and no-fit recall and precision, the threshold calibrated on their dev parts
-    (docs/synthesis.md, "Topics to domains")."""
+    """Requests matched to built-in domains on four labelled sets (the later ones in everyday words
+    written apart): fit accuracy and no-fit recall and precision, the threshold calibrated on their dev
+    parts (docs/synthesis.md, "Topics to domains")."""
     from clients.progress import stepping
-    from synthesis.bench.mining import bench_mining
+    from synthesis.bench.mining import bench_mining, summary_lines
 
     with stepping("bench mining"):
         result = bench_mining()
     write_results(out, result)
     con = Console(soft_wrap=True)
-    con.print(f"matching by {result['method']}")
-    for name, parts in result["sets"].items():
-        for part in ("test", "dev"):
-            r = parts[part]
-            con.print(
-                f"{name} {part}: {r['fit_requests']} fit requests, accuracy {r['fit_accuracy']:.1%}; "
-                f"{r['no_fit_requests']} no-fit, recall {r['no_fit_recall']:.1%}, "
-                f"precision {r['no_fit_precision']:.1%}"
-            )
-    con.print(f"threshold {result['threshold']} (calibrated on dev); results in {out}")
+    for line in summary_lines(result):
+        con.print(line)
+    con.print(f"results in {out}")
 
 
 @bench.command("stdio")

@@ -4,9 +4,10 @@ that no domain fits is reported as such.
 Labelled sets beside this module (``MINING_REQUESTS.md`` says how each was written) hold requests
 that fit one built-in domain and requests that fit none, split into *dev* and *test*:
 ``mining_requests.jsonl``; ``paraphrase_requests.jsonl``, written apart from it in everyday words,
-other spellings and near misses; ``heldout_requests.jsonl`` and ``blind_requests.jsonl`` (all test),
-each written blind in casual words. The threshold is calibrated on the dev parts together (the one
-that decides the most requests right), and the figures are reported per set and split:
+other spellings and near misses; ``heldout_requests.jsonl`` (alternate lines dev and test) and
+``blind_requests.jsonl`` (all test), each written blind in casual words. The threshold is calibrated
+on the dev parts together (the one that decides the most requests right), and the figures are reported
+per set and split:
 
 * **fit accuracy**: of the requests that fit a domain, the share matched to that domain;
 * **no-fit recall**: of the requests that fit none, the share reported as fitting none;
@@ -130,3 +131,26 @@ def bench_mining(sets: dict[str, Path] | None = None, *, meaning: bool = True) -
                 )
     result["all"] = on(list(range(len(items))))
     return result
+
+
+def _percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{share:.1%}"
+
+
+def summary_lines(result: dict[str, Any]) -> list[str]:
+    """What ``envfarm bench mining`` prints: each set's test and dev part, then the threshold. A part
+    with no requests (the second blind set has no dev part) is left out, and a rate with nothing to count
+    is "n/a" rather than a crash."""
+    lines = [f"matching by {result['method']}"]
+    for name, parts in result["sets"].items():
+        for part in ("test", "dev"):
+            r = parts[part]
+            if not r["fit_requests"] and not r["no_fit_requests"]:
+                continue
+            lines.append(
+                f"{name} {part}: {r['fit_requests']} fit requests, accuracy {_percent(r['fit_accuracy'])}; "
+                f"{r['no_fit_requests']} no-fit, recall {_percent(r['no_fit_recall'])}, "
+                f"precision {_percent(r['no_fit_precision'])}"
+            )
+    lines.append(f"threshold {result['threshold']} (calibrated on dev)")
+    return lines

@@ -180,3 +180,25 @@ def test_with_an_llm_backend_a_topic_nothing_fits_is_written_by_the_llm(tmp_path
     }
     assert [d.id for d in chosen.domains] == ["library_loans", "library_loans_2"]
     assert len(asked) == 1 and "pothole" in asked[0]
+
+
+def test_bench_mining_prints_a_set_that_has_no_dev_part(tmp_path, monkeypatch, capsys):
+    """The second blind set is all test: its empty dev part has no rates to print, and the command
+    printed each rate as a percentage, so it crashed after writing its results."""
+    import synthesis.bench.mining as mining
+
+    def first(path, n, split):
+        rows = [r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r["split"] == split]
+        return rows[:n]
+
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text("".join(json.dumps(r) + "\n" for r in first(LABELLED_SETS["requests"], 6, "dev")), "utf-8")
+    blind = tmp_path / "blind.jsonl"
+    blind.write_text("".join(json.dumps(r) + "\n" for r in first(LABELLED_SETS["blind"], 6, "test")), "utf-8")
+    monkeypatch.setattr(mining, "LABELLED_SETS", {"requests": dev, "blind": blind})
+    out = tmp_path / "mining.json"
+    assert main(["bench", "mining", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "blind test: " in printed
+    assert "blind dev" not in printed and "requests dev: " in printed
+    assert json.loads(out.read_text())["sets"]["blind"]["dev"]["fit_accuracy"] is None
