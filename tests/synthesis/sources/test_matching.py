@@ -10,7 +10,13 @@ import pytest
 from envfarm.cli import main
 from synthesis.bench.mining import LABELLED_SETS, bench_mining, load_labelled
 from synthesis.domains.ontology import load_ontology
-from synthesis.sources.matching import DEFAULT_THRESHOLD, LEXICAL_THRESHOLD, DomainMatcher, terms
+from synthesis.sources.matching import (
+    DEFAULT_THRESHOLD,
+    FOREIGN_WEIGHT,
+    LEXICAL_THRESHOLD,
+    DomainMatcher,
+    terms,
+)
 from synthesis.sources.selection import select
 
 from ..domains import library_dict
@@ -110,6 +116,42 @@ def test_the_issue_examples_are_no_fit_or_mapped_sensibly(matcher):
         m = matcher.match(text)
         assert m.domain in allowed, (text, m)
         assert len(m.nearest) == 3 and m.nearest[0][1] >= m.nearest[1][1] >= m.nearest[2][1]
+
+
+def test_a_domain_knows_every_word_of_its_own_requests(matcher):
+    for domain in matcher.domains:
+        for request in domain.requests:
+            assert matcher.foreign_share(request, domain.id) == 0.0, (domain.id, request)
+
+
+def test_a_near_miss_about_another_services_records_fits_no_domain(matcher):
+    """Dev requests of the labelled sets that similarity alone gave to a domain sharing their setting:
+    their confidence reached the threshold before the foreign share was taken off."""
+    near_misses = {
+        "there's a mistake on my credit report that I want to dispute": "credit_card_disputes",
+        "My health insurer denied my MRI claim, how do I appeal?": "unemployment_weekly_claims",
+    }
+    for text, nearest in near_misses.items():
+        m = matcher.match(text)
+        assert m.nearest[0][0] == nearest and m.domain is None, (text, m)
+        # what turns it away is the words it shares with other services, not its similarity
+        assert matcher.foreign_share(text, nearest) > 0.4
+        assert m.score + FOREIGN_WEIGHT * matcher.foreign_share(text, nearest) >= matcher.threshold, m
+    # a request in the domain's own words keeps its confidence whole
+    fits = matcher.match("dispute a charge on my credit card")
+    assert fits.domain == "credit_card_disputes"
+    assert matcher.foreign_share("dispute a charge on my credit card", "credit_card_disputes") == 0.0
+
+
+def test_a_topic_takes_its_lines_mean_foreign_share(matcher):
+    lines = ["there's a mistake on my credit report that I want to dispute", "dispute a charge on my credit card"]
+    topic = matcher.match_all(lines, name="credit")
+    assert topic.nearest[0][0] == "credit_card_disputes"
+    mean = {d: sum(s[d] for s in matcher.scores_many(lines)) / 2 for d in matcher.scores(lines[0])}
+    best, second = sorted(mean.values())[-1], sorted(mean.values())[-2]
+    foreign = sum(matcher.foreign_share(line, "credit_card_disputes") for line in lines) / 2
+    assert foreign > 0.2
+    assert topic.score == round(best + (best - second) - FOREIGN_WEIGHT * foreign, 3)
 
 
 def test_a_topic_matches_on_all_its_requests(matcher):
