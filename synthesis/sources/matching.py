@@ -129,8 +129,8 @@ def _cosine(a: Vector, b: Vector) -> float:
 @dataclass(frozen=True)
 class Match:
     """What a request (or topic) was matched to: the domain, or None when none fits; the confidence
-    that decided it (best similarity plus its lead over the second); and the three nearest domains
-    with their similarity (0 to 1)."""
+    that decided it (best similarity plus its lead over the second, less the weighted foreign share); and
+    the three nearest domains with their similarity (0 to 1)."""
 
     text: str
     domain: str | None
@@ -246,7 +246,7 @@ class DomainMatcher:
 
     def match_all(self, texts: Sequence[str], *, name: str | None = None) -> Match:
         """A topic made of several requests: each domain's mean similarity over them (the first
-        :data:`MAX_TOPIC_LINES`), so one stray line does not decide."""
+        :data:`MAX_TOPIC_LINES`), so one stray line does not decide, and the mean of their foreign shares."""
         lines = list(texts)[:MAX_TOPIC_LINES]
         if not lines:
             return Match(name or "", None, 0.0, [])
