@@ -118,6 +118,11 @@ class QualityCounts:
     aggregate_relations: int = 0
     aggregate_rows_broken_in_seed: int = 0
     aggregate_rows_broken_after_gold: int = 0
+    motive_requests: int = 0
+    requests_without_motive: int = 0
+    form_dictated_tasks: int = 0
+    column_named_tasks: int = 0
+    iso_date_tasks: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""

@@ -60,6 +60,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("birth dates under 16 years", f"{c.birth_dates_under_16}/{c.birth_dates_checked}"),
         ("rules phrased as column names", f"{c.rules_phrased_as_columns}/{c.rule_texts} rules"),
         ("instructions copying a tool description", str(c.instructions_copying_tools)),
+        ("requests without a motive", f"{c.requests_without_motive}/{c.motive_requests} tasks asking for an action"),
+        (
+            "details dictated as form fields / records named by a column / ISO dates",
+            f"{c.form_dictated_tasks} / {c.column_named_tasks} / {c.iso_date_tasks} tasks",
+        ),
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
@@ -134,6 +139,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
+    ("no motive", lambda c: f"{c.requests_without_motive}/{c.motive_requests}"),
+    ("form words", lambda c: f"{c.form_dictated_tasks}+{c.column_named_tasks}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]
 

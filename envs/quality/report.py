@@ -29,6 +29,7 @@ from .kin_ages import kin_age_contradictions
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
+from .requests import request_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
@@ -130,6 +131,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(retrieval_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(relation_counts(env, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(request_counts(entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (

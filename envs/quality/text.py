@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from .spoken import spoken_spellings
+
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\w+(?:['.\-]\w+)*")
@@ -160,10 +162,10 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 
 
 def _date_features(origin: tuple[str, ...], text: str) -> list[Feature]:
-    """A date is named by its ISO date, its weekday ("my Thursday appointment") or its month ("my
-    February order"); a datetime also by its HH:MM time. Each is a feature of its own, so a sibling
-    on another Thursday still fits "Thursday"."""
-    out = [Feature((*origin, "date", text[:10]), (text[:10],))]
+    """A date is named by its ISO date or in words ("February 17"), its weekday ("my Thursday
+    appointment") or its month ("my February order"); a datetime also by its time ("09:30", "9:30
+    AM"). Each is a feature of its own, so a sibling on another Thursday still fits "Thursday"."""
+    out = [Feature((*origin, "date", text[:10]), (text[:10], *spoken_spellings(text[:10])))]
     try:
         day = date.fromisoformat(text[:10])
     except ValueError:
@@ -173,7 +175,7 @@ def _date_features(origin: tuple[str, ...], text: str) -> list[Feature]:
     if month != "may":  # "I may need ..." would name it by chance
         out.append(Feature((*origin, "month", month), (month,)))
     if len(text) >= 16:
-        out.append(Feature((*origin, "time", text[11:16]), (text[11:16],)))
+        out.append(Feature((*origin, "time", text[11:16]), (text[11:16], *spoken_spellings(text[11:16]))))
     return out
 
 
