@@ -143,7 +143,8 @@ class UserKnowledge:
         (:mod:`.naming`), or None when they cannot; their only record of its kind by its noun alone. The
         agent reads a referenced record named in it."""
         others = [s for s in siblings if s[pk(entity)] != row[pk(entity)]]
-        options = handles(self.domain, entity, row, self.oracle.rows, self.rng, avoid=avoid)
+        today = self.spec.clock.date()
+        options = handles(self.domain, entity, row, self.oracle.rows, self.rng, avoid=avoid, today=today)
         chosen = single_out(options, others, self.oracle.rows, self.rng)
         if not others:  # their only one: "my membership", not "my membership whose next credit date is …"
             return self.say.record_name(entity.human, [])

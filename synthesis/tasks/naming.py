@@ -31,11 +31,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from itertools import combinations
 from typing import Any
 
 from envs.quality.naming import is_lorem_title
-from envs.quality.text import column_words
+from envs.quality.spoken import spoken_when
 
 from ..domains.domain import Attribute, Domain, Entity, Reference
 
@@ -90,9 +91,16 @@ def _own_name(entity: Entity, a: Attribute) -> bool:
     return a.kind == "person_name" and a.name in own
 
 
-def _when(value: Any, kind: str) -> str:
+def _when(value: Any, kind: str, today: date | None) -> str:
+    """A record's day, or day and time, in words: "February 17", "March 3 at 9:30 AM"."""
     text = str(value)
-    return f"{text[:10]} at {text[11:16]}" if kind == "datetime" and len(text) >= 16 else text[:10]
+    return spoken_when(text[:16] if kind == "datetime" and len(text) >= 16 else text[:10], today)
+
+
+def _event(words: list[str]) -> str:
+    """The event a date column is named after, as a noun: ``hearing_date`` "the hearing",
+    ``next_credit_on`` "the next credit"."""
+    return " ".join(w for w in words if w not in ("at", "on", "date", "time")) or "date"
 
 
 @dataclass(frozen=True)
@@ -118,9 +126,9 @@ class Handle:
         return bool(parent.get(self.column) == self.value)
 
 
-def _own_fragment(a: Attribute, value: Any, rng: random.Random) -> str:
+def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | None = None, noun: str = "") -> str:
     if a.kind in ("date", "datetime"):
-        when = _when(value, a.kind)
+        when = _when(value, a.kind, today)
         words = set(a.name.split("_"))
         if "due" in words:
             return f"due on {when}"
@@ -130,8 +138,13 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random) -> str:
             return f"ending on {when}"
         if words & _STARTS:
             return f"starting on {when}"
-        if not words <= _WHEN_MADE | {"at", "on", "date", "time"}:  # next_credit_date, last_service_on
-            return f"whose {column_words(a.name)} is {when}"
+        if not words <= _WHEN_MADE | {"at", "on", "date", "time"}:  # hearing_date, refunded_on, next_credit_date
+            event = a.name.split("_")
+            if event[0].endswith("ed") and len(event) <= 2:  # "approved on February 8"
+                # what the record is named for: "my refund from February 8", not "refunded on"
+                own = noun.split()[-1] if noun else ""
+                return f"from {when}" if own and event[0].startswith(own[:-1]) else f"{event[0]} on {when}"
+            return f"with the {_event(event)} on {when}"  # "with the hearing on February 17"
         return f"on {when}" if a.kind == "datetime" else rng.choice([f"from {when}", f"dated {when}"])
     if a.kind == "title":
         return f"for {value}"  # my recital entry for Moonlight Sonata
@@ -147,7 +160,7 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random) -> str:
     return f"with {a.name.replace('_', ' ')} {shown}"
 
 
-def _parent_fragment(parent: Entity, a: Attribute, value: Any) -> str:
+def _parent_fragment(parent: Entity, a: Attribute, value: Any, today: date | None = None) -> str:
     names_parent = a.name in ("name", "full_name", "company", f"{parent.name}_name")
     if a.kind in ("person_name", "company") and names_parent:
         return f"with {value}"  # the record's own name: my appointment with Jane Roe, my policy with Acme Ltd
@@ -158,7 +171,7 @@ def _parent_fragment(parent: Entity, a: Attribute, value: Any) -> str:
     if a.kind == "enum":
         return f"for the {str(value).replace('_', ' ')} {parent.human}"  # my loan for the fiction book
     if a.kind in ("date", "datetime"):
-        return f"for the {parent.human} on {_when(value, a.kind)}"
+        return f"for the {parent.human} on {_when(value, a.kind, today)}"
     if a.kind == "code" or a.lookup:
         return f"for {parent.human} {value}"  # a code the customer has: my booking for flight AW1234
     return f"for the {parent.human} with {a.name.replace('_', ' ')} {str(value).replace('_', ' ')}"
@@ -172,9 +185,11 @@ def handles(
     rng: random.Random,
     *,
     avoid: str | None = None,
+    today: date | None = None,
 ) -> list[Handle]:
     """Every handle of ``row`` (see the module doc); ``avoid``: a column not to name it by (the value
-    the user asks about, or the one a refusal is about)."""
+    the user asks about, or the one a refusal is about); ``today``: the clock's day, so a day of this
+    year is said without its year."""
     out = []
     for a in entity.attributes:
         # a one-letter value ("grade B") is too slight a handle to name a record by
@@ -184,7 +199,7 @@ def handles(
             rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
             out.append(
                 Handle(
-                    _own_fragment(a, row[a.name], rng),
+                    _own_fragment(a, row[a.name], rng, today, entity.human),
                     a.name,
                     row[a.name],
                     None,
@@ -203,7 +218,7 @@ def handles(
             if is_handle(a) and a.kind not in AMOUNT_KINDS and _sayable(a, prow.get(a.name)):
                 is_date = a.kind in ("date", "datetime")
                 rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
-                fragment = _parent_fragment(parent, a, prow[a.name])
+                fragment = _parent_fragment(parent, a, prow[a.name], today)
                 out.append(Handle(fragment, a.name, prow[a.name], ref, is_date, preference=rank))
     return out
 

@@ -7,11 +7,13 @@ backend may rewrite the result, which is then re-verified (the facts must still 
 from __future__ import annotations
 
 import random
-import re
-import zlib
+from datetime import date
 from typing import Any
 
 from envs.quality.text import column_words
+
+from .details import detail, dictated, quoted, spoken_value
+from .motives import transition_motive
 
 #: Personas, with the ages they fit (a retired teacher born in 2001 is no one a reader believes).
 _PERSONAS: list[tuple[str, int, int]] = [
@@ -97,14 +99,9 @@ _RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "
 _QUALIFIERS = frozenset({"for", "to", "at", "of", "on", "with", "from", "in", "into", "that", "which", "so", "by"})
 
 
-#: Units a count is said in: "for 2 hours", not "the number of hours should be 2".
-_UNITS = frozenset({"minutes", "hours", "days", "nights", "weeks", "months", "years"})
 #: Verbs that move or stretch a record in time, and the counts they take: "postpone it by 2 days".
 _SHIFTING_VERBS = frozenset({"postpone", "delay", "defer", "push", "shift", "reschedule", "extend", "move"})
 _SHIFTS = frozenset({"days", "hours", "weeks", "months", "extra_days", "extra_hours", "extra_weeks"})
-#: Units that alone name how long a thing lasts ("hours": 2); "days" alone may be a shift or a wait.
-_LENGTHS = frozenset({"minutes", "hours", "nights"})
-_WHOLE_MINUTE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:00")
 
 
 def _human(name: str) -> str:
@@ -139,111 +136,6 @@ def verb_phrase(verb: str, phrase: str) -> str:
         article = "" if rest[-1] in _MASS_NOUNS else ("an " if noun[0] in "aeiou" else "a ")
         return f"add {article}{noun} to {phrase}"
     return f"{head} the {noun} {_OBJECT_PREPOSITIONS.get(head, 'for')} {phrase}"
-
-
-#: Text a user dictates word for word (a reason, a note): quoted, as people give it to an agent.
-_DICTATED = frozenset(
-    {
-        "reason",
-        "note",
-        "notes",
-        "comment",
-        "comments",
-        "details",
-        "description",
-        "message",
-        "case",
-        "instructions",
-        "feedback",
-        "review",
-        "summary",
-        "explanation",
-        "remarks",
-        "request",
-        "justification",
-        "statement",
-        "bio",
-    }
-)
-
-
-def _dictated(name: str, value: Any) -> bool:
-    """Whether ``value`` is text the user gives word for word: a field for prose (a reason, a
-    note), or a sentence in any field (it ends like one, or runs to six words or more)."""
-    if not isinstance(value, str):
-        return False
-    return name.split("_")[-1] in _DICTATED or value.endswith((".", "!", "?")) or len(value.split()) >= 6
-
-
-def _quoted(value: str) -> str:
-    """``value`` in quotes, ending the sentence: a value that ends in a stop needs no second one."""
-    return f'"{value}"' if value.endswith((".", "!", "?")) else f'"{value}".'
-
-
-def _singular(noun: str) -> str:
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    if noun.endswith(("ses", "xes", "ches", "shes")):
-        return noun[:-2]
-    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
-
-
-def _said(name: str, value: Any, options: list[str]) -> str:
-    """One of ``options``, the same for the same detail: the choice does not draw from the task
-    generator's RNG, so the tasks drawn after a detail do not depend on how it is said."""
-    return options[zlib.crc32(f"{name}={value}".encode()) % len(options)]
-
-
-def _detail(name: str, value: Any) -> str:
-    """A detail of a request, as a user gives it: 'Please put "Plans changed" as the reason.', "I need
-    2 extra days.", "It's for 3 nights.", "It's for 2 bags.", "The start date is 2026-04-04.",
-    "Please make the limit price 51.41.", "I'd like rush on." (a yes/no field)."""
-    if isinstance(value, bool):
-        return f"I'd like {column_words(name)} {'on' if value else 'off'}."
-    counted = isinstance(value, int) and name.endswith("s")
-    if isinstance(value, str) and _WHOLE_MINUTE.fullmatch(value):
-        value = value[:16]  # people give a time to the minute: "2026-03-24 10:00", not "10:00:00"
-    what = column_words(name)
-    words = what.split()
-    if counted and words and words[-1] in _UNITS:  # "It's for 2 hours.", "I need 1 extra night."
-        *kind, last = words
-        unit = last[:-1] if value == 1 else last
-        if kind in (["duration"], ["length"]) or (not kind and last in _LENGTHS):
-            return f"It's for {value} {unit}."
-        if kind and kind[0] in ("extra", "additional", "more"):
-            return f"I need {value} {' '.join(kind)} {unit}."
-        if kind:
-            return _said(
-                name, value, [f"The {' '.join(kind)} is {value} {unit}.", f"Make the {' '.join(kind)} {value} {unit}."]
-            )
-    if counted:  # "It's for 2 bags.", not "the number of bags should be 2"
-        return _said(
-            name,
-            value,
-            [
-                f"It's for {value} {_singular(what) if value == 1 else what}.",
-                f"I need {value} {_singular(what) if value == 1 else what}.",
-            ],
-        )
-    if _dictated(name, value):
-        if value.endswith((".", "!", "?")):  # 'For the note, please put "Ring twice."', no second stop
-            return _said(
-                name, value, [f'Please put this as the {what}: "{value}"', f'For the {what}, please put "{value}"']
-            )
-        return _said(
-            name,
-            value,
-            [
-                f'Please put "{value}" as the {what}.',
-                f'For the {what}, please put "{value}".',
-                f'The {what} is "{value}".',
-            ],
-        )
-    return _said(
-        name,
-        value,
-        [f"The {what} is {value}.", f"Please make the {what} {value}.", f"I'd like the {what} to be {value}."],
-    )
 
 
 def record_question(phrase: str, column: str) -> str | None:
@@ -287,8 +179,9 @@ def _fits_history(persona: str, records: int | None) -> bool:
 class Phrasing:
     """Seeded, varied phrasings."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, today: date | None = None) -> None:
         self.rng = rng
+        self.today = today  # a day of today's year is said without its year
 
     def persona(self, age: int | None = None, records: int | None = None) -> str:
         """A persona, one that fits the user's age and history where they are known: a first-time
@@ -313,8 +206,13 @@ class Phrasing:
     def record_fact(self, phrase: str) -> str:
         return f"The request is about {phrase}."
 
-    def request(self, verb: str, phrase: str, extra: dict[str, Any], *, first: bool = True) -> str:
-        """A request sentence: what to do, to which record, with any details."""
+    def _details(self, extra: dict[str, Any]) -> str:
+        return "".join(f" {detail(k, v, self.today)}" for k, v in extra.items())
+
+    def request(
+        self, verb: str, phrase: str, extra: dict[str, Any], *, first: bool = True, motive: str | None = None
+    ) -> str:
+        """A request sentence: what to do, to which record, why (``motive``), with any details."""
         action = verb_phrase(verb, phrase)
         extra = dict(extra)
         shift = next((k for k in extra if k in _SHIFTS and isinstance(extra[k], int)), None)
@@ -322,7 +220,7 @@ class Phrasing:
             n = extra.pop(shift)
             unit = shift.removeprefix("extra_")
             action += f" by {n} {unit[:-1] if n == 1 else unit}"
-        details = "".join(f" {_detail(k, v)}" for k, v in extra.items())
+        details = (f" {motive}" if motive else "") + self._details(extra)
         if not first:
             return (
                 self.rng.choice(
@@ -342,7 +240,9 @@ class Phrasing:
             + details
         )
 
-    def create_request(self, description: str, about: list[str], details: dict[str, Any], *, first: bool) -> str:
+    def create_request(
+        self, description: str, about: list[str], details: dict[str, Any], *, first: bool, motive: str | None = None
+    ) -> str:
         """A request for a new record, from the create's description: "I'd like to book a seat on a
         flight. It is for flight AW1234. The cabin should be economy."."""
         action = description.split(";")[0].split(", ")[0].rstrip(".")
@@ -353,14 +253,21 @@ class Phrasing:
         action = " ".join(words[:cut])
         action = action[:1].lower() + action[1:]
         lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
-        text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}"
+        text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}" + (f" {motive}" if motive else "")
         text += "".join(f" It is for {p}." for p in about)
-        return text + "".join(f" {_detail(k, v)}" for k, v in details.items())
+        return text + self._details(details)
 
-    def update_request(self, column: str, phrase: str, value: Any, *, first: bool) -> str:
-        what = _human(column)
+    def update_request(self, column: str, phrase: str, value: Any, *, first: bool, motive: str | None = None) -> str:
+        """A change of one field, with why (``motive``): "Please change the address of my account to 14
+        Elm Street. I've just moved."."""
+        why = f" {motive}" if motive else ""
+        what = column_words(column)  # "the visit date", not "the visit on"
         if isinstance(value, bool):  # "turn off the autopay", not "change the autopay to False"
-            return f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} the {what} of {phrase}."
+            return (
+                f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} the {what} of {phrase}.{why}"
+            )
+        if not dictated(column, value):
+            value = spoken_value(column, value, self.today)  # "to March 24 at 10 AM", "to $51.41"
         said = (
             self.rng.choice(  # drawn either way, so the tasks after this one do not change with the wording
                 [
@@ -371,9 +278,9 @@ class Phrasing:
             if first
             else f"Also, please change the {what} of {phrase} to {value}."
         )
-        if _dictated(column, value):  # 'Please change the bio of my profile to "I teach piano."'
-            return f"{'Please' if first else 'Also, please'} change the {what} of {phrase} to {_quoted(value)}"
-        return said
+        if dictated(column, value):  # 'Please change the bio of my profile to "I teach piano."'
+            return f"{'Please' if first else 'Also, please'} change the {what} of {phrase} to {quoted(value)}{why}"
+        return said + why
 
     def ask_value(self, column: str) -> str:
         return self.rng.choice(
@@ -411,7 +318,9 @@ class Phrasing:
         picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change
         return question or picked
 
-    def param_value(self, name: str, schema: dict[str, Any]) -> Any:
+    def param_value(self, name: str, schema: dict[str, Any], verb: str | None = None) -> Any:
+        """A value a user gives for a tool's parameter; a reason for transition ``verb`` is one that
+        fits it (:mod:`.motives`: "I'm travelling for a few weeks." to pause, not "Plans changed")."""
         t = schema.get("type")
         if t == "number":
             return round(self.rng.uniform(5, 60), 2)
@@ -420,7 +329,9 @@ class Phrasing:
         if t == "boolean":
             return True
         if "reason" in name or "note" in name or "comment" in name:
-            return self.rng.choice(["Plans changed", "No longer needed", "Found a better option", "Moving away"])
+            drawn = self.rng.choice(["Plans changed", "No longer needed", "Found a better option", "Moving away"])
+            fitting = transition_motive(verb, drawn, refused=True) if verb else None  # claims nothing of the record
+            return fitting or drawn
         for words, values in _FREE_TEXT:
             if any(w in name for w in words):
                 return self.rng.choice(values)

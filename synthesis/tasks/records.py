@@ -26,6 +26,7 @@ from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
+from .motives import create_motive, update_motive
 from .relatives import fit_new_relative
 
 
@@ -164,8 +165,11 @@ class RecordGoals(CriterionGoals):
         goal = Goal(m.tool, e.name, key, "create", f"the new {e.human}", given, depends_on_previous=onto is not None)
         chain.goals.append(goal)
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in given.items()}
+        motive = None if onto is not None else create_motive(e.create.description, f"{chain.user_id}|{about}")
+        if motive is not None:
+            chain.facts.append(f"Why I'm asking for a new {e.human}: {motive}")
         chain.requests.append(
-            self.say.create_request(e.create.description, about, shown, first=len(chain.requests) == 0)
+            self.say.create_request(e.create.description, about, shown, first=len(chain.requests) == 0, motive=motive)
         )
         chain.facts += [self.say.record_fact(p) for p in about if not p.startswith("the same ")]
         return True
@@ -261,7 +265,11 @@ class RecordGoals(CriterionGoals):
             Goal(m.tool, e.name, row[pk(e)], verb, phrase, {a.name: value}, depends_on_previous=dependent)
         )
         shown = value.replace("_", " ") if isinstance(value, str) and a.kind == "enum" else value
-        chain.requests.append(self.say.update_request(a.name, phrase, shown, first=len(chain.requests) == 0))
+        motive = None if dependent else update_motive(a.name, f"{chain.user_id}|{phrase}")
+        if motive is not None:
+            chain.facts.append(f"Why I want the {a.name.replace('_', ' ')} changed: {motive}")
+        said = self.say.update_request(a.name, phrase, shown, first=len(chain.requests) == 0, motive=motive)
+        chain.requests.append(said)
         if phrase != "my account" and not dependent:
             chain.facts.append(self.say.record_fact(phrase))
         return True

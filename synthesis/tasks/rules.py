@@ -7,6 +7,7 @@ refuses it on a copy of the episode, and the reason can be read from the records
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,8 +25,12 @@ from ..tools.toolkit import ToolMeta, rule_id, sample_argument
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
+from .motives import transition_motive
 from .phrasing import verb_phrase
 from .values import UserValues
+
+#: Parameters that hold the user's reason for a request, which the user dictates as its detail.
+_REASON_FIELD = re.compile(r"reason|note|comment|explanation|justification|statement")
 
 
 def _moment(value: str, guard: Guard, clock: datetime) -> str:
@@ -73,7 +78,7 @@ class RuleGoals(UserKnowledge):
             if "enum" in schema:
                 args[p.name] = self.rng.choice(schema["enum"])
             elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
-                args[p.name] = self.values.text(p.name, p.kind, schema)  # realistic, or the user's words
+                args[p.name] = self.values.text(p.name, p.kind, schema, verb=t.name)  # realistic, or the user's words
             else:
                 args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
         return args
@@ -208,7 +213,7 @@ class RuleGoals(UserKnowledge):
         chain.goals.append(
             Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason, rule=broken, refused_call=refused)
         )
-        self.request(chain, e, t.name, phrase, args)
+        self.request(chain, e, t.name, phrase, args, refused=True)
         checks.keep(
             e,
             row,
@@ -241,11 +246,29 @@ class RuleGoals(UserKnowledge):
         rows = chain.episode.dump(e.table) if chain.episode is not None else list(self.oracle.rows[e.name].values())
         return sum(bool(self.oracle.owner_of(e, r) == chain.user_id) for r in rows) >= at_least
 
-    def request(self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any]) -> None:
-        """The user's request; half the time the record is named only when the agent asks which one."""
+    def motive(
+        self, chain: Chain, verb: str, phrase: str, extra: dict[str, Any] | None = None, *, refused: bool = False
+    ) -> str | None:
+        """Why the user asks for ``verb`` on the record ``phrase`` names (:mod:`.motives`), also among
+        their facts so they can say it again; none for a step on a record just named ("the same …"),
+        nor where a reason the user dictates (``extra``: the request's details) says it already."""
+        given = next((v for k, v in (extra or {}).items() if _REASON_FIELD.search(k) and isinstance(v, str)), None)
+        if phrase.startswith(("the new ", "the same ")):
+            return None
+        motive = given or transition_motive(verb, f"{chain.user_id}|{phrase}", refused=refused)
+        if motive is not None:
+            chain.facts.append(f"Why I'm asking to {verb_phrase(verb, 'it')}: {motive}")
+        return None if given else motive
+
+    def request(
+        self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any], *, refused: bool = False
+    ) -> None:
+        """The user's request, with why (``refused``: the agent must refuse it, so the reason claims
+        nothing of the record); half the time the record is named only when the agent asks which one."""
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
+        motive = self.motive(chain, verb, phrase, extra, refused=refused)
         vague = phrase != "my account" and not named_before and self.rng.random() < 0.5
         many = plural(e.human)
         # a second such request in the same task is for another one ("then cancel another one of …"); of
@@ -253,10 +276,10 @@ class RuleGoals(UserKnowledge):
         again = any(f"one of my {many}" in r for r in chain.requests)
         if vague and self.holds_several(chain, e, 3 if again else 2):  # "one of my bikes" needs several bikes
             which_one = f"{'another one' if again else 'one'} of my {many}"
-            chain.requests.append(self.say.request(verb, which_one, shown, first=first))
+            chain.requests.append(self.say.request(verb, which_one, shown, first=first, motive=motive))
             which = "the other one" if again else "it"  # two such requests: the user tells them apart
             chain.hidden.append(f"When you ask to {verb_phrase(verb, which)}, you mean {phrase}.")
         else:
-            chain.requests.append(self.say.request(verb, phrase, shown, first=first))
+            chain.requests.append(self.say.request(verb, phrase, shown, first=first, motive=motive))
             if phrase != "my account" and not named_before:
                 chain.facts.append(self.say.record_fact(phrase))

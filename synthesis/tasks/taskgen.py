@@ -60,8 +60,8 @@ POLICY_REFUSALS = 0.75
 
 def _named_in(phrase: str, said: str) -> bool:
     """Whether ``said`` names the record ``phrase`` does: the phrase itself, or every value in it (a
-    date, a code, a quoted title), however the words around them differ."""
-    values = re.findall(r"'[^']+'|\S*\d\S*", phrase)
+    day in words, a code, a quoted title), however the words around them differ."""
+    values = re.findall(r"[A-Z][a-z]+ \d{1,2}(?:, \d{4})?(?: at \d{1,2}(?::\d\d)? [AP]M)?|'[^']+'|\S*\d\S*", phrase)
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
@@ -91,7 +91,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         self.served = served or env
         self.oracle = Oracle(domain, spec)
         self.rng = random.Random(f"tasks:{domain.id}:{seed}")
-        self.say = Phrasing(self.rng)
+        self.say = Phrasing(self.rng, spec.clock.date())
         self.values = UserValues(self.rng, self.say, spec.clock)
         self.user = domain.entity(domain.user_entity)
         self.rejections: Counter[str] = Counter()

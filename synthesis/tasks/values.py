@@ -65,14 +65,17 @@ class UserValues:
             return found or ("person_name" if kind == "text" else None)  # a title keeps its own words
         return None
 
-    def text(self, name: str, kind: str, schema: dict[str, Any], attr: Attribute | None = None) -> Any:
+    def text(
+        self, name: str, kind: str, schema: dict[str, Any], attr: Attribute | None = None, verb: str | None = None
+    ) -> Any:
         """A value for a string field without a format: realistic for a structured kind (made as the
-        seed's values of ``attr`` are, with its code prefix), else in the user's own words."""
+        seed's values of ``attr`` are, with its code prefix), else in the user's own words (``verb``:
+        the transition it is given to, whose reason a reason field holds)."""
         if attr is not None and attr.examples:  # the field's own kind of text, as the seed has it
             return self.rng.choice(attr.examples)
         structured = self.kind_of(name, kind)
         if structured is None:
-            return self.say.param_value(name, schema)
+            return self.say.param_value(name, schema, verb)
         self.fake.seed_instance(self.rng.randint(0, 2**31))
         if structured == "model":
             return f"{self.fake.last_name()} {self.rng.choice(_MODEL_NAMES)}"

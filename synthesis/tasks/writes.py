@@ -25,7 +25,7 @@ from .chain import Chain, Goal
 from .checklist import Checklist
 from .consent import CONSENT_SHARE
 from .criteria import CRITERION_SHARE
-from .naming import handles, single_out
+from .naming import Handle, handles, single_out
 from .phrasing import verb_phrase
 from .records import RecordGoals
 
@@ -393,7 +393,8 @@ class WriteGoals(RecordGoals):
         what = items_named
         chain.goals.append(Goal(m.tool, e.name, chosen[0][pk(e)], t.name, what, extra))
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
-        chain.requests.append(self.say.request(t.name, what, shown, first=len(chain.requests) == 0))
+        motive = self.motive(chain, t.name, phrase, extra)
+        chain.requests.append(self.say.request(t.name, what, shown, first=len(chain.requests) == 0, motive=motive))
         if phrase != "my account":
             chain.facts.append(self.say.record_fact(phrase))
         return True
@@ -406,15 +407,19 @@ class WriteGoals(RecordGoals):
         action starts from, as all of those; None when neither works."""
         assert e.lifecycle is not None
         plural = e.table.replace("_", " ")
-        names = []
+        named: list[list[Handle]] = []
         for r in chosen:
             others = [s for s in siblings if s[pk(e)] != r[pk(e)]]
-            options = handles(self.domain, e, r, self.oracle.rows, self.rng)
+            options = handles(self.domain, e, r, self.oracle.rows, self.rng, today=self.spec.clock.date())
             found = single_out(options, others, self.oracle.rows, self.rng)
             if found is None:
                 break
-            names.append(" ".join(h.fragment for h in found))
+            named.append(found)
         else:
+            if all(len(found) == 1 and found[0].prefix for found in named):  # "the adult and kids viewer profiles"
+                kinds = [str(found[0].prefix) for found in named]
+                return f"the {', '.join(kinds[:-1])} and {kinds[-1]} {plural} of {phrase}"
+            names = [" ".join(h.fragment for h in found) for found in named]
             return f"the {plural} {', '.join(names[:-1])} and {names[-1]} of {phrase}"
         status = e.lifecycle.field
         startable = {s[pk(e)] for s in siblings if s.get(status) in t.from_states}

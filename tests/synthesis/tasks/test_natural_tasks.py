@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,11 @@ from envs.quality.spec import Ownership
 from envs.quality.values import fits_kind
 from synthesis.catalog.default_catalog import synthesis_config
 from synthesis.catalog.pipeline import synthesize_one
-from synthesis.domains.domain import plural
+from synthesis.domains.domain import Attribute, plural
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist
-from synthesis.tasks.naming import handles, single_out
+from synthesis.tasks.naming import _own_fragment, handles, single_out
 from synthesis.tasks.phrasing import Phrasing
 from synthesis.tasks.taskgen import TaskGenerator, generate_tasks
 from synthesis.tasks.values import UserValues
@@ -130,7 +130,25 @@ def test_a_date_and_what_it_is_name_a_record_together() -> None:
     siblings = [_loan("L2", "2026-01-02", "B2"), _loan("L3", "2026-01-05", "B3")]
     fragments = _name(mine, siblings, books)
     assert fragments is not None and fragments[1] == "for the fiction book"
-    assert fragments[0] in ("from 2026-01-02", "dated 2026-01-02")
+    assert fragments[0] in ("from January 2, 2026", "dated January 2, 2026")  # in words, with the year
+
+
+@pytest.mark.parametrize(
+    ("name", "noun", "value", "said"),
+    [
+        ("hearing_date", "appeal", "2026-02-17", "with the hearing on February 17"),
+        ("next_credit_date", "membership", "2026-05-12", "with the next credit on May 12"),
+        ("refunded_on", "program refund", "2026-02-08", "from February 8"),
+        ("approved_on", "claim", "2025-11-06", "approved on November 6, 2025"),
+        ("lesson_at", "lesson", "2026-03-03 09:30:00", "on March 3 at 9:30 AM"),
+    ],
+)
+def test_a_record_is_named_by_its_day_in_words_not_by_a_column(name: str, noun: str, value: str, said: str) -> None:
+    """ "my appeal whose hearing date is 2026-02-17", "my program refund whose refunded date is
+    2026-02-08": the seed-53 review's column-named records."""
+    kind = "datetime" if " " in value else "date"
+    fragment = _own_fragment(Attribute(name=name, kind=kind), value, random.Random(0), date(2026, 3, 2), noun)
+    assert fragment == said
 
 
 def test_a_code_the_customer_was_given_names_a_record() -> None:

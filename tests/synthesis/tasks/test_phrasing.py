@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from datetime import date
 
 import pytest
 
+from envs.quality.requests import dictates_form
 from synthesis.tasks.phrasing import Phrasing, record_question, verb_phrase
 
 RECORD = "my order O1"
@@ -135,11 +137,7 @@ def test_a_persona_fits_the_users_age() -> None:
         ({"seats": 1}, ("It's for 1 seat.", "I need 1 seat.")),
         (
             {"start_date": "2026-04-04"},
-            (
-                "The start date is 2026-04-04.",
-                "Please make the start date 2026-04-04.",
-                "I'd like the start date to be 2026-04-04.",
-            ),
+            ("For the start date, April 4, 2026 works for me.", "I'm thinking April 4, 2026 for the start date."),
         ),
         (
             {"note": "Ring twice."},
@@ -176,3 +174,40 @@ def test_a_sentence_is_quoted_whatever_field_it_goes_in_and_ends_with_one_stop()
     changed = say.update_request("personal_statement", RECORD, sentence, first=False)
     assert changed == f'Also, please change the personal statement of {RECORD} to "{sentence}"'
     assert say.update_request("colour", RECORD, "blue", first=False).endswith(" to blue.")  # a value, not a quote
+
+
+@pytest.mark.parametrize(
+    ("details", "said"),
+    [
+        ({"project_type": "roof"}, ("It's a roof project.",)),
+        ({"valuation": 5017.17}, ("It's valued at $5,017.17.",)),
+        ({"method": "check"}, ("I'd like to pay by check.",)),
+        (
+            {"new_slot_time": "2026-03-24 10:00:00"},
+            ("Please move it to March 24 at 10 AM.", "March 24 at 10 AM would suit me better."),
+        ),
+        ({"requested_date": "2026-03-24"}, ("I'd like it on March 24.", "March 24 would suit me best.")),
+        ({"limit_price": 51.41}, ("I'm looking at a limit price of $51.41.", "A limit price of $51.41, please.")),
+        ({"cabin": "economy"}, ("Economy cabin, please.", "I'd go with economy for the cabin.")),
+    ],
+)
+def test_details_are_said_as_a_person_says_them_not_as_form_fields(
+    details: dict[str, object], said: tuple[str, ...]
+) -> None:
+    """ "Please make the project type roof. The valuation is 5017.17.", "I'd like the method to be
+    check", "Please make the new slot time 2026-03-24 10:00": the seed-53 review's form wording."""
+    text = Phrasing(random.Random(0), date(2026, 3, 2)).request("cancel", RECORD, details)
+    assert text.endswith(said), text
+    assert not dictates_form(text), text
+
+
+def test_a_request_says_why_before_its_details() -> None:
+    say = Phrasing(random.Random(0))
+    text = say.request("pause", RECORD, {"weeks": 2}, motive="I'm travelling for a few weeks.")
+    assert text.endswith("order O1. I'm travelling for a few weeks. It's for 2 weeks.") or text.endswith(
+        "order O1? I'm travelling for a few weeks. It's for 2 weeks."
+    ), text
+    changed = say.update_request("address", RECORD, "14 Elm Street", first=True, motive="I've just moved.")
+    assert changed.endswith("to 14 Elm Street. I've just moved."), changed
+    moved = say.update_request("visit_on", RECORD, "2026-03-24", first=False)
+    assert moved == "Also, please change the visit date of my order O1 to March 24, 2026.", moved

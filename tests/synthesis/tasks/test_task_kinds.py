@@ -3,6 +3,7 @@ written from the goals, and the gate against writes to other users' records."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -122,8 +123,12 @@ def test_facts_the_user_reveals_only_when_asked_are_not_in_the_instruction(gener
         for fact in t.user.reveal_if_asked:
             hidden += 1
             assert fact not in t.instruction
-            values = [w.strip(".,'") for w in fact.split() if any(ch.isdigit() for ch in w) or "@" in w]
-            assert not values or not all(v in t.instruction for v in values), (t.id, fact, t.instruction)
+            # a day in words is one value ("June 19"), found as a whole: "19" is no part of "1973"
+            days = re.findall(r"[A-Z][a-z]+ \d{1,2}(?:, \d{4})?", fact)
+            rest = re.sub(r"[A-Z][a-z]+ \d{1,2}(?:, \d{4})?", " ", fact)
+            values = days + [w.strip(".,'") for w in rest.split() if any(ch.isdigit() for ch in w) or "@" in w]
+            said = [re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", t.instruction) for v in values]
+            assert not values or not all(said), (t.id, fact, t.instruction)
     assert hidden >= 30
 
 

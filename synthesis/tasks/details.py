@@ -1,0 +1,154 @@
+"""The details of a request as a person gives them: "I'd like to pay by check.", "It's a roof
+project.", "It's valued at $5,017.17.", "Please move it to March 24 at 10 AM.", "It's for 2 bags.".
+
+Never a form's field and its value ("Please make the project type roof.", "The valuation is
+5017.17."). Each keeps the whole value: a day in another year than today's is said with its year, an
+amount to the cent, so the gold call's arguments follow from the words alone. The wording of a
+detail is chosen by a hash of it, never drawn from the task generator's RNG, so the tasks drawn after
+it do not depend on how it is said.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from datetime import date
+from typing import Any
+
+from envs.quality.spoken import spoken_money, spoken_when
+from envs.quality.text import column_words
+
+#: Units a count is said in: "for 2 hours", not "the number of hours should be 2".
+_UNITS = frozenset({"minutes", "hours", "days", "nights", "weeks", "months", "years"})
+#: Units that alone name how long a thing lasts ("hours": 2); "days" alone may be a shift or a wait.
+_LENGTHS = frozenset({"minutes", "hours", "nights"})
+_ISO = re.compile(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?")
+#: Text a user dictates word for word (a reason, a note): quoted, as people give it to an agent.
+_DICTATED = frozenset(
+    {"reason", "note", "notes", "comment", "comments", "details", "description", "message", "case", "instructions",
+     "feedback", "review", "summary", "explanation", "remarks", "request", "justification", "statement", "bio"}
+)  # fmt: skip
+#: Words of a column that hold money: said with its sign ("a limit price of $51.41").
+_MONEY = frozenset(
+    {"amount", "price", "cost", "fee", "valuation", "value", "budget", "deposit", "total", "payment", "balance",
+     "premium", "salary", "income", "rent", "limit", "bid", "offer", "tip", "charge", "fare", "refund", "earnest",
+     "payout", "wage", "fees", "dues", "rate", "money", "cash", "spend", "spending", "allowance", "contribution"}
+)  # fmt: skip
+#: Columns that say how the user pays: "I'd like to pay by check."
+_PAYING = frozenset({"method", "payment_method", "pay_method", "funding_method", "deposit_method", "paid_with"})
+#: Last words of a column that name what kind of thing a record is: "It's a roof project."
+_KINDS = frozenset({"type", "kind", "category", "class"})
+
+
+def said(name: str, value: Any, options: list[str]) -> str:
+    """One of ``options``, the same for the same detail (a hash, not the generator's RNG)."""
+    return options[zlib.crc32(f"{name}={value}".encode()) % len(options)]
+
+
+def dictated(name: str, value: Any) -> bool:
+    """Whether ``value`` is text the user gives word for word: a field for prose (a reason, a
+    note), or a sentence in any field (it ends like one, or runs to six words or more)."""
+    if not isinstance(value, str):
+        return False
+    return name.split("_")[-1] in _DICTATED or value.endswith((".", "!", "?")) or len(value.split()) >= 6
+
+
+def quoted(value: str) -> str:
+    """``value`` in quotes, ending the sentence: a value that ends in a stop needs no second one."""
+    return f'"{value}"' if value.endswith((".", "!", "?")) else f'"{value}".'
+
+
+def singular(noun: str) -> str:
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("ses", "xes", "ches", "shes")):
+        return noun[:-2]
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def is_money(name: str, value: Any) -> bool:
+    """Whether a number given for ``name`` is an amount of money ("limit_price", "valuation")."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and bool(set(name.split("_")) & _MONEY)
+
+
+def spoken_value(name: str, value: Any, today: date | None = None) -> str:
+    """A value as a person says it in a sentence: a date or time in words, money with its sign."""
+    if isinstance(value, str) and _ISO.fullmatch(value):
+        return spoken_when(value, today)
+    if is_money(name, value):
+        return spoken_money(float(value))
+    return str(value)
+
+
+def _an(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _counted(name: str, value: int) -> str | None:
+    """A count: "It's for 2 hours.", "I need 1 extra night.", "It's for 2 bags."."""
+    what = column_words(name)
+    words = what.split()
+    if words and words[-1] in _UNITS:
+        *kind, last = words
+        unit = last[:-1] if value == 1 else last
+        if kind in (["duration"], ["length"]) or (not kind and last in _LENGTHS):
+            return f"It's for {value} {unit}."
+        if kind and kind[0] in ("extra", "additional", "more"):
+            return f"I need {value} {' '.join(kind)} {unit}."
+        if kind:
+            return said(name, value, [f"The {' '.join(kind)} should run {value} {unit}.", f"I'm after {value} {unit}."])
+    noun = singular(what) if value == 1 else what
+    return said(name, value, [f"It's for {value} {noun}.", f"I need {value} {noun}."])
+
+
+def detail(name: str, value: Any, today: date | None = None) -> str:
+    """A detail of a request, as a user gives it (see the module doc); ``today``: the clock's day, so
+    a day this year is said without its year."""
+    if isinstance(value, bool):
+        return f"I'd like {column_words(name)} {'on' if value else 'off'}."
+    if isinstance(value, int) and name.endswith("s"):
+        return _counted(name, value) or ""
+    what = column_words(name)
+    if dictated(name, value):
+        if value.endswith((".", "!", "?")):  # 'For the note, please put "Ring twice."', no second stop
+            return said(
+                name, value, [f'Please put this as the {what}: "{value}"', f'For the {what}, please put "{value}"']
+            )
+        return said(
+            name,
+            value,
+            [
+                f'Please put "{value}" as the {what}.',
+                f'For the {what}, please put "{value}".',
+                f'The {what} is "{value}".',
+            ],
+        )
+    shown = spoken_value(name, value, today)
+    if isinstance(value, str) and _ISO.fullmatch(value):
+        first_word = what.split()[0]
+        if first_word == "new":  # a record moved: "Please move it to March 24 at 10 AM."
+            return said(name, value, [f"Please move it to {shown}.", f"{shown} would suit me better."])
+        if first_word in ("preferred", "requested", "desired"):  # "I'd like it on March 24."
+            return said(name, value, [f"I'd like it on {shown}.", f"{shown} would suit me best."])
+        return said(name, value, [f"For the {what}, {shown} works for me.", f"I'm thinking {shown} for the {what}."])
+    if is_money(name, value):
+        if what.split()[-1] in ("valuation", "value"):
+            return f"It's valued at {shown}."
+        return said(
+            name,
+            value,
+            [f"I'm looking at {_an(what)} {what} of {shown}.", f"{_an(what).capitalize()} {what} of {shown}, please."],
+        )
+    if name in _PAYING:
+        return f"I'd like to pay by {shown}."
+    words = what.split()
+    if isinstance(value, str) and words[-1] in _KINDS and value == value.lower():
+        noun = " ".join(words[:-1])
+        return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
+    if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
+        return said(
+            name, value, [f"{shown[:1].upper()}{shown[1:]} {what}, please.", f"I'd go with {shown} for the {what}."]
+        )
+    if isinstance(value, int | float):
+        return said(name, value, [f"For the {what}, it's {shown}.", f"I'd go with {shown} for the {what}."])
+    return f"The {what} is {shown}."  # a name, an address, a code: "The contact name is Jordan Lee."

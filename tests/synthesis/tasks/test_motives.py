@@ -1,0 +1,120 @@
+"""A request carries the user's reason for it, as every user scenario of tau2-bench does: fitting the
+action, free of values, and never claiming the record's state on a request the agent must refuse."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from envs import Task, check_env
+from envs.catalog import CatalogEntry
+from envs.formats.spec import EnvSpec
+from envs.quality import env_quality
+from envs.quality.requests import dictates_form, has_motive, names_by_column
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks import motives
+from synthesis.tasks.motives import Motive, create_motive, family, transition_motive, update_motive
+from synthesis.tasks.phrasing import Phrasing
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
+
+
+def _every_motive() -> set[Motive]:
+    found = {m for v in vars(motives).values() if isinstance(v, tuple) for m in v if isinstance(m, Motive)}
+    found |= {m for fam in motives._NAMED.values() for m in fam}
+    return found
+
+
+def test_every_motive_reads_as_a_reason_and_carries_no_value() -> None:
+    every = _every_motive()
+    assert len(every) >= 100  # enough variants that thousands of tasks do not repeat one hundreds of times
+    for m in every:
+        assert has_motive(m.text), m.text
+        assert not re.search(r"[\d$@]", m.text), m.text  # no id, date or amount for an answer to restate
+
+
+@pytest.mark.parametrize(
+    ("verb", "example"),
+    [
+        ("cancel", "My plans have changed, so I won't need it."),
+        ("request_refund", "I think I was charged twice."),
+        ("report_lost", "I've looked everywhere and can't find it."),
+        ("make_payment", "I just got paid, so I can clear it now."),
+        ("put_on_hold", "I'm travelling for a few weeks."),
+        ("pause", "I'm travelling for a few weeks."),
+        ("close", "It's working again, so I don't need it open anymore."),
+        ("withdraw", "The project fell through, so there's no point going ahead."),
+        ("reschedule", "Something came up and I have a conflict then."),
+        ("change_dining_time", "Something came up and I have a conflict then."),
+        ("change_rate_plan", "My needs have changed since I set it up."),
+        ("extend", "I need a bit more time."),
+        ("dispute", "There's a charge on it I don't recognise."),
+    ],
+)
+def test_a_motive_fits_the_action(verb: str, example: str) -> None:
+    options = family(verb)
+    assert options is not None and example in {m.text for m in options}
+
+
+def test_a_refused_request_gets_no_motive_that_claims_the_records_state() -> None:
+    """ "Retry the payment" on an active subscription: "my card was declined last week" would say the
+    record is what it is not; "I've updated my card details" says only the user's side."""
+    presuming = {m.text for m in family("retry_payment") or () if m.presumes}
+    assert presuming
+    asked = {transition_motive("retry_payment", f"user{i}", refused=False) for i in range(200)}
+    refused = {transition_motive("retry_payment", f"user{i}", refused=True) for i in range(200)}
+    assert asked & presuming  # the rule bites: unrefused requests do get them
+    assert not refused & presuming
+
+
+def test_the_same_request_gets_the_same_motive_and_others_vary() -> None:
+    assert transition_motive("cancel", "U1|my booking") == transition_motive("cancel", "U1|my booking")
+    assert len({transition_motive("cancel", f"U{i}|my booking") for i in range(100)}) >= 6
+    assert update_motive("address", "U1|my account") in {
+        "I've just moved.",
+        "We moved house last month.",
+        "I've moved to a new place.",
+    }
+    assert create_motive("Book a tour of an apartment", "U1") and create_motive("File a claim", "U1")
+
+
+def test_a_reason_a_user_dictates_fits_the_action() -> None:
+    """The appeal of a ban once carried the reason "Plans changed"."""
+    say = Phrasing(random.Random(0))
+    schema = {"type": "string"}
+    appeal = {m.text for m in family("appeal") or ()}
+    assert all(say.param_value("appeal_statement_reason", schema, "appeal") in appeal for _ in range(10))
+    assert say.param_value("reason", schema) in (
+        "Plans changed",
+        "No longer needed",
+        "Found a better option",
+        "Moving away",
+    )
+
+
+_DOMAINS = ("streaming_subscriptions", "building_permit_applications", "game_store_refunds")
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[tuple[EnvSpec, list[Task]]]:
+    domains = {d.id: d for d in load_ontology()}
+    out = []
+    for name in _DOMAINS:
+        g = generate_env(domains[name], seed=0)
+        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
+    return out
+
+
+def test_every_generated_request_says_why_in_a_persons_words(generated: list[tuple[EnvSpec, list[Task]]]) -> None:
+    for spec, tasks in generated:
+        assert check_env(spec, tasks).ok
+        counts = env_quality(CatalogEntry(spec=spec, tasks=tasks)).counts
+        assert counts.motive_requests >= 15, spec.id
+        assert counts.requests_without_motive == 0, spec.id
+        assert (counts.form_dictated_tasks, counts.column_named_tasks, counts.ambiguous_goals) == (0, 0, 0), spec.id
+        for task in tasks:
+            if task.expects_change or task.refusals:
+                assert any(f.startswith("Why I") for f in task.user.known_facts), task.id  # the simulator can say it
+            assert not dictates_form(task.instruction) and not names_by_column(task.instruction), task.instruction
