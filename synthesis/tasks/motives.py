@@ -13,7 +13,8 @@ the transition's name) and said after the request. Three rules keep it honest:
   right and the words do not contradict the record;
 * it is chosen by a hash of the request, not drawn from the task generator's RNG, so the tasks drawn
   after it do not change with it; the families hold enough variants that a catalog of thousands of
-  tasks repeats none of them more than a few dozen times.
+  tasks repeats no sentence in more than a few percent of them; two requests of one task get different
+  words. The reasons for changing a field or asking for a new record are in :mod:`.record_motives`.
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ class Motive:
     presumes: bool = False
 
 
-def _m(*texts: str) -> tuple[Motive, ...]:
+def motives_of(*texts: str) -> tuple[Motive, ...]:
     return tuple(Motive(t) for t in texts)
 
 
-_CANCEL = _m(
+_CANCEL = motives_of(
     "My plans have changed, so I won't need it.",
     "I found another option that suits me better.",
     "It turns out I don't need it anymore.",
@@ -43,42 +44,46 @@ _CANCEL = _m(
     "My schedule changed and I can't make it work.",
     "I found something cheaper elsewhere.",
     "We've decided against it after talking it over at home.",
+    "I've had a change of plans at work.",
+    "I booked it by mistake and don't need it.",
+    "Money is tight right now, so I'm cutting back.",
 )
-_WITHDRAW = _m(
-    "The project fell through, so there's no point going ahead.",
+_WITHDRAW = motives_of(
+    "It fell through on my end, so there's no point going ahead.",
     "I've changed my mind about going ahead with it.",
+    "I've thought it over and it isn't worth pursuing anymore.",
     "My situation changed and I no longer want to pursue it.",
     "We decided not to go ahead after all.",
     "The plans behind it fell through.",
 )
-_RETURN = _m(
+_RETURN = motives_of(
     "It arrived damaged.",
     "It isn't as described.",
     "It stopped working after a few days.",
     "It wasn't what I expected when I ordered it.",
     "It doesn't fit what I needed it for.",
 )
-_REFUND = _m(
+_REFUND = motives_of(
     "I think I was charged twice.",
     "I didn't get what I paid for.",
     "It wasn't as described, so I don't think I should pay for it.",
     "The service wasn't what was promised.",
     "I was billed for something I didn't end up using.",
 )
-_PAUSE = _m(
+_PAUSE = motives_of(
     "I'm travelling for a few weeks.",
     "I'll be away for a while and won't be using it.",
     "Money is a bit tight this month.",
     "I'm taking a short break while things settle down at home.",
     "I'm moving house and won't need it for a little while.",
 )
-_RESUME = _m(
+_RESUME = motives_of(
     "I'm back home now and want to pick it up again.",
     "Things have settled down and I'm keen to carry on.",
     "I've sorted things out on my end.",
     "Work has calmed down and I'm ready to get going with it again.",
 )
-_REOPEN = _m(
+_REOPEN = motives_of(
     "It turns out the problem isn't sorted after all.",
     "The same problem came back.",
     "I thought it was fixed, but it's happening again.",
@@ -86,136 +91,124 @@ _REOPEN = _m(
 _RETRY = (
     Motive("My card was declined last week, but I've fixed it now.", presumes=True),
     Motive("The payment didn't go through, and I've since sorted out my bank.", presumes=True),
-    *_m(
+    *motives_of(
         "I've updated my card details since the last attempt.",
         "I just moved money into that account, so it should go through.",
         "I got a new card and want the payment to go through on it.",
     ),
 )
-_PAY = _m(
+_PAY = motives_of(
     "I just got paid, so I can clear it now.",
     "I'd rather get it settled before I forget.",
     "I don't want it hanging over me.",
     "I'd rather take care of it now than be late with it.",
     "I'm tidying up my finances this week.",
 )
-_RENEW = _m(
+_RENEW = motives_of(
     "I've been happy with it and want to keep it going.",
     "I don't want a gap where I'm without it.",
     "It's worked well for me and I'm keen to keep it.",
     "I still need it, and I'd rather not have it lapse.",
 )
-_EXTEND = _m(
+_EXTEND = motives_of(
     "I need a bit more time.",
     "Things are taking longer than I expected.",
     "My plans ran longer than I thought they would.",
     "I'm not quite finished with it yet, so I need more time.",
 )
-_RESCHEDULE = _m(
+RESCHEDULE = motives_of(
     "Something came up and I have a conflict then.",
     "I have a work commitment I can't move.",
     "The original time no longer works for me.",
     "I have a family event that clashes with it.",
     "My schedule changed at work.",
 )
-_DISPUTE = _m(
+_DISPUTE = motives_of(
     "There's a charge on it I don't recognise.",
     "I don't think it's right and want it looked into.",
     "I never agreed to that.",
     "The amount looks wrong to me.",
 )
-_APPEAL = _m(
+_APPEAL = motives_of(
     "I think the decision was a mistake.",
     "I don't think it was fair and want it looked at again.",
     "I have more to add that I don't think was considered.",
 )
-_LOST = _m(
+_LOST = motives_of(
     "I've looked everywhere and can't find it.",
     "It never turned up on my end.",
     "I can't find it anywhere and I'm getting worried.",
 )
-_DAMAGED = _m(
+_DAMAGED = motives_of(
     "I noticed the damage as soon as I opened it.",
     "It got damaged and I wanted you to know straight away.",
     "It's not in the state it should be, and I'm worried about it.",
 )
-_REPORT = _m(
+_REPORT = motives_of(
     "I wanted to let you know as soon as I noticed.",
     "I thought you should hear it from me before it causes trouble.",
     "I'd rather flag it now than have it cause problems later.",
 )
-_CONFIRM = _m(
+_CONFIRM = motives_of(
     "I've gone over it and everything looks right.",
     "I've checked my calendar and it works for me.",
     "I'm happy with it as it is and want it locked in.",
     "I've decided to go ahead with it.",
 )
-_SUBMIT = _m(
+_SUBMIT = motives_of(
     "I've got everything together now.",
     "I've finished going through it and want to get it in.",
     "I'd rather get it in before I forget.",
 )
-_CLOSE = _m(
+_CLOSE = motives_of(
     "It's working again, so I don't need it open anymore.",
     "The problem sorted itself out.",
     "It's all taken care of now.",
     "I'm finished with it and don't need it open anymore.",
 )
-_UPGRADE = _m(
+_UPGRADE = motives_of(
     "I keep running out of room on my current one.",
     "I need more than I have now.",
     "We've got a new job coming up and need more than before.",
 )
-_DOWNGRADE = _m(
+_DOWNGRADE = motives_of(
     "I'm not using it as much as I thought I would.",
     "I'm trying to cut back on costs.",
     "Money is a bit tight, so something smaller would suit me.",
 )
-_SOONER = _m(
+_SOONER = motives_of(
     "I need it sooner than I planned.",
     "Something came up and I can't wait as long as I thought.",
 )
-_COLLECT = _m(
+_COLLECT = motives_of(
     "I'm on my way to that side of town anyway.",
     "I've been waiting on it and would like to have it.",
     "I'd rather use it before I forget about it.",
 )
-_ADD = _m(
+_ADD = motives_of(
     "We're bringing more than we planned.",
     "It turns out I need a bit more than I booked.",
     "Our plans grew a little since I set it up.",
 )
-_DECLINE = _m(
+_DECLINE = motives_of(
     "It costs more than I'm willing to spend.",
     "It isn't what I was hoping for.",
     "I found a better offer elsewhere.",
 )
-_WAIVE = _m(
+_WAIVE = motives_of(
     "It was an honest mistake and the first time it's happened.",
     "I had a family emergency that week.",
     "I don't think it was my fault, since I did everything I was asked.",
 )
-_STAFF = _m(
+_STAFF = motives_of(
     "I've been waiting on it for a while and need an answer.",
     "I need it sorted before I can plan anything else.",
     "It's been held up long enough, and I'm worried about the timing.",
 )
-_BEGIN = _m(
+_BEGIN = motives_of(
     "I've decided to go ahead with it.",
     "I'm ready to get started now that my schedule has cleared.",
     "I've been meaning to get this going for a while, and now's a good time.",
-)
-_UPDATE = _m(
-    "My details changed recently.",
-    "It was set up wrong the first time.",
-    "Things changed on my end since I set it up.",
-    "I gave the wrong one when I set it up.",
-)
-_CREATE = _m(
-    "I've been meaning to set this up for a while.",
-    "I decided it's time to get this sorted.",
-    "A friend recommended it and I'm keen to go ahead.",
-    "I need it in place before my schedule fills up.",
 )
 
 #: Families by the words of a transition's name, the first word that names one deciding ("request_refund":
@@ -257,7 +250,7 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
     **dict.fromkeys(("pay", "prepay", "settle", "repayment", "payment", "cure"), _PAY),
     **dict.fromkeys(("renew", "re"), _RENEW),
     **dict.fromkeys(("extend",), _EXTEND),
-    **dict.fromkeys(("reschedule", "postpone", "delay", "move", "shift", "change", "swap", "transfer"), _RESCHEDULE),
+    **dict.fromkeys(("reschedule", "postpone", "delay", "move", "shift", "change", "swap", "transfer"), RESCHEDULE),
     **dict.fromkeys(("dispute", "contest", "challenge", "object", "flag"), _DISPUTE),
     **dict.fromkeys(("appeal", "overturn", "review", "hearing"), _APPEAL),
     **dict.fromkeys(("report", "mark", "record"), _REPORT),
@@ -307,7 +300,7 @@ _TELLING = frozenset(
     {"lost", "missing", "stolen", "damage", "damaged", "broken", "discrepancy", "refund", "return", "replacement",
      "hold", "payment", "repayment"}
 )  # fmt: skip
-_CHANGE = _m(
+_CHANGE = motives_of(
     "My needs have changed since I set it up.",
     "What I picked at first doesn't suit me anymore.",
     "I've thought it over and want something different.",
@@ -315,12 +308,18 @@ _CHANGE = _m(
 #: Names no word of theirs places well.
 _NAMED: dict[str, tuple[Motive, ...]] = {
     "take_down": _CANCEL,
-    "check_in": _m("I want it out of the way before I get there.", "I'd rather not queue when I arrive."),
-    "check_in_online": _m("I want it out of the way before I get there.", "I'd rather not queue when I arrive."),
-    "check_out": _m("We're all finished and on our way home.", "I'm finished and heading off."),
-    "apply_credit": _m("I'd rather use the credit than pay out of pocket.", "I'd rather use it while I still have it."),
-    "apply_shop_credit": _m("I'd rather use the credit than pay out of pocket.", "I'd rather use it before I forget."),
-    "apply_vision_benefit": _m(
+    "check_in": motives_of("I want it out of the way before I get there.", "I'd rather not queue when I arrive."),
+    "check_in_online": motives_of(
+        "I want it out of the way before I get there.", "I'd rather not queue when I arrive."
+    ),
+    "check_out": motives_of("We're all finished and on our way home.", "I'm finished and heading off."),
+    "apply_credit": motives_of(
+        "I'd rather use the credit than pay out of pocket.", "I'd rather use it while I still have it."
+    ),
+    "apply_shop_credit": motives_of(
+        "I'd rather use the credit than pay out of pocket.", "I'd rather use it before I forget."
+    ),
+    "apply_vision_benefit": motives_of(
         "I'd rather use the benefit than pay out of pocket.", "I'd rather use it before I forget."
     ),
 }
@@ -342,67 +341,17 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     return _FAMILIES[found] if found is not None else None
 
 
-def _pick(options: tuple[Motive, ...], key: str, *, refused: bool) -> str | None:
+def pick(options: tuple[Motive, ...], key: str, *, refused: bool, said: frozenset[str] = frozenset()) -> str | None:
+    """One of ``options`` by a hash of ``key``; one not ``said`` already in the task where any is left."""
     usable = [m for m in options if not (refused and m.presumes)]
-    return usable[zlib.crc32(key.encode()) % len(usable)].text if usable else None
+    fresh = [m for m in usable if m.text not in said] or usable
+    return fresh[zlib.crc32(key.encode()) % len(fresh)].text if fresh else None
 
 
-def transition_motive(verb: str, key: str, *, refused: bool = False) -> str | None:
+def transition_motive(verb: str, key: str, *, refused: bool = False, said: frozenset[str] = frozenset()) -> str | None:
     """Why the user asks for transition ``verb`` (``key``: what tells this request from others, so
     the same request is given the same reason); ``refused``: the agent must refuse it, so the motive
-    may not claim the record's state. None for a transition no family fits."""
+    may not claim the record's state; ``said``: motives the task gives already (two withdrawals in one
+    task are not for the same words). None for a transition no family fits."""
     options = family(verb)
-    return _pick(options, f"{verb}|{key}", refused=refused) if options else None
-
-
-def update_motive(column: str, key: str) -> str:
-    """Why the user changes a field: an address because they moved, a contact because it is new, a
-    time because of a conflict, anything else because it changed or was set up wrong."""
-    words = set(column.split("_"))
-    if words & {"address", "street", "city", "zip", "postcode", "postal"}:
-        options = _m("I've just moved.", "We moved house last month.", "I've moved to a new place.")
-    elif words & {"email", "phone", "mobile", "contact"}:
-        options = _m("I changed it recently.", "I don't use the old one anymore.", "I got a new one last week.")
-    elif words & {"date", "time", "day", "slot", "at", "on", "start", "window"}:
-        options = _RESCHEDULE
-    else:
-        options = _UPDATE
-    return _pick(options, f"{column}|{key}", refused=False) or _UPDATE[0].text
-
-
-def create_motive(action: str, key: str) -> str:
-    """Why the user asks for a new record (``action``: "book a tour", "file a claim")."""
-    head = action.split()[0].lower() if action.split() else ""
-    if head in ("top", "load", "deposit", "fund", "add_funds"):
-        options = _m(
-            "I want enough on there for what I'm planning to buy.",
-            "I'd rather have some money on there before the weekend.",
-            "My balance is getting low and I don't want to run out.",
-        )
-    elif head in ("buy", "purchase", "order", "rent", "hire"):
-        options = _m(
-            "I've had my eye on it for a while.",
-            "A friend recommended it and I'm keen to go ahead.",
-            "I've been saving up for this.",
-        )
-    elif head in ("book", "reserve", "schedule", "request", "apply"):
-        options = _m(
-            "I'd rather get it on the calendar before it fills up.",
-            "I've been meaning to get this sorted for a while.",
-            "I'm planning ahead, since my weeks are getting busy.",
-        )
-    elif head in ("file", "report", "submit", "open", "lodge", "raise"):
-        options = _m(
-            "I need to get this on record.",
-            "It happened last week and I've put off reporting it long enough.",
-            "I was told I need to get this in first.",
-        )
-    elif head in ("add", "register", "enroll", "include"):
-        options = _m(
-            "I forgot to add this when I set things up.",
-            "Our plans grew, so I need to add this.",
-            "I was told I should have this in place.",
-        )
-    else:
-        options = _CREATE
-    return _pick(options, f"{action}|{key}", refused=False) or _CREATE[0].text
+    return pick(options, f"{verb}|{key}", refused=refused, said=said) if options else None

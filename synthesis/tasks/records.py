@@ -26,7 +26,7 @@ from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
-from .motives import create_motive, update_motive
+from .record_motives import create_motive, update_motive
 from .relatives import fit_new_relative
 
 

@@ -255,7 +255,8 @@ class RuleGoals(UserKnowledge):
         given = next((v for k, v in (extra or {}).items() if _REASON_FIELD.search(k) and isinstance(v, str)), None)
         if phrase.startswith(("the new ", "the same ")):
             return None
-        motive = given or transition_motive(verb, f"{chain.user_id}|{phrase}", refused=refused)
+        said = frozenset(f.split(": ", 1)[-1] for f in chain.facts if f.startswith("Why I"))
+        motive = given or transition_motive(verb, f"{chain.user_id}|{phrase}", refused=refused, said=said)
         if motive is not None:
             chain.facts.append(f"Why I'm asking to {verb_phrase(verb, 'it')}: {motive}")
         return None if given else motive

@@ -14,15 +14,17 @@ from envs.formats.spec import EnvSpec
 from envs.quality import env_quality
 from envs.quality.requests import dictates_form, has_motive, names_by_column
 from synthesis.domains.ontology import load_ontology
-from synthesis.tasks import motives
-from synthesis.tasks.motives import Motive, create_motive, family, transition_motive, update_motive
+from synthesis.tasks import motives, record_motives
+from synthesis.tasks.motives import Motive, family, transition_motive
 from synthesis.tasks.phrasing import Phrasing
+from synthesis.tasks.record_motives import create_motive, update_motive
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
 
 def _every_motive() -> set[Motive]:
-    found = {m for v in vars(motives).values() if isinstance(v, tuple) for m in v if isinstance(m, Motive)}
+    tables = [*vars(motives).values(), *vars(record_motives).values()]
+    found = {m for v in tables if isinstance(v, tuple) for m in v if isinstance(m, Motive)}
     found |= {m for fam in motives._NAMED.values() for m in fam}
     return found
 
@@ -45,7 +47,7 @@ def test_every_motive_reads_as_a_reason_and_carries_no_value() -> None:
         ("put_on_hold", "I'm travelling for a few weeks."),
         ("pause", "I'm travelling for a few weeks."),
         ("close", "It's working again, so I don't need it open anymore."),
-        ("withdraw", "The project fell through, so there's no point going ahead."),
+        ("withdraw", "It fell through on my end, so there's no point going ahead."),
         ("reschedule", "Something came up and I have a conflict then."),
         ("change_dining_time", "Something came up and I have a conflict then."),
         ("change_rate_plan", "My needs have changed since I set it up."),
@@ -78,6 +80,14 @@ def test_the_same_request_gets_the_same_motive_and_others_vary() -> None:
         "I've moved to a new place.",
     }
     assert create_motive("Book a tour of an apartment", "U1") and create_motive("File a claim", "U1")
+
+
+def test_two_requests_of_one_task_are_not_given_the_same_words() -> None:
+    """Two withdrawals in one task both said "The project fell through …" (hotel_loyalty_points-002)."""
+    first = transition_motive("withdraw", "U1|my claim for Aster Hotel")
+    assert first is not None
+    for i in range(50):
+        assert transition_motive("withdraw", f"U1|claim {i}", said=frozenset({first})) != first
 
 
 def test_a_reason_a_user_dictates_fits_the_action() -> None:

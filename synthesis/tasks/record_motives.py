@@ -1,0 +1,93 @@
+"""Why a user changes a field of a record or asks for a new one, in their own words (the reasons
+for a transition, and the rules every motive keeps, are in :mod:`.motives`)."""
+
+from __future__ import annotations
+
+from .motives import RESCHEDULE, motives_of, pick
+
+_UPDATE = motives_of(
+    "My details changed recently.",
+    "It was set up wrong the first time.",
+    "Things changed on my end since I set it up.",
+    "I gave the wrong one when I set it up.",
+    "I noticed it was wrong when I looked it over.",
+    "My situation changed since then.",
+    "What's on file isn't right anymore.",
+)
+_CREATE = motives_of(
+    "I've been meaning to set this up for a while.",
+    "I decided it's time to get this sorted.",
+    "A friend recommended it and I'm keen to go ahead.",
+    "I need it in place before my schedule fills up.",
+)
+
+
+def update_motive(column: str, key: str) -> str:
+    """Why the user changes a field: an address because they moved, a contact because it is new, a
+    time because of a conflict, anything else because it changed or was set up wrong."""
+    words = set(column.split("_"))
+    if words & {"address", "street", "city", "zip", "postcode", "postal"}:
+        options = motives_of(
+            "I've just moved.",
+            "We moved house last month.",
+            "I've moved to a new place.",
+            "We moved across town recently.",
+        )
+    elif words & {"email", "phone", "mobile", "contact"}:
+        options = motives_of(
+            "I changed it recently.",
+            "I don't use the old one anymore.",
+            "I got a new one last week.",
+            "I switched providers recently.",
+            "The old one isn't working anymore.",
+            "I'd rather you reach me on the new one from now on.",
+        )
+    elif words & {"date", "time", "day", "slot", "at", "on", "start", "window"}:
+        options = RESCHEDULE
+    else:
+        options = _UPDATE
+    return pick(options, f"{column}|{key}", refused=False) or _UPDATE[0].text
+
+
+def create_motive(action: str, key: str) -> str:
+    """Why the user asks for a new record (``action``: "book a tour", "file a claim")."""
+    head = action.split()[0].lower() if action.split() else ""
+    if head in ("top", "load", "deposit", "fund", "add_funds"):
+        options = motives_of(
+            "I want enough on there for what I'm planning to buy.",
+            "I'd rather have some money on there before the weekend.",
+            "My balance is getting low and I don't want to run out.",
+        )
+    elif head in ("buy", "purchase", "order", "rent", "hire"):
+        options = motives_of(
+            "I've had my eye on it for a while.",
+            "A friend recommended it and I'm keen to go ahead.",
+            "I've been saving up for this.",
+        )
+    elif head in ("apply", "request"):
+        options = motives_of(
+            "I need it sorted before I can go ahead with my plans.",
+            "I've been meaning to get this started for a while.",
+            "I'd rather get it in early, since these things take time.",
+        )
+    elif head in ("book", "reserve", "schedule"):
+        options = motives_of(
+            "I'd rather get it on the calendar before it fills up.",
+            "I've been meaning to get this sorted for a while.",
+            "I'm planning ahead, since my weeks are getting busy.",
+        )
+    elif head in ("file", "report", "submit", "open", "lodge", "raise"):
+        options = motives_of(
+            "I need to get this on record.",
+            "It happened last week and I've put off reporting it long enough.",
+            "I was told I need to get this in first.",
+        )
+    elif head in ("add", "register", "enroll", "include"):
+        options = motives_of(
+            "I forgot to add this when I set things up.",
+            "Our plans grew, so I need to add this.",
+            "I was told I should have this in place.",
+        )
+    else:
+        options = _CREATE
+    return pick(options, f"{action}|{key}", refused=False) or _CREATE[0].text
