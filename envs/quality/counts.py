@@ -100,6 +100,8 @@ class QualityCounts:
     amounts_out_of_proportion: int = 0
     awaited_rows_checked: int = 0
     awaited_long_past: int = 0
+    one_off_groups_checked: int = 0
+    one_off_recorded_many_times: int = 0
     kin_rows_checked: int = 0
     kin_rows_contradicting: int = 0
     children_named: int = 0

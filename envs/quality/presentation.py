@@ -73,6 +73,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("refunds or shares beyond their whole", f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
         ("amounts out of proportion to what they are for", f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
         ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
+        ("one thing recorded many times", f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
             f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",
@@ -136,6 +137,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("over whole", lambda c: f"{c.amounts_beyond_parent}/{c.amount_groups_checked}"),
     ("off proportion", lambda c: f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
     ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
+    ("many times", lambda c: f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),

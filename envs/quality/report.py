@@ -26,6 +26,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .one_off import recorded_many_times
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
@@ -142,6 +143,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         amounts_beyond_parent,
         amounts_out_of_proportion,
         awaited_long_past,
+        recorded_many_times,
         kin_age_contradictions,
         surnames_apart,
     )

@@ -1,0 +1,229 @@
+"""One real thing recorded many times: three returns of one purchase, two refunds of one return, four
+unemployment claims open at once for one claimant, seven live subscriptions of one viewer (measure 43,
+docs/synthesis.md).
+
+Tables are picked by their names and statuses alone, so the measure runs on any catalog; the seed
+generator keeps the rules (``synthesis.seeds.seedgen``) and the task generator writes nothing that
+breaks them (``synthesis.tasks.chain``):
+
+* **Acts done once to one thing.** A child table named for an act a thing undergoes once
+  (:data:`ONCE_ACTS`: ``return_requests``, ``deposit_refunds``, ``freight_claims``,
+  ``citation_appeals``) holds, per parent record that is one thing a person bought, booked or was
+  decided on (:data:`ONE_THINGS`: a purchase, an order, a booking, a shipment, a return request), no
+  more live rows than the parent's quantity (:data:`QUANTITY_WORDS`), or one. Rows called off or
+  refused (:data:`CALLED_OFF`) leave room for another. A parent that belongs to nobody (a train, a
+  store) or that is the person (the user table) is no one thing; a standing record (a policy, an
+  account, a contract) may have claims without end, so it is not named in :data:`ONE_THINGS`.
+* **Held one at a time.** A table named for what a person holds one of at a time
+  (:data:`HELD_ONE_AT_A_TIME`: a subscription, a membership, a lease, an enrollment, a registration;
+  a benefit claim) that references the user table holds, per person and per other record it names
+  (the unit leased, the package subscribed to, the vehicle a wash membership covers), at most one row
+  in a held status (:data:`HELD`: active, paused, past due, pending ...). A plan in a column is a
+  tier of the one service, not another thing held.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..formats.spec import EnvSpec, ForeignKey, TableSpec
+from .periods import IN_FORCE, OVERDUE
+from .seed import status_columns
+from .spec import owner_paths, user_table
+from .text import word_set
+
+#: Acts a thing undergoes once (a table's last word, singular).
+ONCE_ACTS = word_set("return refund exchange claim chargeback dispute appeal reimbursement payout")
+#: Words for asking for an act, which the word before names (a return request, a refund authorization).
+_ASKING = word_set("request authorization application filing")
+#: Records that are one thing a person bought, booked or was decided on (a table's last word, singular).
+ONE_THINGS = word_set(
+    """purchase order item line booking reservation stay visit trip shipment delivery transaction charge
+    enrollment lease rental citation certification request authorization claim project sale"""
+)
+#: What a person holds one of at a time (a table's last word, singular).
+HELD_ONE_AT_A_TIME = word_set("subscription membership lease tenancy enrollment registration")
+#: Words of a parent's count of the things it is for (two units bought may be returned twice).
+QUANTITY_WORDS = word_set("quantity qty units")
+#: Statuses of a record its person still holds.
+HELD = IN_FORCE | OVERDUE | word_set("paused on_hold suspended pending registered waitlisted disconnect_pending")
+#: Last words of a status of an act called off or refused, which leaves room for another.
+CALLED_OFF = word_set(
+    """cancelled canceled withdrawn void voided revoked rescinded retracted abandoned deleted reversed
+    declined rejected denied"""
+)
+
+
+def singular(word: str) -> str:
+    """``deliveries`` -> ``delivery``, ``leases`` -> ``lease``; ``pass`` stays."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _last(name: str) -> str:
+    return singular(name.lower().split("_")[-1])
+
+
+def _act(name: str) -> str:
+    """What a table's rows are: its last word, or the one before a word for asking (a return request)."""
+    words = [singular(w) for w in name.lower().split("_")]
+    return words[-2] if len(words) > 1 and words[-1] in _ASKING else words[-1]
+
+
+def done_once(child: str, parent: str) -> bool:
+    """Whether rows of table ``child`` are an act its ``parent`` record undergoes once (by their names:
+    ``return_requests`` of ``purchases``, ``return_refunds`` of ``return_requests``)."""
+    return _act(child) in ONCE_ACTS and _last(parent) in ONE_THINGS
+
+
+def held_one_at_a_time(table: str) -> bool:
+    """Whether a person holds one row of table ``table`` at a time (by its name)."""
+    words = [singular(w) for w in table.lower().split("_")]
+    return words[-1] in HELD_ONE_AT_A_TIME or (words[-1] == "claim" and "benefit" in words)
+
+
+def _status_word(value: Any) -> str:
+    return value.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
+
+
+def held(value: Any) -> bool:
+    """Whether a status says its person still holds the record."""
+    return _status_word(value) in HELD
+
+
+def called_off(value: Any) -> bool:
+    """Whether a status says the act was called off or refused (its last word)."""
+    return _status_word(value).split("_")[-1] in CALLED_OFF
+
+
+def quantity_column(table: TableSpec) -> str | None:
+    """The parent's integer column counting the things it is for, if any."""
+    return next(
+        (c.name for c in table.columns if c.type == "integer" and set(c.name.lower().split("_")) & QUANTITY_WORDS),
+        None,
+    )
+
+
+@dataclass(frozen=True)
+class OnceRule:
+    """Live rows of ``child`` per ``parent`` row (through ``fk``): at most its ``quantity``, or one."""
+
+    child: str
+    fk: ForeignKey
+    parent: str
+    quantity: str | None
+    statuses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HeldRule:
+    """Rows of ``table`` in a held status per value of ``key`` (the person, then what else it names): one."""
+
+    table: str
+    key: tuple[str, ...]
+    statuses: tuple[str, ...]
+
+
+class OneOffRules:
+    """Which tables of one spec the measure reads, computed once."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        users = user_table(spec)
+        owned = {t for t, paths in owner_paths(spec, users).items() if paths} if users else set()
+        tables = {t.name: t for t in spec.tables}
+        self.once: list[OnceRule] = []
+        self.held: list[HeldRule] = []
+        for table in spec.tables:
+            statuses = tuple(c.name for c in status_columns(table))
+            for fk in table.foreign_keys:
+                parent = tables.get(fk.table)
+                if parent is None or parent is table or parent.name == users or len(fk.columns) != 1:
+                    continue
+                if parent.name in owned and done_once(table.name, parent.name):
+                    self.once.append(OnceRule(table.name, fk, parent.name, quantity_column(parent), statuses))
+            person = [fk.columns[0] for fk in table.foreign_keys if fk.table == users and len(fk.columns) == 1]
+            if statuses and len(person) == 1 and held_one_at_a_time(table.name):
+                others = [fk.columns[0] for fk in table.foreign_keys if fk.table != users and len(fk.columns) == 1]
+                self.held.append(HeldRule(table.name, (person[0], *others), statuses))
+
+    def beyond(self, rows: Mapping[str, list[dict[str, Any]]]) -> tuple[int, set[tuple[str, tuple[Any, ...]]]]:
+        """(groups checked, groups beyond their room) in ``rows``: a group is (table, parent key) for an
+        act done once, (table, person and what else the row names) for a record held one at a time."""
+        checked = 0
+        over: set[tuple[str, tuple[Any, ...]]] = set()
+        for rule in self.once:
+            live = _live(rule, rows)
+            checked += len(live)
+            over |= {(f"{rule.child}.{rule.fk.columns[0]}", (p,)) for p, (n, room) in live.items() if n > room}
+        for hrule in self.held:
+            holding: Counter[tuple[Any, ...]] = Counter()
+            for row in rows.get(hrule.table, []):
+                key = tuple(row.get(c) for c in hrule.key)
+                if key[0] is not None and any(held(row.get(s)) for s in hrule.statuses):
+                    holding[key] += 1
+            checked += len(holding)
+            over |= {(hrule.table, key) for key, n in holding.items() if n > 1}
+        return checked, over
+
+    def new_excess(
+        self, before: Mapping[str, list[dict[str, Any]]], after: Mapping[str, list[dict[str, Any]]]
+    ) -> list[str]:
+        """The groups beyond their room in ``after`` that were not in ``before`` (a write that files a
+        second return of one purchase, or opens a second subscription), described."""
+        _, was = self.beyond(before)
+        _, now = self.beyond(after)
+        return [f"{table} {', '.join(map(str, key))} recorded more than once" for table, key in sorted(now - was)]
+
+    def full(self, child: str, column: str, rows: Mapping[str, list[dict[str, Any]]]) -> set[Any]:
+        """Keys of the parents (through ``child.column``) whose room for ``child`` rows is taken: a
+        purchase returned already."""
+        return {
+            parent
+            for rule in self.once
+            if rule.child == child and rule.fk.columns[0] == column
+            for parent, (n, room) in _live(rule, rows).items()
+            if n >= room
+        }
+
+    def read_tables(self, changed: Iterable[str]) -> set[str]:
+        """The tables to read to judge a write that changed ``changed``: its counted tables and their parents."""
+        out = set()
+        for rule in self.once:
+            if rule.child in changed:
+                out |= {rule.child, rule.parent}
+        out |= {r.table for r in self.held if r.table in changed}
+        return out
+
+
+def _live(rule: OnceRule, rows: Mapping[str, list[dict[str, Any]]]) -> dict[Any, tuple[int, int]]:
+    """Parent key -> (its live ``rule.child`` rows, its room) for each parent with a live child."""
+    by_key = {r.get(rule.fk.references[0]): r for r in rows.get(rule.parent, [])}
+    live: Counter[Any] = Counter()
+    for row in rows.get(rule.child, []):
+        parent = row.get(rule.fk.columns[0])
+        if parent in by_key and not any(called_off(row.get(s)) for s in rule.statuses):
+            live[parent] += 1
+    out = {}
+    for parent, n in live.items():
+        room = by_key[parent].get(rule.quantity) if rule.quantity else None
+        out[parent] = (n, room if isinstance(room, int) and not isinstance(room, bool) and room > 0 else 1)
+    return out
+
+
+@dataclass
+class OneOffCounts:
+    """Groups of one thing's acts or of one person's held records, and those beyond their room."""
+
+    one_off_groups_checked: int = 0
+    one_off_recorded_many_times: int = 0
+
+
+def recorded_many_times(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] | None = None) -> OneOffCounts:
+    """Measure 43 over ``rows`` (table -> rows; the seed by default)."""
+    checked, over = OneOffRules(spec).beyond(spec.seed if rows is None else rows)
+    return OneOffCounts(one_off_groups_checked=checked, one_off_recorded_many_times=len(over))
