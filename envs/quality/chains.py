@@ -76,10 +76,11 @@ class WriteVerdict:
     sets_twice: list[str] = field(default_factory=list)
     filler: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # fields set to the value they held (:mod:`.unchanged`)
+    many_times: list[str] = field(default_factory=list)  # one thing recorded again (:mod:`.one_off`)
 
     @property
     def problems(self) -> list[str]:
-        return self.undoes + self.sets_twice + self.filler + self.unchanged
+        return self.undoes + self.sets_twice + self.filler + self.unchanged + self.many_times
 
     @property
     def clean(self) -> bool:

@@ -18,7 +18,9 @@ procedural tests and the task generator both need. The rows are coherent (see ``
 * a money attribute that names a parent's price starts equal to it (``fare_paid`` = ``fare``);
 * a row under a parent that has ended for good (cancelled, refunded) takes its own called-off end
   state rather than an open one;
-* no value has more rows in some states than a per-record limit allows (``limits``).
+* no value has more rows in some states than a per-record limit allows (``limits``);
+* one thing is recorded once (``one_off``): one return of a purchase, one live subscription of a
+  viewer.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from faker import Faker
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.limits import SeedLimits
+from ..domains.one_off import Holdings
 from ..domains.parent_states import parent_states
 from ..domains.sqlgen import DomainError, pk
 from ..domains.timeline import ANCHORED, PLACED, TIME, date_in, record_dates, settle_record_dates, span
@@ -324,6 +327,7 @@ def generate_seed(
         plan = record_dates(domain, entity)
         parent_fits = parent_states(domain, entity)
         caps = per_record_caps(domain, entity)
+        holdings = Holdings(domain, entity)
         held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
         for i in range(1, n + 1):
@@ -350,6 +354,10 @@ def generate_seed(
                     ] or parents
                 if (cap := caps.get(ref.column)) is not None:  # a user's record holds a few of these
                     choices = [p for p in choices if held[ref.column, p] < cap]
+                    if not choices:
+                        break
+                if ref.column in holdings.once:  # one return of a purchase, and purchases left with none
+                    choices = holdings.parents(ref.column, choices, parents)
                     if not choices:
                         break
                 if ref is refs.driver and tm is not None and side != "any":
@@ -400,9 +408,12 @@ def generate_seed(
                     s for s in lc.states if s != status and (tm is None or tm.state_class(s) == tm.state_class(status))
                 ]
                 status = limiter.settle(row, status, alike)
+                if status is not None:  # one live subscription per viewer: the others ended
+                    status = holdings.settle(row, status, [s for s in alike if not limiter.passes(row, s)])
             if (status is None) if lc is not None else limiter.passes(row, None):
                 continue  # every state that fits would break a per-record limit: the row is left out
             limiter.keep(row, status)
+            holdings.keep(row, status)
             held.update((column, row[column]) for column in caps if row.get(column) is not None)
             if lc is not None:
                 row[lc.field] = status

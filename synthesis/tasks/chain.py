@@ -3,9 +3,9 @@
 Every gold call runs on a live episode the moment it joins the chain, so a later goal can depend on
 what an earlier one did (the id a create returned, the state a transition left) and a chain that a
 tool refuses is dropped at once instead of after assembly. Each write's changes go into the quality
-report's write history, so a chain never undoes, sets a field twice, writes filler or sets a field to
-the value it holds: a goal is tried on a copy first (:meth:`Chain.trial`), and a write that does
-slips through breaks the chain.
+report's write history, so a chain never undoes, sets a field twice, writes filler, sets a field to
+the value it holds or records one thing again (a second return of one purchase): a goal is tried on
+a copy first (:meth:`Chain.trial`), and a write that does slips through breaks the chain.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 from envs import Environment, Episode
 from envs.errors import ToolError
 from envs.quality.chains import Row, RowKey, WriteHistory, WriteVerdict
+from envs.quality.one_off import OneOffRules
 from envs.quality.unchanged import Lookup, UnchangedFields
 
 from ..tools.confirm import confirmed
@@ -64,20 +65,28 @@ class Chain:
     decoys: dict[str, tuple[str, str]] = field(default_factory=dict)  # behaviour -> the record first asked for
     history: WriteHistory | None = None  # what the chain's writes did, write after write
     unchanged: UnchangedFields | None = None  # which fields a write's arguments set
+    one_off: OneOffRules | None = None  # what is recorded once (a return of a purchase)
 
     @classmethod
     def start(cls, env: Environment, user_id: str) -> Chain:
         history, unchanged = WriteHistory(env.spec), UnchangedFields(env.spec)
-        return cls(user_id=user_id, episode=env.episode(), history=history, unchanged=unchanged)
+        episode, one_off = env.episode(), OneOffRules(env.spec)
+        return cls(user_id=user_id, episode=episode, history=history, unchanged=unchanged, one_off=one_off)
 
     def _verdict(
         self, history: WriteHistory, tool: str, arguments: dict[str, Any], before: Episode, after: Episode
     ) -> WriteVerdict:
         """What the write history says of a write from ``before`` to ``after``, and the fields its
         arguments set to the value they held."""
-        verdict = history.record(arguments, changes(before, after))
+        changed = changes(before, after)
+        verdict = history.record(arguments, changed)
         if self.unchanged is not None:
             verdict.unchanged = self.unchanged.find(tool, arguments, _lookup(before), _lookup(after))
+        if self.one_off is not None and (read := self.one_off.read_tables({t for t, _ in changed})):
+            # a second return of one purchase, a second live subscription: choose a record with room
+            verdict.many_times = self.one_off.new_excess(
+                {t: before.dump(t) for t in read}, {t: after.dump(t) for t in read}
+            )
         return verdict
 
     def call(self, tool: str, **arguments: Any) -> Any:

@@ -125,6 +125,11 @@ class RecordGoals(CriterionGoals):
             if ref.nullable:
                 continue
             mine = self.owned(parent, chain.user_id)
+            if mine and chain.one_off is not None and (read := chain.one_off.read_tables({e.table})):
+                # a purchase returned already has no room for another return: one that has
+                full = chain.one_off.full(e.table, ref.column, {t: chain.episode.dump(t) for t in read})
+                if full and not (mine := [r for r in mine if r[pk(parent)] not in full]):
+                    return False
             if mine:
                 row = self.rng.choice(mine)
                 phrase = self.locate(chain, parent, row)

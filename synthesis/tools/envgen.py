@@ -26,6 +26,7 @@ from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.limits import allows_in_seed, limit_invariants
+from ..domains.one_off import holds_once_in_seed
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
@@ -220,8 +221,9 @@ def generate_env(
         }
     )
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
+    held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
-    settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move), anchors)
+    settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move) and held_once(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_awaited(spec)
     settle_deadlines(spec, anchors)
