@@ -31,13 +31,13 @@ from envs.quality.spec import Ownership
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
 from synthesis.domains.ontology import load_ontology
 
-# unemployment_weekly_claims: users who change their mind (3 of its tasks)
+# collision_repair_shop: users who change their mind (2 of its tasks)
 DOMAINS = (
     "library_loans",
     "airline_rebooking",
     "hotel_room_reservations",
     "pet_insurance_claims",
-    "unemployment_weekly_claims",
+    "collision_repair_shop",
 )
 
 
