@@ -1,5 +1,5 @@
 """One real thing recorded many times: three returns of one purchase, two refunds of one return, four
-unemployment claims open at once for one claimant, seven live subscriptions of one viewer (measure 43,
+unemployment claims open at once for one claimant, seven live subscriptions of one viewer (measure 45,
 docs/synthesis.md).
 
 Tables are picked by their names and statuses alone, so the measure runs on any catalog; the seed
@@ -224,6 +224,6 @@ class OneOffCounts:
 
 
 def recorded_many_times(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] | None = None) -> OneOffCounts:
-    """Measure 43 over ``rows`` (table -> rows; the seed by default)."""
+    """Measure 45 over ``rows`` (table -> rows; the seed by default)."""
     checked, over = OneOffRules(spec).beyond(spec.seed if rows is None else rows)
     return OneOffCounts(one_off_groups_checked=checked, one_off_recorded_many_times=len(over))

@@ -1,4 +1,4 @@
-"""Seed rows that record one real thing once (the quality report's measure 43,
+"""Seed rows that record one real thing once (the quality report's measure 45,
 :mod:`envs.quality.one_off`): one return of a purchase, one refund of a return, one claim open at a
 time for a claimant, one live subscription per viewer.
 
@@ -47,7 +47,7 @@ def once_columns(domain: Domain, entity: Entity) -> list[str]:
 
 
 class Holdings:
-    """What one table's seed rows hold so far, against measure 43."""
+    """What one table's seed rows hold so far, against measure 45."""
 
     def __init__(self, domain: Domain, entity: Entity) -> None:
         self.once = once_columns(domain, entity)

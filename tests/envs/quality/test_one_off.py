@@ -1,4 +1,4 @@
-"""One real thing recorded many times (measure 43): two live returns of one order, two active
+"""One real thing recorded many times (measure 45): two live returns of one order, two active
 subscriptions of one account; a cancelled return, a purchase of two units returned twice, claims on a
 standing policy, a subscription of each of two packages are no excess."""
 

@@ -1,4 +1,4 @@
-"""Seeds that record one real thing once (measure 43): one live return of a purchase, one refund of a
+"""Seeds that record one real thing once (measure 45): one live return of a purchase, one refund of a
 return, one active unemployment claim per claimant, one live subscription per viewer; purchases left
 with no return for tasks that file the first; and a task's write that would record a thing again is
 not clean, so the task generator chooses a record with room."""
