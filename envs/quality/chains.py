@@ -15,7 +15,13 @@ each write, whether it
   text, date or JSON column other than the status; counters and balances (numbers a write adds to
   or takes from) and the status (a dependent move) change as often as the task needs;
 * writes **filler**: a value from its arguments into a structured column (:mod:`.values`) that is
-  no value of that column's kind ("Call me first" as a country).
+  no value of that column's kind ("Call me first" as a country);
+* **amends a filed record**: it sets a field of a row from its arguments, leaving the row's status,
+  after an earlier write of the task filed, submitted, closed or otherwise finalized that row
+  (:data:`FINAL`): a certification submitted, then its hours worked changed. A person corrects a
+  form before filing it;
+* sets **implausible dates** (:mod:`.written_dates`): a next billing date in the past, an expiry on
+  an application not yet granted.
 
 The quality report feeds it the gold actions' replay; the task generator feeds it its chains as they
 grow and keeps what it says out of its tasks. Rules: docs/synthesis.md ("Quality report").
@@ -33,6 +39,7 @@ from ..formats.spec import EnvSpec
 from .seed import status_columns
 from .text import word_set
 from .values import column_kind, fits_kind
+from .written_dates import WrittenDates
 
 Row = dict[str, Any]
 RowKey = tuple[str, tuple[Any, ...]]  # (table, primary key)
@@ -45,6 +52,20 @@ CALLED_OFF = word_set(
     deleted reversed refunded terminated discontinued declined rejected unenrolled unsubscribed
     deregistered surrendered paused suspended frozen deactivated hold disabled"""
 )
+
+#: Status values (their last word) that file or finalize a record: its content is settled once a
+#: write moves it there, and a later edit of it amends what was filed.
+FINAL = word_set(
+    """submitted filed closed finalized final completed complete signed certified sealed locked archived
+    published posted settled paid issued sent shipped delivered resolved"""
+)
+
+
+def finalizes(value: object) -> bool:
+    """Whether a status value says the record was filed or finalized (submitted, closed, paid ...)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    return re.split(r"[\s_\-]+", value.strip().lower())[-1] in FINAL
 
 
 def called_off(value: object) -> bool:
@@ -77,6 +98,8 @@ class WriteVerdict:
     filler: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # fields set to the value they held (:mod:`.unchanged`)
     many_times: list[str] = field(default_factory=list)  # one thing recorded again (:mod:`.one_off`)
+    amends_final: list[str] = field(default_factory=list)
+    implausible_dates: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
@@ -102,6 +125,8 @@ class WriteHistory:
         self._set: set[tuple[RowKey, str]] = set()  # (row, column) set from a write's arguments
         self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
         self._moved_on: set[RowKey] = set()  # rows an earlier write moved to a status that is not called off
+        self._finalized: set[RowKey] = set()  # rows an earlier write filed, submitted or closed
+        self.dates = WrittenDates(spec)
         self._parents = {
             t.name: [(fk.columns, fk.table) for fk in t.foreign_keys if len(fk.columns) == 1] for t in spec.tables
         }
@@ -114,6 +139,7 @@ class WriteHistory:
         other._versions = {k: list(v) for k, v in self._versions.items()}
         other._set, other._touched = set(self._set), set(self._touched)
         other._moved_on, other._parents = set(self._moved_on), self._parents
+        other._finalized, other.dates = set(self._finalized), self.dates
         return other
 
     def record(
@@ -124,6 +150,7 @@ class WriteHistory:
         verdict = WriteVerdict()
         newly_set: set[tuple[RowKey, str]] = set()
         newly_moved: set[RowKey] = set()
+        newly_final: set[RowKey] = set()
         for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
             table = key[0]
             before, after = self._parsed(table, old), self._parsed(table, new)
@@ -132,6 +159,15 @@ class WriteHistory:
             versions = self._versions.setdefault(key, [before])
             earlier = versions[:-1]
             where = f"{table} {'/'.join(map(str, key[1]))}"
+            verdict.implausible_dates += self.dates.find(table, key[1], before, after, lambda v: _given(v, given))
+            statuses = self._status.get(table, ())
+            if after is not None and any(
+                finalizes(after.get(c)) and (before is None or before.get(c) != after.get(c)) for c in statuses
+            ):
+                newly_final.add(key)
+            keeps_status = (
+                before is not None and after is not None and all(before.get(c) == after.get(c) for c in statuses)
+            )
             if after is None:
                 if None in earlier:
                     verdict.undoes.append(f"{where} is deleted after this task inserted it")
@@ -163,12 +199,15 @@ class WriteHistory:
                         if (key, col) in self._set:
                             verdict.sets_twice.append(f"{where}: {col} is set again, to {value!r}")
                         newly_set.add((key, col))
+                    if given_here and keeps_status and key in self._finalized and col not in statuses:
+                        verdict.amends_final.append(f"{where}: {col} is changed to {value!r} after it was filed")
                     kind = self._kinds.get(table, {}).get(col)
                     if given_here and kind is not None and not fits_kind(kind, value):
                         verdict.filler.append(f"{where}: {value!r} is no {kind} for {col}")
             versions.append(after)
         self._set |= newly_set
         self._moved_on |= newly_moved
+        self._finalized |= newly_final
         self._touched |= {k for k, (b, a) in changes.items() if a is not None and a != b}
         return verdict
 

@@ -62,6 +62,9 @@ class QualityCounts:
     unchanged_field_tasks: int = 0
     unchanged_field_writes: int = 0
     writes_changing_nothing: int = 0
+    amended_after_filing: int = 0
+    written_dates_checked: int = 0
+    written_dates_implausible: int = 0
     internal_key_references: int = 0
     internal_key_share: float = 0.0
     title_references: int = 0

@@ -37,6 +37,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("self-undoing chains", f"{c.self_undoing_share:.1%} ({c.self_undoing_chains} tasks)"),
         ("tasks setting a field twice", str(c.fields_set_twice)),
         ("filler values in structured fields", str(c.filler_values)),
+        ("chains amending a record after filing it", str(c.amended_after_filing)),
+        ("implausible dates set by writes", f"{c.written_dates_implausible}/{c.written_dates_checked}"),
         (
             "writes setting a field to the value it holds",
             f"{c.unchanged_field_writes} calls in {c.unchanged_field_tasks} tasks "
@@ -125,6 +127,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("set twice", lambda c: str(c.fields_set_twice)),
     ("filler", lambda c: str(c.filler_values)),
     ("same value", lambda c: str(c.unchanged_field_writes)),
+    ("amends filed", lambda c: str(c.amended_after_filing)),
+    ("written dates", lambda c: f"{c.written_dates_implausible}/{c.written_dates_checked}"),
     ("keys", lambda c: str(c.internal_key_references)),
     ("titles", lambda c: str(c.title_references)),
     ("undated", lambda c: f"{c.undated_time_rules}/{c.time_rules}"),

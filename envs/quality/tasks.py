@@ -5,9 +5,9 @@ tables it touched is read before and after, which gives the rows it inserted, up
 From that: whether a write builds on an earlier one (dependent chains), whose rows the task changes
 (cross-user writes), whether the record each write acts on can be singled out from what the user
 says (ambiguous goals), and what each write does to what earlier writes did (:mod:`.chains`: undone
-writes, fields set twice, filler values) and whether it sets a field to the value it holds
-(:mod:`.unchanged`). The user's words are also searched for internal keys and
-generated titles (:mod:`.naming`). Definitions: docs/synthesis.md ("Quality report").
+writes, fields set twice, filler values, edits of a filed record, implausible dates it sets) and
+whether it sets a field to the value it holds (:mod:`.unchanged`). The user's words are also
+searched for internal keys and generated titles (:mod:`.naming`). Definitions: docs/synthesis.md ("Quality report").
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ class TaskFindings:
     filler_values: int = 0
     unchanged_field_writes: int = 0  # write calls setting a field from their arguments to the value it held
     writes_changing_nothing: int = 0  # of those, the calls that changed no row at all
+    amends_filed: list[str] = field(default_factory=list)  # edits of a record an earlier write filed (:mod:`.chains`)
+    written_dates_checked: int = 0  # dates to come the writes set (:mod:`.written_dates`)
+    implausible_dates: list[str] = field(default_factory=list)  # of those, the ones no person would believe
     internal_keys: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     replay_error: str | None = None
@@ -343,6 +346,11 @@ class TaskReplay:
             found.self_undoing |= bool(did.undoes)
             found.sets_field_twice |= bool(did.sets_twice)
             found.filler_values += len(did.filler)
+            found.amends_filed += did.amends_final
+            found.implausible_dates += did.implausible_dates
+            found.written_dates_checked += sum(
+                history.dates.checked(k[0], _row(state, k), _row(after, k)) for k in changed
+            )
             unchanged = self.unchanged.find(call.tool, call.arguments, _lookup(state), _lookup(after))
             found.unchanged_field_writes += bool(unchanged)
             found.writes_changing_nothing += bool(unchanged) and not changed
