@@ -103,7 +103,15 @@ class WriteVerdict:
 
     @property
     def problems(self) -> list[str]:
-        return self.undoes + self.sets_twice + self.filler + self.unchanged + self.many_times
+        return (
+            self.undoes
+            + self.sets_twice
+            + self.filler
+            + self.unchanged
+            + self.many_times
+            + self.amends_final
+            + self.implausible_dates
+        )
 
     @property
     def clean(self) -> bool:

@@ -4,8 +4,9 @@ Every gold call runs on a live episode the moment it joins the chain, so a later
 what an earlier one did (the id a create returned, the state a transition left) and a chain that a
 tool refuses is dropped at once instead of after assembly. Each write's changes go into the quality
 report's write history, so a chain never undoes, sets a field twice, writes filler, sets a field to
-the value it holds or records one thing again (a second return of one purchase): a goal is tried on
-a copy first (:meth:`Chain.trial`), and a write that does slips through breaks the chain.
+the value it holds, records one thing again (a second return of one purchase), amends a record it
+filed or leaves a date no person would believe: a goal is tried on a copy first (:meth:`Chain.trial`),
+and a write that does slips through breaks the chain.
 """
 
 from __future__ import annotations
