@@ -6,9 +6,11 @@ Every guard becomes a ``require`` step whose message names the offending value; 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from envs.engine.compile import quote_ident
+from envs.quality.written_dates import names_date_to_come
 
 from ..domains.coherence import agreement_sql, agreements
 from ..domains.domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
@@ -127,7 +129,10 @@ class WriteTools(ToolBuilderBase):
                     value = f"round({value}, 2)"
             else:
                 fn = "datetime" if attr is not None and attr.kind == "datetime" else "date"
-                value = f"{fn}({c}, '+' || CAST({expr(eff.amount, where=at, scope=scope)} AS INTEGER) || ' days')"
+                start = c
+                if names_date_to_come(col):  # another 30 days from a lapsed date are counted from today
+                    start = f"max({c}, {':now' if fn == 'datetime' else ':today'})"
+                value = f"{fn}({start}, '+' || CAST({expr(eff.amount, where=at, scope=scope)} AS INTEGER) || ' days')"
             update: dict[str, Any] = {
                 "kind": "exec",
                 "min_changes": 1,
@@ -312,6 +317,9 @@ class WriteTools(ToolBuilderBase):
             cols.append(ref.column)
             vals.append(f":{ref.column}")
         given = {a.name: f":{a.name}" if a.name in c.inputs else self.default(a) for a in e.attributes}
+        for a in e.attributes:
+            if a.name not in c.inputs and a.kind in ("date", "datetime") and names_date_to_come(a.name):
+                given[a.name] = self.default_to_come(a)
         for end, (start, gap) in period_starts(e).items():
             a = e.attribute(end)
             if end not in c.inputs and a is not None:  # a period's end starts after its start, not today
@@ -370,6 +378,14 @@ class WriteTools(ToolBuilderBase):
                 }
             )
         return steps
+
+    @staticmethod
+    def default_to_come(a: Attribute) -> str:
+        """A new record's date to come that the user does not give: none yet where it may be empty
+        (an application is not issued, so it has no expiry), else a month ahead (a first bill)."""
+        if a.nullable:
+            return "NULL"
+        return shifted_sql(":today" if a.kind == "date" else ":now", timedelta(days=30), a.kind)
 
     def default(self, a: Attribute) -> str:
         if a.kind == "date":
