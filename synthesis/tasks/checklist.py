@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from envs.quality.written_dates import names_date_to_come
+
 from ..domains.domain import Domain, Effect, Entity, Transition
 from ..domains.sqlgen import literal, pk
 
@@ -146,7 +148,7 @@ class Checklist:
                 new = now + amount if eff.kind == "add" else now - amount
                 new = round(new, 2) if isinstance(new, float) else new
             else:
-                new = self._add_days(now, self._source(eff.amount, e, row, args, parents))
+                new = self._add_days(self._counted_from(col, now), self._source(eff.amount, e, row, args, parents))
                 if new is None:
                     continue
             self._expect(te.table, trow[pk(te)], col, new, f"the {_human(col)} of {te.human} {trow[pk(te)]}")
@@ -161,6 +163,14 @@ class Checklist:
                 self._expect(
                     child.table, key, child.lifecycle.field, eff.value, f"{child.human} {key} is {_human(eff.value)}"
                 )
+
+    def _counted_from(self, col: str, value: Any) -> Any:
+        """Where days added to ``col`` count from: a date to come that has lapsed counts from now, as the
+        tool's ``max(col, :today)`` does (:mod:`..tools.write`)."""
+        if not isinstance(value, str) or not names_date_to_come(col):
+            return value
+        clock = self.clock.strftime("%Y-%m-%d" if len(value) == 10 else "%Y-%m-%d %H:%M:%S")
+        return max(value, clock)
 
     def _add_days(self, value: Any, days: Any) -> Any:
         if not isinstance(value, str) or not isinstance(days, (int, float)):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.quality.written_dates import names_date_to_come
+
 from ..domains.domain import Domain, Effect, Entity, Transition
 from ..domains.sqlgen import Scope, expr, pk
 from .guards import guard_step
@@ -55,7 +57,9 @@ def _effect(domain: Domain, e: Entity, x: Effect, amount: str | None, scope: Sco
     if x.kind == "set" and x.target:
         return f"{_target(domain, e, x.target)} becomes {_shown(expr(x.value, where=where, scope=scope))}"
     if x.kind == "add_days" and x.target:
-        return f"{_target(domain, e, x.target)} moves {_shown(expr(x.amount, where=where, scope=scope))} days later"
+        later = f"{_target(domain, e, x.target)} moves {_shown(expr(x.amount, where=where, scope=scope))} days later"
+        target = x.target.partition(".")[2] if x.target.startswith("via:") else x.target.removeprefix("field:")
+        return f"{later}, counted from today if it has passed" if names_date_to_come(target) else later
     if x.kind == "insert" and x.entity:
         other = domain.entity(x.entity)
         details = []

@@ -76,3 +76,28 @@ def test_a_new_permit_application_has_no_expiry_until_it_is_issued() -> None:
     ).content
     new = created[0] if isinstance(created, list) else created
     assert new["status"] == "submitted" and new["permit_expires"] is None
+
+
+def test_tasks_retrying_a_lapsed_payment_expect_the_billing_date_the_tool_sets() -> None:
+    """The checklist counts the 30 days from today too, so such tasks pass their own check."""
+    from envs import check_env
+    from synthesis.tasks.taskgen import generate_tasks
+
+    domain = next(d for d in load_ontology() if d.id == "streaming_subscriptions")
+    g = _generated("streaming_subscriptions")
+    tasks, _ = generate_tasks(domain, g.spec, g.meta, count=30, seed=0)
+    today = g.spec.clock.date().isoformat()
+    lapsed = {
+        r["streaming_subscription_id"] for r in g.spec.seed["streaming_subscriptions"] if r["next_billing_date"] < today
+    }
+    retried = [
+        t
+        for t in tasks
+        if any(
+            a.tool == "retry_payment_streaming_subscription" and a.arguments.get("streaming_subscription_id") in lapsed
+            for a in t.gold_actions
+        )
+    ]
+    assert retried, "no task retries the payment of a subscription whose billing date has passed"
+    report = check_env(g.spec, retried)
+    assert report.ok, "\n".join(map(str, report.problems))
