@@ -1,4 +1,4 @@
-"""Dates a write sets that no person would believe (measure 43, docs/synthesis.md).
+"""Dates a write sets that no person would believe (measure 46, docs/synthesis.md).
 
 A write that renews, pays, extends or files something sets dates that name what is to come: the next
 billing date, a due date, an expiry. A person expects such a date after the clock and after the

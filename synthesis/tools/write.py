@@ -317,9 +317,10 @@ class WriteTools(ToolBuilderBase):
             cols.append(ref.column)
             vals.append(f":{ref.column}")
         given = {a.name: f":{a.name}" if a.name in c.inputs else self.default(a) for a in e.attributes}
-        for a in e.attributes:
-            if a.name not in c.inputs and a.kind in ("date", "datetime") and names_date_to_come(a.name):
-                given[a.name] = self.default_to_come(a)
+        moved = {x.target.removeprefix("field:") for x in c.effects if x.target and x.target.startswith("field:")}
+        for a in e.attributes:  # a date the create's own effects move (a loan due 21 days on) starts today
+            if a.name not in c.inputs and a.name not in moved and a.kind in ("date", "datetime"):
+                given[a.name] = self.default_to_come(a) if names_date_to_come(a.name) else given[a.name]
         for end, (start, gap) in period_starts(e).items():
             a = e.attribute(end)
             if end not in c.inputs and a is not None:  # a period's end starts after its start, not today

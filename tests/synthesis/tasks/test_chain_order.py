@@ -1,4 +1,4 @@
-"""A chain never amends a record after filing it (measure 44): a certification is corrected before it
+"""A chain never amends a record after filing it (measure 47): a certification is corrected before it
 is submitted, not after."""
 
 from __future__ import annotations

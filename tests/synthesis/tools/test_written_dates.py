@@ -1,5 +1,5 @@
 """Dates a generated write sets land where a person expects: a date to come after the clock, and no
-expiry on a record not yet granted (measure 43)."""
+expiry on a record not yet granted (measure 46)."""
 
 from __future__ import annotations
 
