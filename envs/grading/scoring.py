@@ -23,6 +23,7 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no
+from .labels import is_label, label_named, value_stated
 from .outputs import Reading
 from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, states_status
 
@@ -213,18 +214,12 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     dumped = dumped_records(answer, AnswerContext.of(env.spec, task, expected.results).reads) if task.outputs else []
     for out in task.outputs:
         error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
-        checklist.append(
-            CheckResult(kind="output", description=out, passed=said.states(out) and not dumped, error=error)
-        )
+        stated = value_stated(said, out)
+        checklist.append(CheckResult(kind="output", description=out, passed=stated and not dumped, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     for value in task.distractors:
-        checklist.append(
-            CheckResult(
-                kind="distractor",
-                description=f"not stated: {value}",
-                passed=not plainly.states(value),
-            )
-        )
+        named = label_named(plainly.text, value) if is_label(value) else plainly.states(value)
+        checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
     checklist += _refusal_checks(task, answer, env, expected)
     return checklist
 
@@ -244,7 +239,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         claim = claimed(
             answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
         )
-        missing = [value for value in refusal.reason if not said.states(value)]
+        request, claims = refusal.request, refusal.claims
+        missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
         allowing = [
             s

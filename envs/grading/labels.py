@@ -1,0 +1,152 @@
+"""Status labels as people say them, and as they are not.
+
+A record's status is stored as a label (``disputed``, ``under_review``, ``past_due``, ``filed``); an
+agent says it in words. Three readings follow (docs/formats.md, "Answers"):
+
+* :func:`phrasings` — the ways a label is said: "under review" is also "in review" and "being
+  reviewed" (a state *under* or *in* a process is that process going on), and a short table gives
+  the phrasings no rule derives ("disputed" is "under dispute", "past due" is "overdue");
+* :func:`label_stated` — whether a text says a record is in the state a label names. Where the
+  label is the participle of the request's own verb ("cancelled" for "cancel my order"), the word
+  after "can't be", "to be" or "can't get it" restates the request, not the state: "it can't be
+  cancelled" gives no reason, "it has already been cancelled" does;
+* :func:`label_named` — whether a text names a label as a status, for distractors: a label that is
+  also an ordinary verb ("filed") used as a verb, in the passive followed by when, where or by whom
+  ("was filed when the goods arrived", "has been filed by your broker") or in the active with an
+  object ("I filed it"), names no status; every other use does ("status: filed", "is filed",
+  "filed, duty_due, cleared").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .mentions import parse_value
+from .outputs import Reading, as_number, normalize
+
+#: Phrasings of one state that no rule derives from the label's words, each group said any of its ways.
+_SAME_STATE: tuple[tuple[str, ...], ...] = (
+    ("disputed", "under dispute", "in dispute"),
+    ("appealed", "under appeal"),
+    ("past due", "overdue"),
+    ("in progress", "underway", "under way"),
+    ("in collections", "with collections", "sent to collections"),
+)
+_PROCESS = re.compile(r"(?:in|under) ([a-z]+)")
+#: Before a participle, what makes it the request restated ("can't be cancelled", "to be disputed").
+_REQUESTED = re.compile(
+    r"\b(?:can|ca|cannot|could|will|wo|would|should|must|may|might|to)(?:n't| not)? "
+    r"(?:be|get|have)(?: (?:it|them|this|that|these|those))?(?: [a-z]+ly| again| now| yet)? $"
+)
+#: After a participle used as a verb: when, where, by whom or how it was done.
+_EVENT = re.compile(
+    r"(?:,? (?:when|on|at|by|in|with|after|before|from|upon|through|via|for|since|during|as soon as|once|"
+    r"yesterday|today|earlier|last|back|already|just|electronically|online)\b| \d)"
+)
+_PASSIVE = re.compile(r"\b(?:was|were|been|being|got|had|have|has|'ve|'d)(?: (?:already|just|originally|first))? $")
+_ACTIVE_OBJECT = re.compile(r" (?:it|them|the|your|a|an|this|that|my|our|his|her|their)\b")
+_ACTIVE_SUBJECT = re.compile(r"\b(?:i|we|you|they|he|she|broker|agent|team)(?: (?:already|just|originally|first))? $")
+_IRREGULAR_PARTICIPLES = frozenset(
+    {"paid", "held", "sent", "made", "withdrawn", "taken", "given", "done", "written", "sold", "kept", "left", "lost"}
+)
+
+
+def _words(text: str) -> str:
+    """Normalized text with hyphens and underscores as spaces and "-elled" spelt "-eled"."""
+    return re.sub(r"(?<=[a-z]e)ll(?=ed\b|ing\b)", "l", " ".join(re.sub(r"[-_]", " ", normalize(text)).split()))
+
+
+def _participle(verb: str) -> str:
+    return verb + ("d" if verb.endswith("e") else "ed")
+
+
+def phrasings(label: str) -> set[str]:
+    """The ways ``label`` is said, normalized (spaces for underscores, "canceled" for "cancelled").
+
+    >>> sorted(phrasings("under_review"))
+    ['being reviewed', 'in review', 'under review']
+    >>> sorted(phrasings("disputed"))
+    ['disputed', 'in dispute', 'under dispute']
+    """
+    said = _words(label)
+    out = {said}
+    if m := _PROCESS.fullmatch(said):  # a process going on: "under review", "in review", "being reviewed"
+        out |= {f"in {m[1]}", f"under {m[1]}", f"being {_participle(m[1])}"}
+    for group in _SAME_STATE:
+        if said in group:
+            out |= set(group)
+    return out
+
+
+def _occurrences(needle: str, text: str) -> Iterable[int]:
+    """Where ``needle`` starts in ``text`` with no word character glued to either side."""
+    for m in re.finditer(rf"(?<![\w]){re.escape(needle)}(?![\w])", text):
+        yield m.start()
+
+
+def _of_request(label: str, request: str, claims: Iterable[str]) -> bool:
+    """Whether ``label`` is the participle of the request's verb ("cancelled" of "cancel my order")."""
+    said = _words(label)
+    verb = _words(request).split(" ", 1)[0] if request.strip() else ""
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return said in {_words(c) for c in claims} or (len(stem) >= 3 and said.split(" ")[0].startswith(stem))
+
+
+def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[str] = ()) -> bool:
+    """Whether ``text`` says a record is in the state ``label`` names, in any of its :func:`phrasings`;
+    the participle of the ``request``'s own verb (or one of its ``claims``) counts only outside the
+    request restated ("can't be cancelled").
+
+    >>> label_stated("It's already under dispute, so our team is reviewing it.", "disputed", request="dispute it")
+    True
+    >>> label_stated("I'm sorry, it can't be disputed.", "disputed", request="dispute my stay")
+    False
+    """
+    said = _words(text)
+    restated = _of_request(label, request, claims)
+    for phrase in phrasings(label):
+        for at in _occurrences(phrase, said):
+            if not (restated and _REQUESTED.search(said[max(0, at - 40) : at])):
+                return True
+    return False
+
+
+def _ordinary_verb(label: str) -> bool:
+    said = _words(label)
+    return re.fullmatch(r"[a-z]+ed", said) is not None or said in _IRREGULAR_PARTICIPLES
+
+
+def label_named(text: str, label: str) -> bool:
+    """Whether ``text`` names ``label`` as a status (for a distractor): a label that is also an
+    ordinary verb, used as one, does not count.
+
+    >>> label_named("Your entry was filed when the goods arrived; its status is duty due.", "filed")
+    False
+    >>> label_named("Entries: filed, duty_due, cleared.", "filed"), label_named("Status: filed.", "filed")
+    (True, True)
+    """
+    said = _words(text)
+    for at in _occurrences(_words(label), said):
+        if not _ordinary_verb(label):
+            return True
+        before, after = said[max(0, at - 40) : at], said[at + len(_words(label)) :]
+        passive = _PASSIVE.search(before) and _EVENT.match(after)
+        active = _ACTIVE_SUBJECT.search(before) and _ACTIVE_OBJECT.match(after)
+        if not (passive or active):
+            return True
+    return False
+
+
+def is_label(value: str) -> bool:
+    """Whether ``value`` is said in words (a status, a name), not as a date, a time or an amount."""
+    v = value.strip()
+    return parse_value(v) is None and as_number(v) is None and re.fullmatch(r"\d{1,2}:\d{2}", v) is None
+
+
+def value_stated(said: Reading, value: str, *, request: str = "", claims: Iterable[str] | None = ()) -> bool:
+    """Whether the text ``said`` reads states ``value``: a label by :func:`label_stated`, anything else
+    as :class:`~envs.grading.outputs.Reading` reads it."""
+    if is_label(value):
+        return label_stated(said.text, value, request=request, claims=claims or ())
+    return said.states(value)
