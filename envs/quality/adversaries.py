@@ -393,6 +393,8 @@ _PLANS: dict[str, tuple[Callable[[Agent], str], tuple[str, ...]]] = {
     "json-dump": (_reads(_dump), (INFORMATION,)),
     "refusal-json-dump": (_reads(lambda a: f"I'm unable to help with that.\n{_dump(a)}"), (*REFUSALS, INFORMATION)),
     "refuse-everything": (_reads(_template("I'm sorry, but I can't do that ({values}).")), REFUSALS),
+    # The request's own verb as the reason: "cancelled" is the reason a cancelled booking is refused.
+    "verb-restated": (_template("I'm sorry, your {thing} can't be {p}."), REFUSALS),
     "status-word-heuristic": (_status_heuristic, REFUSALS),
     # The policy's lines on the action asked for, and every field they mention as read last: a
     # refusal that cites "the reason" by matching words, never by checking the rule.

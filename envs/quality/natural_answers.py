@@ -45,7 +45,7 @@ _FORMS = (
     _Form("colon", "colon", 4, 4, 4, 1, 0, 0, True), _Form("dash", "dash", 5, 5, 0, 2, 2, 1, False),
     _Form("two-paragraphs", "paragraphs", 6, 6, 1, 0, 1, 2, True), _Form("bullets", "bullets", 7, 1, 2, 1, 1, 3, False),
     _Form("since", "since", 8, 0, 3, 2, 0, 0, True), _Form("rule-first", "rule-first", 9, 2, 4, 0, 2, 1, False),
-    _Form("apology", "apology", 1, 3, 0, 1, 1, 2, True), _Form("terse", "terse", 0, 4, 1, 2, 0, 3, False),
+    _Form("apology", "apology", 1, 3, 0, 1, 1, 2, True), _Form("terse", "terse", 10, 4, 1, 2, 0, 3, False),
 )  # fmt: skip
 #: Names of the answer forms, in the order :func:`natural_answers` returns them.
 FORMS: tuple[str, ...] = tuple(f.name for f in _FORMS)
@@ -54,7 +54,7 @@ _REFUSE = _options(
     "I can't {act} | I'm unable to {act} | I'm not able to {act} | I looked into your request to {act}, but "
     "that isn't possible | I won't be able to {act} | unfortunately, I can't {act} | I'm afraid I'm not allowed to "
     "{act} | our policy doesn't allow me to {act} | your request to {act} isn't eligible | I have to decline your "
-    "request to {act}"
+    "request to {act} | there's no way for me to {act}"
 )
 # A declined fee is the user's own condition, not a rule: the agent held off as asked.
 _HELD_OFF = _options(
@@ -185,9 +185,15 @@ def _count(raw: str, x: Decimal, style: int) -> str:
     return (raw, grouped, whole, raw, grouped)[style]
 
 
+#: States as people say them rather than as the record spells them (plain style only).
+_SPOKEN = {"disputed": "under dispute", "past due": "overdue", "under review": "being reviewed",
+           "in review": "under review", "appealed": "under appeal", "in progress": "underway"}  # fmt: skip
+
+
 def _status(v: str, style: int) -> str:
     v = v.replace("_", " ")  # a name, code or phrase with digits stays as the record has it
-    return (v, v[0].upper() + v[1:], f'"{v}"')[style] if re.fullmatch(r"[a-z][a-z ]*", v) else v
+    plain = _SPOKEN.get(v, v)
+    return (plain, v[0].upper() + v[1:], f'"{v}"')[style] if re.fullmatch(r"[a-z][a-z ]*", v) else v
 
 
 def _value(v: str, money: bool, f: _Form, year: int) -> str:
