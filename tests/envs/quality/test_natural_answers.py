@@ -13,7 +13,7 @@ from envs.formats.task import Refusal, Task, ToolCall
 from envs.quality.natural_answers import FORMS, natural_answers
 
 REFUSED = re.compile(
-    r"can't|unable|not able|isn't possible|won't be able|not allowed|doesn't allow|isn't eligible|decline"
+    r"can't|unable|not able|isn't possible|won't be able|not allowed|doesn't allow|isn't eligible|decline|no way for me"
 )
 
 
