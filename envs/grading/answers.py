@@ -4,15 +4,17 @@ Without an LLM, a refusal is graded on what an agent that applied the rule says 
 not decide anything cannot (docs/formats.md, "Answers"):
 
 * it **says no**: some sentence turns the request down ("can't", "unable", "not allowed", "I'm
-  afraid", "too late" …). An apology alone ("sorry") is not a refusal;
+  afraid", "too late", "there's no payment to retry" …). An apology alone ("sorry") is not a
+  refusal, nor a "no" that reassures ("no problem", "there's no need to…");
 * it **claims nothing**: no sentence says the refused action happened. A sentence with one of the
   task's claim words ("renewed", "cancelled") claims it unless it negates it or puts it in a
   hypothetical ("not", "never", "would", "if", "once" …): "as you requested", "has now been" or a
   passive voice do not excuse a claim. Where the claim word is the record's own state ("it is
   already cancelled"), only a sentence that says the agent did it ("I've cancelled") claims it;
 * it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.grading.outputs`, in
-  any common way of writing a date, time, amount or label) in the answer's own prose — JSON pasted
-  into the answer is a restatement, not a reason;
+  any common way of writing a date, time, amount or label, and a status as people say it by
+  :mod:`envs.grading.labels`) in the answer's own prose — JSON pasted into the answer is a
+  restatement, not a reason;
 * it **does not restate the records** (:mod:`envs.grading.restating`): it reads out no record and quotes no
   status that allows the action beside the reason.
 """
