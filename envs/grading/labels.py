@@ -47,9 +47,13 @@ _EVENT = re.compile(
 _PASSIVE = re.compile(r"\b(?:was|were|been|being|got|had|have|has|'ve|'d)(?: (?:already|just|originally|first))? $")
 _ACTIVE_OBJECT = re.compile(r" (?:it|them|the|your|a|an|this|that|my|our|his|her|their)\b")
 _ACTIVE_SUBJECT = re.compile(r"\b(?:i|we|you|they|he|she|broker|agent|team)(?: (?:already|just|originally|first))? $")
-_IRREGULAR_PARTICIPLES = frozenset(
-    {"paid", "held", "sent", "made", "withdrawn", "taken", "given", "done", "written", "sold", "kept", "left", "lost"}
-)
+#: Verbs whose participle no suffix makes ("pay my citation" is refused on a citation already paid).
+_IRREGULAR = {
+    "pay": "paid", "prepay": "prepaid", "hold": "held", "send": "sent", "make": "made", "withdraw": "withdrawn",
+    "take": "taken", "give": "given", "do": "done", "write": "written", "sell": "sold", "keep": "kept",
+    "leave": "left", "lose": "lost", "buy": "bought", "freeze": "frozen", "lend": "lent", "spend": "spent",
+}  # fmt: skip
+_IRREGULAR_PARTICIPLES = frozenset(_IRREGULAR.values())
 
 
 def _words(text: str) -> str:
@@ -90,7 +94,12 @@ def _of_request(label: str, request: str, claims: Iterable[str]) -> bool:
     said = _words(label)
     verb = _words(request).split(" ", 1)[0] if request.strip() else ""
     stem = verb[:-1] if verb.endswith("e") else verb
-    return said in {_words(c) for c in claims} or (len(stem) >= 3 and said.split(" ")[0].startswith(stem))
+    head = said.split(" ")[0]
+    return (
+        said in {_words(c) for c in claims}
+        or (len(stem) >= 3 and head.startswith(stem))
+        or head == _IRREGULAR.get(verb)
+    )
 
 
 def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[str] = ()) -> bool:

@@ -19,6 +19,7 @@ from ..specs import SHOP, shop_env
 
 STATUSES = [
     "pending",
+    "paid",
     "cancelled",
     "delivered",
     "disputed",
@@ -79,6 +80,7 @@ CANCEL = _refusal("cancel my order O1", "cancelled", ["cancelled", "canceled"])
         ("in_review", _refusal("cancel my order O1", "in_review"), "I can't cancel it, it is under review."),
         ("past_due", _refusal("cancel my order O1", "past_due"), "I'm unable to cancel order O1: it's overdue."),
         ("cancelled", CANCEL, "I can't cancel order O1: it has already been cancelled."),
+        ("paid", _refusal("pay my order O1", "paid"), "I can't take a payment for order O1: it's already been paid."),
     ],
 )
 def test_a_status_said_as_a_person_says_it_is_the_reason(status: str, task: dict[str, Any], answer: str) -> None:
@@ -94,6 +96,7 @@ def test_a_status_said_as_a_person_says_it_is_the_reason(status: str, task: dict
         ("cancelled", CANCEL, "I'm afraid order O1 can't be cancelled."),
         ("cancelled", CANCEL, "Unfortunately it cannot be cancelled at this point."),
         ("cancelled", CANCEL, "I'm not able to have it cancelled now."),
+        ("paid", _refusal("pay my order O1", "paid"), "I'm sorry, order O1 can't be paid."),
         ("past_due", _refusal("cancel my order O1", "past_due"), "I can't cancel it: it is due soon."),
     ],
 )
