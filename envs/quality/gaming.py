@@ -57,6 +57,7 @@ from .classes import (
     task_class,
 )
 from .natural_answers import natural_answers
+from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
 from .verbose_answers import verbose_answers
 
 OWN_AGENTS = (
@@ -80,8 +81,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "never-asks": (USER_ACTS,),
     "follows-distractor": (DOCUMENTS, DOCUMENT_WRITES),
     **ADVERSARIES,
+    **OUTSIDE_ADVERSARIES,
 }
-AGENTS = (*OWN_AGENTS, *ADVERSARIES)
+AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES)
 __all__ = [
     "AGENTS",
     "CLASSES",
@@ -152,6 +154,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
     """The reward ``agent`` earns on ``task``."""
     if agent in ADVERSARIES:
         return play_adversary(agent, env, task)
+    if agent in OUTSIDE_ADVERSARIES:
+        return play_outside(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []
@@ -190,6 +194,8 @@ class GamingReport:
     forms: Counter[str] = field(default_factory=Counter)  # correct answers graded, by form
     forms_passed: Counter[str] = field(default_factory=Counter)
     natural_failures: list[str] = field(default_factory=list)  # the first few, for a reader
+    failures_by_form: dict[str, list[str]] = field(default_factory=dict)  # the first few of each form
+    passes_on_target: dict[str, list[str]] = field(default_factory=dict)  # tasks a gaming agent passed, first few
 
     def rate(self, agent: str, cls: str) -> float | None:
         n = self.tasks[cls]
@@ -218,12 +224,16 @@ class GamingReport:
                     f: round(self.forms_passed[f] / n, 4) for f, n in sorted(self.forms.items()) if n
                 },
                 "first_failures": self.natural_failures,
+                "first_failures_by_form": self.failures_by_form,
             },
+            "first_passes_on_target": self.passes_on_target,
         }
 
 
-#: How many failing correct answers the report quotes.
+#: How many failing correct answers the report quotes, in all and of each form; and how many tasks
+#: each gaming agent passed on a class it targets.
 MAX_QUOTED_FAILURES = 20
+MAX_QUOTED_PER_FORM = 3
 
 
 def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str) -> None:
@@ -243,8 +253,13 @@ def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str)
             report.forms[form] += 1
             report.natural_passed[cls] += passed
             report.forms_passed[form] += passed
-            if not passed and len(report.natural_failures) < MAX_QUOTED_FAILURES:
-                report.natural_failures.append(f"{task.id} [{form}] {text!r}: {score.explain()}")
+            if passed:
+                continue
+            quoted = f"{task.id} [{form}] {text!r}: {score.explain()}"
+            if len(report.natural_failures) < MAX_QUOTED_FAILURES:
+                report.natural_failures.append(quoted)
+            if len(of_form := report.failures_by_form.setdefault(form, [])) < MAX_QUOTED_PER_FORM:
+                of_form.append(quoted)
     finally:
         episode.close()
 
@@ -260,6 +275,9 @@ def bench_gaming(entries: Iterable[CatalogEntry], *, progress: Callable[[str], N
             for agent in AGENTS:
                 if play(agent, env, task) == 1.0:
                     report.passed[agent][cls] += 1
+                    if agent != "oracle" and cls in TARGETS[agent]:
+                        shown = report.passes_on_target.setdefault(agent, [])
+                        shown += [task.id] if len(shown) < MAX_QUOTED_PER_FORM else []
             _grade_natural(report, env, task, cls)
         if progress is not None:
             progress(entry.spec.id)
