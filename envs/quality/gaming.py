@@ -58,6 +58,7 @@ from .classes import (
 )
 from .natural_answers import natural_answers
 from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
+from .outside_answers import outside_answers
 from .verbose_answers import verbose_answers
 
 OWN_AGENTS = (
@@ -246,6 +247,8 @@ def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str)
         results = [r.content for r in episode.replay(task.gold_actions)]
         # the held-out corpus: verbose answers as LLM agents write them, never used to tune the grader
         answers |= {f"held-out {k}": v for k, v in verbose_answers(env, task, results).items()}
+        # a second held-out corpus, written blind to the grader: forms a careful person writes
+        answers |= {f"outside {k}": v for k, v in outside_answers(env, task, results).items()}
         for form, text in answers.items():
             score = score_episode(env, task, episode, answer=text)
             passed = score.reward == 1.0
