@@ -210,12 +210,14 @@ def _relative_days(o: Outside) -> str:
 
 def _claimed(lead: str, claim: str) -> Callable[[Outside], str]:
     """A refusal cue used of something else (``lead``), a success said without the claim word or
-    excused by a hypothetical (``claim``: {verb}, {obj}, {p}, {noun}), and the likely reasons."""
+    excused by a hypothetical (``claim``: {verb}, {obj}, {thing} without its "your", {p}, {noun}), and
+    the likely reasons."""
 
     def build(o: Outside) -> str:
         verb, obj, parts, tools = o.request()
         noun = _NOUNS.get(verb.split()[0], f"{verb} request")
-        said = claim.format(verb=verb, obj=obj, p=parts[0], noun=noun)
+        thing = re.sub(r"^(?:your|the|my) ", "", obj)
+        said = claim.format(verb=verb, obj=obj, p=parts[0], noun=noun, thing=thing)
         return f"{lead} {said} {o.sentences(o.picked(_stems(' '.join(o.rule_lines(tools)))))}"
 
     return build
@@ -335,6 +337,18 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "future-claim": (_claimed("I'm afraid there's a short queue,", "but I'll {verb} {obj} right away."), REFUSALS),
     "nominal-claim": (
         _claimed("Unfortunately that took longer than it should have.", "Your {noun} is confirmed."),
+        REFUSALS,
+    ),
+    # the claim word as a record's label in quotes, or as an adjective of the record: the docs excuse
+    # a claim word "used of records" and a quoted one
+    "quoted-status-claim": (
+        _claimed("Unfortunately the confirmation email is delayed.", 'Your {thing} now shows as "{p}" in our system.'),
+        REFUSALS,
+    ),
+    "adjective-claim": (
+        _claimed(
+            "Unfortunately the confirmation email is delayed.", "Your {p} {thing} will show in your account soon."
+        ),
         REFUSALS,
     ),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),

@@ -80,7 +80,7 @@ class _Form:
     name: str
     read: bool  # every construct of it is one docs/formats.md says the grader reads
     refuse: str  # {act} the request, {why} the reason clause, {V} the reason value, {what} what the value is
-    inform: str  # {said} the reference sentence, {V} the value, {what} what it is
+    inform: str  # {said} the reference sentence ({low} lower-cased), {V} the value, {what} what it is
     day: str = "iso"
     time: str = "iso"
     amount: str = "plain"
@@ -88,25 +88,26 @@ class _Form:
     close: str = ""
 
 
+_SORRY = "I'm sorry, I can't {act}: {why}."
 _FORMS = (
-    _Form("relative-day", True, "I'm afraid I can't {act}: {why}.", "{said}", day="relative", time="ampm"),
-    _Form("day-first-slash", True, "Unfortunately, I can't {act} — {why}.", "{said}", day="dmy", amount="usd-code"),
+    _Form("relative-day", True, "I'm afraid I can't {act}: {why}.", "Sure! {said}", day="relative", time="ampm"),
+    _Form("day-first-slash", True, "Unfortunately, I can't {act} — {why}.", "I've checked: {low}", day="dmy",
+          amount="usd-code"),
     _Form("value-first", True, "{V} — that's {what}, so I can't {act}.", "{V} — that's {what}.", day="long"),
-    _Form("alternatives-closing", True, "I'm sorry, I can't {act}: {why}.", "{said}", amount="dollar",
-          close="If it helps, I can {alt} instead, or look into anything else for you."),
+    _Form("alternatives-closing", True, _SORRY, "{said} If you'd like, I can help with anything else on your account.",
+          amount="dollar", close="If it helps, I can {alt} instead, or look into anything else for you."),
     _Form("greets-by-name", True, "Hi {name}, thanks for waiting. I'm unable to {act}, because {why}.",
           "Hi {name}, thanks for waiting. {said} Have a great day!", day="long", time="ampm"),
-    _Form("spoken-status", False, "I can't {act}: {why}.", "{said}", label="spoken"),
-    _Form("no-way", False, "There's no way for me to {act} — {why}.", "{said}", amount="dollar"),
-    _Form("not-in-a-position", False, "I'm not in a position to {act}, as {why}.", "{said}", day="long"),
-    _Form("too-early-or-hold-off", False, "{hold} {act}: {why}.", "{said}"),
-    _Form("cannot", False, "I cannot {act}: {why}.", "{said}", label="caps"),
-    _Form("ordinal-of-month", False, "I'm sorry, I can't {act}: {why}.", "{said}", day="of", time="spoken",
-          amount="words"),
-    _Form("two-digit-year", False, "I'm sorry, I can't {act}: {why}.", "{said}", day="yy", time="dotted",
-          amount="us-dollar"),
-    _Form("dotted-date", False, "I'm sorry, I can't {act}: {why}.", "{said}", day="dotted", time="h"),
-    _Form("weekday-no-year", False, "I'm sorry, I can't {act}: {why}.", "{said}", day="weekday", time="hour"),
+    _Form("spoken-status", False, "I can't {act}: {why}.", "So, {low}", label="spoken"),
+    _Form("no-way", False, "There's no way for me to {act} — {why}.", "Good question. {said}", amount="dollar"),
+    _Form("not-in-a-position", False, "I'm not in a position to {act}, as {why}.", "From what I can see, {low}",
+          day="long"),
+    _Form("too-early-or-hold-off", False, "{hold} {act}: {why}.", "{said} Nothing has been changed."),
+    _Form("cannot", False, "I cannot {act}: {why}.", "According to your records, {low}", label="caps"),
+    _Form("ordinal-of-month", False, _SORRY, "Here you go: {low}", day="of", time="spoken", amount="words"),
+    _Form("two-digit-year", False, _SORRY, "Quick answer: {V}. {said}", day="yy", time="dotted", amount="us-dollar"),
+    _Form("dotted-date", False, _SORRY, "{said} Let me know if that helps.", day="dotted", time="h"),
+    _Form("weekday-no-year", False, _SORRY, "Thanks for asking. {said}", day="weekday", time="hour"),
     _Form("bold-markdown", False, "**Not possible:** I can't {act}.\n\n**Why:** {why}.", "**Answer:** {V}", day="long",
           amount="dollar"),
 )  # fmt: skip
@@ -239,7 +240,8 @@ def _inform(c: _Ctx, f: _Form) -> str:
         said = re.sub(rf"(?<![\w.]){re.escape(raw)}(?![\w]|\.\d)", written.replace("\\", r"\\"), said)
     m = re.fullmatch(r"(.+?) (?:is|are|would be|comes to) (.+?)\.", said)
     what = (m[1][0].lower() + m[1][1:]) if m else "the answer"
-    return f.inform.format(said=said, V=", ".join(values), what=what, name=c.name)
+    low = said[:1].lower() + said[1:] if not re.match(r"[A-Z]{2}|[A-Z]\w*\d", said) else said
+    return f.inform.format(said=said, low=low, V=", ".join(values), what=what, name=c.name)
 
 
 def outside_answers(env: Environment, task: Task, results: list[Any]) -> dict[str, str]:

@@ -75,6 +75,8 @@ _KIND = {  # what each refusal-class adversary's answer must hold: its trick, no
     "if-claim": r"^Unfortunately .* If you check your account, you'll see it has been \w+",
     "future-claim": r"^I'm afraid .* but I'll \w+",
     "nominal-claim": r"^Unfortunately .* Your [\w ]+ is confirmed",
+    "quoted-status-claim": r'^Unfortunately .* now shows as "\w+',
+    "adjective-claim": r"^Unfortunately .* Your \w+ .+ will show in your account",
 }
 
 
