@@ -4,9 +4,10 @@ held-out set for the answer grader's false negatives, written blind to the grade
 Each answer says what a correct one says (each refusal turned down with its reason values, each
 required output stated, nothing else from the records but a greeting's first name), in one form
 (:data:`FORMS`): a refusal worded without the usual cues ("I'm not in a position to", "There's no way
-for me to", "It's too early to"), a status said as a person says it ("overdue" for ``past_due``, "under
-dispute" for ``disputed``), a day said relative to today ("tomorrow at 10:15 AM") or as "the 11th of
-June, 2026", "6/11/26", "11.06.2026", a time as "quarter past ten", an amount as "US$1,234.50" or "1,234
+for me to", "It's too early to"), a status said as a person says it ("overdue" for ``past_due``,
+"under dispute" for ``disputed``), the rule said of every record of the kind ("Business licenses are
+renewed when …"), a day said relative to today ("tomorrow at 10:15 AM") or as "the 11th of June,
+2026", "6/11/26", "11.06.2026", a time as "quarter past ten", an amount as "US$1,234.50" or "1,234
 dollars and 50 cents", the value at the very start, a closing that offers what can be done instead.
 :data:`READ` names the forms built only of what docs/formats.md ("Answers") says the grader reads.
 """
@@ -21,6 +22,7 @@ from typing import Any
 
 from ..engine import Environment
 from ..formats.task import Refusal, Task
+from .adversaries import participles
 
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::\d\d)?)?$")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
@@ -108,6 +110,7 @@ _FORMS = (
     _Form("two-digit-year", False, _SORRY, "Quick answer: {V}. {said}", day="yy", time="dotted", amount="us-dollar"),
     _Form("dotted-date", False, _SORRY, "{said} Let me know if that helps.", day="dotted", time="h"),
     _Form("weekday-no-year", False, _SORRY, "Thanks for asking. {said}", day="weekday", time="hour"),
+    _Form("rule-in-general", False, _SORRY, "{said}", close="{general}"),
     _Form("bold-markdown", False, "**Not possible:** I can't {act}.\n\n**Why:** {why}.", "**Answer:** {V}", day="long",
           amount="dollar"),
 )  # fmt: skip
@@ -228,7 +231,27 @@ def _refusal(c: _Ctx, r: Refusal, f: _Form) -> str:
     hold = "It's too early to" if future and r.rule else "I'll have to hold off on your request to"
     text = f.refuse.format(act=act, why=why, V=v, what=what, name=c.name, hold=hold)
     text = text[:1].upper() + text[1:]
-    return text + (" " + f.close.format(alt=_alternative(c, r)) if f.close else "")
+    close = f.close.format(alt=_alternative(c, r), general=_in_general(c, r)) if f.close else ""
+    return f"{text} {close}".strip()
+
+
+def _in_general(c: _Ctx, r: Refusal) -> str:
+    """The rule said of every record of the kind, in the passive: "Business licenses are renewed when
+    the license's expiry date is no more than 60 days away." The claim word is used of records in general."""
+    words = (r.call.tool if r.call else "").split("_")
+    tables = {t.name for t in c.env.spec.tables}
+    # the record's table is the longest tail of the tool's name ("leave_waitlist_program_registration")
+    tail = next((words[k:] for k in range(1, len(words)) if "_".join(words[k:]) + "s" in tables), words[1:])
+    verb, noun = words[0], " ".join(tail) or "request"
+    noun = noun[:-1] + "ies" if re.search(r"[^aeiou]y$", noun) else noun + ("es" if noun.endswith("s") else "s")
+    spec = c.env.spec.rule(r.rule) if r.rule else None
+    when = "their status allows it"
+    if spec is not None:
+        when = re.sub(r" must be ", " is ", re.sub(r" must have ", " has ", spec.text.replace("_", " ")))
+        when = re.sub(r"^not when ", "", when) if spec.text.startswith("not when") else when
+    # no "only", "once" or "if": the sentence states when it is done, as a rule of the service
+    never = "not " if spec is not None and spec.text.startswith("not when") else ""
+    return f"{noun[:1].upper() + noun[1:]} are {never}{participles(verb)[0]} when {when}."
 
 
 def _inform(c: _Ctx, f: _Form) -> str:
