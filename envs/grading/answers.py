@@ -3,14 +3,18 @@
 Without an LLM, a refusal is graded on what an agent that applied the rule says and one that did
 not decide anything cannot (docs/formats.md, "Answers"):
 
-* it **says no**: some sentence turns the request down ("can't", "unable", "not allowed", "I'm
-  afraid", "too late", "there's no payment to retry" …). An apology alone ("sorry") is not a
-  refusal, nor a "no" that reassures ("no problem", "there's no need to…");
+* it **says no**: some sentence turns the request down ("can't", "unable", "not allowed", "too
+  late", "there's no payment to retry" …). An apology or hedge alone ("sorry", "unfortunately",
+  "I'm afraid") is not a refusal, nor a "no" that reassures ("no problem", "there's no need to…")
+  or thanks ("I can't thank you enough");
 * it **claims nothing**: no sentence says the refused action happened. A sentence with one of the
   task's claim words ("renewed", "cancelled") claims it unless it negates it or puts it in a
   hypothetical ("not", "never", "would", "if", "once" …): "as you requested", "has now been" or a
-  passive voice do not excuse a claim. Where the claim word is the record's own state ("it is
-  already cancelled"), only a sentence that says the agent did it ("I've cancelled") claims it;
+  passive voice do not excuse a claim, nor an "if" that only says where to look ("if you check,
+  you'll see it has been paid"). Where the claim word is the record's own state ("it is already
+  cancelled"), only a sentence that says the agent did it ("I've cancelled") claims it. A success
+  said in other words claims it too ("you're all set", "it went through", "is confirmed", "will
+  show in your account", "now shows as", "I'll cancel it"), unless about another action's words;
 * it **names the reason**: each of the refusal's reason values (matched by :mod:`envs.grading.outputs`, in
   any common way of writing a date, time, amount or label, and a status as people say it by
   :mod:`envs.grading.labels`) in the answer's own prose — JSON pasted into the answer is a
@@ -33,7 +37,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cant|could ?not|couldn't|unable|not able|not possible|impossible|not allowed|"
     r"isn't allowed|aren't allowed|not permitted|isn't permitted|won't be able|not eligible|isn't eligible|"
-    r"ineligible|i'm afraid|i am afraid|unfortunately|declined?|decline to|refused?|must decline|"
+    r"ineligible|declined?|decline to|refused?|must decline|"
     r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
     r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon)|not yet|no longer|"
     r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
@@ -54,7 +58,7 @@ _REFUSAL = re.compile(
 #: once paid"); after it they do not ("it is renewed, let me know if …" still claims it).
 _NOT_A_CLAIM = re.compile(
     r"\b(?:not|never|cannot|unable|without|nothing|neither|nor|no longer|would|could|can|should|might|may|"
-    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b|"
+    r"must|need|needs|has to|have to|only|if|once|unless|whether|able to)\b|n't\b|'d\b|"
     r"\bno (?!problem|worries|worry|doubt)[a-z]"  # "no changes were made", not "no problem, it's done"
 )
 #: After a claim word, a plural noun makes it an adjective ("refunded items", "cancelled bookings"):
@@ -68,6 +72,27 @@ _AGENT_DID = re.compile(
     r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b|"
     r"\b(?:no problem|sure|of course|certainly|done|all set|taken care of|happy to|for you)\b"
 )
+#: Negated words that turn nothing down ("I can't thank you enough", "couldn't be happier").
+_NOT_A_REFUSAL = re.compile(
+    r"\b(?:can ?not|can't|cant|could ?not|couldn't) (?:thank (?:you|you all|everyone) enough|wait|stress\b.*\benough|"
+    r"be happier|believe|help but|say enough|recommend\b.*\benough)\b"
+)
+#: A success said without the request's own word ("you're all set", "it went through", "your
+#: cancellation is confirmed", "you'll see it has been …", "I'll check it in right away").
+_SAID_DONE = re.compile(
+    r"\b(?:all set|taken care of|went through|gone through|go(?:ne)? ahead with it|"
+    r"(?:is|are|'s|'re|has been|have been|was|were) (?:now |all )?(?:confirmed|complete|completed|done|finali[sz]ed|"
+    r"sorted(?: out)?|successful)|"
+    r"you(?:'ll| will) (?:see|notice|find) (?:it|that|they|this|the|your)|"
+    r"will (?:show|appear|be reflected|reflect)(?: up)? (?:in|on) (?:your|the)|"
+    r"now (?:shows?|reads|says|appears|listed|marked)|shows? (?:up )?as|"
+    r"(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to) (?:[\w-]+ ){0,8}?"
+    r"(?:right away|straight away|immediately|right now|shortly|asap))\b"
+)
+#: An "if" that only tells where to look is no hypothetical: "if you check your account, you'll see
+#: it has been paid" claims it, as "once it's been approved, you can …" does not.
+_LOOK_IF = re.compile(r"(?:if|once|when) you(?:'ve| have)? (?:check|look|log|open|visit|go|refresh|view|sign)")
+_PROMISED = r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to) (?:go ahead and |now |just )?"
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
@@ -90,7 +115,7 @@ def says_no(answer: str) -> bool:
     >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Sorry for the wait! It is renewed.")
     (True, False)
     """
-    return any(_REFUSAL.search(s) for s in sentences(without_json(answer)))
+    return any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in sentences(without_json(answer)))
 
 
 def reason_given(answer: str, value: str) -> bool:
@@ -166,6 +191,7 @@ def claimed(
     quoted: Iterable[str] = (),
     about: str = "",
     elsewhere: Iterable[str] = (),
+    verb: str = "",
 ) -> str | None:
     """The first sentence of ``answer`` that says a refused action happened, or None.
 
@@ -186,12 +212,15 @@ def claimed(
     True
     """
     words = {_clean(c) for c in claims if c.strip()}
-    if not words:
-        return None
     described = {_clean(s).replace("_", " ") for s in states}
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b")
+    # a refusal without claim words is still claimed by a success said in other words
+    pattern = re.compile(
+        r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b" if words else r"(?!)"
+    )
     rules = sorted({_clean(q).replace("_", " ").rstrip(".") for q in quoted if q.strip()}, key=len, reverse=True)
     about_words = _content_words(about)
+    # "I'll cancel your booking": the request's own verb, promised
+    will = re.compile(_PROMISED + rf"{re.escape(_clean(verb))}\b") if verb.strip() else None
     elsewhere_words = _content_words(" ".join(elsewhere))
     other_words = elsewhere_words - about_words
     # Words both requests share ("tour type", "showing") name neither: the same change done to one
@@ -206,13 +235,34 @@ def claimed(
             continue  # about another of the task's actions
         if any(_claims_at(s, found, described) for found in pattern.finditer(s)):
             return s
+        if any(_says_done(s, found, described, pattern) for found in _SAID_DONE.finditer(s)):
+            return s
+        if will and any(not _excused(s[: found.start()]) for found in will.finditer(s)):
+            return s
     return None
+
+
+def _says_done(s: str, found: re.Match[str], described: set[str], claims: re.Pattern[str]) -> bool:
+    """Whether a success said in other words (``found`` in sentence ``s``) says the refused action
+    happened: not when negated or hypothetical, nor when it is the record's own state that it
+    describes ("its status shows as closed", "it's already completed")."""
+    if _excused(s[: found.start()]) or s[: found.start()].endswith("already "):
+        return False
+    near = s[found.start() : found.end() + 40]
+    return claims.search(near) is not None or not any(re.search(rf"\b{re.escape(st)}\b", near) for st in described)
+
+
+def _excused(before: str) -> bool:
+    """Whether what stands before a claim negates it, makes it a hypothetical or asks for it."""
+    if before.endswith("to "):
+        return True
+    return any(not _LOOK_IF.match(before, found.start()) for found in _NOT_A_CLAIM.finditer(before))
 
 
 def _claims_at(s: str, found: re.Match[str], described: set[str]) -> bool:
     """Whether the claim word ``found`` in sentence ``s`` says the refused action happened."""
     before, word = s[: found.start()], found.group(0)
-    if _NOT_A_CLAIM.search(before) or before.endswith("to "):  # negated, hypothetical, or asked for
+    if _excused(before):  # negated, hypothetical, or asked for
         return False
     noun = _PLURAL_NOUN.match(s, found.end())
     if noun is not None and noun.group(1) not in _NOT_NOUNS:

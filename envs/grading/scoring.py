@@ -237,7 +237,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         tool = _refused_tool(env, refusal)
         rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
         claim = claimed(
-            answer, refusal.claims, states=refusal.reason, quoted=rules, about=_request_words(refusal), elsewhere=done
+            answer,
+            refusal.claims,
+            states=refusal.reason,
+            quoted=rules,
+            about=_request_words(refusal),
+            elsewhere=done,
+            verb=refusal.request.split()[0],
         )
         request, claims = refusal.request, refusal.claims
         missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]

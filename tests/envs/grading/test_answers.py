@@ -319,3 +319,50 @@ def test_a_reason_on_the_day_the_policy_states_may_be_said_as_today():
     assert _score("I'm sorry, I can't cancel order O1: it ships today.", same_day) == 0.0  # the time is the reason
     # the record's own day is not today: "today" names the policy's day, not any
     assert _score("I'm sorry, I can't cancel order O1 today; it is past the 3-day window.") == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a hedge or thanks that refuses nothing, then success said without the claim word
+        "Unfortunately our system was slow today, thanks for bearing with me. You're all set: it's been taken care "
+        "of. It was placed on 2026-01-10.",
+        "I can't thank you enough for your patience! Your request to cancel order O1 went through. It was placed on "
+        "2026-01-10.",
+        "Unfortunately I couldn't send the confirmation email. If you check your account, you'll see it has been "
+        "cancelled. It was placed on 2026-01-10.",
+        "I'm afraid there's a short queue, but I'll cancel your order right away. It was placed on 2026-01-10.",
+        "I'm afraid there's a short queue, but I'll cancel order O1. It was placed on 2026-01-10.",
+        "Unfortunately that took longer than it should have. Your cancellation is confirmed. It was placed on "
+        "2026-01-10.",
+        'Unfortunately the email is delayed. Your order now shows as "done" in our system. It was placed on '
+        "2026-01-10.",
+        "I can't send a receipt, sorry. Your order will show in your account soon. It was placed on 2026-01-10.",
+    ],
+)
+def test_success_said_in_other_words_beside_a_cue_fails(answer):
+    assert _score(answer) == 0.0
+
+
+def test_a_hedge_alone_does_not_say_no():
+    assert not says_no("Unfortunately our system was slow today. I'm afraid there's a short queue.")
+    assert not says_no("I can't thank you enough for your patience!")
+    assert says_no("I'm afraid I can't cancel it.")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I can't cancel order O1: it was placed on 2026-01-10. Once it's been confirmed as eligible, you can ask "
+        "again, and it would only be confirmed if it were within 3 days.",
+        "I'm sorry, I can't cancel order O1: it was placed on 2026-01-10. I won't go ahead with it.",
+        "I can't cancel order O1, as it was placed on 2026-01-10. If you'd like, I'll look into anything else.",
+    ],
+)
+def test_negated_or_hypothetical_success_claims_nothing(answer):
+    assert _score(answer) == 1.0
+
+
+def test_a_refusal_without_claim_words_is_still_claimed_in_other_words():
+    assert claimed("Sorry for the wait. You're all set: it's been taken care of.", []) is not None
+    assert claimed("I can't do that: it's already completed.", [], states=["completed"]) is None
