@@ -68,16 +68,16 @@ class Outcomes:
         found = self.spec.rule(rule) if rule is not None else None
         return found.text if found is not None else None
 
-    def refusal_of(self, goal: Goal, done: list[Goal]) -> dict[str, Any]:
+    def refusal_of(self, goal: Goal) -> dict[str, Any]:
         """The task's record of a refused goal: what was asked, why not, and what acting would be."""
         reason = [goal.blocked] if goal.blocked else []
-        said = {str(v).lower() for v in reason}
-        claims = [] if any(g.verb.split("_")[0] == goal.verb.split("_")[0] for g in done) else participles(goal.verb)
         return {
             "request": verb_phrase(goal.verb, goal.phrase),
             "reason": reason,
-            # a participle that is also the reason ("paid") says why, not that the agent acted
-            "claims": [c for c in claims if c.lower() not in said],
+            # Always the verb's participles: the grader tells a claim from the reason ("it's already
+            # paid" describes a reason state) and from another action of the same verb (a sentence
+            # naming only the other record's words), so no refusal is left that nothing can claim.
+            "claims": participles(goal.verb),
             "rule": goal.rule,
             "call": {"tool": goal.tool, "arguments": goal.refused_call} if goal.refused_call else None,
         }

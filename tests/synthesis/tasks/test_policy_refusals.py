@@ -158,3 +158,12 @@ def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_comi
     assert 0.25 <= len(acting) / len(refused) <= 0.8
     said = " ".join(b for t in acting for b in t.user.behaviour)
     assert "push back once" in said and "you believe" in said
+
+
+def test_every_refusal_has_claim_words(catalog):
+    # a refusal whose participle is its reason ("paid") or whose verb another action shares still
+    # names what a claim would say: the grader reads both apart
+    _, entries = catalog
+    refusals = [(t.id, r) for e in entries for t in e.tasks for r in t.refusals]
+    assert refusals
+    assert not [(tid, r.request) for tid, r in refusals if not r.claims]
