@@ -90,6 +90,31 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
     return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
 
 
+def rivals(extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = ()) -> list[str]:
+    """The restated values (``extra``) of a reason's own kind: a second date beside a date reason, an
+    amount beside an amount, a status (one of ``labels``) beside a status. An answer that gives two
+    dates has not said which one stops the request; one that gives the reason and a title has.
+
+    >>> rivals(["2026-05-01", "Yoga"], ["2026-06-09"]), rivals(["12.5"], ["2026-06-09"])
+    (['2026-05-01'], [])
+    >>> rivals(["in_repair", "Chain"], ["collected"], labels=["in_repair", "collected"])
+    ['in_repair']
+    """
+    statuses = {" ".join(v.lower().replace("_", " ").split()) for v in labels}
+    days = {r[:10] for r in reason if is_moment(r)}
+
+    def kind(value: str) -> str:
+        if is_moment(value):
+            return "date"
+        if as_number(value) is not None:
+            return "amount"
+        return "status" if " ".join(value.lower().replace("_", " ").split()) in statuses else ""
+
+    kinds = {kind(r) for r in reason} - {""}
+    # the reason's own day said with its time, or its time with the day, is the reason again
+    return sorted(v for v in extra if kind(v) in kinds and not (kind(v) == "date" and v[:10] in days))
+
+
 def _key(value: str) -> str:
     number = as_number(value)
     if number is not None:

@@ -25,7 +25,7 @@ from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no
 from .labels import is_label, label_named, value_stated
 from .outputs import Reading
-from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, states_status
+from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, rivals, states_status
 
 FLOAT_REL_TOL = 1e-6
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
@@ -232,6 +232,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     extra = restated(answer, context.shown, context.allowed, context.words)
     dumped = dumped_records(answer, context.reads)
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
+    labels = {v for t in env.spec.tables for c in t.columns for v in c.enum or ()}
     out = []
     for refusal in task.refusals:
         tool = _refused_tool(env, refusal)
@@ -248,6 +249,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         request, claims = refusal.request, refusal.claims
         missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
+        rival = rivals(extra, refusal.reason, labels)
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
@@ -264,6 +266,10 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
         elif len(extra) > MAX_RESTATED:
             error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
+        elif rival:
+            error = (
+                f"the answer gives {', '.join(rival)} beside the reason, of its own kind: which one decides is unsaid"
+            )
         elif cited:
             error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
         elif allowing:

@@ -366,3 +366,27 @@ def test_negated_or_hypothetical_success_claims_nothing(answer):
 def test_a_refusal_without_claim_words_is_still_claimed_in_other_words():
     assert claimed("Sorry for the wait. You're all set: it's been taken care of.", []) is not None
     assert claimed("I can't do that: it's already completed.", [], states=["completed"]) is None
+
+
+def _reading_both_orders(reason: list[str]) -> dict:
+    task = copy.deepcopy(REFUSED)
+    task["gold_actions"].append({"tool": "get_order", "arguments": {"order_id": "O2"}})
+    task["refusals"][0]["reason"] = reason
+    return task
+
+
+@pytest.mark.parametrize(
+    ("reason", "answer", "reward"),
+    [
+        # a second date beside a date reason: which one stops it is not said
+        (["2026-01-10"], "I can't cancel order O1: it was placed on 2026-01-10, and O2 on 2026-01-11 at 10:00.", 0.0),
+        (["2026-01-10"], "I can't cancel order O1: it was placed on 2026-01-10, and its total is $30.", 1.0),
+        # its own day with its time is the reason again
+        (["2026-01-10"], "I can't cancel order O1: it was placed on 2026-01-10 at 10:00.", 1.0),
+        # an amount beside an amount reason
+        (["30.0"], "I can't cancel order O1: its total is $30.00, and O2's is $20.00.", 0.0),
+        (["30.0"], "I can't cancel order O1: its total is $30.00 (placed 2026-01-10).", 1.0),
+    ],
+)
+def test_a_value_of_the_reasons_own_kind_beside_it_fails(reason, answer, reward):
+    assert _score(answer, _reading_both_orders(reason)) == reward
