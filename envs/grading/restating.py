@@ -99,8 +99,14 @@ def rivals(extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = 
     (['2026-05-01'], [])
     >>> rivals(["in_repair", "Chain"], ["collected"], labels=["in_repair", "collected"])
     ['in_repair']
+    >>> rivals(["ready_for_pickup"], ["ready for pickup"], labels=["ready_for_pickup"])
+    []
     """
-    statuses = {" ".join(v.lower().replace("_", " ").split()) for v in labels}
+
+    def plain(value: str) -> str:
+        return " ".join(value.lower().replace("_", " ").split())
+
+    statuses, said = {plain(v) for v in labels}, {plain(r) for r in reason}
     days = {r[:10] for r in reason if is_moment(r)}
 
     def kind(value: str) -> str:
@@ -108,11 +114,13 @@ def rivals(extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = 
             return "date"
         if as_number(value) is not None:
             return "amount"
-        return "status" if " ".join(value.lower().replace("_", " ").split()) in statuses else ""
+        return "status" if plain(value) in statuses else ""
 
     kinds = {kind(r) for r in reason} - {""}
-    # the reason's own day said with its time, or its time with the day, is the reason again
-    return sorted(v for v in extra if kind(v) in kinds and not (kind(v) == "date" and v[:10] in days))
+    # the reason's own day said with its time, or its label as the tool writes it
+    # ("ready_for_pickup" as the tool shows the reason "ready for pickup") is the reason again
+    same = {v for v in extra if plain(v) in said or (kind(v) == "date" and v[:10] in days)}
+    return sorted(v for v in extra if kind(v) in kinds and v not in same)
 
 
 def _key(value: str) -> str:
