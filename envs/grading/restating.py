@@ -90,10 +90,13 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
     return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
 
 
-def rivals(extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = ()) -> list[str]:
+def rivals(
+    extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = (), claims: Iterable[str] = ()
+) -> list[str]:
     """The restated values (``extra``) of a reason's own kind: a second date beside a date reason, an
     amount beside an amount, a status (one of ``labels``) beside a status. An answer that gives two
-    dates has not said which one stops the request; one that gives the reason and a title has.
+    dates has not said which one stops the request; one that gives the reason and a title has. A
+    label that is one of the refusal's ``claims`` is the request's verb ("I haven't refunded it").
 
     >>> rivals(["2026-05-01", "Yoga"], ["2026-06-09"]), rivals(["12.5"], ["2026-06-09"])
     (['2026-05-01'], [])
@@ -119,7 +122,7 @@ def rivals(extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = 
     kinds = {kind(r) for r in reason} - {""}
     # the reason's own day said with its time, or its label as the tool writes it
     # ("ready_for_pickup" as the tool shows the reason "ready for pickup") is the reason again
-    same = {v for v in extra if plain(v) in said or (kind(v) == "date" and v[:10] in days)}
+    same = {v for v in extra if plain(v) in said | {plain(c) for c in claims} or (kind(v) == "date" and v[:10] in days)}
     return sorted(v for v in extra if kind(v) in kinds and v not in same)
 
 

@@ -11,7 +11,7 @@ from envs import check_env, score_episode
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 from envs.grading.answers import claimed, reason_given, says_no, without_json
-from envs.grading.restating import MAX_RESTATED, dumped_records, restated, shown_values, states_status
+from envs.grading.restating import MAX_RESTATED, dumped_records, restated, rivals, shown_values, states_status
 
 from ..specs import SHOP, shop_env
 
@@ -390,3 +390,10 @@ def _reading_both_orders(reason: list[str]) -> dict:
 )
 def test_a_value_of_the_reasons_own_kind_beside_it_fails(reason, answer, reward):
     assert _score(answer, _reading_both_orders(reason)) == reward
+
+
+def test_the_requests_own_participle_negated_is_no_rival_status():
+    labels = ["active", "refunded", "continuous_15_days", "flexi"]
+    # "I haven't refunded it" beside a pass-type reason: the request's verb, not a second status
+    assert rivals(["refunded"], ["continuous_15_days"], labels, claims=["refunded"]) == []
+    assert rivals(["flexi"], ["continuous_15_days"], labels, claims=["refunded"]) == ["flexi"]
