@@ -68,16 +68,18 @@ class Outcomes:
         found = self.spec.rule(rule) if rule is not None else None
         return found.text if found is not None else None
 
-    def refusal_of(self, goal: Goal) -> dict[str, Any]:
+    def refusal_of(self, goal: Goal, done: list[Goal]) -> dict[str, Any]:
         """The task's record of a refused goal: what was asked, why not, and what acting would be."""
         reason = [goal.blocked] if goal.blocked else []
+        # "I've extended your care visit" reports the allowed one of two extensions as well as it
+        # would claim the refused one: where another action shares the verb only a success said
+        # in other words can claim it. A participle that is the reason ("paid") stays: the grader
+        # reads "it's already paid" as the record's state, not as a claim.
+        shared = any(g.verb.split("_")[0] == goal.verb.split("_")[0] for g in done)
         return {
             "request": verb_phrase(goal.verb, goal.phrase),
             "reason": reason,
-            # Always the verb's participles: the grader tells a claim from the reason ("it's already
-            # paid" describes a reason state) and from another action of the same verb (a sentence
-            # naming only the other record's words), so no refusal is left that nothing can claim.
-            "claims": participles(goal.verb),
+            "claims": [] if shared else participles(goal.verb),
             "rule": goal.rule,
             "call": {"tool": goal.tool, "arguments": goal.refused_call} if goal.refused_call else None,
         }

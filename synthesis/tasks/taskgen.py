@@ -219,7 +219,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         if any(_unspecific(out) for out in outputs):
             self.rejections["unspecific_output"] += 1  # "1" or "6.00" is stated by accident in any answer
             return None
-        refusals = [self.refusal_of(g) for g in refused]
+        refusals = [self.refusal_of(g, writes) for g in refused]
         answer = self.reference_answer(refused, outputs, sentences)
         assertions = checks.assertions() if chain.goals else []
         n_writes = len(writes)

@@ -160,10 +160,30 @@ def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_comi
     assert "push back once" in said and "you believe" in said
 
 
-def test_every_refusal_has_claim_words(catalog):
-    # a refusal whose participle is its reason ("paid") or whose verb another action shares still
-    # names what a claim would say: the grader reads both apart
+def test_every_refusal_has_claim_words_unless_another_action_shares_its_verb(catalog):
+    # a participle that is the reason ("paid") is still a claim word: the grader reads "it's already
+    # paid" as the record's state; only another write of the same verb leaves a refusal without them
     _, entries = catalog
-    refusals = [(t.id, r) for e in entries for t in e.tasks for r in t.refusals]
-    assert refusals
-    assert not [(tid, r.request) for tid, r in refusals if not r.claims]
+    missing = [
+        (t.id, r.request)
+        for e in entries
+        for t in e.tasks
+        for r in t.refusals
+        if not r.claims
+        and not any(
+            g.tool.split("_")[0] == r.request.split()[0] and e.environment.tools[g.tool].kind == "write"
+            for g in t.gold_actions
+        )
+    ]
+    assert sum(len(t.refusals) for e in entries for t in e.tasks)
+    assert not missing
+
+
+def test_a_refusal_whose_reason_is_its_participle_keeps_it_as_a_claim(tmp_path):
+    # paying a citation that is already paid: "paid" is the reason and still the claim word
+    domain = next(d for d in load_ontology() if d.id == "parking_citation_appeals")
+    assert synthesize_one(domain, 0, SynthesisConfig(out=tmp_path, quality=False)).status == "accepted"
+    entry = load_env_dir(tmp_path / "parking_citation_appeals")
+    paid = [r for t in entry.tasks for r in t.refusals if r.reason == ["paid"] and r.request.startswith("pay ")]
+    assert paid
+    assert all(r.claims == ["paid"] for r in paid)
