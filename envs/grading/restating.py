@@ -91,7 +91,11 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
 
 
 def rivals(
-    extra: Iterable[str], reason: Iterable[str], labels: Iterable[str] = (), claims: Iterable[str] = ()
+    extra: Iterable[str],
+    reason: Iterable[str],
+    labels: Iterable[str] = (),
+    claims: Iterable[str] = (),
+    allowed: Iterable[str] = (),
 ) -> list[str]:
     """The restated values (``extra``) of a reason's own kind: a second date beside a date reason, an
     amount beside an amount, a status (one of ``labels``) beside a status. An answer that gives two
@@ -111,6 +115,8 @@ def rivals(
 
     statuses, said = {plain(v) for v in labels}, {plain(r) for r in reason}
     days = {r[:10] for r in reason if is_moment(r)}
+    # "03/02/2026" is read both ways: the day it may also be of a day the answer may say (today) is none
+    days |= {f"{d[:4]}-{d[8:10]}-{d[5:7]}" for d in {a[:10] for a in [*reason, *allowed] if is_moment(a)}}
 
     def kind(value: str) -> str:
         if is_moment(value):

@@ -249,7 +249,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         request, claims = refusal.request, refusal.claims
         missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
-        rival = rivals(extra, refusal.reason, labels, refusal.claims)
+        rival = rivals(extra, refusal.reason, labels, refusal.claims, context.allowed)
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)

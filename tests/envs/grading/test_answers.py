@@ -397,3 +397,9 @@ def test_the_requests_own_participle_negated_is_no_rival_status():
     # "I haven't refunded it" beside a pass-type reason: the request's verb, not a second status
     assert rivals(["refunded"], ["continuous_15_days"], labels, claims=["refunded"]) == []
     assert rivals(["flexi"], ["continuous_15_days"], labels, claims=["refunded"]) == ["flexi"]
+
+
+def test_a_slash_date_read_the_other_way_is_no_rival():
+    # "today is 03/02/2026" is also read as February 3: that reading is no second date
+    assert rivals(["2026-02-03"], ["2026-01-13"], allowed=["2026-03-02"]) == []
+    assert rivals(["2026-02-04"], ["2026-01-13"], allowed=["2026-03-02"]) == ["2026-02-04"]
