@@ -381,7 +381,7 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
     from rich.table import Table
 
     from clients.progress import counting
-    from envs.quality.gaming import AGENTS, CLASSES, TARGETS, bench_gaming
+    from envs.quality.gaming import AGENTS, CLASSES, OPEN_AGENTS, TARGETS, bench_gaming
 
     from .catalogs import open_catalog
 
@@ -398,7 +398,7 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
             rate = report.rate(agent, c)
             text = "–" if rate is None else f"{rate:.1%}"
             cells.append(f"[bold]{text}[/bold]" if c in TARGETS[agent] else f"[dim]{text}[/dim]")
-        table.add_row(agent, *cells)
+        table.add_row(f"{agent} (open)" if agent in OPEN_AGENTS else agent, *cells)
     correct = Table("correct answers", *(c for c in CLASSES), "all", title="Correct answers in natural forms that pass")
     correct.add_row(
         str(sum(report.natural.values())),
@@ -408,7 +408,10 @@ def bench_gaming_cmd(env_ids: tuple[str, ...], catalog: Path | None, out: Path) 
     con = Console(soft_wrap=True)
     con.print(table)
     con.print(correct)
-    con.print(f"bold: the classes each agent targets; results in {out}")
+    con.print(
+        "bold: the classes each agent targets; (open): a strategy the answer alone cannot tell from judgment, "
+        f'measured apart (docs/synthesis.md, "Gaming"); results in {out}'
+    )
 
 
 @bench.command("retrieval")

@@ -85,6 +85,25 @@ TARGETS: dict[str, tuple[str, ...]] = {
     **OUTSIDE_ADVERSARIES,
 }
 AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES)
+#: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
+#: "Gaming"): those that turn every request down and state the value the policy's line for the action
+#: names (on a refusal task that answer is a correct one; only the tasks where the same request must
+#: be carried out fail them, on state), and those that answer a question from one record picked
+#: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
+#: record happens to be that one).
+OPEN_AGENTS = frozenset(
+    {
+        "focus-values",
+        "rule-line-values",
+        "status-rule-echo",
+        "relative-days",
+        "mixed-time-word",
+        "record-only",
+        "info-first-field",
+        "info-latest-field",
+        "info-matched-record",
+    }
+)
 __all__ = [
     "AGENTS",
     "CLASSES",
@@ -92,6 +111,7 @@ __all__ = [
     "DOCUMENT_WRITES",
     "ENFORCED_REFUSAL",
     "INFORMATION",
+    "OPEN_AGENTS",
     "POLICY_REFUSAL",
     "TARGETS",
     "USER_ACTS",
@@ -202,6 +222,9 @@ class GamingReport:
         n = self.tasks[cls]
         return round(self.passed[agent][cls] / n, 4) if n else None
 
+    def _worst(self, agents: Iterable[str]) -> float | None:
+        return max((r for a in agents for c in TARGETS[a] if (r := self.rate(a, c)) is not None), default=None)
+
     def natural_rate(self, cls: str | None = None) -> float | None:
         """The share of correct answers that pass (all of them, or those of one class)."""
         n = self.natural[cls] if cls else sum(self.natural.values())
@@ -213,10 +236,9 @@ class GamingReport:
             "tasks": dict(self.tasks),
             "pass_rate": {a: {c: self.rate(a, c) for c in CLASSES} for a in AGENTS},
             "targets": {a: list(t) for a, t in TARGETS.items()},
-            "worst_gaming_rate_on_target": max(
-                (r for a in AGENTS if a != "oracle" for c in TARGETS[a] if (r := self.rate(a, c)) is not None),
-                default=None,
-            ),
+            "worst_gaming_rate_on_target": self._worst(a for a in AGENTS if a != "oracle" and a not in OPEN_AGENTS),
+            "open_agents": sorted(OPEN_AGENTS),
+            "worst_open_rate_on_target": self._worst(iter(OPEN_AGENTS)),
             "correct_answers": {
                 "graded": sum(self.natural.values()),
                 "pass_rate": self.natural_rate(),

@@ -20,6 +20,7 @@ from envs.quality.gaming import (
     DOCUMENT_WRITES,
     DOCUMENTS,
     INFORMATION,
+    OPEN_AGENTS,
     POLICY_REFUSAL,
     TARGETS,
     USER_ACTS,
@@ -106,11 +107,16 @@ def test_gaming_agents_fail_the_tasks_they_target_and_the_oracle_passes_all(cata
     # that says "not yet in review" beside the status in review) is no gaming. The bound per class is
     # the bench's, over the whole catalog (docs/synthesis.md, "Gaming").
     for agent, targets in TARGETS.items():
-        if agent == "oracle" or set(targets) <= {
-            USER_ACTS,
-            DOCUMENTS,
-            DOCUMENT_WRITES,
-        }:  # no dual control nor documents
+        if (
+            agent == "oracle"
+            or agent in OPEN_AGENTS
+            or set(targets)
+            <= {
+                USER_ACTS,
+                DOCUMENTS,
+                DOCUMENT_WRITES,
+            }
+        ):  # no dual control nor documents
             continue  # here: tests/envs/quality/test_dual_control_gaming.py, tests/synthesis/knowledge/
         n = sum(report.tasks[cls] for cls in targets)
         passed = sum(report.passed[agent][cls] for cls in targets)
@@ -126,6 +132,7 @@ def test_the_gaming_bench_command_writes_its_json(catalog, tmp_path):
     data = json.loads(out.read_text())
     assert data["pass_rate"]["oracle"][POLICY_REFUSAL] == 1.0
     assert data["worst_gaming_rate_on_target"] <= 0.05
+    assert set(data["open_agents"]) == OPEN_AGENTS and data["worst_open_rate_on_target"] is not None
     assert sum(data["tasks"].values()) == len(entries[0].tasks)
 
 
@@ -184,6 +191,13 @@ def test_a_refusal_whose_reason_is_its_participle_keeps_it_as_a_claim(tmp_path):
     domain = next(d for d in load_ontology() if d.id == "parking_citation_appeals")
     assert synthesize_one(domain, 0, SynthesisConfig(out=tmp_path, quality=False)).status == "accepted"
     entry = load_env_dir(tmp_path / "parking_citation_appeals")
-    paid = [r for t in entry.tasks for r in t.refusals if r.reason == ["paid"] and r.request.startswith("pay ")]
+    # unless the task also pays another citation: then "paid" reports that payment as well
+    paid = [
+        r
+        for t in entry.tasks
+        if not any(g.tool == "pay_citation" for g in t.gold_actions)
+        for r in t.refusals
+        if r.reason == ["paid"] and r.request.startswith("pay ")
+    ]
     assert paid
     assert all(r.claims == ["paid"] for r in paid)
