@@ -444,21 +444,35 @@ def _run(name: str, env: Environment, task: Task, episode: Episode) -> tuple[lis
     return agent.calls, answer
 
 
+#: How an adversary plays a task on a given episode: its calls (``tool {json args}``) and its answer.
+Play = Callable[[str, Environment, Task, Episode], tuple[list[str], str]]
+
+
+def answer_on_fresh_episode(play: Play, name: str, env: Environment, task: Task) -> tuple[list[str], str]:
+    """The calls and the final answer of adversary ``name`` played by ``play`` on a fresh episode."""
+    episode = env.episode(task)
+    try:
+        return play(name, env, task, episode)
+    finally:
+        episode.close()
+
+
+def reward_on_fresh_episode(play: Play, name: str, env: Environment, task: Task) -> float:
+    """The reward adversary ``name`` played by ``play`` earns on a fresh episode of ``task``."""
+    episode = env.episode(task)
+    try:
+        _, answer = play(name, env, task, episode)
+        return score_episode(env, task, episode, answer=answer).reward
+    finally:
+        episode.close()
+
+
 def adversary_answer(name: str, env: Environment, task: Task) -> tuple[list[str], str]:
     """The calls adversary ``name`` makes on a fresh episode of ``task`` (as ``tool {json args}``) and
     its final answer; ``KeyError`` for an unknown name."""
-    episode = env.episode(task)
-    try:
-        return _run(name, env, task, episode)
-    finally:
-        episode.close()
+    return answer_on_fresh_episode(_run, name, env, task)
 
 
 def play_adversary(name: str, env: Environment, task: Task) -> float:
     """The reward adversary ``name`` earns on ``task``, played on a fresh episode."""
-    episode = env.episode(task)
-    try:
-        _, answer = _run(name, env, task, episode)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
+    return reward_on_fresh_episode(_run, name, env, task)

@@ -27,8 +27,15 @@ from typing import Any
 
 from ..engine import Environment, Episode
 from ..formats.task import Task
-from ..grading.scoring import score_episode
-from .adversaries import REFUSALS, Agent, Pair, flatten, participles
+from .adversaries import (
+    REFUSALS,
+    Agent,
+    Pair,
+    answer_on_fresh_episode,
+    flatten,
+    participles,
+    reward_on_fresh_episode,
+)
 from .classes import INFORMATION, POLICY_REFUSAL
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
@@ -375,18 +382,9 @@ def _run(name: str, env: Environment, task: Task, episode: Episode) -> tuple[lis
 
 def outside_answer(name: str, env: Environment, task: Task) -> tuple[list[str], str]:
     """The calls adversary ``name`` makes on a fresh episode of ``task`` and its final answer."""
-    episode = env.episode(task)
-    try:
-        return _run(name, env, task, episode)
-    finally:
-        episode.close()
+    return answer_on_fresh_episode(_run, name, env, task)
 
 
 def play_outside(name: str, env: Environment, task: Task) -> float:
     """The reward adversary ``name`` earns on ``task``, played on a fresh episode."""
-    episode = env.episode(task)
-    try:
-        _, answer = _run(name, env, task, episode)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
+    return reward_on_fresh_episode(_run, name, env, task)
