@@ -364,6 +364,15 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "info-every-field": (_field_of(lambda rs: rs), (INFORMATION,)),
     "info-matched-record": (_matched_record, (INFORMATION,)),
 }
+#: The strategies that turn every request down, played as they would be by an agent that never acts:
+#: the gold reads only. The plain ones above carry out the gold writes first (the allowed requests
+#: done for them) and so measure the answer alone; these measure the strategy as a policy would learn
+#: it, where a refusal task that also asks for the same action on a record it is allowed on fails it.
+REFUSE_ALL = "refuse-all-"
+_PLANS |= {
+    REFUSE_ALL + name: _PLANS[name]
+    for name in ("focus-values", "rule-line-values", "status-rule-echo", "relative-days", "mixed-time-word")
+}
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.
 OUTSIDE_ADVERSARIES: dict[str, tuple[str, ...]] = {name: targets for name, (_, targets) in _PLANS.items()}
 
@@ -372,7 +381,7 @@ def _run(name: str, env: Environment, task: Task, episode: Episode) -> tuple[lis
     # handed the instruction and the gold calls only, as the agents of .adversaries are
     agent, reads = Agent(env, episode, task.instruction, list(task.gold_actions)), []
     for call in task.gold_actions:  # the requests it carries out; the refused one is never among them
-        if call.actor != "user":
+        if call.actor != "user" and (agent.is_read(call) or not name.startswith(REFUSE_ALL)):
             before = len(agent.results)
             agent.call(call.tool, call.arguments)
             reads += agent.results[before:] if agent.is_read(call) else []

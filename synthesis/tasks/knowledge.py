@@ -113,10 +113,14 @@ class UserKnowledge:
         siblings = self.owned(entity, chain.user_id)
         if chain.episode is not None:  # records this task created count too
             parent = self.domain.entity(owner.entity)
-            holders = (
+            holders = (  # parents this task made count too: a booking made, then its service request
                 [chain.user_id]
                 if owner.entity == self.user.name
-                else [r[pk(parent)] for r in self.owned(parent, chain.user_id)]
+                else [
+                    r[pk(parent)]
+                    for r in chain.episode.dump(parent.table)
+                    if self.oracle.owner_of(parent, r) == chain.user_id
+                ]
             )
             siblings = chain.episode.query(
                 f"SELECT * FROM {entity.table} WHERE {owner.column} IN (SELECT value FROM json_each(:holders))",

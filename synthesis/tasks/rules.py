@@ -22,6 +22,7 @@ from ..domains.enforcement import policy_only, rule_guards
 from ..domains.sqlgen import pk
 from ..tools.confirm import confirmed
 from ..tools.toolkit import ToolMeta, rule_id, sample_argument
+from .answers import participles
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
@@ -128,6 +129,27 @@ class RuleGoals(UserKnowledge):
             if len(failing) == 1:
                 out.append((row, args, *failing[0]))
         return out
+
+    def allowed_twins(
+        self, m: ToolMeta, refused: dict[str, Any], rule: str, guard: Guard | None, user_id: Any
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The user's other records on which ``m`` is allowed, when the rule that refuses ``refused``
+        reads only that record (its status, a date or an amount of its own): whichever is done
+        first, the other keeps its verdict. Asked for beside the refused one, they make a task that
+        neither refusing everything nor acting on everything passes: only reading each record does."""
+        if rule in ("count_max", "sum_max"):
+            return []
+        if guard is not None and not (
+            str(guard.field or "").startswith("field:") and not str(guard.amount or "").startswith(("via:", "param:"))
+        ):
+            return []
+        e, t = self._transition(m)
+        reason = self.reason(e, refused, rule, guard, {})
+        if reason is None or reason.lower() in participles(t.name):
+            # "it's already cancelled" beside "I've cancelled the other one": the reason is the word
+            # that would claim it, and "it has been cancelled" would be true of the twin
+            return []
+        return [(row, args) for row, args in self.candidates(m, user_id) if row[pk(e)] != refused[pk(e)]]
 
     def reason(
         self, e: Entity, row: dict[str, Any], rule: str, guard: Guard | None, args: dict[str, Any]

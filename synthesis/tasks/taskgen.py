@@ -39,7 +39,7 @@ from ..gate.oracle import Oracle
 from ..tools.escalation import TOOL as ESCALATION_TOOL
 from ..tools.escalation import asked_by_customers, escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
-from .answers import told_value
+from .answers import participles, told_value
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .outcome import Outcomes
@@ -50,6 +50,7 @@ from .values import UserValues
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
+Blocked = tuple[Row, Row, str, Any]  # a refused record, the call's arguments, the rule, its guard
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
 #: Of information tasks, how many ask for a total over several records, and how many what an action
 #: would leave the user with (the rest ask for one value of one record).
@@ -63,6 +64,15 @@ def _named_in(phrase: str, said: str) -> bool:
     day in words, a code, a quoted title), however the words around them differ."""
     values = re.findall(r"[A-Z][a-z]+ \d{1,2}(?:, \d{4})?(?: at \d{1,2}(?::\d\d)? [AP]M)?|'[^']+'|\S*\d\S*", phrase)
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
+
+
+def _reason_is_claim(refused: Goal, writes: list[Goal]) -> bool:
+    """Whether ``refused`` is turned down because its record already is what the request would make it
+    ("paid") while another write of the task shares its verb: "it has been paid" would then be true of
+    that write and would state the reason, and no answer could be told from a false claim."""
+    verb = refused.verb.split("_")[0]
+    reason = (refused.blocked or "").lower()
+    return reason in participles(refused.verb) and any(w.verb.split("_")[0] == verb for w in writes)
 
 
 def _unspecific(output: str) -> bool:
@@ -207,6 +217,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
         if self.touches_others(chain):
             self.rejections["cross_user_write"] += 1
             return None
+        if any(_reason_is_claim(g, writes) for g in refused):
+            self.rejections["reason_is_a_claim_of_another_write"] += 1
+            return None
         outputs = list(info or [])
         sentences = list(told or [])[: len(outputs)]
         for table, key, col in chain.outputs:
@@ -231,6 +244,8 @@ class TaskGenerator(QuoteGoals, Outcomes):
             tags.append("information")
         elif refused:
             tags.append("refusal" if not writes else "partial-refusal")
+            if any(w.tool == r.tool for w in writes for r in refused):
+                tags.append("same-action-allowed")
         if writes:
             tags.append(f"{n_writes}-write")
         if any(g.depends_on_previous for g in writes):
@@ -310,6 +325,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         in_policy = [o for o in options if o[1][3] is not None and policy_only(o[1][3])]
         pool = in_policy if in_policy and self.rng.random() < POLICY_REFUSALS else options
+        if not partial:  # the same request on another record, where it is allowed, beside the refused one
+            paired = [o for o in pool if self._twins(o)]
+            pool = paired or pool
         m, (row, args, rule, guard) = self.rng.choice(pool)
         e, _ = self._transition(m)
         chain = Chain.start(self.env, self.oracle.owner_of(e, row))
@@ -317,14 +335,23 @@ class TaskGenerator(QuoteGoals, Outcomes):
         try:
             if not self.identify_user(chain):
                 return None
-            if partial and not self.add_some_write(chain, checks, first=True):
+            twins = [] if partial else self._twins((m, (row, args, rule, guard)))
+            # with no such record, another allowed write of theirs: a refusal alone is passed by an
+            # agent that refuses everything and names the value the policy line is about
+            other_write = partial or not twins
+            if other_write and not self.add_some_write(chain, checks, first=True) and partial:
                 self.rejections["no_allowed_part"] += 1
                 return None
             if partial:
                 self.add_dependent(chain, checks)
+            twin_first = self.rng.random() < 0.5  # the order of the requests says nothing of which is refused
+            if twin_first and twins and not self._add_twin(chain, m, twins, checks):
+                return None
             mark = chain.checkpoint()
             if not self.add_refusal(chain, m, row, args, rule, guard, checks):
                 chain.rollback(mark)
+                return None
+            if twins and not twin_first and not self._add_twin(chain, m, twins, checks):
                 return None
             return self.finish(chain, task_id, checks)
         except ChainBroken:
@@ -332,6 +359,20 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         finally:
             chain.close()
+
+    def _twins(self, option: tuple[ToolMeta, Blocked]) -> list[tuple[Row, Row]]:
+        m, (row, _, rule, guard) = option
+        e, _ = self._transition(m)
+        return self.allowed_twins(m, row, rule, guard, self.oracle.owner_of(e, row))
+
+    def _add_twin(self, chain: Chain, m: ToolMeta, twins: list[tuple[Row, Row]], checks: Checklist) -> bool:
+        for twin, extra in self.rng.sample(twins, min(3, len(twins))):
+            mark = chain.checkpoint()
+            if self.add_transition(chain, m, twin, extra, checks):
+                return True
+            chain.rollback(mark)
+        self.rejections["no_allowed_twin"] += 1
+        return False
 
     def declined_task(
         self, task_id: str, options: list[tuple[ToolMeta, dict[str, Any], dict[str, Any]]]
@@ -350,6 +391,8 @@ class TaskGenerator(QuoteGoals, Outcomes):
             if owner is not None:
                 args[owner.column] = row[owner.column]
             fee = self.fee_now(e, t, row, args)
+            if fee:  # and something else the user wants done, which no fee stands in the way of
+                self.add_some_write(chain, checks, first=True)
             if not fee or not self.add_declined(chain, m, row, args, extra, phrase, fee, checks):
                 return None
             return self.finish(chain, task_id, checks)

@@ -30,9 +30,11 @@ from envs.quality.gaming import (
 from envs.quality.judgment import asks_why
 from envs.quality.spec import Ownership
 from synthesis.catalog.pipeline import SynthesisConfig, synthesize_one
+from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
 
-# collision_repair_shop: users who change their mind (2 of its tasks)
 DOMAINS = (
     "library_loans",
     "airline_rebooking",
@@ -155,7 +157,11 @@ def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_comi
     tasks = [t for e in entries for t in e.tasks]
     acting = [t for t in tasks if any("push back" in b or "you believe" in b for b in t.user.behaviour)]
     assert all(t.refusals for t in acting)
-    minded = [t for t in tasks if any("change your mind" in b for b in t.user.behaviour)]
+    # users who change their mind are rare (a tenth of first writes): one seed known to have some
+    d = assign_enforcement(next(d for d in load_ontology() if d.id == "hotel_room_reservations"))
+    g, twin = generate_env(d, seed=0), generate_env(d, seed=0, enforce_all=True)
+    more = generate_tasks(d, g.spec, g.meta, count=30, seed=1, twin=twin.spec)[0]
+    minded = [t for t in [*tasks, *more] if any("change your mind" in b for b in t.user.behaviour)]
     assert minded and all(t.expects_change and not t.refusals for t in minded)
     for t in minded:  # the record first asked for and then dropped is not also asked for in earnest
         script = next(b for b in t.user.behaviour if "change your mind" in b)

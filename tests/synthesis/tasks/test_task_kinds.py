@@ -48,17 +48,26 @@ def test_a_quarter_of_tasks_expect_a_refusal(generated):
     assert any("partial-refusal" in t.tags for t in refusals)
 
 
+def _refused_key(refusal: Any) -> str:
+    """The primary key of the refused record: the refused call's first argument (none for a
+    hand-written task that names no call)."""
+    return str(next(iter(refusal.call.arguments.values()))) if refusal.call else ""
+
+
 def test_a_refused_request_is_refused_by_the_tool_and_changes_nothing(generated):
     seen = 0
     for spec, t in _all(generated):
-        if "refusal" not in t.tags:
+        if not t.refusals:
             continue
         env = Environment(spec)
         reasons = [value for r in t.refusals for value in r.reason]
-        assert not t.expects_change and t.refusals and reasons
+        assert reasons and t.expects_change == ("refusal" not in t.tags)
         ep = env.episode(t)
         results = ep.replay(t.gold_actions)
-        assert not ep.changed_keys()  # the expected state is the initial one
+        changed = {str(k[0]) for keys in ep.changed_keys().values() for k in keys}
+        assert not changed & {_refused_key(r) for r in t.refusals}, t.id  # the refused record is as it was
+        if "refusal" in t.tags:
+            assert not ep.changed_keys()  # a refusal alone: the expected state is the initial one
         # the reason is in what the agent read, so an agent can state it
         shown = str([r.content for r in results]).lower().replace("_", " ") + spec.policy.lower()
         assert all(value.lower() in shown for value in reasons), (t.id, reasons)  # or a limit the policy states
@@ -66,24 +75,43 @@ def test_a_refused_request_is_refused_by_the_tool_and_changes_nothing(generated)
     assert seen >= 10
 
 
+def test_a_refusal_comes_with_a_request_that_is_carried_out(generated):
+    """A refusal alone is passed by an agent that turns every request down; most refusal tasks ask
+    for the same action on another of the user's records, where it is allowed."""
+    refusals = [t for _, t in _all(generated) if t.refusals and "synthesized" in t.tags]
+    alone = [t.id for t in refusals if not t.expects_change]
+    twins = [t for t in refusals if "same-action-allowed" in t.tags]
+    assert len(alone) <= 0.05 * len(refusals), alone
+    assert len(twins) >= 0.3 * len(refusals)
+    for t in twins:
+        refused = {r.call.tool: _refused_key(r) for r in t.refusals if r.call}
+        done = [c for c in t.gold_actions if c.tool in refused]
+        assert done and all(str(next(iter(c.arguments.values()))) != refused[c.tool] for c in done), t.id
+
+
 def test_an_agent_that_does_what_a_rule_forbids_scores_zero(generated):
     """Forcing the refused change through (by editing the state) fails the task and its checklist."""
     checked = 0
     for spec, t in _all(generated):
-        if "refusal" not in t.tags or not t.assertions:
+        kept = [
+            a
+            for a in t.assertions
+            if any(f"'{_refused_key(r)}'" in a.sql for r in t.refusals) and " still " in a.description
+        ]
+        if not kept:
             continue
         env = Environment(spec)
         ep = env.episode(t)
         ep.replay(t.gold_actions)
-        table = t.assertions[0].sql.split(" FROM ")[1].split()[0]
-        where = t.assertions[0].sql.split(" WHERE ")[1].split(" AND ")[0]
-        column = t.assertions[0].sql.split(" AND ")[1].split(" = ")[0]
+        table = kept[0].sql.split(" FROM ")[1].split()[0]
+        where = kept[0].sql.split(" WHERE ")[1].split(" AND ")[0]
+        column = kept[0].sql.split(" AND ")[1].split(" = ")[0]
         if column.startswith("abs("):
             continue
         from envs.formats.task import PatchOp
 
         key_col, _, key = where.partition(" = ")
-        current = t.assertions[0].sql.split(" AND ")[1].split(" = ")[1].strip("'")
+        current = kept[0].sql.split(" AND ")[1].split(" = ")[1].strip("'")
         col = next(c for c in spec.table(table).columns if c.name == column)  # type: ignore[union-attr]
         other = next((v for v in col.enum or [] if v != current), None)
         if other is None:

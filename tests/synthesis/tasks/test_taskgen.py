@@ -104,7 +104,7 @@ def test_information_tasks_do_not_give_away_the_answer():
 
     _, _, tasks, _ = _tasks(count=40, seed=3)
     info = [t for t in tasks if not t.expects_change]
-    assert any("information" in t.tags for t in info) and any("refusal" in t.tags for t in info)
+    assert any("information" in t.tags for t in info)  # refusals come with a write beside them now
     for t in info:  # neither the value asked for nor (in how the record is named) the reason for a refusal
         said = t.instruction if "information" in t.tags else " ".join(t.user.known_facts)
         for out in t.outputs:
