@@ -54,6 +54,15 @@ def _moment(value: str, guard: Guard, clock: datetime) -> str:
     return day
 
 
+def reason_is_claim(refused: Goal, writes: list[Goal]) -> bool:
+    """Whether ``refused`` is turned down because its record already is what the request would make it
+    ("paid") while another write of the task shares its verb: "it has been paid" would then be true of
+    that write and would state the reason, and no answer could be told from a false claim."""
+    verb = refused.verb.split("_")[0]
+    reason = (refused.blocked or "").lower()
+    return reason in participles(refused.verb) and any(w.verb.split("_")[0] == verb for w in writes)
+
+
 class RuleGoals(UserKnowledge):
     """Allowed and refused goals (mixed into the task generator)."""
 
@@ -131,7 +140,7 @@ class RuleGoals(UserKnowledge):
         return out
 
     def allowed_twins(
-        self, m: ToolMeta, refused: dict[str, Any], rule: str, guard: Guard | None, user_id: Any
+        self, m: ToolMeta, refused: dict[str, Any], rule: str, guard: Guard | None
     ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """The user's other records on which ``m`` is allowed, when the rule that refuses ``refused``
         reads only that record (its status, a date or an amount of its own): whichever is done
@@ -149,7 +158,8 @@ class RuleGoals(UserKnowledge):
             # "it's already cancelled" beside "I've cancelled the other one": the reason is the word
             # that would claim it, and "it has been cancelled" would be true of the twin
             return []
-        return [(row, args) for row, args in self.candidates(m, user_id) if row[pk(e)] != refused[pk(e)]]
+        mine = self.candidates(m, self.oracle.owner_of(e, refused))
+        return [(row, args) for row, args in mine if row[pk(e)] != refused[pk(e)]]
 
     def reason(
         self, e: Entity, row: dict[str, Any], rule: str, guard: Guard | None, args: dict[str, Any]

@@ -39,18 +39,18 @@ from ..gate.oracle import Oracle
 from ..tools.escalation import TOOL as ESCALATION_TOOL
 from ..tools.escalation import asked_by_customers, escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
-from .answers import participles, told_value
+from .answers import told_value
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .outcome import Outcomes
 from .phrasing import Phrasing, column_noun, verb_phrase
 from .quotes import QuoteGoals
+from .rules import reason_is_claim
 from .values import UserValues
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
-Blocked = tuple[Row, Row, str, Any]  # a refused record, the call's arguments, the rule, its guard
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
 #: Of information tasks, how many ask for a total over several records, and how many what an action
 #: would leave the user with (the rest ask for one value of one record).
@@ -64,15 +64,6 @@ def _named_in(phrase: str, said: str) -> bool:
     day in words, a code, a quoted title), however the words around them differ."""
     values = re.findall(r"[A-Z][a-z]+ \d{1,2}(?:, \d{4})?(?: at \d{1,2}(?::\d\d)? [AP]M)?|'[^']+'|\S*\d\S*", phrase)
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
-
-
-def _reason_is_claim(refused: Goal, writes: list[Goal]) -> bool:
-    """Whether ``refused`` is turned down because its record already is what the request would make it
-    ("paid") while another write of the task shares its verb: "it has been paid" would then be true of
-    that write and would state the reason, and no answer could be told from a false claim."""
-    verb = refused.verb.split("_")[0]
-    reason = (refused.blocked or "").lower()
-    return reason in participles(refused.verb) and any(w.verb.split("_")[0] == verb for w in writes)
 
 
 def _unspecific(output: str) -> bool:
@@ -217,7 +208,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         if self.touches_others(chain):
             self.rejections["cross_user_write"] += 1
             return None
-        if any(_reason_is_claim(g, writes) for g in refused):
+        if any(reason_is_claim(g, writes) for g in refused):
             self.rejections["reason_is_a_claim_of_another_write"] += 1
             return None
         outputs = list(info or [])
@@ -326,7 +317,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         in_policy = [o for o in options if o[1][3] is not None and policy_only(o[1][3])]
         pool = in_policy if in_policy and self.rng.random() < POLICY_REFUSALS else options
         if not partial:  # the same request on another record, where it is allowed, beside the refused one
-            paired = [o for o in pool if self._twins(o)]
+            paired = [(m, b) for m, b in pool if self.allowed_twins(m, b[0], b[2], b[3])]
             pool = paired or pool
         m, (row, args, rule, guard) = self.rng.choice(pool)
         e, _ = self._transition(m)
@@ -335,7 +326,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         try:
             if not self.identify_user(chain):
                 return None
-            twins = [] if partial else self._twins((m, (row, args, rule, guard)))
+            twins = [] if partial else self.allowed_twins(m, row, rule, guard)
             # with no such record, another allowed write of theirs: a refusal alone is passed by an
             # agent that refuses everything and names the value the policy line is about
             other_write = partial or not twins
@@ -359,11 +350,6 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         finally:
             chain.close()
-
-    def _twins(self, option: tuple[ToolMeta, Blocked]) -> list[tuple[Row, Row]]:
-        m, (row, _, rule, guard) = option
-        e, _ = self._transition(m)
-        return self.allowed_twins(m, row, rule, guard, self.oracle.owner_of(e, row))
 
     def _add_twin(self, chain: Chain, m: ToolMeta, twins: list[tuple[Row, Row]], checks: Checklist) -> bool:
         for twin, extra in self.rng.sample(twins, min(3, len(twins))):
