@@ -158,7 +158,14 @@ class RuleGoals(UserKnowledge):
             # "it's already cancelled" beside "I've cancelled the other one": the reason is the word
             # that would claim it, and "it has been cancelled" would be true of the twin
             return []
-        mine = self.candidates(m, self.oracle.owner_of(e, refused))
+        owner = self.oracle.owner_of(e, refused)
+        # the seed's verdicts do not change between tasks: each user's allowed records are found once
+        cache: dict[tuple[str, Any], list[tuple[dict[str, Any], dict[str, Any]]]] = self.__dict__.setdefault(
+            "_allowed_records", {}
+        )
+        mine = cache.get((m.tool, owner))
+        if mine is None:
+            mine = cache[(m.tool, owner)] = self.candidates(m, owner)
         return [(row, args) for row, args in mine if row[pk(e)] != refused[pk(e)]]
 
     def reason(
