@@ -316,9 +316,6 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         in_policy = [o for o in options if o[1][3] is not None and policy_only(o[1][3])]
         pool = in_policy if in_policy and self.rng.random() < POLICY_REFUSALS else options
-        if not partial:  # the same request on another record, where it is allowed, beside the refused one
-            paired = [(m, b) for m, b in pool if self.allowed_twins(m, b[0], b[2], b[3])]
-            pool = paired or pool
         m, (row, args, rule, guard) = self.rng.choice(pool)
         e, _ = self._transition(m)
         chain = Chain.start(self.env, self.oracle.owner_of(e, row))
@@ -377,8 +374,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
             if owner is not None:
                 args[owner.column] = row[owner.column]
             fee = self.fee_now(e, t, row, args)
-            if fee:  # and something else the user wants done, which no fee stands in the way of
-                self.add_some_write(chain, checks, first=True)
+            if fee:  # and something else the user wants done (another action: "if there's a fee for
+                # that" must name one request)
+                self.add_some_write(chain, checks, first=True, besides=m.tool)
             if not fee or not self.add_declined(chain, m, row, args, extra, phrase, fee, checks):
                 return None
             return self.finish(chain, task_id, checks)

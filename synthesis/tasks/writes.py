@@ -112,9 +112,11 @@ class WriteGoals(RecordGoals):
         leading = self.rng.random() < LEADING_SHARE
         return sorted(tools, key=lambda m: (self.used[m.tool] > 0, leading and not self._leads_on(m)))
 
-    def add_some_write(self, chain: Chain, checks: Checklist, *, first: bool) -> bool:
-        """A write goal with one of the least-used tools, one a dependent write can follow if one can."""
-        return any(self.add_write(chain, m, checks) for m in self._leading_first(self._by_use(self._writes()))[:5])
+    def add_some_write(self, chain: Chain, checks: Checklist, *, first: bool, besides: str = "") -> bool:
+        """A write goal with one of the least-used tools (not ``besides``), one a dependent write can
+        follow if one can."""
+        tools = [m for m in self._writes() if m.tool != besides]
+        return any(self.add_write(chain, m, checks) for m in self._leading_first(self._by_use(tools))[:5])
 
     def add_write(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         mark = chain.checkpoint()

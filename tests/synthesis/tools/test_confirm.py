@@ -83,18 +83,17 @@ def test_a_user_who_agrees_only_without_a_fee_keeps_the_booking_when_one_applies
     g = generate_env(domain, seed=0)
     env = Environment(g.spec)
     tasks, _ = generate_tasks(domain, g.spec, g.meta, count=30, seed=0)
-    conditional = [t for t in tasks if "fee" in t.instruction and "refusal" in t.tags]
+    conditional = [t for t in tasks if "If there's a fee" in t.instruction and t.refusals]
     assert conditional
     for task in conditional:
         assert [r.reason for r in task.refusals] == [["25"]]  # the fee kept within 72 hours of departure
-        assert all(c.tool != "cancel_ferry_booking" for c in task.gold_actions)
-        ep = env.episode(task)
-        before = ep.state_hash()
-        ep.replay(task.gold_actions)
-        assert ep.state_hash() == before
-        kept = next(a for a in task.assertions if "is still" in a.description)
+        kept = [a for a in task.assertions if "is still" in a.description and "other" not in a.description][-1]
         booking_id = re.search(r"ferry_booking_id = '(\w+)'", kept.sql)
         assert booking_id is not None
+        assert all(c.tool != "cancel_ferry_booking" for c in task.gold_actions)  # the other request is another action
+        ep = env.episode(task)
+        ep.replay(task.gold_actions)  # another request of the user's is carried out beside it
+        assert (booking_id.group(1),) not in ep.changed_keys().get("ferry_bookings", set())
         row = next(b for b in g.spec.seed["ferry_bookings"] if b["ferry_booking_id"] == booking_id.group(1))
         args = {"ferry_booking_id": row["ferry_booking_id"], "account_holder_id": row["account_holder_id"]}
         with pytest.raises(StateError, match="25 is taken from the ferry credit"):
