@@ -114,7 +114,8 @@ def test_the_request_turned_down_is_the_one_the_gold_calls_never_make(generated)
         finally:
             episode.close()
         gold = {c.tool for c in task.gold_actions}
-        assert tools and not set(tools) & gold, (task.id, verb, tools)
+        # beside the same action carried out on another record, the turned-down request is one of its tool's
+        assert tools and ("same-action-allowed" in task.tags or not set(tools) & gold), (task.id, verb, tools)
         assert all(refusal.call and refusal.call.tool in tools for refusal in task.refusals), task.id
         assert participles and all(p.split()[0].endswith(("ed", "d", "t", "n")) for p in participles)
 
