@@ -29,6 +29,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from .mentions import without_dates
 from .outputs import output_present
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -67,6 +68,12 @@ _PLURAL_NOUN = re.compile(r"\s+(?:[a-z]+-[a-z-]+\s+)?([a-z]{3,}s)\b")
 _NOT_NOUNS = frozenset(
     {"successfully", "thanks", "this", "his", "its", "yes", "always", "perhaps", "plus", "was", "has"}
 )
+#: A claim word after a quantity ("the total deposit paid on it is now $0", "the amount refunded was
+#: $20") names how much, not an event: the policy may ask for that total after any payment or refund.
+_QUANTITY_BEFORE = re.compile(
+    r"\b(?:total|amount|sum)(?: (?!(?:is|are|was|were|has|have|had|be|been|being)\b)[a-z]+){0,2} $"
+)
+_QUANTITY_AFTER = re.compile(r"(?: [a-z']+){0,4}? ?(?:is|was|are|were|stands|comes|came|remains|stays|totals)\b| ?:")
 #: What an agent that did the action says of it, beside the claim word ("I've cancelled", "as requested").
 _AGENT_DID = re.compile(
     r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b|"
@@ -116,6 +123,44 @@ def says_no(answer: str) -> bool:
     (True, False)
     """
     return any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in sentences(without_json(answer)))
+
+
+#: Words that only say what a bare value is counted in ("24 hours", "50 USD"): no relation between values.
+_UNITS = frozenset(
+    re.findall(
+        r"\w+",
+        "usd us eur gbp cad aud dollar dollars cent cents percent hour hours hr hrs minute minutes min mins day days "
+        "week weeks month months year years am pm and or",
+    )
+)
+
+
+def worded(answer: str) -> str:
+    """The answer's own words (:func:`prose`) less the values it only lists: a sentence made of
+    values alone ("2026-03-02."), or values hung on a refusal by a colon ("I can't do the deposit:
+    15.97 50"), relate no value to anything, so they give no reason. Values named after a label
+    ("Audit time: 2026-03-02 10:30") or in a sentence of words are kept.
+
+    >>> worded("I can't cancel HA0010. 2026-03-02.")
+    "I can't cancel HA0010."
+    >>> worded("I can't do the deposit: 15.97 50. Audit time: 10:30 AM.")
+    "I can't do the deposit: Audit time: 10:30 AM."
+    """
+    kept = []
+    for sentence in _SENTENCE_END.split(prose(answer)):
+        if _bare(sentence):
+            continue
+        head, colon, tail = sentence.partition(": ")
+        kept.append(head + ":" if colon and _bare(tail) and says_no(head) else sentence)
+    return " ".join(s for s in kept if s.strip())
+
+
+def _bare(piece: str) -> bool:
+    """Whether ``piece`` holds values and nothing but their units and separators."""
+    if not re.search(r"\d", piece):
+        return False
+    words = re.findall(r"[a-z]+", re.sub(r"\S*\d\S*", " ", without_dates(piece.lower())))
+    return all(w in _UNITS for w in words)
 
 
 def reason_given(answer: str, value: str) -> bool:
@@ -263,6 +308,8 @@ def _claims_at(s: str, found: re.Match[str], described: set[str]) -> bool:
     """Whether the claim word ``found`` in sentence ``s`` says the refused action happened."""
     before, word = s[: found.start()], found.group(0)
     if _excused(before):  # negated, hypothetical, or asked for
+        return False
+    if _QUANTITY_BEFORE.search(before) and _QUANTITY_AFTER.match(s, found.end()):
         return False
     noun = _PLURAL_NOUN.match(s, found.end())
     if noun is not None and noun.group(1) not in _NOT_NOUNS:

@@ -84,10 +84,21 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
 
     >>> restated("I can't: it is due June 9, 2026 and cost $40.", ["2026-06-09", "40", "12.5"], ["2026-06-09"])
     ['40']
+    >>> restated("I can't: it is due June 9, 2026, not April 10.", ["2026-04-10 16:00:00"], ["2026-06-09"])
+    ['2026-04-10 16:00:00']
     """
     exempt = {_key(v) for v in allowed}
+    exempt_days = {v[:10] for v in allowed if is_moment(v)}
     said, known = Reading(prose(answer)), Reading(context)
-    return sorted(v for v in set(shown) if _key(v) not in exempt and said.states(v) and not known.states(v))
+
+    def states(v: str) -> bool:
+        if said.states(v):
+            return True
+        # a date-time's day said without its time restates it as much ("2026-04-10" of a 4 PM audit)
+        day = v[:10]
+        return len(v) > 10 and is_moment(v) and day not in exempt_days and said.states(day) and not known.states(day)
+
+    return sorted(v for v in set(shown) if _key(v) not in exempt and states(v) and not known.states(v))
 
 
 def rivals(
@@ -141,9 +152,13 @@ def _key(value: str) -> str:
     return f"t:{' '.join(value.lower().split())}"
 
 
-def dumped_records(answer: str, results: Iterable[object]) -> list[str]:
+def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str] = (), context: str = "") -> list[str]:
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
-    of whose field values ``answer`` states in its own words, each named by its first field.
+    of whose field values ``answer`` states in its own words, each named by its first field. Of the
+    fields it has no reason to state (values neither ``allowed`` nor said in ``context``: the answer
+    asked for, the user's words) it must state most too, and at least three: "Your invoice CI0003,
+    issued November 17, 2025, is for $5,150.29. It's currently submitted." names the record the user
+    named by its date, and reads none out.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
@@ -151,14 +166,20 @@ def dumped_records(answer: str, results: Iterable[object]) -> list[str]:
     >>> dumped_records("I can't cancel SR0033: it leaves at 11:00 AM on March 2, 2026.", [row])
     []
     """
-    said = Reading(prose(answer))
+    said, known, exempt = Reading(prose(answer)), Reading(context), {_key(v) for v in allowed}
+
+    def free(value: str) -> bool:  # no reason to state it
+        return _key(value) not in exempt and not (context and known.states(value))
+
     out = []
     for record in _records(results):
         fields = [str(v) for v in record.values() if v is not None and not isinstance(v, bool | dict | list)]
         if len(fields) < MIN_DUMPED_FIELDS:
             continue
-        stated = sum(said.states(v) for v in fields if v.strip())
-        if stated >= MIN_DUMPED_FIELDS and stated >= DUMPED_SHARE * len(fields):
+        stated = [v for v in fields if v.strip() and said.states(v)]
+        beyond, rest = [v for v in stated if free(v)], [v for v in fields if free(v)]
+        whole = len(stated) >= MIN_DUMPED_FIELDS and len(stated) >= DUMPED_SHARE * len(fields)
+        if whole and len(beyond) >= MIN_DUMPED_FIELDS - 1 and len(beyond) >= DUMPED_SHARE * len(rest):
             out.append(fields[0])
     return out
 

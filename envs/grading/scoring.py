@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
-from .answers import claimed, prose, says_no
+from .answers import claimed, prose, says_no, worded
 from .labels import is_label, label_named, value_stated
 from .outputs import Reading
 from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, rivals, states_status
@@ -210,8 +210,11 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
     said = Reading(prose(answer), today=env.spec.clock.date())
-    # an output found only in a record read out whole was not picked out of it
-    dumped = dumped_records(answer, AnswerContext.of(env.spec, task, expected.results).reads) if task.outputs else []
+    # an output found only in a record read out whole was not picked out of it; the answer itself and
+    # what the user named the record by are no reading out
+    user = "\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
+    reads = AnswerContext.of(env.spec, task, expected.results).reads if task.outputs else []
+    dumped = dumped_records(answer, reads, task.outputs, user) if task.outputs else []
     for out in task.outputs:
         error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
         stated = value_stated(said, out)
@@ -227,7 +230,8 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
 def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
     if not task.refusals:
         return []
-    said = Reading(prose(answer), today=env.spec.clock.date())
+    # a reason is given in words: values only listed, or a sentence of values alone, relate nothing
+    said = Reading(worded(answer), today=env.spec.clock.date())
     context = AnswerContext.of(env.spec, task, expected.results)
     extra = restated(answer, context.shown, context.allowed, context.words)
     dumped = dumped_records(answer, context.reads)
