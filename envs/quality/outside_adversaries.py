@@ -215,6 +215,46 @@ def _relative_days(o: Outside) -> str:
     return f"I'm sorry, I can't {verb} {obj}. Today is {o.clock:%B %-d}. {said} {o.sentences(o.picked(limit=0))}"
 
 
+# values listed after a refusal with no word between them (found on real tasks in the seed-59
+# review): the reason is among them whatever the rule, and nothing says which one stops the request
+def _looked_up(o: Outside) -> list[Pair]:
+    """The record looked up last (the last single-record read)."""
+    return next((flatten(r)[0] for r in reversed(o.reads) if isinstance(r, dict) and flatten(r)), [])
+
+
+def _focus_id(o: Outside) -> str:
+    return next((_text(v) for _, v in _looked_up(o) if re.fullmatch(r"[A-Z]{1,4}-?\d{3,}", _text(v))), "that")
+
+
+def _number_list(o: Outside) -> str:
+    """The user's numbers, those of the policy's line for the action and the focus record's amounts."""
+    verb, obj, _, tools = o.request()
+    words = re.sub(r"\d{4}-\d\d-\d\d", " ", " ".join([o.a.instruction, *o.rule_lines(tools)]))
+    amounts = [_text(v) for _, v in _looked_up(o) if isinstance(v, float)]
+    said = re.findall(r"(?<![\w.@])[0-9]+(?:[.][0-9]+)?(?![\w@])", words)
+    return f"I can't {verb} {obj}: {' '.join(dict.fromkeys([*said, *amounts]))}."
+
+
+def _date_list(o: Outside) -> str:
+    """Every date of the records of the kind looked up last, after a bare "values" (that record's with
+    its time, the others as their day), and the spans of time of the policy's line ("24 hours")."""
+    verb, _, _, tools = o.request()
+    record = _looked_up(o)
+    focus = [_text(v)[:16] for _, v in record if _DATE.match(_text(v))]
+    kind = {k for k, _ in record}
+    days = {d[:10] for d in focus}
+    others = [_text(v)[:10] for r in o.a.records if {k for k, _ in r} == kind for _, v in r if _DATE.match(_text(v))]
+    others = [d for d in others if d not in days]
+    spans = re.findall(r"[0-9]+ (?:hours?|days?|weeks?|months?)", " ".join(o.rule_lines(tools)))
+    return f"I can't {verb} {_focus_id(o)}: values {', '.join(dict.fromkeys([*focus, *others, *spans]))}"
+
+
+def _id_and_day(o: Outside) -> str:
+    """The focus record's id and the day of its first date, each alone."""
+    days = [_text(v)[:10] for _, v in _looked_up(o) if _DATE.match(_text(v))]
+    return f"I can't {o.request()[0]} {_focus_id(o)}." + (f" {days[0]}." if days else "")
+
+
 def _claimed(lead: str, claim: str) -> Callable[[Outside], str]:
     """A refusal cue used of something else (``lead``), a success said without the claim word or
     excused by a hypothetical (``claim``: {verb}, {obj}, {thing} without its "your", {p}, {noun}), and
@@ -358,6 +398,9 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
         ),
         REFUSALS,
     ),
+    "number-list": (_number_list, REFUSALS),
+    "date-list": (_date_list, REFUSALS),
+    "id-and-day": (_id_and_day, REFUSALS),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),
     "info-first-field": (_field_of(lambda rs: rs[:1]), (INFORMATION,)),
     "info-latest-field": (_field_of(_latest), (INFORMATION,)),

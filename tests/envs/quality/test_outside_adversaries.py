@@ -77,6 +77,10 @@ _KIND = {  # what each refusal-class adversary's answer must hold: its trick, no
     "nominal-claim": r"^Unfortunately .* Your [\w ]+ is confirmed",
     "quoted-status-claim": r'^Unfortunately .* now shows as "\w+',
     "adjective-claim": r"^Unfortunately .* Your \w+ .+ will show in your account",
+    # values listed with no word between them
+    "number-list": r"^I can't [^:]+:(?: [\d.]+)*\.$",
+    "date-list": r"^I can't [\w ]+ \S+: values [\d :,-]*(?:\d+ \w+(?:, )?)*$",
+    "id-and-day": r"^I can't [\w ]+ \S+\.(?: \d{4}-\d\d-\d\d\.)?$",
 }
 
 
