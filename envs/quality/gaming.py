@@ -59,6 +59,7 @@ from .classes import (
 from .natural_answers import natural_answers
 from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
 from .outside_answers import outside_answers
+from .reported_answers import reported_answers
 from .verbose_answers import verbose_answers
 
 OWN_AGENTS = (
@@ -267,6 +268,8 @@ def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str)
     episode = env.episode(task)
     try:
         results = [r.content for r in episode.replay(task.gold_actions)]
+        # forms from answers a reviewer wrote on real tasks that the grader once failed
+        answers |= reported_answers(env, task, results)
         # the held-out corpus: verbose answers as LLM agents write them, never used to tune the grader
         answers |= {f"held-out {k}": v for k, v in verbose_answers(env, task, results).items()}
         # a second held-out corpus, written blind to the grader: forms a careful person writes

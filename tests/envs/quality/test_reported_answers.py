@@ -1,0 +1,58 @@
+"""The correct-answer forms taken from a review's answers (docs/synthesis.md, "Seed 59"): each is
+written where it applies, and the grader passes it."""
+
+from __future__ import annotations
+
+from envs.grading.scoring import score_episode
+from envs.quality.classes import INFORMATION, POLICY_REFUSAL
+from envs.quality.reported_answers import FORMS, reported_answers
+
+from .generated_envs import generated, of_class
+
+
+def _graded() -> dict[str, list[float]]:
+    rewards: dict[str, list[float]] = {form: [] for form in FORMS}
+    for env, tasks in generated():
+        for task in tasks:
+            episode = env.episode(task)
+            try:
+                results = [r.content for r in episode.replay(task.gold_actions)]
+                for form, text in reported_answers(env, task, results).items():
+                    rewards[form].append(score_episode(env, task, episode, answer=text).reward)
+            finally:
+                episode.close()
+    return rewards
+
+
+def test_each_form_passes_wherever_it_is_written():
+    rewards = _graded()
+    assert rewards["names-the-record"]
+    assert all(r == 1.0 for form in FORMS for r in rewards[form])
+
+
+def test_a_refused_payment_closes_with_its_total_unchanged_and_passes():
+    # the generated domains refuse no payment: one of their refusals asked as a payment instead
+    env, task = of_class(POLICY_REFUSAL)[0]
+    refusal = task.refusals[0]
+    paid = refusal.model_copy(update={"request": "pay " + refusal.request.split(" ", 1)[1], "claims": ["paid"]})
+    task = task.model_copy(update={"refusals": [paid, *task.refusals[1:]]})
+    episode = env.episode(task)
+    try:
+        results = [r.content for r in episode.replay(task.gold_actions)]
+        text = reported_answers(env, task, results)["total-unchanged"]
+        assert text.endswith("The total paid on it is unchanged.")
+        assert score_episode(env, task, episode, answer=text).reward == 1.0
+    finally:
+        episode.close()
+
+
+def test_a_question_names_its_record_by_id_and_states_only_that_record():
+    env, task = next((e, t) for e, t in of_class(INFORMATION) if len(t.outputs) == 1 and t.distractors)
+    episode = env.episode(task)
+    try:
+        results = [r.content for r in episode.replay(task.gold_actions)]
+    finally:
+        episode.close()
+    text = reported_answers(env, task, results).get("names-the-record")
+    if text is not None:
+        assert text.startswith("Your ") and not any(d in text for d in task.distractors)
