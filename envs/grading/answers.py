@@ -125,12 +125,13 @@ def says_no(answer: str) -> bool:
     return any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in sentences(without_json(answer)))
 
 
-#: Words that only say what a bare value is counted in ("24 hours", "50 USD"): no relation between values.
+#: Words that only say what a bare value is counted in ("24 hours", "50 USD") or that a list follows
+#: ("values: …"): they relate no value to anything.
 _UNITS = frozenset(
     re.findall(
         r"\w+",
         "usd us eur gbp cad aud dollar dollars cent cents percent hour hours hr hrs minute minutes min mins day days "
-        "week weeks month months year years am pm and or",
+        "week weeks month months year years am pm and or value values figure figures number numbers data info",
     )
 )
 
@@ -145,6 +146,8 @@ def worded(answer: str) -> str:
     "I can't cancel HA0010."
     >>> worded("I can't do the deposit: 15.97 50. Audit time: 10:30 AM.")
     "I can't do the deposit: Audit time: 10:30 AM."
+    >>> worded("I can't cancel HA0010: values 2026-03-02 10:30, 24 hours")
+    "I can't cancel HA0010:"
     """
     kept = []
     for sentence in _SENTENCE_END.split(prose(answer)):

@@ -156,9 +156,9 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
     fields it has no reason to state (values neither ``allowed`` nor said in ``context``: the answer
-    asked for, the user's words) it must state most too, and at least three: "Your invoice CI0003,
-    issued November 17, 2025, is for $5,150.29. It's currently submitted." names the record the user
-    named by its date, and reads none out.
+    asked for, the user's words) it must state most too, and at least three, unless it states every
+    field but the keys (``*_id``): "Your invoice CI0003, issued November 17, 2025, is for $5,150.29.
+    It's currently submitted." names the record the user named by its date, and reads none out.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
@@ -173,13 +173,18 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
 
     out = []
     for record in _records(results):
-        fields = [str(v) for v in record.values() if v is not None and not isinstance(v, bool | dict | list)]
+        named = {k: str(v) for k, v in record.items() if v is not None and not isinstance(v, bool | dict | list)}
+        fields = list(named.values())
         if len(fields) < MIN_DUMPED_FIELDS:
             continue
         stated = [v for v in fields if v.strip() and said.states(v)]
+        if len(stated) < MIN_DUMPED_FIELDS or len(stated) < DUMPED_SHARE * len(fields):
+            continue
         beyond, rest = [v for v in stated if free(v)], [v for v in fields if free(v)]
-        whole = len(stated) >= MIN_DUMPED_FIELDS and len(stated) >= DUMPED_SHARE * len(fields)
-        if whole and len(beyond) >= MIN_DUMPED_FIELDS - 1 and len(beyond) >= DUMPED_SHARE * len(rest):
+        # every field but the keys, whatever the reasons to state some: the record, not an answer
+        plain = [v for k, v in named.items() if not k.endswith("_id")]
+        every = len(plain) >= MIN_DUMPED_FIELDS and all(v in stated for v in plain if v.strip())
+        if every or (len(beyond) >= MIN_DUMPED_FIELDS - 1 and len(beyond) >= DUMPED_SHARE * len(rest)):
             out.append(fields[0])
     return out
 

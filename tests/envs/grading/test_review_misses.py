@@ -21,6 +21,7 @@ from .test_answers import REFUSED, _score
         ("I can't cancel O1. 2026-01-10.", 0.0),  # a sentence of a value alone
         ("I can't cancel order O1: 2026-01-10 30.", 0.0),  # values hung on the refusal by a colon
         ("I can't cancel order O1: 01/10/2026, $30.", 0.0),
+        ("I can't cancel order O1: values 2026-01-10, 3 days.", 0.0),  # a word that only says a list follows
         ("I can't cancel order O1. Placed: 2026-01-10.", 1.0),  # a label names the value
         ("I can't cancel order O1: it was placed on 2026-01-10.", 1.0),
         ("January 10, 2026 — that's when order O1 was placed, so I can't cancel it.", 1.0),
@@ -86,3 +87,19 @@ def test_dumped_records_leaves_out_the_answer_and_the_users_words():
     answer = "Your invoice CI0003, issued November 17, 2025, is for $5,150.29. It's currently submitted."
     assert dumped_records(answer, [row]) == ["CI0003"]
     assert dumped_records(answer, [row], ["5150.29"], "my invoice dated November 17, 2025") == []
+
+
+def test_a_record_read_out_but_for_its_keys_is_read_out_whatever_the_user_said():
+    row = {
+        "consultation_id": "CS0033",
+        "patient_id": "PT0001",
+        "visit_code": "TLH-991089057",
+        "scheduled_at": "2026-03-13 12:45:00",
+        "reason": "Sore throat and fever",
+        "status": "scheduled",
+    }
+    dump = "The visit code is TLH-991089057. The scheduled at is 2026-03-13 12:45:00. The reason is Sore throat and "
+    dump += "fever. The status is scheduled."
+    asked = "the status of my consultation with visit code TLH-991089057"
+    assert dumped_records(dump, [row], ["scheduled"], asked) == ["CS0033"]
+    assert dumped_records("Your consultation TLH-991089057 is scheduled.", [row], ["scheduled"], asked) == []
