@@ -128,6 +128,14 @@ class QualityCounts:
     form_dictated_tasks: int = 0
     column_named_tasks: int = 0
     iso_date_tasks: int = 0
+    motives_checked: int = 0
+    motives_contradicting: int = 0
+    late_motives_on_overdue: int = 0
+    spend_motives_on_money_to_user: int = 0
+    pay_day_motives_on_small_sums: int = 0
+    plan_motives_on_claims_or_hosted: int = 0
+    wrong_value_motives_on_settings: int = 0
+    requests_unexplained: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""

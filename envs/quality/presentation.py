@@ -63,6 +63,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("rules phrased as column names", f"{c.rules_phrased_as_columns}/{c.rule_texts} rules"),
         ("instructions copying a tool description", str(c.instructions_copying_tools)),
         ("requests without a motive", f"{c.requests_without_motive}/{c.motive_requests} tasks asking for an action"),
+        ("motives contradicting their record", f"{c.motives_contradicting}/{c.motives_checked} motives"),
+        ("requests left without a reason beside others with one", str(c.requests_unexplained)),
         (
             "details dictated as form fields / records named by a column / ISO dates",
             f"{c.form_dictated_tasks} / {c.column_named_tasks} / {c.iso_date_tasks} tasks",

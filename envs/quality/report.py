@@ -26,6 +26,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .periods import rows_outside_period
 from .presentation import render_markdown
@@ -137,6 +138,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(relation_counts(env, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(request_counts(entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(motive_fit_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (

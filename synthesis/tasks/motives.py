@@ -20,41 +20,70 @@ the transition's name) and said after the request. Three rules keep it honest:
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Motive:
-    """A reason in the user's words; ``presumes``: it says something of the record's state."""
-
-    text: str
-    presumes: bool = False
-
-
-def motives_of(*texts: str) -> tuple[Motive, ...]:
-    return tuple(Motive(t) for t in texts)
-
-
-_CANCEL = motives_of(
-    "My plans have changed, so I won't need it.",
-    "I found another option that suits me better.",
-    "It turns out I don't need it anymore.",
-    "Something came up and it no longer works for me.",
-    "I've decided to go a different way.",
-    "My schedule changed and I can't make it work.",
-    "I found something cheaper elsewhere.",
-    "We've decided against it after talking it over at home.",
-    "I've had a change of plans at work.",
-    "I booked it by mistake and don't need it.",
-    "Money is tight right now, so I'm cutting back.",
+from .motive_fit import (
+    ATTENDED,
+    BEFORE_DUE,
+    CLAIM,
+    CLEARS,
+    COSTS_USER,
+    HOSTED,
+    OVERDUE,
+    PART,
+    PAYS_USER,
+    Motive,
+    RecordFacts,
+    motives_of,
+    never,
+    only,
 )
-_WITHDRAW = motives_of(
-    "It fell through on my end, so there's no point going ahead.",
-    "I've changed my mind about going ahead with it.",
-    "I've thought it over and it isn't worth pursuing anymore.",
-    "My situation changed and I no longer want to pursue it.",
-    "We decided not to go ahead after all.",
-    "The plans behind it fell through.",
+
+__all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
+
+
+_PLANS = frozenset({CLAIM, PAYS_USER})  # a claim or a payout is no plan that changes
+
+
+#: A claim or dispute dropped: the matter was settled another way, not a plan that changed.
+_SORTED = only(
+    CLAIM,
+    "It got sorted out another way, so I'd rather drop it.",
+    "I've worked it out with them directly.",
+    "It isn't worth the back-and-forth anymore.",
+)
+_CANCEL = (
+    *never(_PLANS, "My plans have changed, so I won't need it.", "Something came up and it no longer works for me."),
+    *never(_PLANS | {HOSTED}, "I've had a change of plans at work."),
+    *never(_PLANS, "I found another option that suits me better."),
+    *motives_of(
+        "It turns out I don't need it anymore.",
+        "I've decided to go a different way.",
+        "We've decided against it after talking it over at home.",
+    ),
+    *only(ATTENDED, "My schedule changed and I can't make it work.", "I booked it by mistake and don't need it."),
+    *never(_PLANS, "I found something cheaper elsewhere.", "Money is tight right now, so I'm cutting back."),
+    *only(
+        HOSTED,
+        "We've decided to call the whole thing off.",
+        "We've had to call it off, so we won't need it.",
+        "We've found another venue that suits us better.",
+    ),
+    *_SORTED,
+    *only(PAYS_USER, "I'd rather leave things as they are for now."),
+)
+_WITHDRAW = (
+    *never(
+        frozenset({CLAIM}),
+        "It fell through on my end, so there's no point going ahead.",
+        "The plans behind it fell through.",
+    ),
+    *motives_of(
+        "I've changed my mind about going ahead with it.",
+        "I've thought it over and it isn't worth pursuing anymore.",
+        "My situation changed and I no longer want to pursue it.",
+        "We decided not to go ahead after all.",
+    ),
+    *_SORTED,
 )
 _RETURN = motives_of(
     "It arrived damaged.",
@@ -97,12 +126,22 @@ _RETRY = (
         "I got a new card and want the payment to go through on it.",
     ),
 )
-_PAY = motives_of(
-    "I just got paid, so I can clear it now.",
-    "I'd rather get it settled before I forget.",
-    "I don't want it hanging over me.",
-    "I'd rather take care of it now than be late with it.",
-    "I'm tidying up my finances this week.",
+_PAY = (
+    *motives_of(
+        "I'd rather get it settled before I forget.",
+        "I don't want it hanging over me.",
+        "I'm tidying up my finances this week.",
+        "I have the money set aside for it now.",
+    ),
+    *only(CLEARS, "I just got paid, so I can clear it now."),
+    *only(BEFORE_DUE, "I'd rather take care of it now than be late with it."),
+    *only(PART, "I can put something toward it now."),
+    *only(
+        OVERDUE,
+        "It slipped my mind, and I want it cleared up.",
+        "I lost track of it and want it off my plate.",
+        presumes=True,
+    ),
 )
 _RENEW = motives_of(
     "I've been happy with it and want to keep it going.",
@@ -190,10 +229,12 @@ _ADD = motives_of(
     "It turns out I need a bit more than I booked.",
     "Our plans grew a little since I set it up.",
 )
-_DECLINE = motives_of(
-    "It costs more than I'm willing to spend.",
-    "It isn't what I was hoping for.",
-    "I found a better offer elsewhere.",
+_DECLINE = (
+    *motives_of(
+        "It isn't what I was hoping for.", "I found a better offer elsewhere.", "I've decided to leave it for now."
+    ),
+    *only(COSTS_USER, "It costs more than I'm willing to spend."),
+    *only(PAYS_USER, "It's less than I was hoping to get.", "I've decided to keep it after all."),
 )
 _WAIVE = motives_of(
     "It was an honest mistake and the first time it's happened.",
@@ -341,17 +382,35 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     return _FAMILIES[found] if found is not None else None
 
 
-def pick(options: tuple[Motive, ...], key: str, *, refused: bool, said: frozenset[str] = frozenset()) -> str | None:
-    """One of ``options`` by a hash of ``key``; one not ``said`` already in the task where any is left."""
-    usable = [m for m in options if not (refused and m.presumes)]
+def pick(
+    options: tuple[Motive, ...],
+    key: str,
+    *,
+    refused: bool,
+    said: frozenset[str] = frozenset(),
+    facets: frozenset[str] = frozenset(),
+) -> str | None:
+    """One of ``options`` that fits a record of ``facets``, by a hash of ``key``; one not ``said``
+    already in the task where any is left."""
+    usable = [m for m in options if not (refused and m.presumes) and m.fits(facets)]
     fresh = [m for m in usable if m.text not in said] or usable
     return fresh[zlib.crc32(key.encode()) % len(fresh)].text if fresh else None
 
 
-def transition_motive(verb: str, key: str, *, refused: bool = False, said: frozenset[str] = frozenset()) -> str | None:
+def transition_motive(
+    verb: str,
+    key: str,
+    *,
+    refused: bool = False,
+    said: frozenset[str] = frozenset(),
+    record: RecordFacts | None = None,
+) -> str | None:
     """Why the user asks for transition ``verb`` (``key``: what tells this request from others, so
-    the same request is given the same reason); ``refused``: the agent must refuse it, so the motive
-    may not claim the record's state; ``said``: motives the task gives already (two withdrawals in one
-    task are not for the same words). None for a transition no family fits."""
+    the same request is given the same reason, ``user|phrase`` naming the record); ``refused``: the
+    agent must refuse it, so the motive may not claim the record's state; ``said``: motives the task
+    gives already (two withdrawals in one task are not for the same words); ``record``: what is known
+    of the record, else its kind as the phrase in ``key`` names it. None for a transition no family
+    fits."""
     options = family(verb)
-    return pick(options, f"{verb}|{key}", refused=refused, said=said) if options else None
+    facts = record if record is not None else RecordFacts.from_phrase(key)
+    return pick(options, f"{verb}|{key}", refused=refused, said=said, facets=facts.facets()) if options else None

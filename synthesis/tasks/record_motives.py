@@ -14,6 +14,20 @@ _UPDATE = motives_of(
     "My situation changed since then.",
     "What's on file isn't right anymore.",
 )
+#: A setting switched on or off (autopay, reminders) is no value given wrong: the user wants it the
+#: other way, and the reason must read right for either direction.
+SETTING_WORDS = frozenset(
+    {"autopay", "auto", "autorenew", "paperless", "notifications", "notify", "alerts", "reminders", "reminder",
+     "opt", "marketing", "newsletter", "sms", "enabled", "consent", "subscribed", "optin", "sharing", "protection",
+     "lock", "explicit", "mode", "login", "remote", "online", "roaming", "rush", "expedited", "signature",
+     "liftgate", "loaner", "detailing", "donate", "paused"}
+)  # fmt: skip
+_SETTING = motives_of(
+    "I'd rather handle that differently from now on.",
+    "I've rethought how I want that set up.",
+    "The other way suits me better now.",
+    "It works better for me the other way now.",
+)
 _CREATE = motives_of(
     "I've been meaning to set this up for a while.",
     "I decided it's time to get this sorted.",
@@ -24,9 +38,12 @@ _CREATE = motives_of(
 
 def update_motive(column: str, key: str) -> str:
     """Why the user changes a field: an address because they moved, a contact because it is new, a
-    time because of a conflict, anything else because it changed or was set up wrong."""
+    time because of a conflict, a setting because they want it the other way, anything else because
+    it changed or was set up wrong."""
     words = set(column.split("_"))
-    if words & {"address", "street", "city", "zip", "postcode", "postal"}:
+    if words & SETTING_WORDS or column.startswith(("is_", "has_", "wants_", "allow_")):
+        options = _SETTING
+    elif words & {"address", "street", "city", "zip", "postcode", "postal"}:
         options = motives_of(
             "I've just moved.",
             "We moved house last month.",

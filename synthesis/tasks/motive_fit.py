@@ -1,0 +1,197 @@
+"""What a motive must not contradict: the kind of record it is given for, who pays whom, and where
+the record stands (overdue or not yet due, the amount against what is owed).
+
+A motive is fitted by the verb's family in :mod:`.motives`; within a family some reasons fit only
+some records. "It costs more than I'm willing to spend" declines a quote, not a trade-in offer the
+dealer pays; "The plans behind it fell through" withdraws an application, not a repair claim; "My
+schedule changed and I can't make it work" calls off an appointment, not one's own wedding; "rather
+than be late with it" pays a bill not yet due, and "I just got paid, so I can clear it now" pays off a
+balance, not a deposit of a few dollars. Each such motive names the *facets* it needs or does not
+fit, and a record has facets read from the words that name it (its kind) and, where the caller has
+the row, from its state (:meth:`RecordFacts.of_row`). A motive that needs a facet is used only when
+the record is known to have it, so without the row the family's neutral reasons are chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+#: A redress for something past, asked of the business: its motives are about the matter, not plans.
+CLAIM = "claim"
+#: An occasion the user hosts (a wedding, a banquet): they do not "make it" to their own event.
+HOSTED = "hosted"
+#: Something the user attends or uses at a time (an appointment, a booking, a lesson).
+ATTENDED = "attended"
+#: Money the business pays the user (a trade-in offer, a payout, a refund).
+PAYS_USER = "pays_user"
+#: Something the user pays for (a quote, an upgrade, a substitution).
+COSTS_USER = "costs_user"
+#: The record's due day has passed and it is unpaid.
+OVERDUE = "overdue"
+#: The record is owed but not yet due.
+BEFORE_DUE = "before_due"
+#: The request pays off what is owed, and it is a sum worth waiting for a pay day for.
+CLEARS = "clears"
+#: The request pays part of what is owed.
+PART = "part"
+
+_CLAIM_WORDS = frozenset(
+    {"claim", "dispute", "appeal", "complaint", "grievance", "correction", "reimbursement", "expense",
+     "compensation", "chargeback", "rebate"}
+)  # fmt: skip
+_HOSTED_WORDS = frozenset(
+    {"event", "wedding", "party", "banquet", "celebration", "reception", "ceremony", "gala", "fundraiser"}
+)
+_ATTENDED_WORDS = frozenset(
+    {"appointment", "booking", "reservation", "lesson", "session", "visit", "class", "course", "tour", "ticket",
+     "drive", "showing", "interview", "exam", "consultation", "inspection", "audit", "survey", "call", "cruise",
+     "ferry", "shuttle", "seat", "table", "room", "spot", "site", "test", "vaccination", "recital", "pickup",
+     "delivery", "slot", "excursion", "flight", "stay", "trip", "rental", "enrollment", "registration"}
+)  # fmt: skip
+_PAYS_USER_WORDS = frozenset(
+    {"tradein", "buyback", "payout", "refund", "rebate", "reimbursement", "compensation", "settlement", "cashback",
+     "claim", "allowance", "stipend", "award", "grant", "assistance"}
+)  # fmt: skip
+_COSTS_USER_WORDS = frozenset(
+    {"quote", "estimate", "substitution", "upgrade", "part", "parts", "line", "treatment", "repair", "plan", "order",
+     "invoice", "bill", "fee", "charge", "supplement", "addon", "add", "job", "proposal"}
+)  # fmt: skip
+#: Words that end the name of a record and start what tells it apart ("my claim *for* Aster Hotel").
+_QUALIFIERS = frozenset(
+    {"for", "with", "from", "dated", "expiring", "starting", "ending", "on", "in", "at", "of", "to", "that",
+     "whose", "which", "due", "placed", "opened", "filed", "submitted", "issued", "booked", "ordered"}
+)  # fmt: skip
+_OVERDUE_STATES = frozenset({"overdue", "past_due", "late", "delinquent", "in_arrears", "arrears", "defaulted"})
+_SETTLED_STATES = frozenset({"paid", "settled", "closed", "cancelled", "canceled", "refunded", "void", "waived"})
+_DUE_COLUMN = re.compile(r"(?:^|_)due(?:_date|_on|_by)?$|^due_")
+_OWED_COLUMNS = (re.compile(r"due|balance|outstanding|owed|remaining"), re.compile(r"total"), re.compile(r"amount"))
+#: Below this a pay day is no reason to pay: "I just got paid" for a few dollars is not said.
+SIZABLE = 100.0
+
+
+@dataclass(frozen=True)
+class Motive:
+    """A reason in the user's words; ``presumes``: it says something of the record's state;
+    ``needs``: facets the record must be known to have, ``unfit``: facets it must not have
+    (:mod:`.motive_fit`: "costs more than I'm willing to spend" needs something the user pays for)."""
+
+    text: str
+    presumes: bool = False
+    needs: frozenset[str] = frozenset()
+    unfit: frozenset[str] = frozenset()
+
+    def fits(self, facets: frozenset[str]) -> bool:
+        return self.needs <= facets and not self.unfit & facets
+
+
+def motives_of(*texts: str) -> tuple[Motive, ...]:
+    return tuple(Motive(t) for t in texts)
+
+
+def only(needs: str, *texts: str, presumes: bool = False) -> tuple[Motive, ...]:
+    """Motives that fit only a record known to have facet ``needs``."""
+    return tuple(Motive(t, presumes, needs=frozenset({needs})) for t in texts)
+
+
+def never(unfit: frozenset[str], *texts: str) -> tuple[Motive, ...]:
+    """Motives that do not fit a record with any of the facets ``unfit``."""
+    return tuple(Motive(t, unfit=unfit) for t in texts)
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def kind_words(phrase: str) -> frozenset[str]:
+    """The words of a record's name in ``phrase`` ("my trade in offer expiring on March 14": trade,
+    in, offer), singular, without what tells it from others; a key ``user|phrase`` is read after
+    its bar."""
+    named = phrase.rsplit("|", 1)[-1].lower().replace("-", " ").replace("trade in", "tradein")
+    words = re.findall(r"[a-z]+", named)
+    if words and words[0] in ("my", "the", "one", "our", "a", "an"):
+        words = words[1:]
+    head: list[str] = []
+    for word in words:
+        if word in _QUALIFIERS and head:
+            break
+        head.append(_stem(word))
+    return frozenset(head)
+
+
+@dataclass(frozen=True)
+class RecordFacts:
+    """What is known of the record a request is about: the words of its kind and, with its row, its
+    state against today and the amount the request moves against what is owed."""
+
+    words: frozenset[str] = frozenset()
+    overdue: bool | None = None
+    amount: float | None = None
+    owed: float | None = None
+
+    @classmethod
+    def from_phrase(cls, phrase: str) -> RecordFacts:
+        return cls(kind_words(phrase))
+
+    @classmethod
+    def of_row(cls, phrase: str, row: Mapping[str, Any], today: date, amount: float | None = None) -> RecordFacts:
+        """The facts of ``row`` (named by ``phrase``) on ``today``; ``amount``: what the request pays,
+        if it says (a deposit), else what is owed is paid."""
+        status = str(row.get("status") or "").lower()
+        overdue: bool | None = None
+        if status in _OVERDUE_STATES:
+            overdue = True
+        elif status not in _SETTLED_STATES:
+            days = [_day(v) for k, v in row.items() if _DUE_COLUMN.search(k)]
+            known = [d for d in days if d is not None]
+            if known:
+                overdue = min(known) < today
+        owed = _owed(row)
+        return cls(kind_words(phrase), overdue, amount if amount is not None else owed, owed)
+
+    def facets(self) -> frozenset[str]:
+        words = self.words
+        found: set[str] = set()
+        hosted = bool(words & _HOSTED_WORDS)
+        claim = bool(words & _CLAIM_WORDS)
+        pays_user = bool(words & _PAYS_USER_WORDS)
+        if hosted:
+            found.add(HOSTED)
+        if claim:
+            found.add(CLAIM)
+        if pays_user:
+            found.add(PAYS_USER)
+        elif words & _COSTS_USER_WORDS:
+            found.add(COSTS_USER)
+        if words & _ATTENDED_WORDS and not (hosted or claim or pays_user):
+            found.add(ATTENDED)
+        if self.overdue is True:
+            found.add(OVERDUE)
+        elif self.overdue is False:
+            found.add(BEFORE_DUE)
+        if self.amount is not None and self.owed is not None:
+            if self.amount + 0.005 < self.owed:
+                found.add(PART)
+            elif self.amount >= SIZABLE:
+                found.add(CLEARS)
+        return frozenset(found)
+
+
+def _day(value: Any) -> date | None:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def _owed(row: Mapping[str, Any]) -> float | None:
+    for pattern in _OWED_COLUMNS:
+        for column, value in row.items():
+            if pattern.search(column) and isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+                return float(value)
+    return None
