@@ -1,0 +1,146 @@
+"""The quality report counts motives that contradict the record they are given for, read against the
+seed of a generated environment, and the task generator gives none."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+
+from envs import Task
+from envs.formats.spec import EnvSpec
+from envs.formats.task import Refusal, ToolCall, UserProfile
+from envs.quality.motive_fit import motive_fit_counts
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
+
+
+@functools.cache
+def _generated(domain: str) -> Any:
+    return generate_env({d.id: d for d in load_ontology()}[domain], seed=0)
+
+
+def _spec(domain: str) -> EnvSpec:
+    return _generated(domain).spec  # type: ignore[no-any-return]
+
+
+def _row(spec: EnvSpec, table: str, **where: Any) -> dict[str, Any]:
+    return next(r for r in spec.seed[table] if all(r.get(k) == v for k, v in where.items()))
+
+
+def _task(spec: EnvSpec, fact: str, call: ToolCall, *, refused: bool = False) -> Task:
+    return Task(
+        id="t-1",
+        env=spec.id,
+        instruction="Hi. Please do it.",
+        user=UserProfile(known_facts=[fact]),
+        gold_actions=[] if refused else [call],
+        refusals=[Refusal(request="do it", call=call)] if refused else [],
+    )
+
+
+def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
+    """A call on a real seed row, a motive contradicting that row, and one that fits it."""
+    if name == "spend":
+        spec = _spec("dealership_test_drives")
+        offer = _row(spec, "trade_in_offers", status="offered")
+        args = {"trade_in_offer_id": offer["trade_in_offer_id"], "shopper_id": offer["shopper_id"]}
+        return (
+            spec,
+            ToolCall(tool="decline_trade_in_offer", arguments=args),
+            ("Why I'm asking to decline it: It costs more than I'm willing to spend."),
+            "Why I'm asking to decline it: It's less than I was hoping to get.",
+        )
+    if name == "late":
+        spec = _spec("phone_bill_disputes")
+        bill = _row(spec, "monthly_bills", status="overdue")
+        args = {"monthly_bill_id": bill["monthly_bill_id"], "account_holder_id": bill["account_holder_id"]}
+        return (
+            spec,
+            ToolCall(tool="pay_from_credit_monthly_bill", arguments=args),
+            ("Why I'm asking to pay it from credit: I'd rather take care of it now than be late with it."),
+            "Why I'm asking to pay it from credit: I lost track of it and want it off my plate.",
+        )
+    if name == "pay_day":
+        spec = _spec("banquet_event_planning")
+        booking = _row(spec, "event_bookings", status="confirmed")
+        args = {"event_booking_id": booking["event_booking_id"], "client_id": booking["client_id"], "amount": 15.97}
+        return (
+            spec,
+            ToolCall(tool="pay_deposit_event_booking", arguments=args),
+            ("Why I'm asking to pay a deposit on it: I just got paid, so I can clear it now."),
+            "Why I'm asking to pay a deposit on it: I can put something toward it now.",
+        )
+    if name == "plans":
+        spec = _spec("vehicle_warranty_claims")
+        claim = spec.seed["warranty_claims"][0]
+        args = {"warranty_claim_id": claim["warranty_claim_id"], "vehicle_owner_id": claim["vehicle_owner_id"]}
+        return (
+            spec,
+            ToolCall(tool="withdraw_warranty_claim", arguments=args),
+            ("Why I'm asking to withdraw it: The plans behind it fell through."),
+            "Why I'm asking to withdraw it: I've worked it out with them directly.",
+        )
+    if name == "hosted":
+        spec = _spec("banquet_event_planning")
+        booking = _row(spec, "event_bookings", status="confirmed")
+        args = {"event_booking_id": booking["event_booking_id"], "client_id": booking["client_id"]}
+        return (
+            spec,
+            ToolCall(tool="cancel_event_booking", arguments=args),
+            ("Why I'm asking to cancel it: My schedule changed and I can't make it work."),
+            "Why I'm asking to cancel it: We've decided to call the whole thing off.",
+        )
+    spec = _spec("self_storage_rentals")
+    renter = spec.seed["renters"][0]
+    args = {"renter_id": renter["renter_id"], "autopay": not renter["autopay"]}
+    return (
+        spec,
+        ToolCall(tool="update_renter_autopay", arguments=args),
+        ("Why I want the autopay changed: I noticed it was wrong when I looked it over."),
+        "Why I want the autopay changed: The other way suits me better now.",
+    )
+
+
+_COUNTER = {
+    "spend": "spend_motives_on_money_to_user",
+    "late": "late_motives_on_overdue",
+    "pay_day": "pay_day_motives_on_small_sums",
+    "plans": "plan_motives_on_claims_or_hosted",
+    "hosted": "plan_motives_on_claims_or_hosted",
+    "wrong": "wrong_value_motives_on_settings",
+}
+
+
+@pytest.mark.parametrize("name", list(_COUNTER))
+@pytest.mark.parametrize("refused", [False, True])
+def test_a_motive_contradicting_its_seed_record_is_counted(name: str, refused: bool) -> None:
+    """The seed-59 review's six: each is counted, on a write or on a refused call, and a fitting
+    reason for the same call is not."""
+    spec, call, contradicting, fitting = _case(name)
+    bad = motive_fit_counts(spec, [_task(spec, contradicting, call, refused=refused)])
+    assert (bad.motives_checked, bad.motives_contradicting, getattr(bad, _COUNTER[name])) == (1, 1, 1)
+    good = motive_fit_counts(spec, [_task(spec, fitting, call, refused=refused)])
+    assert (good.motives_checked, good.motives_contradicting) == (1, 0)
+
+
+def test_a_request_without_a_reason_beside_one_with_a_reason_is_counted() -> None:
+    """online_certificate_programs-011: "After that, extend the access for the same program
+    enrollment." gave no reason, after a resume that had one."""
+    spec, call, _, fitting = _case("spend")
+    task = _task(spec, fitting, call)
+    two = task.model_copy(update={"gold_actions": [call, call]})
+    assert motive_fit_counts(spec, [task]).requests_unexplained == 0
+    assert motive_fit_counts(spec, [two]).requests_unexplained == 1
+
+
+@pytest.mark.parametrize("domain", ["dealership_test_drives", "banquet_event_planning", "phone_bill_disputes"])
+def test_generated_tasks_give_no_motive_that_contradicts_their_record(domain: str) -> None:
+    spec = _spec(domain)
+    meta = _generated(domain).meta
+    tasks = generate_tasks({d.id: d for d in load_ontology()}[domain], spec, meta, count=40, seed=0)[0]
+    counts = motive_fit_counts(spec, tasks)
+    assert counts.motives_checked >= 20
+    assert counts.motives_contradicting == 0

@@ -1,0 +1,89 @@
+"""A motive fits the record it is given for, not only the verb (the seed-59 review): who pays whom,
+what kind of thing it is, and where it stands."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from synthesis.tasks.motive_fit import CLAIM, HOSTED, PAYS_USER, RecordFacts, kind_words
+from synthesis.tasks.motives import transition_motive
+from synthesis.tasks.record_motives import update_motive
+
+_KEYS = range(300)
+_SPEND = re.compile(r"costs more|willing to spend|cheaper|money is tight", re.IGNORECASE)
+_PLANS = re.compile(r"plans?\b.*\b(?:changed|fell through)|fell through|change of plans", re.IGNORECASE)
+_SCHEDULE = re.compile(r"schedule changed|can't make it|booked it by mistake|change of plans at work", re.IGNORECASE)
+_LATE = re.compile(r"be late", re.IGNORECASE)
+_PAY_DAY = re.compile(r"just got paid", re.IGNORECASE)
+
+
+def _said(verb: str, phrase: str, record: RecordFacts | None = None) -> set[str]:
+    return {m for i in _KEYS if (m := transition_motive(verb, f"U{i}|{phrase}", record=record)) is not None}
+
+
+def test_the_kind_of_a_record_is_read_from_its_name_not_from_what_tells_it_apart() -> None:
+    assert kind_words("U7|my trade in offer expiring on March 14") == {"tradein", "offer"}
+    assert kind_words("U7|my event booking for Library Room") == {"event", "booking"}
+    assert kind_words("U7|my submitted warranty claims for the Smith party") == {"submitted", "warranty", "claim"}
+    assert PAYS_USER in RecordFacts.from_phrase("my trade in offer").facets()
+    assert {CLAIM, PAYS_USER} <= RecordFacts.from_phrase("my warranty claim").facets()
+    assert HOSTED in RecordFacts.from_phrase("my event booking for Library Room").facets()
+
+
+def test_declining_money_paid_to_the_user_is_no_spending() -> None:
+    """dealership_test_drives-010: "It costs more than I'm willing to spend" declined a trade-in offer."""
+    offer = _said("decline", "my trade in offer expiring on March 14")
+    assert not {m for m in offer if _SPEND.search(m)}
+    assert "It's less than I was hoping to get." in offer
+    assert {m for m in _said("decline", "my freight quote for Denver") if _SPEND.search(m)}  # a cost may
+
+
+def test_a_claim_is_withdrawn_for_the_matter_not_for_plans() -> None:
+    """vehicle_warranty_claims-023: "The plans behind it fell through" withdrew a repair claim."""
+    claim = _said("withdraw", "my warranty claim for the A/C compressor")
+    assert claim and not {m for m in claim if _PLANS.search(m)}
+    assert "I've worked it out with them directly." in claim
+    assert {m for m in _said("withdraw", "my tuition application for Lyon") if _PLANS.search(m)}
+
+
+def test_ones_own_event_is_not_called_off_for_a_schedule() -> None:
+    """banquet_event_planning-016: "My schedule changed and I can't make it work" cancelled a wedding."""
+    event = _said("cancel", "my event booking for Library Room")
+    assert event and not {m for m in event if _SCHEDULE.search(m)}
+    assert "We've decided to call the whole thing off." in event
+    assert {m for m in _said("cancel", "my vet appointment with Dr. Lee") if _SCHEDULE.search(m)}
+
+
+def test_lateness_and_a_pay_day_need_the_records_state_and_amount() -> None:
+    """phone_bill_disputes-022 paid a bill three months overdue "rather than be late with it";
+    banquet_event_planning-012 paid a $15.97 deposit because "I just got paid, so I can clear it"."""
+    today = date(2026, 3, 2)
+    unknown = _said("pay", "my bill")
+    assert unknown and not {m for m in unknown if _LATE.search(m) or _PAY_DAY.search(m)}
+
+    overdue = RecordFacts.of_row("my bill", {"status": "overdue", "amount_due": 31.15}, today)
+    late = _said("pay_from_credit", "my bill", overdue)
+    assert not {m for m in late if _LATE.search(m)}
+    assert "I lost track of it and want it off my plate." in late
+
+    due_later = {"status": "issued", "due_date": "2026-03-20", "amount_due": 420.0}
+    ahead = _said("pay", "my bill", RecordFacts.of_row("my bill", due_later, today))
+    assert {m for m in ahead if _LATE.search(m)} and {m for m in ahead if _PAY_DAY.search(m)}
+    passed = _said("pay", "my bill", RecordFacts.of_row("my bill", {**due_later, "due_date": "2026-01-20"}, today))
+    assert not {m for m in passed if _LATE.search(m)}
+
+    booking = {"status": "confirmed", "total_price": 4078.68}
+    deposit = _said("pay_deposit", "my event booking", RecordFacts.of_row("my event booking", booking, today, 15.97))
+    assert not {m for m in deposit if _PAY_DAY.search(m)}
+    assert "I can put something toward it now." in deposit
+    whole = RecordFacts.of_row("my citation", {"status": "unpaid", "amount": 12.5}, today)
+    assert not {m for m in _said("pay", "my citation", whole) if _PAY_DAY.search(m)}  # a few dollars
+
+
+def test_a_setting_is_switched_for_a_preference_not_because_it_was_given_wrong() -> None:
+    """self_storage_rentals-030 turned off autopay because "I noticed it was wrong when I looked it over"."""
+    for column in ("autopay", "newsletter_opt_in", "overdraft_protection", "is_public", "low_balance_alerts"):
+        said = {update_motive(column, f"U{i}|my account") for i in _KEYS}
+        assert not {m for m in said if re.search(r"wrong|mistake", m)}, column
+    assert {m for i in _KEYS if "wrong" in (m := update_motive("license_plate", f"U{i}|my car"))}
