@@ -15,6 +15,7 @@ the record is known to have it, so without the row the family's neutral reasons 
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -100,6 +101,21 @@ def only(needs: str, *texts: str, presumes: bool = False) -> tuple[Motive, ...]:
 def never(unfit: frozenset[str], *texts: str) -> tuple[Motive, ...]:
     """Motives that do not fit a record with any of the facets ``unfit``."""
     return tuple(Motive(t, unfit=unfit) for t in texts)
+
+
+def pick(
+    options: tuple[Motive, ...],
+    key: str,
+    *,
+    refused: bool,
+    said: frozenset[str] = frozenset(),
+    facets: frozenset[str] = frozenset(),
+) -> str | None:
+    """One of ``options`` that fits a record of ``facets``, by a hash of ``key``; one not ``said``
+    already in the task where any is left."""
+    usable = [m for m in options if not (refused and m.presumes) and m.fits(facets)]
+    fresh = [m for m in usable if m.text not in said] or usable
+    return fresh[zlib.crc32(key.encode()) % len(fresh)].text if fresh else None
 
 
 def _stem(word: str) -> str:

@@ -3,7 +3,7 @@
 Every user scenario of tau2-bench has a reason for the call ("I'm moving", "the trip was
 cancelled"); a request without one reads like a form. A motive is chosen by the action's family
 (cancel, return, pause, retry a payment, close, withdraw, reschedule, extend, dispute …: the words of
-the transition's name) and said after the request. Three rules keep it honest:
+the transition's name) and said after the request. Four rules keep it honest:
 
 * it carries no value (no id, date or amount): the grader counts the values an answer restates
   against the user's words, and a motive must not add any;
@@ -14,12 +14,12 @@ the transition's name) and said after the request. Three rules keep it honest:
 * it is chosen by a hash of the request, not drawn from the task generator's RNG, so the tasks drawn
   after it do not change with it; the families hold enough variants that a catalog of thousands of
   tasks repeats no sentence in more than a few percent of them; two requests of one task get different
-  words. The reasons for changing a field or asking for a new record are in :mod:`.record_motives`.
+  words. The reasons for changing a field or asking for a new record are in :mod:`.record_motives`;
+* it fits the record, not only the verb (:mod:`.motive_fit`): no cost to decline a trade-in offer, no
+  plans behind a claim, no lateness without knowing the record is not yet overdue.
 """
 
 from __future__ import annotations
-
-import zlib
 
 from .motive_fit import (
     ATTENDED,
@@ -36,16 +36,14 @@ from .motive_fit import (
     motives_of,
     never,
     only,
+    pick,
 )
 
 __all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
 
-
 _PLANS = frozenset({CLAIM, PAYS_USER})  # a claim or a payout is no plan that changes
 
-
-#: A claim or dispute dropped: the matter was settled another way, not a plan that changed.
-_SORTED = only(
+_SORTED = only(  # a claim dropped: the matter was settled another way, not a plan that changed
     CLAIM,
     "It got sorted out another way, so I'd rather drop it.",
     "I've worked it out with them directly.",
@@ -54,14 +52,15 @@ _SORTED = only(
 _CANCEL = (
     *never(_PLANS, "My plans have changed, so I won't need it.", "Something came up and it no longer works for me."),
     *never(_PLANS | {HOSTED}, "I've had a change of plans at work."),
-    *never(_PLANS, "I found another option that suits me better."),
     *motives_of(
         "It turns out I don't need it anymore.",
         "I've decided to go a different way.",
         "We've decided against it after talking it over at home.",
+        "I won't be using it after all.",
     ),
     *only(ATTENDED, "My schedule changed and I can't make it work.", "I booked it by mistake and don't need it."),
-    *never(_PLANS, "I found something cheaper elsewhere.", "Money is tight right now, so I'm cutting back."),
+    *never(_PLANS, "I found something cheaper elsewhere.", "I found another option that suits me better."),
+    *never(_PLANS, "Money is tight right now, so I'm cutting back."),
     *only(
         HOSTED,
         "We've decided to call the whole thing off.",
@@ -380,21 +379,6 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     head = next((w for w in words if w in _FAMILIES), None)
     found = telling or head
     return _FAMILIES[found] if found is not None else None
-
-
-def pick(
-    options: tuple[Motive, ...],
-    key: str,
-    *,
-    refused: bool,
-    said: frozenset[str] = frozenset(),
-    facets: frozenset[str] = frozenset(),
-) -> str | None:
-    """One of ``options`` that fits a record of ``facets``, by a hash of ``key``; one not ``said``
-    already in the task where any is left."""
-    usable = [m for m in options if not (refused and m.presumes) and m.fits(facets)]
-    fresh = [m for m in usable if m.text not in said] or usable
-    return fresh[zlib.crc32(key.encode()) % len(fresh)].text if fresh else None
 
 
 def transition_motive(
