@@ -9,13 +9,24 @@ from pydantic import ValidationError
 
 from envs.errors import SpecError
 
+from .carried import carry_children
 from .domain import Domain
+from .flag_rows import check_flagged_rows
+from .whole_payments import ask_something_left
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent / "ontology"
 
 
+def derive_rules(domain: Domain) -> Domain:
+    """The rules a domain implies besides those it states: a check on a flag also counts the rows the
+    flag stands for, a cancel carries the children it would leave live, a payment of the whole asks
+    that something is left (``flag_rows``, ``carried``, ``whole_payments``)."""
+    return ask_something_left(carry_children(check_flagged_rows(domain)))
+
+
 def load_ontology(root: Path = ONTOLOGY_DIR) -> list[Domain]:
-    """Every built-in domain, sorted by id (errors name the file and the domain's index).
+    """Every built-in domain with the rules it implies (:func:`derive_rules`), sorted by id (errors
+    name the file and the domain's index).
 
     >>> len(load_ontology()) >= 1
     True
@@ -42,5 +53,5 @@ def load_ontology(root: Path = ONTOLOGY_DIR) -> list[Domain]:
                 raise SpecError(
                     f"domain id '{domain.id}' is defined twice", source=str(path), location=f"domains[{i}].id"
                 )
-            domains[domain.id] = domain
+            domains[domain.id] = derive_rules(domain)
     return [domains[k] for k in sorted(domains)]
