@@ -123,6 +123,13 @@ class QualityCounts:
     aggregate_relations: int = 0
     aggregate_rows_broken_in_seed: int = 0
     aggregate_rows_broken_after_gold: int = 0
+    parent_moves_checked: int = 0
+    parent_moves_leaving_children_live: int = 0
+    children_left_live: int = 0
+    flag_checks: int = 0
+    flag_checks_without_rows: int = 0
+    whole_payments_checked: int = 0
+    whole_payments_of_nothing: int = 0
     motive_requests: int = 0
     requests_without_motive: int = 0
     form_dictated_tasks: int = 0

@@ -101,6 +101,12 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             f"{c.aggregate_rows_broken_in_seed} rows in the seed, {c.aggregate_rows_broken_after_gold} after the "
             f"gold actions ({c.aggregate_relations} relations)",
         ),
+        (
+            "tools whose effect or check disagrees with the rules",
+            f"{c.parent_moves_leaving_children_live}/{c.parent_moves_checked} ends leaving children live "
+            f"({c.children_left_live} children), {c.flag_checks_without_rows}/{c.flag_checks} flag checks without "
+            f"their rows, {c.whole_payments_of_nothing}/{c.whole_payments_checked} payments of nothing",
+        ),
     ]
 
 
@@ -147,6 +153,10 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),
+    (
+        "effects off",
+        lambda c: f"{c.parent_moves_leaving_children_live}+{c.flag_checks_without_rows}+{c.whole_payments_of_nothing}",
+    ),
     ("no motive", lambda c: f"{c.requests_without_motive}/{c.motive_requests}"),
     ("form words", lambda c: f"{c.form_dictated_tasks}+{c.column_named_tasks}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),

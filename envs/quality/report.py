@@ -24,6 +24,7 @@ from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .dual import dual_counts
+from .effects import effect_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .motive_fit import motive_fit_counts
@@ -140,6 +141,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(request_counts(entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(motive_fit_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
     across_rows = (

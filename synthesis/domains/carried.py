@@ -132,8 +132,9 @@ def carry_children(domain: Domain) -> Domain:
     """A copy of ``domain`` whose customers' actions carry the children a move would leave live."""
     copy = domain.model_copy(deep=True)
     for parent in copy.entities:
-        for t in parent.lifecycle.transitions if parent.lifecycle else []:
-            ends = not _live(parent.lifecycle, t.to) and any(w in t.to for w in _CALLED_OFF)
+        lc = parent.lifecycle
+        for t in lc.transitions if lc is not None else []:
+            ends = lc is not None and not _live(lc, t.to) and any(w in t.to for w in _CALLED_OFF)
             if t.actor == "customer" and ends:
                 _carry(copy, parent, t)
     return copy

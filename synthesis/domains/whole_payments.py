@@ -23,7 +23,7 @@ LEAST = 0.01
 def paid_whole(e: Entity, t: Transition) -> list[str]:
     """The money attributes ``t`` records a row of and sets to 0."""
     zeroed = {
-        x.target.removeprefix("field:")
+        str(x.target).removeprefix("field:")
         for x in t.effects
         if x.kind == "set" and x.when is None and str(x.target).startswith("field:") and x.value == 0
     }
