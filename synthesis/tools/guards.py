@@ -14,6 +14,7 @@ from envs.quality.text import column_words
 
 from ..domains.domain import Domain, Entity, Guard
 from ..domains.sqlgen import DomainError, Scope, expr, literal, pk
+from ..domains.whole_payments import LEAST
 
 
 def _span(hours: int) -> str:
@@ -169,6 +170,8 @@ def describe_guard(domain: Domain, g: Guard, entity: str | None = None) -> str |
     label = f"{whose}'s {field}" if whose else field
     amount = _column(_label(g.amount).replace(" ", "_")) if isinstance(g.amount, str) else g.amount
     the = "the " if isinstance(g.amount, str) else ""
+    if g.kind == "min" and g.amount == LEAST:
+        return f"the {label} must be above 0"
     if g.kind == "min":
         return f"the {label} must be at least {the}{amount}"
     if g.kind == "max":

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..domains.domain import Domain, Entity, Guard, Transition
+from ..domains.whole_payments import LEAST
 from .coherence_rules import creation_guards
 from .escalation import TOOL as HANDOVER_TOOL
 from .guards import describe_guard
@@ -91,6 +92,9 @@ REASONS: dict[str, tuple[str, ...]] = {
     ),
     "min_money": (
         "so that there is enough to cover it", "because what is there must cover the cost",
+    ),
+    "min_left": (
+        "because an amount already settled cannot be paid again", "since once nothing is left there is nothing to pay",
     ),
     "min": (
         "because below it the request does not qualify", "since that is the lowest level the service accepts",
@@ -191,6 +195,8 @@ def _category(domain: Domain, entity: Entity, action: str, g: Guard) -> str:
     """Which kind of reason fits a rule: its guard's kind, told apart by what it tests."""
     name = _source_name(g.field)
     if g.kind == "min":
+        if g.amount == LEAST:  # a payment of the whole asks that something is left
+            return "min_left"
         if any(w in name for w in _BALANCE):
             return "min_balance"
         if any(w in name for w in _CAPACITY):

@@ -133,3 +133,9 @@ def test_tasks_follow_the_derived_rules(domain_id):
     g = generate_env(domain, seed=0)
     tasks, _ = generate_tasks(domain, g.spec, g.meta, count=30, seed=0)
     assert tasks and check_env(g.spec, tasks).ok
+
+
+def test_the_policy_says_a_payment_of_the_whole_needs_something_left():
+    policy = _env("phone_bill_disputes").spec.policy
+    assert "the bill's amount due must be above 0." in policy
+    assert "The bill's amount due must be above 0, because an amount already settled cannot be paid again." in policy
