@@ -6,8 +6,9 @@ submitted only while its event is confirmed (every way into ``submitted`` checks
 and ``submitted`` is not the end of it (the kitchen still locks it). A customer's action that moves
 the parent out of those states would leave the child live against the rule the policy states. Such an
 action gets a ``cascade`` effect that takes those children back, through a move the child's own
-lifecycle has (``submitted`` -> ``draft``, a reopening without effects of its own), the customer's
-first. The tool's description says so. Only a move that ends the parent unfulfilled (cancelled,
+lifecycle has to a state that withdraws it (``submitted`` -> ``draft``, a reopening without effects
+of its own; ``submitted`` -> ``withdrawn``), the customer's move first. The tool's description says
+so. Only a move that ends the parent unfulfilled (cancelled,
 closed, lost) carries them: children still wait on a parent that went ahead (checked in, paid).
 """
 
@@ -73,8 +74,8 @@ def _live(lc: Lifecycle, state: str) -> bool:
 
 def _withdrawal(child: Entity, state: str, allowed: dict[str, set[str]], parent_to: str) -> str | None:
     """The state a child in ``state`` is taken back to: the target of a move out of it without effects
-    of its own, where the parent's new state does not break the child's rule (the customer's move first,
-    another's only if its state's name says it withdraws)."""
+    of its own, to a state whose name says it withdraws (back to draft, cancelled, withdrawn), where the
+    parent's new state does not break the child's rule; the customer's move first. None if there is none."""
     lc = child.lifecycle
     assert lc is not None
     fits = [
@@ -123,9 +124,8 @@ def _carry(domain: Domain, parent: Entity, t: Transition) -> None:
             for target, states in carried.items():
                 t.effects.append(Effect(kind="cascade", entity=child.name, states=states, value=target))
                 said = " or ".join(map(_words, states))
-                t.description = (
-                    f"{t.description.rstrip('.')}; its {said} {plural(child.human)} go back to {_words(target)}"
-                )
+                verb = "go back to" if target == child.lifecycle.initial else "become"
+                t.description = f"{t.description.rstrip('.')}; its {said} {plural(child.human)} {verb} {_words(target)}"
 
 
 def carry_children(domain: Domain) -> Domain:
