@@ -1,4 +1,4 @@
-"""Tools whose effect or check disagrees with the environment's own rules (measure 48, docs/synthesis.md):
+"""Tools whose effect or check disagrees with the environment's own rules (measure 50, docs/synthesis.md):
 
 * **children left live** — a tool ends a parent (its event ``cancelled``) while children stay in a
   state that another tool lets them reach only while the parent is in other states (a catering order
