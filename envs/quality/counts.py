@@ -105,6 +105,10 @@ class QualityCounts:
     awaited_long_past: int = 0
     one_off_groups_checked: int = 0
     one_off_recorded_many_times: int = 0
+    bounded_values_checked: int = 0
+    values_beyond_their_record: int = 0
+    parent_states_checked: int = 0
+    parent_states_against_children: int = 0
     kin_rows_checked: int = 0
     kin_rows_contradicting: int = 0
     children_named: int = 0

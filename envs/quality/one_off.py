@@ -8,8 +8,9 @@ breaks them (``synthesis.tasks.chain``):
 
 * **Acts done once to one thing.** A child table named for an act a thing undergoes once
   (:data:`ONCE_ACTS`: ``return_requests``, ``deposit_refunds``, ``freight_claims``,
-  ``citation_appeals``) holds, per parent record that is one thing a person bought, booked or was
-  decided on (:data:`ONE_THINGS`: a purchase, an order, a booking, a shipment, a return request), no
+  ``citation_appeals``, ``carrier_invoices``) holds, per parent record that is one thing a person
+  bought, booked or was decided on (:data:`ONE_THINGS`: a purchase, an order, a booking, a shipment,
+  a return request, a load offer), no
   more live rows than the parent's quantity (:data:`QUANTITY_WORDS`), or one. Rows called off or
   refused (:data:`CALLED_OFF`) leave room for another. A parent that belongs to nobody (a train, a
   store) or that is the person (the user table) is no one thing; a standing record (a policy, an
@@ -20,6 +21,11 @@ breaks them (``synthesis.tasks.chain``):
   (the unit leased, the package subscribed to, the vehicle a wash membership covers), at most one row
   in a held status (:data:`HELD`: active, paused, past due, pending ...). A plan in a column is a
   tier of the one service, not another thing held.
+* **Taken by one holder at a time.** A table whose live rows take one thing (:data:`TAKING`: a hold, a
+  lease, a rental, a permit) of a parent with a flag saying it is free (:func:`free_flag`: a vehicle's
+  ``availability``, a unit's ``vacant``) holds, per parent, at most one row in a held status: two
+  shoppers' active holds on one vehicle are one too many. (That the flag agrees is measure 49,
+  :mod:`.agreement`.)
 """
 
 from __future__ import annotations
@@ -36,18 +42,23 @@ from .spec import owner_paths, user_table
 from .text import word_set
 
 #: Acts a thing undergoes once (a table's last word, singular).
-ONCE_ACTS = word_set("return refund exchange claim chargeback dispute appeal reimbursement payout")
+ONCE_ACTS = word_set("return refund exchange claim chargeback dispute appeal reimbursement payout invoice")
 #: Words for asking for an act, which the word before names (a return request, a refund authorization).
 _ASKING = word_set("request authorization application filing")
 #: Records that are one thing a person bought, booked or was decided on (a table's last word, singular).
 ONE_THINGS = word_set(
     """purchase order item line booking reservation stay visit trip shipment delivery transaction charge
-    enrollment lease rental citation certification request authorization claim project sale"""
+    enrollment lease rental citation certification request authorization claim project sale offer tender"""
 )
 #: What a person holds one of at a time (a table's last word, singular).
 HELD_ONE_AT_A_TIME = word_set("subscription membership lease tenancy enrollment registration")
 #: Words of a parent's count of the things it is for (two units bought may be returned twice).
 QUANTITY_WORDS = word_set("quantity qty units")
+#: Last words of a table whose live rows take one thing for one holder (a hold on a vehicle).
+TAKING = word_set("hold lease tenancy rental permit")
+#: Words of a column saying a thing is free to take, and its values that say so.
+_FREE_NAMES = word_set("is vacant available availability unoccupied")
+FREE_VALUES = word_set("available vacant free unoccupied")
 #: Statuses of a record its person still holds.
 HELD = IN_FORCE | OVERDUE | word_set("paused on_hold suspended pending registered waitlisted disconnect_pending")
 #: Last words of a status of an act called off or refused, which leaves room for another.
@@ -84,6 +95,35 @@ def held_one_at_a_time(table: str) -> bool:
     """Whether a person holds one row of table ``table`` at a time (by its name)."""
     words = [singular(w) for w in table.lower().split("_")]
     return words[-1] in HELD_ONE_AT_A_TIME or (words[-1] == "claim" and "benefit" in words)
+
+
+def is_free_flag(name: str) -> bool:
+    """Whether a column's name says its row is free to take (``vacant``, ``is_available``, ``availability``)."""
+    words = set(name.lower().split("_"))
+    return bool(words - {"is"}) and words <= _FREE_NAMES
+
+
+def free_flag(table: TableSpec) -> str | None:
+    """The column saying a row of ``table`` is free to take, if any."""
+    return next((c.name for c in table.columns if c.type in ("boolean", "text") and is_free_flag(c.name)), None)
+
+
+def says_free(value: Any) -> bool:
+    """Whether a free flag's value says the thing is free."""
+    if isinstance(value, bool | int):  # a boolean flag, as the seed writes it or SQLite reads it back
+        return value == 1
+    return isinstance(value, str) and value.strip().lower() in FREE_VALUES
+
+
+def takes_one_thing(child: str, parent: TableSpec) -> bool:
+    """Whether each live row of table ``child`` takes its ``parent`` row for one holder (by the child's
+    name and the parent's free flag: a hold on a vehicle, a lease of a box, a rental of a unit)."""
+    return taking_table(child) and free_flag(parent) is not None
+
+
+def taking_table(name: str) -> bool:
+    """Whether a table's name says its live rows take one thing each (a hold, a lease, a rental)."""
+    return _last(name) in TAKING
 
 
 def _status_word(value: Any) -> str:
@@ -138,6 +178,7 @@ class OneOffRules:
         tables = {t.name: t for t in spec.tables}
         self.once: list[OnceRule] = []
         self.held: list[HeldRule] = []
+        self.taking: list[OnceRule] = []
         for table in spec.tables:
             statuses = tuple(c.name for c in status_columns(table))
             for fk in table.foreign_keys:
@@ -146,6 +187,8 @@ class OneOffRules:
                     continue
                 if parent.name in owned and done_once(table.name, parent.name):
                     self.once.append(OnceRule(table.name, fk, parent.name, quantity_column(parent), statuses))
+                elif statuses and takes_one_thing(table.name, parent):
+                    self.taking.append(OnceRule(table.name, fk, parent.name, None, statuses))
             person = [fk.columns[0] for fk in table.foreign_keys if fk.table == users and len(fk.columns) == 1]
             if statuses and len(person) == 1 and held_one_at_a_time(table.name):
                 others = [fk.columns[0] for fk in table.foreign_keys if fk.table != users and len(fk.columns) == 1]
@@ -160,6 +203,10 @@ class OneOffRules:
             live = _live(rule, rows)
             checked += len(live)
             over |= {(f"{rule.child}.{rule.fk.columns[0]}", (p,)) for p, (n, room) in live.items() if n > room}
+        for trule in self.taking:
+            takers = _takers(trule, rows)
+            checked += len(takers)
+            over |= {(f"{trule.child}.{trule.fk.columns[0]}", (p,)) for p, n in takers.items() if n > 1}
         for hrule in self.held:
             holding: Counter[tuple[Any, ...]] = Counter()
             for row in rows.get(hrule.table, []):
@@ -197,6 +244,7 @@ class OneOffRules:
             if rule.child in changed:
                 out |= {rule.child, rule.parent}
         out |= {r.table for r in self.held if r.table in changed}
+        out |= {r.child for r in self.taking if r.child in changed}
         return out
 
 
@@ -213,6 +261,15 @@ def _live(rule: OnceRule, rows: Mapping[str, list[dict[str, Any]]]) -> dict[Any,
         room = by_key[parent].get(rule.quantity) if rule.quantity else None
         out[parent] = (n, room if isinstance(room, int) and not isinstance(room, bool) and room > 0 else 1)
     return out
+
+
+def _takers(rule: OnceRule, rows: Mapping[str, list[dict[str, Any]]]) -> Counter[Any]:
+    """Parent key -> its live ``rule.child`` rows, for a table whose live rows take their parent."""
+    return Counter(
+        row.get(rule.fk.columns[0])
+        for row in rows.get(rule.child, [])
+        if row.get(rule.fk.columns[0]) is not None and any(held(row.get(s)) for s in rule.statuses)
+    )
 
 
 @dataclass

@@ -78,6 +78,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("amounts out of proportion to what they are for", f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
         ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
         ("one thing recorded many times", f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
+        ("counts, amounts or dates beyond their record", f"{c.values_beyond_their_record}/{c.bounded_values_checked}"),
+        (
+            "records whose status disagrees with their rows",
+            f"{c.parent_states_against_children}/{c.parent_states_checked}",
+        ),
         (
             "relatives' birth dates or documents against the relationship",
             f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",
@@ -150,6 +155,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("off proportion", lambda c: f"{c.amounts_out_of_proportion}/{c.amount_pairs_checked}"),
     ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
     ("many times", lambda c: f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
+    ("beyond record", lambda c: f"{c.values_beyond_their_record}/{c.bounded_values_checked}"),
+    ("status vs rows", lambda c: f"{c.parent_states_against_children}/{c.parent_states_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),

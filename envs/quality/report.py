@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import CatalogEntry
+from .agreement import parents_against_children
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
 from .awaited import awaited_long_past
 from .believable import believable_counts
+from .bounds import values_beyond_record
 from .child_dates import children_before_parent
 from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
@@ -153,6 +155,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         amounts_out_of_proportion,
         awaited_long_past,
         recorded_many_times,
+        values_beyond_record,
+        parents_against_children,
         kin_age_contradictions,
         surnames_apart,
     )
