@@ -19,6 +19,8 @@ from envs.formats.spec import EnvSpec
 from envs.quality.amount_bands import Pair, amount_pairs, outside, pair_rows
 from envs.quality.amounts import excess, sibling_groups
 
+from .bounds import fit_bounds
+
 
 def settle_amounts(spec: EnvSpec) -> int:
     """Scale down the children's amounts that go beyond their parent (in place). Returns the number of
@@ -54,7 +56,9 @@ def proportionate(pair: Pair, base: float, rng: random.Random) -> float:
 def fit_amounts(spec: EnvSpec) -> int:
     """Redraw the seed amounts out of proportion to the amount they are for (measure 41; in place): an
     offer near its listing's price, a deposit a usual part of what it secures, a deposit record its
-    parent's deposit. Offers first, so a deposit follows its offer. Returns the number of values changed."""
+    parent's deposit. Offers first, so a deposit follows its offer; then the values bounded by their
+    record (:func:`.bounds.fit_bounds`: guests within the room's capacity, a bill still owed paid in
+    part). Returns the number of values changed."""
     rng = random.Random(f"amount-bands:{spec.id}")
     changed = 0
     kinds = {(t.name, c.name): c.type for t in spec.tables for c in t.columns}
@@ -63,4 +67,4 @@ def fit_amounts(spec: EnvSpec) -> int:
             value = proportionate(pair, base, rng)
             row[pair.column] = math.floor(value) if kinds[pair.table, pair.column] == "integer" else value
             changed += 1
-    return changed
+    return changed + fit_bounds(spec)

@@ -20,6 +20,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.child_dates import early_columns, first_recorded, parent_links
 from envs.quality.seed_time import date_columns
 
+from .bounds import settle_bound_dates
 from .timeline import TIME, inverted, parse
 from .timing import Anchors
 
@@ -35,7 +36,8 @@ def _parents_first(spec: EnvSpec) -> dict[str, int]:
 
 def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
     """Move the recorded dates of child rows dated before their parent's first record (in place).
-    Returns the number of rows moved (deterministic)."""
+    Then the dates of what happened during a parent's span (:func:`.bounds.settle_bound_dates`: an
+    expense receipt not before the trip). Returns the number of rows moved (deterministic)."""
     rng = random.Random(f"child-dates:{spec.id}")
     anchored = anchored or (lambda *_: frozenset())
     place = _parents_first(spec)
@@ -55,7 +57,7 @@ def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
                 row.update(before)
                 continue
             moved += row != before
-    return moved
+    return moved + settle_bound_dates(spec, anchored)
 
 
 def _shift_history(

@@ -1,12 +1,14 @@
 """Seed rows that record one real thing once (the quality report's measure 45,
-:mod:`envs.quality.one_off`): one return of a purchase, one refund of a return, one claim open at a
-time for a claimant, one live subscription per viewer.
+:mod:`envs.quality.one_off`): one return of a purchase, one refund of a return, one invoice of a load
+offer, one claim open at a time for a claimant, one live subscription per viewer, one live hold on a
+vehicle.
 
 The seed generator asks :class:`Holdings` while it draws a table's rows: an act done once to a thing
 (a return of a purchase) picks a parent that has none yet, and leaves about a fifth of the parents
 without one, so a task can still ask for a first return; a record a person holds one at a time takes
 another state of its kind (a cancelled subscription beside the active one) when the person holds one
-already, or is left out.
+already, or is left out; a live row that takes one thing (a hold on a vehicle, a lease of a box)
+picks a thing no live row takes yet, among those free or taken (not a sold one), or is left out.
 """
 
 from __future__ import annotations
@@ -15,12 +17,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from envs.quality.one_off import done_once, held, held_one_at_a_time
+from envs.quality.one_off import done_once, held, held_one_at_a_time, is_free_flag, says_free, taking_table
 
 from .domain import Domain, Entity
 
 #: The share of a one-off act's parents the seed leaves without one, for tasks that file the first.
 FREE_SHARE = 5
+#: The share of the things a live row may take that the seed leaves free, for tasks that take one.
+TAKEN_SHARE = 3
+#: Values of a free flag that say a thing is taken (``synthesis.domains.bounds`` marks them so).
+TAKEN_WORDS = frozenset({"on_hold", "held", "reserved", "occupied", "rented", "leased", "taken", "unavailable"})
 
 
 def _reaches_user(domain: Domain, name: str, hops: int = 4) -> bool:
@@ -46,6 +52,28 @@ def once_columns(domain: Domain, entity: Entity) -> list[str]:
     return out
 
 
+def taking_columns(domain: Domain, entity: Entity) -> dict[str, str]:
+    """Reference column -> the parent's free flag, for an entity whose live rows take one thing each
+    (a hold on a vehicle whose ``availability`` says whether it is free)."""
+    if entity.lifecycle is None or not taking_table(entity.table):
+        return {}
+    out = {}
+    for ref in entity.references:
+        if ref.entity in (entity.name, domain.user_entity):
+            continue
+        flag = next(
+            (
+                a.name
+                for a in domain.entity(ref.entity).attributes
+                if a.kind in ("boolean", "enum") and is_free_flag(a.name)
+            ),
+            None,
+        )
+        if flag is not None:
+            out[ref.column] = flag
+    return out
+
+
 class Holdings:
     """What one table's seed rows hold so far, against measure 45."""
 
@@ -58,6 +86,23 @@ class Holdings:
             others = [r.column for r in entity.references if r.entity != domain.user_entity]
             self.key = (person[0], *others)
         self._held: set[tuple[Any, ...]] = set()
+        self.taking = taking_columns(domain, entity)
+        self._takers: set[tuple[str, Any]] = set()
+
+    def untaken(self, column: str, choices: list[str], status: Any, rows: dict[str, dict[str, Any]]) -> list[str]:
+        """The parents in ``choices`` a row in ``status`` may take: for a live row, those no live row
+        takes yet and whose flag says free or taken (a hold goes on no sold vehicle), while more than
+        a third of those stay free for tasks that take one."""
+        if column not in self.taking or not held(status):
+            return choices
+        flag = self.taking[column]
+        free = {
+            p for p, r in rows.items() if says_free(v := r.get(flag)) or v is False or str(v).lower() in TAKEN_WORDS
+        }
+        taken = sum(1 for c, _ in self._takers if c == column)
+        if taken >= len(free) - max(1, len(free) // TAKEN_SHARE):
+            return []
+        return [p for p in choices if (column, p) not in self._takers and p in free]
 
     def parents(self, column: str, choices: list[str], parents: list[str]) -> list[str]:
         """The parents in ``choices`` a new row's act may be of: those with none yet, while more than
@@ -81,6 +126,8 @@ class Holdings:
         self._taken.update((c, row.get(c)) for c in self.once if row.get(c) is not None)
         if self.key and held(status):
             self._held.add(self._key(row))
+        if held(status):
+            self._takers.update((c, row.get(c)) for c in self.taking if row.get(c) is not None)
 
     def _key(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(row.get(c) for c in self.key)
@@ -90,18 +137,27 @@ def holds_once_in_seed(
     domain: Domain, seed: dict[str, list[dict[str, Any]]]
 ) -> Callable[[str, dict[str, Any], Any], bool]:
     """Whether moving a seed row of a table to a status leaves its person holding one such record at a
-    time (a later pass that moves a status to fit a date must not open a second subscription)."""
+    time, and its thing taken by one live row (a later pass that moves a status to fit a date must not
+    open a second subscription, nor a second hold on a vehicle)."""
     keys = {e.table: Holdings(domain, e).key for e in domain.entities}
+    taking = {e.table: list(taking_columns(domain, e)) for e in domain.entities}
     fields = {e.table: e.lifecycle.field for e in domain.entities if e.lifecycle is not None}
 
+    def shared(table: str, row: dict[str, Any], key: list[str] | tuple[str, ...], each: bool) -> bool:
+        """Whether another held row of ``table`` has ``row``'s values of ``key`` (all, or any one)."""
+        mine = [row.get(c) for c in key]
+        for other in seed.get(table, []):
+            if other is row or not held(other.get(fields[table])):
+                continue
+            same = [other.get(c) == v and v is not None for c, v in zip(key, mine, strict=True)]
+            if any(same) if each else all(same):
+                return True
+        return False
+
     def keeps(table: str, row: dict[str, Any], status: Any) -> bool:
-        key = keys.get(table)
-        if not key or not held(status):
+        if not held(status):
             return True
-        mine = tuple(row.get(c) for c in key)
-        return not any(
-            other is not row and held(other.get(fields[table])) and tuple(other.get(c) for c in key) == mine
-            for other in seed.get(table, [])
-        )
+        key, takes = keys.get(table), taking.get(table)
+        return not (key and shared(table, row, key, False)) and not (takes and shared(table, row, takes, True))
 
     return keeps

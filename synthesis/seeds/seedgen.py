@@ -19,8 +19,10 @@ procedural tests and the task generator both need. The rows are coherent (see ``
 * a row under a parent that has ended for good (cancelled, refunded) takes its own called-off end
   state rather than an open one;
 * no value has more rows in some states than a per-record limit allows (``limits``);
+* a row dated by something that happened during its parent's span (an incident on a trip) is under a
+  parent whose span has started (``bounds``);
 * one thing is recorded once (``one_off``): one return of a purchase, one live subscription of a
-  viewer.
+  viewer, one live hold on a vehicle (on one free or already taken).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 
 from faker import Faker
 
+from ..domains.bounds import started_columns
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.limits import SeedLimits
@@ -328,6 +331,7 @@ def generate_seed(
         parent_fits = parent_states(domain, entity)
         caps = per_record_caps(domain, entity)
         holdings = Holdings(domain, entity)
+        started = started_columns(domain, entity)
         held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
         for i in range(1, n + 1):
@@ -360,6 +364,14 @@ def generate_seed(
                     choices = holdings.parents(ref.column, choices, parents)
                     if not choices:
                         break
+                if ref.column in holdings.taking:  # one live hold on a vehicle
+                    choices = holdings.untaken(ref.column, choices, status, by_id[ref.entity])
+                    if not choices:
+                        break
+                if (start := started.get(ref.column)) is not None:  # an incident on a trip already started
+                    today = dates.now[:10]
+                    rows_of = by_id[ref.entity]
+                    choices = [p for p in choices if str(rows_of[p].get(start) or "")[:10] <= today] or choices
                 if ref is refs.driver and tm is not None and side != "any":
                     for lo, hi in dates.ranges(side, tm.windows, refs.kind, (entity.name, str(status))):
                         a, b = lo.strftime(TIME), hi.strftime(TIME)
