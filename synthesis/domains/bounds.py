@@ -8,7 +8,7 @@ marked available.
 redraws a count or an amount beyond its bound inside it, scales the payments of a record still owed
 to a part of what it owes, and marks a thing under a live hold taken. :func:`settle_bound_dates`
 runs with the children's dates (``child_dates.settle_child_dates``) and moves a date of what
-happened during a span to the span's first days; dates a lifecycle times stay.
+happened during a span to the span's first days, on the same side of the clock.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from envs.quality.seed_time import date_columns
 
 from .domain import Domain, Entity
 from .timeline import TIME, inverted, parse
-from .timing import Anchors
 
 #: Values of a free flag that say a thing is taken, in the order they are preferred.
 TAKEN_VALUES = ("on_hold", "held", "reserved", "occupied", "rented", "leased", "taken", "unavailable")
@@ -119,13 +118,13 @@ def started_columns(domain: Domain, entity: Entity) -> dict[str, str]:
     return out
 
 
-def settle_bound_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
+def settle_bound_dates(spec: EnvSpec) -> int:
     """Move a child's date of what happened during its record's span (an incident, a receipt) that
-    falls before the span started to one of its first days (in place); a date a lifecycle times, a
-    move that would turn the row's dates backwards, or one that would put a past event after the
-    clock, stays. Returns how many rows moved."""
+    falls before the span started to one of its first days (in place). The date stays on its side of
+    the clock, so a date a lifecycle times (an aired spot's air date) may move too: a
+    move that would put a past event after the clock, or turn the row's dates backwards, is not made.
+    Returns how many rows moved."""
     rng = random.Random(f"bound-dates:{spec.id}")
-    anchored = anchored or (lambda *_: frozenset())
     moved = 0
     for bound in bounds(spec):
         if bound.kind != "not before":
@@ -135,11 +134,11 @@ def settle_bound_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
         for row, parent in limit_rows(bound, spec.seed):
             start = parent.get(bound.limit)
             value = row.get(bound.column)
-            if not beyond(bound, value, start) or bound.column in anchored(table.name, row):
+            if not beyond(bound, value, start):
                 continue
             assert isinstance(value, str) and isinstance(start, str)
             new = parse(start[:10]) + timedelta(days=rng.randint(0, _SPAN_DAYS), hours=rng.randint(9, 17))
-            if parse(value) <= spec.clock < new:
+            if parse(value) <= spec.clock < new:  # a past event stays past (a date a lifecycle times, too)
                 continue
             before = row[bound.column]
             row[bound.column] = new.strftime("%Y-%m-%d") if kinds.get(bound.column) == "date" else new.strftime(TIME)

@@ -57,7 +57,7 @@ def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
                 row.update(before)
                 continue
             moved += row != before
-    return moved + settle_bound_dates(spec, anchored)
+    return moved + settle_bound_dates(spec)
 
 
 def _shift_history(

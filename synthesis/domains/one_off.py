@@ -91,8 +91,8 @@ class Holdings:
 
     def untaken(self, column: str, choices: list[str], status: Any, rows: dict[str, dict[str, Any]]) -> list[str]:
         """The parents in ``choices`` a row in ``status`` may take: for a live row, those no live row
-        takes yet and whose flag says free or taken (a hold goes on no sold vehicle), while more than
-        a third of those stay free for tasks that take one."""
+        takes yet and whose flag says free or taken (a hold goes on no sold vehicle), those marked
+        taken first, while more than a third of those stay free for tasks that take one."""
         if column not in self.taking or not held(status):
             return choices
         flag = self.taking[column]
@@ -102,7 +102,9 @@ class Holdings:
         taken = sum(1 for c, _ in self._takers if c == column)
         if taken >= len(free) - max(1, len(free) // TAKEN_SHARE):
             return []
-        return [p for p in choices if (column, p) not in self._takers and p in free]
+        fresh = [p for p in choices if (column, p) not in self._takers and p in free]
+        marked = [p for p in fresh if not says_free(rows[p].get(flag))]
+        return marked or fresh  # a thing already marked taken first: those marked free stay free
 
     def parents(self, column: str, choices: list[str], parents: list[str]) -> list[str]:
         """The parents in ``choices`` a new row's act may be of: those with none yet, while more than
