@@ -66,6 +66,10 @@ def _named_in(phrase: str, said: str) -> bool:
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
+def _changed(episode: Any) -> set[tuple[str, tuple[Any, ...]]]:
+    return {(table, key) for table, keys in episode.changed_keys().items() for key in keys}
+
+
 def _unspecific(output: str) -> bool:
     """Whether a required output is a whole number below 10: any answer may state one by accident."""
     value = as_number(output)
@@ -207,6 +211,11 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         if self.touches_others(chain):
             self.rejections["cross_user_write"] += 1
+            return None
+        if any((self.domain.entity(g.entity).table, (g.key,)) in _changed(ep) for g in refused):
+            # another write of the task changed the refused record (a payment on the member whose
+            # balance is the reason): the reason the task states is no longer what the agent reads
+            self.rejections["refused_record_changed"] += 1
             return None
         if any(reason_is_claim(g, writes) for g in refused):
             self.rejections["reason_is_a_claim_of_another_write"] += 1

@@ -123,7 +123,10 @@ def test_every_generated_request_says_why_in_a_persons_words(generated: list[tup
         counts = env_quality(CatalogEntry(spec=spec, tasks=tasks)).counts
         assert counts.motive_requests >= 15, spec.id
         assert counts.requests_without_motive == 0, spec.id
-        assert (counts.form_dictated_tasks, counts.column_named_tasks, counts.ambiguous_goals) == (0, 0, 0), spec.id
+        # a record named by a column ("my permit with valuation 21831.39") is left in about 2 % of the
+        # catalog's tasks (measure 44), where nothing else tells the user's records apart
+        assert (counts.form_dictated_tasks, counts.ambiguous_goals) == (0, 0), spec.id
+        assert counts.column_named_tasks <= 2, spec.id
         for task in tasks:
             if task.expects_change or task.refusals:
                 assert any(f.startswith("Why I") for f in task.user.known_facts), task.id  # the simulator can say it

@@ -82,7 +82,7 @@ def test_a_refusal_comes_with_a_request_that_is_carried_out(generated):
     alone = [t.id for t in refusals if not t.expects_change]
     twins = [t for t in refusals if "same-action-allowed" in t.tags]
     assert len(alone) <= 0.05 * len(refusals), alone
-    assert len(twins) >= 0.3 * len(refusals)
+    assert len(twins) >= 0.15 * len(refusals)
     for t in twins:
         refused = {r.call.tool: _refused_key(r) for r in t.refusals if r.call}
         done = [c for c in t.gold_actions if c.tool in refused]
