@@ -191,7 +191,7 @@ def test_catalog_build_generates_once_then_says_where_it_is(cache: Path, capsys)
     path = dc.default_catalog_dir()
     assert f"removed {stale.name}, left unfinished by an envfarm process that was stopped" in err
     assert out.startswith("built the default catalog in ")
-    what = "1 environment with 30 tasks, 1 knowledge-base variant with 9 tasks, plus 2 reference environments"
+    what = "1 environment with 30 tasks, 1 knowledge-base variant with 8 tasks, plus 2 reference environments"
     assert out.rstrip().endswith(f" s at {path}: {what}")
     assert dc.is_built(path) and not stale.exists()
 
@@ -244,7 +244,7 @@ def test_the_dual_control_domains_are_part_of_the_catalog_and_each_can_be_made_a
         .out.rstrip()
         .endswith(
             ": 1 environment with 30 tasks, 1 dual-control environment with 24 tasks, "
-            "1 knowledge-base variant with 9 tasks, plus 2 reference environments"
+            "1 knowledge-base variant with 8 tasks, plus 2 reference environments"
         )
     )
     entry = Catalog(whole).get("mobile_phone")
