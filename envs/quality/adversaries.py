@@ -153,14 +153,17 @@ class Agent:
         head, _, particle = verb.partition(" ")
         return verb, " ".join(obj), [f"{p} {particle}".strip() for p in participles(head)]
 
-    def write_calls(self) -> list[tuple[str, dict[str, Any]]]:
+    def write_calls(self, listed: bool = False) -> list[tuple[str, dict[str, Any]]]:
         """Calls of the write tools the instruction's verb names, each parameter filled from results.
 
-        A parameter takes the last value read under the same name, or its schema's enum, const or
-        ``true``; a tool with a parameter none of these fill is left alone.
+        A parameter takes the last value read under the same name (with ``listed``, the first: the
+        first record of a listing, as an agent that picks without deciding would; replayed gold reads
+        end with the details of the very record the gold writes on, which would hand it the answer),
+        or its schema's enum, const or ``true``; a tool with a parameter none of these fill is left alone.
         """
         verb = self.action()[0].replace(" ", "_")
-        seen: dict[str, Scalar] = {k: v for r in self.records for k, v in r}  # the last read wins
+        pairs = [p for r in self.records for p in r]
+        seen: dict[str, Scalar] = dict(reversed(pairs) if listed else pairs)
         out = []
         for tool in self.env.spec.tools:
             if tool.kind != "write" or not tool.name.startswith(verb + "_"):
@@ -341,7 +344,7 @@ def _segment_terms(a: Agent) -> str:
     other = next((d for d in found if _OTHER_TERMS.search(str(d.get("text", "")))), found[0] if found else None)
     if other is not None and "archived" in str(other.get("text", "")).lower():
         return f"I'm sorry, I can't do that. Under {_terms(other)}"
-    for tool, args in a.write_calls():
+    for tool, args in a.write_calls(listed=True):
         a.call(tool, args)
     _, thing, done = a.action()
     return f"Done! Under the terms in {_terms(other)} I've {done[0]} your {thing}."

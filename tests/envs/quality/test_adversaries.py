@@ -8,7 +8,7 @@ import pytest
 
 from envs.catalog import load_env
 from envs.formats.task import Assertion, Refusal, ToolCall, UserProfile
-from envs.quality.adversaries import ADVERSARIES, adversary_answer, flatten, participles, play_adversary
+from envs.quality.adversaries import ADVERSARIES, Agent, adversary_answer, flatten, participles, play_adversary
 from envs.quality.gaming import CLASSES
 
 SENTINEL = "ZZSENTINEL"
@@ -82,3 +82,22 @@ def test_flatten_gives_every_record_with_its_scalar_fields():
     ]
     assert flatten(["x", 2]) == [[("result", "x")], [("result", 2)]]
     assert flatten({"ok": True}) == [[("ok", True)]]
+
+
+def test_a_listed_pick_takes_the_first_record_listed_not_the_last_one_read(entry):
+    """Replayed gold reads end with the record the gold writes on; an agent that does not decide
+    picks from the listing instead, so the bench does not hand it the answer."""
+    env = entry.environment
+    write = next(t for t in env.spec.tools if t.kind == "write" and t.name.startswith("cancel_"))
+    verb = write.name.split("_")[0]
+    episode = env.episode(entry.tasks[0])
+    try:
+        agent = Agent(env, episode, f"Please {verb} it.", [])
+        key = write.required_params[0]
+        agent.results = [[{key: "FIRST"}, {key: "SECOND"}], {key: "SECOND", "status": "pending"}]
+        filled = {name: args[key] for name, args in agent.write_calls() if key in args}
+        listed = {name: args[key] for name, args in agent.write_calls(listed=True) if key in args}
+    finally:
+        episode.close()
+    assert filled.get(write.name) == "SECOND"
+    assert listed.get(write.name) == "FIRST"
