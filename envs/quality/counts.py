@@ -107,6 +107,8 @@ class QualityCounts:
     one_off_recorded_many_times: int = 0
     bounded_values_checked: int = 0
     values_beyond_their_record: int = 0
+    term_dates_checked: int = 0
+    dates_against_their_terms: int = 0
     parent_states_checked: int = 0
     parent_states_against_children: int = 0
     kin_rows_checked: int = 0

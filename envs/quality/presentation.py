@@ -79,6 +79,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("records awaited long after their event", f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
         ("one thing recorded many times", f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
         ("counts, amounts or dates beyond their record", f"{c.values_beyond_their_record}/{c.bounded_values_checked}"),
+        ("dates against the tool making their record", f"{c.dates_against_their_terms}/{c.term_dates_checked}"),
         (
             "records whose status disagrees with their rows",
             f"{c.parent_states_against_children}/{c.parent_states_checked}",
@@ -156,6 +157,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("awaited past", lambda c: f"{c.awaited_long_past}/{c.awaited_rows_checked}"),
     ("many times", lambda c: f"{c.one_off_recorded_many_times}/{c.one_off_groups_checked}"),
     ("beyond record", lambda c: f"{c.values_beyond_their_record}/{c.bounded_values_checked}"),
+    ("off term", lambda c: f"{c.dates_against_their_terms}/{c.term_dates_checked}"),
     ("status vs rows", lambda c: f"{c.parent_states_against_children}/{c.parent_states_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),

@@ -41,6 +41,7 @@ from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .surnames import surnames_apart
 from .tasks import TaskReplay
+from .terms import dates_against_terms
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
 JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
@@ -156,6 +157,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         awaited_long_past,
         recorded_many_times,
         values_beyond_record,
+        dates_against_terms,
         parents_against_children,
         kin_age_contradictions,
         surnames_apart,
