@@ -21,6 +21,7 @@ from envs.quality.child_dates import early_columns, first_recorded, parent_links
 from envs.quality.seed_time import date_columns
 
 from .bounds import settle_bound_dates
+from .terms import settle_terms
 from .timeline import TIME, inverted, parse
 from .timing import Anchors
 
@@ -37,7 +38,9 @@ def _parents_first(spec: EnvSpec) -> dict[str, int]:
 def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
     """Move the recorded dates of child rows dated before their parent's first record (in place).
     Then the dates of what happened during a parent's span (:func:`.bounds.settle_bound_dates`: an
-    expense receipt not before the trip). Returns the number of rows moved (deterministic)."""
+    expense receipt not before the trip), and the dates the tool making a record sets
+    (:func:`.terms.settle_terms`: a 30-day guarantee 30 days after the install). Returns the number
+    of rows moved (deterministic)."""
     rng = random.Random(f"child-dates:{spec.id}")
     anchored = anchored or (lambda *_: frozenset())
     place = _parents_first(spec)
@@ -57,7 +60,7 @@ def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
                 row.update(before)
                 continue
             moved += row != before
-    return moved + settle_bound_dates(spec)
+    return moved + settle_bound_dates(spec) + settle_terms(spec, anchored)
 
 
 def _shift_history(
