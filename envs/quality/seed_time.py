@@ -24,9 +24,10 @@ from .text import word_set
 START_WORDS = word_set(
     "start starts started begin begins began begun from effective issue issued departure departs depart pickup entry"
 )
-#: Words of a column that closes it: an end, a return, an arrival, an expiry.
+#: Words of a column that closes it: an end, a return, an arrival, an expiry, the pay day of a pay period.
 END_WORDS = word_set(
-    "end ends ended ending until through expires expiry expiration exit arrival arrives dropoff return checkout"
+    """end ends ended ending until through expires expiry expiration exit arrival arrives dropoff return checkout
+    pay payday"""
 )
 #: Two-word openings and closings (``check_in_date``, ``move_out_date``).
 START_PHRASES = (("check", "in"), ("move", "in"), ("pick", "up"))
