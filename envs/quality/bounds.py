@@ -19,6 +19,10 @@ measure runs on any catalog; the seed generator keeps the rules (``synthesis.dom
   its record's span (:data:`DURING_WORDS`: ``incident_date``, ``receipt_date``, ``air_date``) is
   not before the day the span started (:data:`START_WORDS`: ``arrived_on``, ``trip_start``,
   ``start_date``), on the parent or on the parent's parent.
+* **A balance is what is still owed.** A parent's ``<thing>_balance`` (``fine_balance``) equals the
+  ``amount`` of its children of that thing (``fines``) in a status still owed (:data:`STILL_OWED`).
+* **A part within its whole.** An amount named for a part of another on the same row
+  (:data:`PART_WHOLE`: ``net_pay``) is at most it (``gross_pay``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats.spec import EnvSpec, ForeignKey, TableSpec
+from .one_off import singular
+from .seed import status_columns
 from .text import word_set
 
 #: Words of a parent's bound on a count or an amount of its children.
@@ -45,6 +51,10 @@ ASKED_WORDS = word_set("requested claimed approved asked")
 LIST_WORDS = word_set("price fee tuition")
 #: Words of a child's count of the things it is for (a line of three units pays three prices).
 _QUANTITY = word_set("quantity qty units count")
+#: A word of a part of an amount and the word of its whole, on one row (net pay within gross pay).
+PART_WHOLE = {"net": "gross"}
+#: Statuses of a thing still owed, which a balance of such things adds up.
+STILL_OWED = word_set("open unpaid outstanding owed due overdue past_due billed assessed")
 #: Words of a child's date of something that happens during its record's span.
 DURING_WORDS = word_set("incident occurred incurred receipt loss accident air aired")
 #: Words of the date a record's span starts.
@@ -60,7 +70,7 @@ def _words(name: str) -> set[str]:
 @dataclass(frozen=True)
 class Bound:
     """``table.column`` is at most (``at_most``) or not before (``not before``) ``limit`` of the row
-    reached through ``path`` (one or two foreign keys, the child's first)."""
+    reached through ``path`` (one or two foreign keys, the child's first; none: the row itself)."""
 
     table: str
     column: str
@@ -109,11 +119,23 @@ def _during(table: TableSpec) -> list[str]:
     return [n for n in _columns(table, ("date", "datetime")) if is_during(n)]
 
 
+def _parts(table: TableSpec) -> Iterator[tuple[str, str]]:
+    """(part, whole) amounts of one row: ``net_pay`` and ``gross_pay``."""
+    amounts = set(_columns(table, ("real", "integer")))
+    for name in sorted(amounts):
+        words = name.lower().split("_")
+        for i, word in enumerate(words):
+            whole = "_".join([*words[:i], PART_WHOLE.get(word, ""), *words[i + 1 :]])
+            if word in PART_WHOLE and whole in amounts:
+                yield name, whole
+
+
 def bounds(spec: EnvSpec) -> list[Bound]:
     """Every bound of ``spec`` (see the module docstring)."""
     tables = {t.name: t for t in spec.tables}
     out: list[Bound] = []
     for table in spec.tables:
+        out += [Bound(table.name, part, (), table.name, whole, "at most") for part, whole in _parts(table)]
         during = _during(table)
         for fk in table.foreign_keys:
             parent = tables.get(fk.table)
@@ -164,6 +186,51 @@ def beyond(bound: Bound, value: Any, limit: Any) -> bool:
     return isinstance(value, str) and isinstance(limit, str) and value[:10] < limit[:10]
 
 
+@dataclass(frozen=True)
+class Balance:
+    """``parent.column`` is what its ``child`` rows (through ``fk``) still owe: their ``amount`` summed
+    over those in a status still due."""
+
+    parent: str
+    column: str
+    child: str
+    fk: ForeignKey
+    statuses: tuple[str, ...]
+
+
+def balances(spec: EnvSpec) -> list[Balance]:
+    """A parent's ``<thing>_balance`` over its one child table of those things (``fine_balance`` over
+    ``fines``) that have an ``amount`` and a status."""
+    tables = {t.name: t for t in spec.tables}
+    out = []
+    for child in spec.tables:
+        statuses = tuple(c.name for c in status_columns(child))
+        if not statuses or not any(c.name == "amount" and c.type == "real" for c in child.columns):
+            continue
+        thing = singular(child.name.lower().split("_")[-1])
+        for fk in child.foreign_keys:
+            parent = tables.get(fk.table)
+            if parent is None or parent is child or len(fk.columns) != 1:
+                continue
+            out += [
+                Balance(parent.name, c.name, child.name, fk, statuses)
+                for c in parent.columns
+                if c.type == "real" and c.name.lower() == f"{thing}_balance"
+            ]
+    return out
+
+
+def still_owed(balance: Balance, rows: Mapping[str, list[dict[str, Any]]]) -> dict[Any, float]:
+    """Parent key -> what its children in a status still due add up to."""
+    owed: dict[Any, float] = {}
+    for row in rows.get(balance.child, []):
+        key = row.get(balance.fk.columns[0])
+        if any(str(row.get(s) or "").lower() in STILL_OWED for s in balance.statuses):
+            amount = row.get("amount")
+            owed[key] = owed.get(key, 0.0) + (amount if isinstance(amount, int | float) else 0.0)
+    return owed
+
+
 @dataclass
 class BoundCounts:
     """Child values with a bound on their record, and those beyond it."""
@@ -183,4 +250,12 @@ def values_beyond_record(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]
                 continue
             out.bounded_values_checked += 1
             out.values_beyond_their_record += beyond(bound, value, limit)
+    for balance in balances(spec):
+        owed = still_owed(balance, rows)
+        key = balance.fk.references[0]
+        for parent in rows.get(balance.parent, []):
+            value = parent.get(balance.column)
+            if isinstance(value, int | float):
+                out.bounded_values_checked += 1
+                out.values_beyond_their_record += abs(value - owed.get(parent.get(key), 0.0)) > 0.005
     return out

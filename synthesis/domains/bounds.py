@@ -2,7 +2,7 @@
 :mod:`envs.quality.bounds` and :mod:`envs.quality.agreement`): guests within the room's capacity, a
 rebate asked within its program's maximum, a program paid at most its list price, an expense receipt
 not before the trip; a bill still owed paid in part, not in full; a vehicle under a live hold not
-marked available.
+marked available; net pay within gross; a fine balance what the open fines add up to.
 
 :func:`fit_bounds` runs with the amounts (``amounts.fit_amounts``), once statuses are final, and
 redraws a count or an amount beyond its bound inside it, scales the payments of a record still owed
@@ -20,7 +20,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 from envs.quality.agreement import Link, due_column, paid_links, paid_towards, paid_yet_due, taken_links
-from envs.quality.bounds import beyond, bounds, is_during, is_start, limit_rows
+from envs.quality.bounds import STILL_OWED, balances, beyond, bounds, is_during, is_start, limit_rows, still_owed
 from envs.quality.one_off import free_flag, held, says_free
 from envs.quality.seed import status_columns
 from envs.quality.seed_time import date_columns
@@ -34,6 +34,8 @@ TAKEN_VALUES = ("on_hold", "held", "reserved", "occupied", "rented", "leased", "
 PART_PAID = (0.2, 0.6)
 #: Below the bound, a redrawn count or amount: a room well filled, a rebate near its maximum.
 _FILL = (0.55, 1.0)
+#: A part of an amount on its row, redrawn: net pay is 60-85 % of gross.
+_PART = (0.6, 0.85)
 _SPAN_DAYS = 3  # a date moved into a span falls on one of its first days
 
 
@@ -54,9 +56,40 @@ def fit_bounds(spec: EnvSpec) -> int:
             elif kinds[bound.table, bound.column] == "integer":
                 row[bound.column] = rng.randint(max(1, math.ceil(limit * _FILL[0])), int(limit))
             else:
-                row[bound.column] = math.floor(limit * rng.uniform(*_FILL) * 100) / 100
+                share = rng.uniform(*(_PART if not bound.path else _FILL))
+                row[bound.column] = math.floor(limit * share * 100) / 100
             changed += 1
-    return changed + _pay_in_part(spec, rng) + _mark_taken(spec)
+    return changed + _pay_in_part(spec, rng) + _mark_taken(spec) + _settle_balances(spec)
+
+
+def _settle_balances(spec: EnvSpec) -> int:
+    """Make each balance what its children still owe: the open fines scaled to a balance that has
+    them (so members owing more than a limit stay), else the balance set to their sum (0 for none)."""
+    settled = 0
+    for balance in balances(spec):
+        owed = still_owed(balance, spec.seed)
+        key, column = balance.fk.references[0], balance.fk.columns[0]
+        for parent in spec.seed.get(balance.parent, []):
+            value, due = parent.get(balance.column), owed.get(parent.get(key), 0.0)
+            if not isinstance(value, int | float) or abs(value - due) <= 0.005:
+                continue
+            if value > 0 and due > 0:
+                open_rows = [
+                    r
+                    for r in spec.seed.get(balance.child, [])
+                    if r.get(column) == parent.get(key)
+                    and isinstance(r.get("amount"), int | float)
+                    and any(str(r.get(s) or "").lower() in STILL_OWED for s in balance.statuses)
+                ]
+                left = round(value, 2)
+                for r in open_rows[:-1]:
+                    r["amount"] = math.floor(r["amount"] * value / due * 100) / 100
+                    left = round(left - r["amount"], 2)
+                open_rows[-1]["amount"] = left
+            else:
+                parent[balance.column] = round(due, 2)
+            settled += 1
+    return settled
 
 
 def _pay_in_part(spec: EnvSpec, rng: random.Random) -> int:
