@@ -51,7 +51,7 @@ ONE_THINGS = word_set(
     enrollment lease rental citation certification request authorization claim project sale offer tender"""
 )
 #: What a person holds one of at a time (a table's last word, singular).
-HELD_ONE_AT_A_TIME = word_set("subscription membership lease tenancy enrollment registration")
+HELD_ONE_AT_A_TIME = word_set("subscription membership lease tenancy enrollment registration passport")
 #: Words of a parent's count of the things it is for (two units bought may be returned twice).
 QUANTITY_WORDS = word_set("quantity qty units")
 #: Last words of a table whose live rows take one thing for one holder (a hold on a vehicle).

@@ -31,6 +31,7 @@ EVENT_FORMS: dict[str, frozenset[str]] = {
         "withdraw": ("withdrawal", "withdrawn"),
         "void": ("void", "voided"),
         "default": ("default", "defaulted"),
+        "lose": ("loss", "lost"),
     }.items()
 }
 _EVENT_OF = {form: event for event, forms in EVENT_FORMS.items() for form in forms}
