@@ -13,10 +13,14 @@ fits its dates, and a move that would turn the row's dates backwards is not made
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from envs.formats.spec import EnvSpec
+from envs.quality.periods import breaches, period_of, phase
+from envs.quality.seed import status_columns
 from envs.quality.seed_time import date_columns, names_past_event
 from envs.quality.terms import (
     MadeCheck,
@@ -53,20 +57,46 @@ def _side(value: Any, clock: datetime) -> bool | None:
     return day.date() <= clock.date() if day.time() == datetime.min.time() else day <= clock
 
 
+#: How many of a row's dates its status's period finds outside it (measure 31), per table.
+Outside = Callable[[str, Mapping[str, Any]], int]
+
+
+def period_breaches(spec: EnvSpec) -> Outside:
+    """The dates of a row outside the period its status names (``envs.quality.periods``)."""
+    periods = {
+        t.name: (period_of((c.name, c.type) for c in t.columns), [c.name for c in status_columns(t)])
+        for t in spec.tables
+    }
+
+    def outside(table: str, row: Mapping[str, Any]) -> int:
+        period, statuses = periods[table]
+        if not statuses or period.empty:
+            return 0
+        return len(breaches(period, row, phase(row, statuses), spec.clock))
+
+    return outside
+
+
 def _try(
-    row: dict[str, Any], moves: dict[str, str], kinds: dict[str, str], clock: datetime, held: frozenset[str]
+    row: dict[str, Any],
+    moves: dict[str, str],
+    kinds: dict[str, str],
+    clock: datetime,
+    held: frozenset[str],
+    outside: Callable[[Mapping[str, Any]], int],
 ) -> bool:
     """Make ``moves`` on ``row`` if a date a lifecycle times (``held``) stays on its side of the clock,
-    a date of what has happened stays by it, and the row's dates keep their order; returns whether
-    they were made."""
+    a date of what has happened stays by it, the row's dates keep their order, and no more of them
+    fall outside the period its status names; returns whether they were made."""
     for column, value in moves.items():
         if column in held and _side(row.get(column), clock) != _side(value, clock):
             return False
         if names_past_event(column) and not _side(value, clock):
             return False
     before = {c: row.get(c) for c in moves}
+    was_outside = outside(row)
     row.update(moves)
-    if inverted(row, kinds):
+    if inverted(row, kinds) or outside(row) > was_outside:
         row.update(before)
         return False
     return True
@@ -85,7 +115,12 @@ def _window(check: MadeCheck, value: datetime) -> tuple[datetime | None, datetim
 
 
 def _settle_made(
-    spec: EnvSpec, all_terms: list[Term], kinds: dict[str, dict[str, str]], rng: random.Random, anchored: Anchors
+    spec: EnvSpec,
+    all_terms: list[Term],
+    kinds: dict[str, dict[str, str]],
+    rng: random.Random,
+    anchored: Anchors,
+    outside: Outside,
 ) -> int:
     """Move the day each record was made into the window its create's checks allow."""
     checks = made_checks(spec)
@@ -120,12 +155,18 @@ def _settle_made(
                 continue
             end = made + timedelta(days=term.days)
             moves[term.end] = _text(end, kinds[table][term.end], row.get(term.end))
-        moved += _try(row, moves, kinds[table], spec.clock, anchored(table, row))
+        moved += _try(row, moves, kinds[table], spec.clock, anchored(table, row), partial(outside, table))
     return moved
 
 
 def _settle_term(
-    term: Term, row: dict[str, Any], kinds: dict[str, str], clock: datetime, rng: random.Random, held: frozenset[str]
+    term: Term,
+    row: dict[str, Any],
+    kinds: dict[str, str],
+    clock: datetime,
+    rng: random.Random,
+    held: frozenset[str],
+    outside: Callable[[Mapping[str, Any]], int],
 ) -> bool:
     """Meet ``term`` on ``row`` by the shortest gap it allows: the end moved from the start (which
     another term may have set: glasses ready 10 days after the order, their warranty 30 days later),
@@ -136,7 +177,7 @@ def _settle_term(
     if term.start is None:  # made after the clock: made in the last days instead, the end on its side
         made = today - timedelta(days=rng.randint(0, max(0, min(20, term.days - 1))))
         new = made + timedelta(days=term.days)
-        return _try(row, {term.end: _text(new, kinds[term.end], row.get(term.end))}, kinds, clock, held)
+        return _try(row, {term.end: _text(new, kinds[term.end], row.get(term.end))}, kinds, clock, held, outside)
     start = parse_day(row.get(term.start))
     assert start is not None
     for gap in sorted(gaps(term)):
@@ -156,7 +197,7 @@ def _settle_term(
                     term.end: _text(begun + timedelta(days=gap), kinds[term.end], row.get(term.end)),
                 }
             )
-        if any(_try(row, move, kinds, clock, held) for move in options):
+        if any(_try(row, move, kinds, clock, held, outside) for move in options):
             return True
     return False
 
@@ -168,10 +209,12 @@ def settle_terms(spec: EnvSpec, anchored: Anchors | None = None) -> int:
     anchored = anchored or (lambda *_: frozenset())
     kinds: dict[str, dict[str, str]] = {t.name: {c.name: str(c.type) for c in date_columns(t)} for t in spec.tables}
     all_terms = terms(spec)
-    moved = _settle_made(spec, all_terms, kinds, rng, anchored)
+    outside = period_breaches(spec)
+    moved = _settle_made(spec, all_terms, kinds, rng, anchored, outside)
     ordered = sorted(all_terms, key=lambda t: t.start is not None)  # a made day before what runs from it
     for term in ordered + ordered:  # again: a start moved back from its end may break the term it ends
         for row in spec.seed.get(term.table, []):
             if breaks_term(term, row, spec.clock):
-                moved += _settle_term(term, row, kinds[term.table], spec.clock, rng, anchored(term.table, row))
+                held = anchored(term.table, row)
+                moved += _settle_term(term, row, kinds[term.table], spec.clock, rng, held, partial(outside, term.table))
     return moved
