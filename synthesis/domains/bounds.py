@@ -64,15 +64,17 @@ def fit_bounds(spec: EnvSpec) -> int:
 
 def _settle_balances(spec: EnvSpec) -> int:
     """Make each balance what its children still owe: the open fines scaled to a balance that has
-    them (so members owing more than a limit stay), else the balance set to their sum (0 for none)."""
+    them (so members owing more than a limit stay), a balance of 0 set to the sum of its open fines.
+    A balance with no open fine is left (measure 48 still counts it): zeroing it took the members a
+    borrowing limit refuses from the tasks."""
     settled = 0
     for balance in balances(spec):
         owed = still_owed(balance, spec.seed)
         key, column = balance.fk.references[0], balance.fk.columns[0]
         for parent in spec.seed.get(balance.parent, []):
             value, due = parent.get(balance.column), owed.get(parent.get(key), 0.0)
-            if not isinstance(value, int | float) or abs(value - due) <= 0.005:
-                continue
+            if not isinstance(value, int | float) or abs(value - due) <= 0.005 or (value > 0 and due == 0):
+                continue  # a balance no open child stands for is left: members owing above a limit stay for tasks
             if value > 0 and due > 0:
                 open_rows = [
                     r
