@@ -11,7 +11,13 @@ contradicts the record when it says:
 * a pay day ("I just got paid, so I can clear it now") for a small sum, or one that clears nothing;
 * plans that changed or fell through of a claim, a dispute or an appeal, or a changed schedule of an
   occasion the user hosts (one's own wedding or banquet);
-* something given wrong of a setting switched on or off (autopay).
+* something given wrong of a setting switched on or off (autopay);
+* time pressure with the record's day far off: a gap, a lapse or lateness ("I don't want a gap") of a
+  record whose due or end day is more than ``SOON_DAYS`` away, or something that "is taking longer"
+  of a span that has not begun (a trip ten weeks away);
+* money of what costs nothing ("Money is tight", "found something cheaper") to give up a record
+  that carries no charge (a vacation hold);
+* "before I forget" to use cover (a warranty, insurance), which is used because something went wrong.
 
 ``requests_unexplained`` counts, in tasks that give a reason for some request, the requests they
 give none for (writes and refusals beyond the reasons given: "After that, extend the access for the
@@ -60,6 +66,18 @@ _PAID_ARGUMENT = re.compile(r"amount|deposit|payment|sum|total")
 _OWED_COLUMN = re.compile(r"due|balance|outstanding|owed|remaining")
 #: Below this no one waits for a pay day ("I just got paid" for a few dollars).
 SMALL = 50.0
+#: How near a due or end day is "soon": a lapse or lateness is a worry within three weeks.
+SOON_DAYS = 21
+_GAP = re.compile(r"\bgap\b|\blapse\b|\bbe late\b|\bbefore it'?s due\b", re.IGNORECASE)
+_LONGER = re.compile(r"\btaking longer\b|\bran longer\b|\bnot quite finished\b", re.IGNORECASE)
+_TIGHT = re.compile(r"\bmoney is (?:a bit )?tight\b|\bcheaper\b|\bcut(?:ting)? back\b", re.IGNORECASE)
+_FORGET = re.compile(r"\buse it before I forget\b", re.IGNORECASE)
+_END_COLUMN = re.compile(
+    r"(?:^|_)due(?:_date|_on|_by)?$|^due_|(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through)(?:_|$)"
+)
+_START_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
+_CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
+_COVER = frozenset({"warranty", "guarantee", "insurance", "coverage", "protection", "hazard"})
 
 
 @dataclass
@@ -71,6 +89,9 @@ class MotiveFitCounts:
     pay_day_motives_on_small_sums: int = 0
     plan_motives_on_claims_or_hosted: int = 0
     wrong_value_motives_on_settings: int = 0
+    time_motives_far_off: int = 0
+    money_motives_on_free_records: int = 0
+    forget_motives_on_cover: int = 0
     requests_unexplained: int = 0
 
 
@@ -119,6 +140,9 @@ def motive_fit_counts(spec: EnvSpec, tasks: list[Task]) -> MotiveFitCounts:
             out.pay_day_motives_on_small_sums += "pay_day" in kinds
             out.plan_motives_on_claims_or_hosted += "plans" in kinds
             out.wrong_value_motives_on_settings += "wrong" in kinds
+            out.time_motives_far_off += "far_off" in kinds
+            out.money_motives_on_free_records += "free" in kinds
+            out.forget_motives_on_cover += "cover" in kinds
             out.motives_contradicting += bool(kinds)
     return out
 
@@ -161,7 +185,35 @@ def _contradictions(motive: str, record: _Record, column: str | None, today: dat
         found.add("plans")
     if column is not None and _WRONG.search(motive) and _is_setting(record.table, column, record.call):
         found.add("wrong")
+    if (_GAP.search(motive) and _ends_far_off(row, today)) or (_LONGER.search(motive) and _not_begun(row, today)):
+        found.add("far_off")
+    if _TIGHT.search(motive) and not any(_CHARGE_COLUMN.search(k) and _number(v) and v > 0 for k, v in row.items()):
+        found.add("free")
+    if _FORGET.search(motive) and words & _COVER:
+        found.add("cover")
     return found
+
+
+def _days(row: dict[str, Any], pattern: re.Pattern[str]) -> list[date]:
+    out = []
+    for column, value in row.items():
+        if pattern.search(column) and value is not None:
+            try:
+                out.append(date.fromisoformat(str(value)[:10]))
+            except ValueError:
+                continue
+    return out
+
+
+def _ends_far_off(row: dict[str, Any], today: date) -> bool:
+    """Whether the record's due or end days are all more than ``SOON_DAYS`` away, none near or past."""
+    ends = _days(row, _END_COLUMN)
+    return bool(ends) and all((d - today).days > SOON_DAYS for d in ends)
+
+
+def _not_begun(row: dict[str, Any], today: date) -> bool:
+    starts = _days(row, _START_COLUMN)
+    return bool(starts) and min(starts) > today
 
 
 def _overdue(row: dict[str, Any], today: date) -> bool:

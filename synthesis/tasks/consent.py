@@ -89,7 +89,7 @@ class ConsentGoals(RuleGoals):
             self.rejections["confirmation_not_enforced"] += 1
             return False
         chain.goals.append(Goal(m.tool, e.name, row[pk(e)], t.name, phrase, extra, blocked=f"{fee:g}", declined=True))
-        self.request(chain, e, t.name, phrase, extra, refused=True)
+        self.request(chain, e, t.name, phrase, extra, refused=True, row=row)
         chain.requests.append(self.consent_condition())
         status = str(row[e.lifecycle.field]).replace("_", " ")
         checks.keep(e, row, e.lifecycle.field, f"{e.human} {row[pk(e)]} is still {status}")

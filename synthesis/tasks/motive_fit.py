@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from envs.quality.motive_fit import SOON_DAYS
+
 #: A redress for something past, asked of the business: its motives are about the matter, not plans.
 CLAIM = "claim"
 #: An occasion the user hosts (a wedding, a banquet): they do not "make it" to their own event.
@@ -39,6 +41,17 @@ BEFORE_DUE = "before_due"
 CLEARS = "clears"
 #: The request pays part of what is owed.
 PART = "part"
+#: The record's due, end or expiry day is near (within ``SOON_DAYS``): "I don't want a gap", "rather
+#: than be late" are said of a loan due next week, not of one due in three months.
+DUE_SOON = "due_soon"
+#: The record's span (a trip, a loan, a stay) has begun: only then has anything "taken longer".
+STARTED = "started"
+#: The record carries a charge (a price, a rate, a fee): only then does money tight, or something
+#: cheaper, explain giving it up. A vacation hold or a reminder costs nothing.
+CHARGED = "charged"
+#: Cover against something going wrong (a warranty, a guarantee, insurance): it is used because
+#: something went wrong, not "before I forget".
+COVER = "cover"
 
 _CLAIM_WORDS = frozenset(
     {"claim", "dispute", "appeal", "complaint", "grievance", "correction", "reimbursement", "expense",
@@ -62,6 +75,7 @@ _COSTS_USER_WORDS = frozenset(
      "invoice", "bill", "fee", "charge", "supplement", "addon", "add", "job", "proposal"}
 )  # fmt: skip
 #: Words that end the name of a record and start what tells it apart ("my claim *for* Aster Hotel").
+_COVER_WORDS = frozenset({"warranty", "guarantee", "insurance", "coverage", "protection", "hazard"})
 _QUALIFIERS = frozenset(
     {"for", "with", "from", "dated", "expiring", "starting", "ending", "on", "in", "at", "of", "to", "that",
      "whose", "which", "due", "placed", "opened", "filed", "submitted", "issued", "booked", "ordered"}
@@ -70,6 +84,9 @@ _OVERDUE_STATES = frozenset({"overdue", "past_due", "late", "delinquent", "in_ar
 _SETTLED_STATES = frozenset({"paid", "settled", "closed", "cancelled", "canceled", "refunded", "void", "waived"})
 _DUE_COLUMN = re.compile(r"(?:^|_)due(?:_date|_on|_by)?$|^due_")
 _OWED_COLUMNS = (re.compile(r"due|balance|outstanding|owed|remaining"), re.compile(r"total"), re.compile(r"amount"))
+_ENDS_COLUMN = re.compile(r"(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through)(?:_|$)")
+_STARTS_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
+_CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
 #: Below this a pay day is no reason to pay: "I just got paid" for a few dollars is not said.
 SIZABLE = 100.0
 
@@ -128,7 +145,7 @@ def kind_words(phrase: str) -> frozenset[str]:
     its bar."""
     named = phrase.rsplit("|", 1)[-1].lower().replace("-", " ").replace("trade in", "tradein")
     words = re.findall(r"[a-z]+", named)
-    if words and words[0] in ("my", "the", "one", "our", "a", "an"):
+    while words and words[0] in ("my", "the", "one", "our", "a", "an", "same", "new"):
         words = words[1:]
     head: list[str] = []
     for word in words:
@@ -147,6 +164,9 @@ class RecordFacts:
     overdue: bool | None = None
     amount: float | None = None
     owed: float | None = None
+    due_soon: bool = False
+    started: bool = False
+    charged: bool = False
 
     @classmethod
     def from_phrase(cls, phrase: str) -> RecordFacts:
@@ -166,7 +186,17 @@ class RecordFacts:
             if known:
                 overdue = min(known) < today
         owed = _owed(row)
-        return cls(kind_words(phrase), overdue, amount if amount is not None else owed, owed)
+        ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
+        starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
+        return cls(
+            kind_words(phrase),
+            overdue,
+            amount if amount is not None else owed,
+            owed,
+            due_soon=any(0 <= (d - today).days <= SOON_DAYS for d in ends),
+            started=bool(starts) and min(starts) <= today,
+            charged=any(_CHARGE_COLUMN.search(k) and _positive(v) for k, v in row.items()),
+        )
 
     def facets(self) -> frozenset[str]:
         words = self.words
@@ -184,6 +214,14 @@ class RecordFacts:
             found.add(COSTS_USER)
         if words & _ATTENDED_WORDS and not (hosted or claim or pays_user):
             found.add(ATTENDED)
+        if words & _COVER_WORDS:
+            found.add(COVER)
+        if self.due_soon:
+            found.add(DUE_SOON)
+        if self.started:
+            found.add(STARTED)
+        if self.charged or found & {COSTS_USER}:
+            found.add(CHARGED)
         if self.overdue is True:
             found.add(OVERDUE)
         elif self.overdue is False:
@@ -203,6 +241,10 @@ def _day(value: Any) -> date | None:
         return date.fromisoformat(str(value)[:10])
     except ValueError:
         return None
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
 
 
 def _owed(row: Mapping[str, Any]) -> float | None:

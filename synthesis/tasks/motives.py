@@ -23,13 +23,10 @@ from __future__ import annotations
 
 from .motive_fit import (
     ATTENDED,
-    BEFORE_DUE,
+    CHARGED,
     CLAIM,
-    CLEARS,
     COSTS_USER,
     HOSTED,
-    OVERDUE,
-    PART,
     PAYS_USER,
     Motive,
     RecordFacts,
@@ -38,6 +35,7 @@ from .motive_fit import (
     only,
     pick,
 )
+from .timed_motives import COLLECT, EXTEND, PAY, RENEW
 
 __all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
 
@@ -59,8 +57,12 @@ _CANCEL = (
         "I won't be using it after all.",
     ),
     *only(ATTENDED, "My schedule changed and I can't make it work.", "I booked it by mistake and don't need it."),
-    *never(_PLANS, "I found something cheaper elsewhere.", "I found another option that suits me better."),
-    *never(_PLANS, "Money is tight right now, so I'm cutting back."),
+    *never(_PLANS, "I found another option that suits me better."),
+    # giving up a charge saves money; a hold or a reminder costs nothing to keep
+    *(
+        Motive(t, needs=frozenset({CHARGED}), unfit=_PLANS)
+        for t in ("I found something cheaper elsewhere.", "Money is tight right now, so I'm cutting back.")
+    ),
     *only(
         HOSTED,
         "We've decided to call the whole thing off.",
@@ -98,12 +100,14 @@ _REFUND = motives_of(
     "The service wasn't what was promised.",
     "I was billed for something I didn't end up using.",
 )
-_PAUSE = motives_of(
-    "I'm travelling for a few weeks.",
-    "I'll be away for a while and won't be using it.",
-    "Money is a bit tight this month.",
-    "I'm taking a short break while things settle down at home.",
-    "I'm moving house and won't need it for a little while.",
+_PAUSE = (
+    *motives_of(
+        "I'm travelling for a few weeks.",
+        "I'll be away for a while and won't be using it.",
+        "I'm taking a short break while things settle down at home.",
+        "I'm moving house and won't need it for a little while.",
+    ),
+    *only(CHARGED, "Money is a bit tight this month."),
 )
 _RESUME = motives_of(
     "I'm back home now and want to pick it up again.",
@@ -124,35 +128,6 @@ _RETRY = (
         "I just moved money into that account, so it should go through.",
         "I got a new card and want the payment to go through on it.",
     ),
-)
-_PAY = (
-    *motives_of(
-        "I'd rather get it settled before I forget.",
-        "I don't want it hanging over me.",
-        "I'm tidying up my finances this week.",
-        "I have the money set aside for it now.",
-    ),
-    *only(CLEARS, "I just got paid, so I can clear it now."),
-    *only(BEFORE_DUE, "I'd rather take care of it now than be late with it."),
-    *only(PART, "I can put something toward it now."),
-    *only(
-        OVERDUE,
-        "It slipped my mind, and I want it cleared up.",
-        "I lost track of it and want it off my plate.",
-        presumes=True,
-    ),
-)
-_RENEW = motives_of(
-    "I've been happy with it and want to keep it going.",
-    "I don't want a gap where I'm without it.",
-    "It's worked well for me and I'm keen to keep it.",
-    "I still need it, and I'd rather not have it lapse.",
-)
-_EXTEND = motives_of(
-    "I need a bit more time.",
-    "Things are taking longer than I expected.",
-    "My plans ran longer than I thought they would.",
-    "I'm not quite finished with it yet, so I need more time.",
 )
 RESCHEDULE = motives_of(
     "Something came up and I have a conflict then.",
@@ -218,11 +193,6 @@ _SOONER = motives_of(
     "I need it sooner than I planned.",
     "Something came up and I can't wait as long as I thought.",
 )
-_COLLECT = motives_of(
-    "I'm on my way to that side of town anyway.",
-    "I've been waiting on it and would like to have it.",
-    "I'd rather use it before I forget about it.",
-)
 _ADD = motives_of(
     "We're bringing more than we planned.",
     "It turns out I need a bit more than I booked.",
@@ -287,9 +257,9 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
         _RESUME,
     ),
     **dict.fromkeys(("reopen",), _REOPEN),
-    **dict.fromkeys(("pay", "prepay", "settle", "repayment", "payment", "cure"), _PAY),
-    **dict.fromkeys(("renew", "re"), _RENEW),
-    **dict.fromkeys(("extend",), _EXTEND),
+    **dict.fromkeys(("pay", "prepay", "settle", "repayment", "payment", "cure"), PAY),
+    **dict.fromkeys(("renew", "re"), RENEW),
+    **dict.fromkeys(("extend",), EXTEND),
     **dict.fromkeys(("reschedule", "postpone", "delay", "move", "shift", "change", "swap", "transfer"), RESCHEDULE),
     **dict.fromkeys(("dispute", "contest", "challenge", "object", "flag"), _DISPUTE),
     **dict.fromkeys(("appeal", "overturn", "review", "hearing"), _APPEAL),
@@ -300,7 +270,7 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
     **dict.fromkeys(("upgrade", "increase"), _UPGRADE),
     **dict.fromkeys(("downgrade", "reduce", "shorten"), _DOWNGRADE),
     **dict.fromkeys(("expedite", "expedited", "rush", "advance"), _SOONER),
-    **dict.fromkeys(("collect", "pick", "pickup", "redeem", "claim", "use", "redeliver"), _COLLECT),
+    **dict.fromkeys(("collect", "pick", "pickup", "redeem", "claim", "use", "redeliver"), COLLECT),
     **dict.fromkeys(("add",), _ADD),
     **dict.fromkeys(("decline", "reject"), _DECLINE),
     **dict.fromkeys(("waive", "excuse", "dismiss"), _WAIVE),

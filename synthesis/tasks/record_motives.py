@@ -59,6 +59,13 @@ def update_motive(column: str, key: str) -> str:
             "The old one isn't working anymore.",
             "I'd rather you reach me on the new one from now on.",
         )
+    elif words & {"title", "name", "subject", "label", "heading", "nickname"}:
+        # a record renamed is named better, not corrected: a new title is no fix of a wrong one
+        options = motives_of(
+            "The old name doesn't describe it well anymore.",
+            "A clearer name would help me find it straight away.",
+            "It should match what it's for now.",
+        )
     elif words & {"date", "time", "day", "slot", "at", "on", "start", "window"}:
         options = RESCHEDULE
     else:
@@ -66,10 +73,23 @@ def update_motive(column: str, key: str) -> str:
     return pick(options, f"{column}|{key}", refused=False) or _UPDATE[0].text
 
 
-def create_motive(action: str, key: str) -> str:
-    """Why the user asks for a new record (``action``: "book a tour", "file a claim")."""
+#: A record added to one the user just asked about (a document to the same claim, a payment on the
+#: same bill): it belongs with that request.
+_FOLLOWS = motives_of(
+    "That way everything for it is in one place.",
+    "It goes with what I just asked about.",
+    "I'd rather sort it all out in one go.",
+    "It belongs with it, so I'd rather do both now.",
+)
+
+
+def create_motive(action: str, key: str, *, follows: bool = False) -> str:
+    """Why the user asks for a new record (``action``: "book a tour", "file a claim"); ``follows``:
+    it is for a record the task just named ("It is for the same claim.")."""
     head = action.split()[0].lower() if action.split() else ""
-    if head in ("top", "load", "deposit", "fund", "add_funds"):
+    if follows:
+        options = _FOLLOWS
+    elif head in ("top", "load", "deposit", "fund", "add_funds"):
         options = motives_of(
             "I want enough on there for what I'm planning to buy.",
             "I'd rather have some money on there before the weekend.",

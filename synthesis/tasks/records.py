@@ -170,7 +170,7 @@ class RecordGoals(CriterionGoals):
         goal = Goal(m.tool, e.name, key, "create", f"the new {e.human}", given, depends_on_previous=onto is not None)
         chain.goals.append(goal)
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in given.items()}
-        motive = None if onto is not None else create_motive(e.create.description, f"{chain.user_id}|{about}")
+        motive = create_motive(e.create.description, f"{chain.user_id}|{about}", follows=onto is not None)
         if motive is not None:
             chain.facts.append(f"Why I'm asking for a new {e.human}: {motive}")
         chain.requests.append(
@@ -270,7 +270,8 @@ class RecordGoals(CriterionGoals):
             Goal(m.tool, e.name, row[pk(e)], verb, phrase, {a.name: value}, depends_on_previous=dependent)
         )
         shown = value.replace("_", " ") if isinstance(value, str) and a.kind == "enum" else value
-        motive = None if dependent else update_motive(a.name, f"{chain.user_id}|{phrase}")
+        # a change to a record the task just made needs no reason; one to "the same" record still does
+        motive = None if phrase.startswith("the new ") else update_motive(a.name, f"{chain.user_id}|{phrase}")
         if motive is not None:
             chain.facts.append(f"Why I want the {a.name.replace('_', ' ')} changed: {motive}")
         said = self.say.update_request(a.name, phrase, shown, first=len(chain.requests) == 0, motive=motive)

@@ -26,12 +26,19 @@ from .answers import participles
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
+from .motive_fit import RecordFacts
 from .motives import transition_motive
 from .phrasing import verb_phrase
 from .values import UserValues
 
 #: Parameters that hold the user's reason for a request, which the user dictates as its detail.
 _REASON_FIELD = re.compile(r"reason|note|comment|explanation|justification|statement")
+#: Parameters that say how much a request pays (a deposit, a part payment).
+_PAID_FIELD = re.compile(r"amount|deposit|payment|sum")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _moment(value: str, guard: Guard, clock: datetime) -> str:
@@ -252,7 +259,7 @@ class RuleGoals(UserKnowledge):
         chain.goals.append(
             Goal(m.tool, e.name, row[pk(e)], t.name, phrase, args, blocked=reason, rule=broken, refused_call=refused)
         )
-        self.request(chain, e, t.name, phrase, args, refused=True)
+        self.request(chain, e, t.name, phrase, args, refused=True, row=row)
         checks.keep(
             e,
             row,
@@ -286,29 +293,50 @@ class RuleGoals(UserKnowledge):
         return sum(bool(self.oracle.owner_of(e, r) == chain.user_id) for r in rows) >= at_least
 
     def motive(
-        self, chain: Chain, verb: str, phrase: str, extra: dict[str, Any] | None = None, *, refused: bool = False
+        self,
+        chain: Chain,
+        verb: str,
+        phrase: str,
+        extra: dict[str, Any] | None = None,
+        *,
+        refused: bool = False,
+        row: dict[str, Any] | None = None,
     ) -> str | None:
         """Why the user asks for ``verb`` on the record ``phrase`` names (:mod:`.motives`), also among
-        their facts so they can say it again; none for a step on a record just named ("the same …"),
-        nor where a reason the user dictates (``extra``: the request's details) says it already."""
+        their facts so they can say it again; none for a record the task just made ("the new …"), nor
+        where a reason the user dictates (``extra``: the request's details) says it already. ``row``:
+        the record as it stands, so a reason about its dates or amounts is given only where they make
+        it true (a lapse near its end day, a trip that ran longer once it began)."""
         given = next((v for k, v in (extra or {}).items() if _REASON_FIELD.search(k) and isinstance(v, str)), None)
-        if phrase.startswith(("the new ", "the same ")):
+        if phrase.startswith("the new "):
             return None
         said = frozenset(f.split(": ", 1)[-1] for f in chain.facts if f.startswith("Why I"))
-        motive = given or transition_motive(verb, f"{chain.user_id}|{phrase}", refused=refused, said=said)
+        key = f"{chain.user_id}|{phrase}"
+        paid = next((v for k, v in (extra or {}).items() if _PAID_FIELD.search(k) and _number(v)), None)
+        facts = RecordFacts.of_row(phrase, row, self.spec.clock.date(), paid) if row is not None else None
+        motive = given or transition_motive(verb, key, refused=refused, said=said, record=facts)
         if motive is not None:
             chain.facts.append(f"Why I'm asking to {verb_phrase(verb, 'it')}: {motive}")
         return None if given else motive
 
     def request(
-        self, chain: Chain, e: Entity, verb: str, phrase: str, extra: dict[str, Any], *, refused: bool = False
+        self,
+        chain: Chain,
+        e: Entity,
+        verb: str,
+        phrase: str,
+        extra: dict[str, Any],
+        *,
+        refused: bool = False,
+        row: dict[str, Any] | None = None,
     ) -> None:
         """The user's request, with why (``refused``: the agent must refuse it, so the reason claims
-        nothing of the record); half the time the record is named only when the agent asks which one."""
+        nothing of the record; ``row``: the record, so the reason fits it); half the time the record
+        is named only when the agent asks which one."""
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
-        motive = self.motive(chain, verb, phrase, extra, refused=refused)
+        motive = self.motive(chain, verb, phrase, extra, refused=refused, row=row)
         vague = phrase != "my account" and not named_before and self.rng.random() < 0.5
         many = plural(e.human)
         # a second such request in the same task is for another one ("then cancel another one of …"); of

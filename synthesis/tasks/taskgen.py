@@ -172,7 +172,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 **{user_col: chain.user_id, "record_id": row[pk(e)], "summary": verb_phrase(t.name, phrase)},
             )
             chain.goals.append(Goal(ESCALATION_TOOL, e.name, row[pk(e)], t.name, phrase))
-            self.request(chain, e, t.name, phrase, {})
+            self.request(chain, e, t.name, phrase, {}, row=row)
             table = escalation_table(self.domain)
             checks.inserted.append(
                 (table, {user_col: chain.user_id, "record_id": row[pk(e)]}, "the request is handed to a human agent")

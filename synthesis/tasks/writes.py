@@ -250,7 +250,7 @@ class WriteGoals(RecordGoals):
         chain.call(m.tool, **args)
         checks.transition(e, t, before, args, parents, children)
         chain.goals.append(Goal(m.tool, e.name, key, t.name, phrase, extra, depends_on_previous=dependent))
-        self.request(chain, e, t.name, phrase, extra)
+        self.request(chain, e, t.name, phrase, extra, row=before)
         if on_condition:
             chain.requests.append(self.consent_condition())
         self._keep_siblings(chain, e, key, checks)

@@ -93,6 +93,46 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             ("Why I'm asking to cancel it: My schedule changed and I can't make it work."),
             "Why I'm asking to cancel it: We've decided to call the whole thing off.",
         )
+    if name == "gap":
+        spec = _spec("library_loans")
+        loan = next(r for r in spec.seed["loans"] if r["status"] == "active" and r["due_date"] > "2026-03-31")
+        args = {"loan_id": loan["loan_id"], "member_id": loan["member_id"]}
+        return (
+            spec,
+            ToolCall(tool="renew_loan", arguments=args),
+            "Why I'm asking to renew it: I don't want a gap where I'm without it.",
+            "Why I'm asking to renew it: I've been happy with it and want to keep it going.",
+        )
+    if name == "longer":
+        spec = _spec("travel_insurance_claims")
+        policy = next(r for r in spec.seed["travel_policies"] if r["trip_start"] > "2026-03-02")
+        args = {"travel_policy_id": policy["travel_policy_id"], "policyholder_id": policy["policyholder_id"]}
+        return (
+            spec,
+            ToolCall(tool="extend_travel_policy", arguments=args),
+            "Why I'm asking to extend it: Things are taking longer than I expected.",
+            "Why I'm asking to extend it: I need a bit more time.",
+        )
+    if name == "free":
+        spec = _spec("newspaper_home_delivery")
+        hold = spec.seed["vacation_holds"][0]
+        args = {"vacation_hold_id": hold["vacation_hold_id"], "subscriber_id": hold["subscriber_id"]}
+        return (
+            spec,
+            ToolCall(tool="cancel_vacation_hold", arguments=args),
+            "Why I'm asking to cancel it: Money is tight right now, so I'm cutting back.",
+            "Why I'm asking to cancel it: I won't be using it after all.",
+        )
+    if name == "cover":
+        spec = _spec("tire_shop_installations")
+        cover = spec.seed["road_hazard_warranties"][0]
+        args = {"road_hazard_warranty_id": cover["road_hazard_warranty_id"], "customer_id": cover["customer_id"]}
+        return (
+            spec,
+            ToolCall(tool="claim_road_hazard_warranty", arguments=args),
+            "Why I'm asking to claim it: I'd rather use it before I forget about it.",
+            "Why I'm asking to claim it: Something's gone wrong with it, and that's what the cover is for.",
+        )
     spec = _spec("self_storage_rentals")
     renter = spec.seed["renters"][0]
     args = {"renter_id": renter["renter_id"], "autopay": not renter["autopay"]}
@@ -111,6 +151,10 @@ _COUNTER = {
     "plans": "plan_motives_on_claims_or_hosted",
     "hosted": "plan_motives_on_claims_or_hosted",
     "wrong": "wrong_value_motives_on_settings",
+    "gap": "time_motives_far_off",
+    "longer": "time_motives_far_off",
+    "free": "money_motives_on_free_records",
+    "cover": "forget_motives_on_cover",
 }
 
 
@@ -136,11 +180,25 @@ def test_a_request_without_a_reason_beside_one_with_a_reason_is_counted() -> Non
     assert motive_fit_counts(spec, [two]).requests_unexplained == 1
 
 
-@pytest.mark.parametrize("domain", ["dealership_test_drives", "banquet_event_planning", "phone_bill_disputes"])
+@pytest.mark.parametrize(
+    "domain",
+    [
+        "dealership_test_drives",
+        "banquet_event_planning",
+        "phone_bill_disputes",
+        "library_loans",
+        "newspaper_home_delivery",
+        "travel_insurance_claims",
+    ],
+)
 def test_generated_tasks_give_no_motive_that_contradicts_their_record(domain: str) -> None:
+    """The seed-61 review's motives too (a gap three months early, money tight over a vacation hold,
+    a trip that ran long before it began), and a reason for every request of a task that gives one,
+    "the same" record included (number_porting_requests_kb-004, employee_expense_claims-004)."""
     spec = _spec(domain)
     meta = _generated(domain).meta
     tasks = generate_tasks({d.id: d for d in load_ontology()}[domain], spec, meta, count=40, seed=0)[0]
     counts = motive_fit_counts(spec, tasks)
     assert counts.motives_checked >= 20
     assert counts.motives_contradicting == 0
+    assert counts.requests_unexplained == 0

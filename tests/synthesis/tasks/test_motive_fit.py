@@ -87,3 +87,48 @@ def test_a_setting_is_switched_for_a_preference_not_because_it_was_given_wrong()
         said = {update_motive(column, f"U{i}|my account") for i in _KEYS}
         assert not {m for m in said if re.search(r"wrong|mistake", m)}, column
     assert {m for i in _KEYS if "wrong" in (m := update_motive("license_plate", f"U{i}|my car"))}
+
+
+_FAR = re.compile(r"\bgap\b|\blapse\b|be late|taking longer|ran longer|not quite finished", re.IGNORECASE)
+_TIGHT = re.compile(r"money is (?:a bit )?tight|cheaper|cut(?:ting)? back", re.IGNORECASE)
+
+
+def test_time_pressure_needs_the_records_day_near_or_begun() -> None:
+    """library_loans-022: "I don't want a gap" renewed a loan due in 3.5 months; travel_insurance_claims-001:
+    "Things are taking longer than I expected" extended cover for a trip ten weeks away."""
+    today = date(2026, 3, 2)
+    far_loan = RecordFacts.of_row("my loan", {"status": "active", "due_date": "2026-06-20"}, today)
+    near_loan = RecordFacts.of_row("my loan", {"status": "active", "due_date": "2026-03-10"}, today)
+    assert not {m for m in _said("renew", "my loan", far_loan) if _FAR.search(m)}
+    assert {m for m in _said("renew", "my loan", near_loan) if _FAR.search(m)}
+    ahead = {"status": "active", "trip_start_date": "2026-05-14", "end_date": "2026-06-02", "premium": 80.0}
+    trip = RecordFacts.of_row("my travel policy", ahead, today)
+    assert not {m for m in _said("extend", "my travel policy", trip) if _FAR.search(m)}
+    begun = RecordFacts.of_row("my travel policy", {**ahead, "trip_start_date": "2026-02-20"}, today)
+    assert {m for m in _said("extend", "my travel policy", begun) if _FAR.search(m)}
+    bill = {"status": "issued", "due_date": "2026-06-20", "amount_due": 420.0}
+    assert not {m for m in _said("pay", "my bill", RecordFacts.of_row("my bill", bill, today)) if _FAR.search(m)}
+
+
+def test_money_explains_giving_up_only_what_costs_money() -> None:
+    """newspaper_home_delivery-003: "Money is tight right now" cancelled a vacation hold on the paper."""
+    today = date(2026, 3, 2)
+    hold = {"status": "scheduled", "start_date": "2026-06-08", "end_date": "2026-06-11", "donate_papers": 1}
+    free = _said("cancel", "my vacation hold", RecordFacts.of_row("my vacation hold", hold, today))
+    assert free and not {m for m in free if _TIGHT.search(m)}
+    paper = {"status": "active", "weekly_rate": 11.84}
+    paid = _said("cancel", "my subscription", RecordFacts.of_row("my subscription", paper, today))
+    assert {m for m in paid if _TIGHT.search(m)}
+
+
+def test_cover_is_used_because_something_went_wrong() -> None:
+    """tire_shop_installations-001: "I'd rather use it before I forget about it" for a road-hazard claim."""
+    cover = _said("claim", "my road hazard warranty")
+    assert cover and not {m for m in cover if "forget" in m or "side of town" in m}
+    assert {m for m in _said("redeem", "my gift voucher") if "forget" in m}
+
+
+def test_a_renamed_record_is_named_better_not_corrected() -> None:
+    """employee_expense_claims-004: "I noticed it was wrong" retitled a report to another subject."""
+    said = {update_motive("title", f"U{i}|my expense report") for i in _KEYS}
+    assert not {m for m in said if "wrong" in m}

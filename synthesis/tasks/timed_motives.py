@@ -1,0 +1,67 @@
+"""Reasons that are true only of some records' dates and amounts: paying, renewing, extending and
+using something (the other families are in :mod:`.motives`).
+
+"rather than be late with it" pays a bill due soon, not one due in three months; "I don't want a gap"
+renews a loan near its due day; "Things are taking longer than I expected" extends a trip that has
+begun, not one ten weeks away; "before I forget" uses a voucher, while cover (a warranty) is used
+because something went wrong. Each names the facets of the record it needs (:mod:`.motive_fit`), read
+from the record's row.
+"""
+
+from __future__ import annotations
+
+from .motive_fit import BEFORE_DUE, CLEARS, COVER, DUE_SOON, OVERDUE, PART, STARTED, Motive, motives_of, never, only
+
+PAY = (
+    *motives_of(
+        "I'd rather get it settled before I forget.",
+        "I don't want it hanging over me.",
+        "I'm tidying up my finances this week.",
+        "I have the money set aside for it now.",
+    ),
+    *only(CLEARS, "I just got paid, so I can clear it now."),
+    # lateness is a worry only when the day is near
+    Motive("I'd rather take care of it now than be late with it.", needs=frozenset({BEFORE_DUE, DUE_SOON})),
+    *only(PART, "I can put something toward it now."),
+    *only(
+        OVERDUE,
+        "It slipped my mind, and I want it cleared up.",
+        "I lost track of it and want it off my plate.",
+        presumes=True,
+    ),
+)
+RENEW = (
+    *motives_of(
+        "I've been happy with it and want to keep it going.",
+        "It's worked well for me and I'm keen to keep it.",
+        "I'll still need it for a while yet.",
+    ),
+    # a gap or a lapse is near only when the record ends soon
+    *only(DUE_SOON, "I don't want a gap where I'm without it.", "I still need it, and I'd rather not have it lapse."),
+)
+EXTEND = (
+    *motives_of(
+        "I need a bit more time.",
+        "It turns out I want it for longer than I first planned.",
+        "I'd rather have the extra time in hand, just in case.",
+    ),
+    # only what has begun can have taken longer than expected
+    *only(
+        STARTED,
+        "Things are taking longer than I expected.",
+        "My plans ran longer than I thought they would.",
+        "I'm not quite finished with it yet, so I need more time.",
+    ),
+)
+COLLECT = (
+    *never(
+        frozenset({COVER}), "I'm on my way to that side of town anyway.", "I'd rather use it before I forget about it."
+    ),
+    *motives_of("I've been waiting on it and would like to have it."),
+    # cover is used because something went wrong
+    *only(
+        COVER,
+        "Something's gone wrong with it, and that's what the cover is for.",
+        "It got damaged, and that's why I took the cover out.",
+    ),
+)
