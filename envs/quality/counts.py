@@ -148,7 +148,19 @@ class QualityCounts:
     pay_day_motives_on_small_sums: int = 0
     plan_motives_on_claims_or_hosted: int = 0
     wrong_value_motives_on_settings: int = 0
+    time_motives_far_off: int = 0
+    money_motives_on_free_records: int = 0
+    forget_motives_on_cover: int = 0
     requests_unexplained: int = 0
+    column_verb_tasks: int = 0
+    repeated_kind_tasks: int = 0
+    switch_garbled_tasks: int = 0
+    form_request_tasks: int = 0
+    role_as_beneficiary_tasks: int = 0
+    total_questions: int = 0
+    totals_over_ended: int = 0
+    value_questions: int = 0
+    own_choice_questions: int = 0
 
     def finish(self) -> None:
         """Fill the shares and derived counts from the counts."""

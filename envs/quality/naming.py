@@ -121,3 +121,28 @@ class Names:
     def titles_in(self, text: str) -> list[str]:
         """Generated titles that ``text`` names as written (capitals included, on word boundaries)."""
         return sorted(t for t in self.titles if t in text and mentions(text, t))
+
+
+def is_verb_form(word: str) -> bool:
+    """Whether a column's word is a verb's present form ("renews", "closes"), not a noun."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+#: Roles of people who issue what the record is (a prescriber writes a prescription).
+_ISSUERS = frozenset({"prescriber", "author", "physician", "recommender", "referrer", "issuer", "sender"})
+#: Roles of people the record is for (a pickup person, the name on a certificate).
+_SERVED = frozenset({"person", "certificate", "beneficiary", "recipient", "holder", "guest", "child", "student"})
+
+
+def person_role(column: str) -> str:
+    """How a record is named by the person in ``column``: "from" its issuer ("my prescription from
+    Stephanie Baker", for ``prescriber``), "with" one who serves it ("my repair with Sam Lee", for
+    ``technician``), "for" one it is for ("my pickup pass for Sam Lee", ``pickup_person``)."""
+    words = column.split("_")
+    if words[-1] in _SERVED or words[0] in ("for", "name"):
+        return "for"
+    if set(words) & _ISSUERS:
+        return "from"
+    if words[-1].endswith(("er", "or", "ian", "ist")) or words[-1] in ("host", "contact"):
+        return "with"
+    return "for"

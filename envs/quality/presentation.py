@@ -64,7 +64,16 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("instructions copying a tool description", str(c.instructions_copying_tools)),
         ("requests without a motive", f"{c.requests_without_motive}/{c.motive_requests} tasks asking for an action"),
         ("motives contradicting their record", f"{c.motives_contradicting}/{c.motives_checked} motives"),
+        (
+            "garbled words: column verb / repeated kind / switch / 'request to' / role as served",
+            f"{c.column_verb_tasks} / {c.repeated_kind_tasks} / {c.switch_garbled_tasks} / {c.form_request_tasks}"
+            f" / {c.role_as_beneficiary_tasks} tasks",
+        ),
         ("requests left without a reason beside others with one", str(c.requests_unexplained)),
+        (
+            "questions: totals over ended records / a field the user set",
+            f"{c.totals_over_ended}/{c.total_questions} / {c.own_choice_questions}/{c.value_questions}",
+        ),
         (
             "details dictated as form fields / records named by a column / ISO dates",
             f"{c.form_dictated_tasks} / {c.column_named_tasks} / {c.iso_date_tasks} tasks",

@@ -18,6 +18,7 @@ from ..catalog import CatalogEntry
 from .agreement import parents_against_children
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
+from .asked import asked_counts
 from .awaited import awaited_long_past
 from .believable import believable_counts
 from .bounds import values_beyond_record
@@ -42,6 +43,7 @@ from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_sk
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
+from .wording import wording_counts
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
 JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
@@ -144,6 +146,10 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(request_counts(entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(motive_fit_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(asked_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(wording_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)

@@ -13,6 +13,7 @@ import random
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
+from envs.quality.asked import ended_state
 from envs.quality.text import superlative
 
 from ..domains.domain import Entity, plural
@@ -186,7 +187,9 @@ class CriterionGoals(ConsentGoals):
         for r in rows:
             owner = str(self.oracle.owner_of(e, r))
             groups.setdefault((owner, str(r.get(status)) if status else ""), []).append(r)
-        options = sorted(k for k, g in groups.items() if len(g) >= 2)
+        # a charge of records that ended unfulfilled applies no more: no one adds up the weekly rate of
+        # their cancelled subscriptions
+        options = sorted(k for k, g in groups.items() if len(g) >= 2 and not ended_state(k[1]))
         self.rng.shuffle(options)
         for user_id, state in options:
             attr = self.rng.choice(money)

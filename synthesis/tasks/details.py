@@ -101,11 +101,36 @@ def _counted(name: str, value: int) -> str | None:
     return said(name, value, [f"It's for {value} {noun}.", f"I need {value} {noun}."])
 
 
+#: First words of a yes-or-no column that are verbs: "donate_papers" is done, not switched on.
+SWITCH_VERBS = frozenset(
+    {"donate", "send", "include", "allow", "receive", "share", "notify", "skip", "keep", "leave", "add", "use",
+     "require", "request", "email", "text", "call", "print", "deliver", "waive", "hold", "ship", "gift"}
+)  # fmt: skip
+
+
+def switched(name: str, value: bool) -> str:
+    """A yes-or-no detail in a person's words: "Please donate the papers." for a column that is a verb,
+    "I'd like the loaner requested." for one that is a state, "There are allergies to note." for
+    ``has_``; "I'd
+    like autopay on." for a thing switched on or off."""
+    what = column_words(name)
+    words = what.split()
+    if words[0] == "has" and len(words) > 1:
+        rest = " ".join(words[1:])
+        return f"There are {rest} to note." if value else f"There are no {rest}."
+    if words[0] in SWITCH_VERBS and len(words) > 1:
+        return f"Please {what}." if value else f"Please don't {what}."
+    if len(words) > 1 and words[-1].endswith("ed"):
+        thing, state = " ".join(words[:-1]), words[-1]
+        return f"I'd like the {thing} {state}." if value else f"I don't want the {thing} {state}."
+    return f"I'd like {what} {'on' if value else 'off'}."
+
+
 def detail(name: str, value: Any, today: date | None = None) -> str:
     """A detail of a request, as a user gives it (see the module doc); ``today``: the clock's day, so
     a day this year is said without its year."""
     if isinstance(value, bool):
-        return f"I'd like {column_words(name)} {'on' if value else 'off'}."
+        return switched(name, value)
     if isinstance(value, int) and name.endswith("s"):
         return _counted(name, value) or ""
     what = column_words(name)
@@ -144,6 +169,8 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
     words = what.split()
     if isinstance(value, str) and words[-1] in _KINDS and value == value.lower():
         noun = " ".join(words[:-1])
+        if noun and shown[:3] == noun[:3]:  # loss_type lost: "It was lost.", not "It's a lost loss."
+            return f"It was {shown}."
         return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
     if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
         return said(

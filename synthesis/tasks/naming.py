@@ -35,7 +35,7 @@ from datetime import date
 from itertools import combinations
 from typing import Any
 
-from envs.quality.naming import is_lorem_title
+from envs.quality.naming import is_lorem_title, is_verb_form, person_role
 from envs.quality.spoken import spoken_when
 
 from ..domains.domain import Attribute, Domain, Entity, Reference
@@ -140,6 +140,8 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
             return f"starting on {when}"
         if not words <= _WHEN_MADE | {"at", "on", "date", "time"}:  # hearing_date, refunded_on, next_credit_date
             event = a.name.split("_")
+            if is_verb_form(event[0]) and _event(event) == event[0]:
+                return f"that {event[0]} on {when}"  # renews_on: "that renews on June 2", no "the renews"
             if event[0].endswith("ed") and len(event) <= 2:  # "approved on February 8"
                 # what the record is named for: "my refund from February 8", not "refunded on"
                 own = noun.split()[-1] if noun else ""
@@ -149,7 +151,9 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
     if a.kind == "title":
         return f"for {value}"  # my recital entry for Moonlight Sonata
     if a.kind == "person_name":  # my student Leah Reid (the record's own name); my pickup pass for Sam Lee
-        return str(value) if a.name in ("name", "full_name") or a.name.endswith("_name") else f"for {value}"
+        if a.name in ("name", "full_name") or a.name.endswith("_name"):
+            return str(value)
+        return f"{person_role(a.name)} {value}"
     if a.kind == "company":
         return f"with {value}"
     if a.kind == "city":

@@ -7,6 +7,7 @@ backend may rewrite the result, which is then re-verified (the facts must still 
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 from typing import Any
 
@@ -252,7 +253,12 @@ class Phrasing:
         cut = next((i for i, w in enumerate(words) if i >= 2 and (w in _QUALIFIERS or w.startswith("("))), len(words))
         action = " ".join(words[:cut])
         action = action[:1].lower() + action[1:]
+        # "I'd also like to request to move a number" is a form's wording: the user would like to move
+        # it (and not "Please attend a conference", which asks the agent to go)
+        asked_for = re.match(r"^(?:request|ask|apply) to ", action) is not None
+        action = re.sub(r"^(?:request|ask|apply) to ", "", action)
         lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
+        lead = "I'd like to" if asked_for and first else lead
         text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}" + (f" {motive}" if motive else "")
         text += "".join(f" It is for {p}." for p in about)
         return text + self._details(details)

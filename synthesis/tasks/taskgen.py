@@ -431,7 +431,13 @@ class TaskGenerator(QuoteGoals, Outcomes):
         if draw < TOTAL_QUESTIONS + WHAT_IF_QUESTIONS:
             return self.what_if_task(task_id)
         row = self.rng.choice(rows)
-        asked = [a for a in e.attributes if a.kind in ("money", "date", "datetime", "enum", "quantity")]
+        # what the user chose when they made the record (how they heard of a job) is theirs to know
+        chosen = set(e.create.inputs) if e.create is not None else set()
+        asked = [
+            a
+            for a in e.attributes
+            if a.kind in ("money", "date", "datetime", "enum", "quantity") and a.name not in chosen
+        ]
         col = (
             e.lifecycle.field
             if e.lifecycle and (not asked or self.rng.random() < 0.4)
