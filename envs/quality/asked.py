@@ -45,8 +45,8 @@ class AskedCounts:
 def asked_counts(spec: EnvSpec, tasks: list[Task]) -> AskedCounts:
     """Measure the information questions of ``tasks`` against the create tools of ``spec``."""
     out = AskedCounts()
-    chosen = {
-        column_words(p)
+    chosen = {  # (the words of what a create tool makes, a field it takes)
+        (column_words(t.name.removeprefix("create_")), column_words(p))
         for t in spec.tools
         if t.kind == "write" and t.name.startswith("create_")
         for p in t.parameters.get("properties", {})
@@ -61,5 +61,7 @@ def asked_counts(spec: EnvSpec, tasks: list[Task]) -> AskedCounts:
             out.totals_over_ended += any(ended_state(" ".join(which[:n])) for n in (1, 2, 3))  # "no show reservations"
         elif m := _VALUE.match(task.answer):
             out.value_questions += 1
-            out.own_choice_questions += m.group(1) in chosen
+            field, record = m.group(1), m.group(2)
+            made_here = [f for made, f in chosen if re.search(rf"\b{re.escape(made)}\b", record)]
+            out.own_choice_questions += field in made_here
     return out

@@ -16,7 +16,7 @@ contradicts the record when it says:
   record whose due or end day is more than ``SOON_DAYS`` away, or something that "is taking longer"
   of a span that has not begun (a trip ten weeks away);
 * money of what costs nothing ("Money is tight", "found something cheaper") to give up a record
-  that carries no charge (a vacation hold);
+  that carries no charge and is no thing paid for by its name (a vacation hold, a leave request);
 * "before I forget" to use cover (a warranty, insurance), which is used because something went wrong.
 
 ``requests_unexplained`` counts, in tasks that give a reason for some request, the requests they
@@ -77,6 +77,11 @@ _END_COLUMN = re.compile(
 )
 _START_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
 _CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
+#: Things the user pays for, whatever the row holds (an order's price is on its product).
+_COSTS_USER = frozenset(
+    {"quote", "estimate", "substitution", "upgrade", "part", "parts", "line", "treatment", "repair", "plan", "order",
+     "invoice", "bill", "fee", "charge", "supplement", "addon", "add", "job", "proposal", "subscription"}
+)  # fmt: skip
 _COVER = frozenset({"warranty", "guarantee", "insurance", "coverage", "protection", "hazard"})
 
 
@@ -187,7 +192,10 @@ def _contradictions(motive: str, record: _Record, column: str | None, today: dat
         found.add("wrong")
     if (_GAP.search(motive) and _ends_far_off(row, today)) or (_LONGER.search(motive) and _not_begun(row, today)):
         found.add("far_off")
-    if _TIGHT.search(motive) and not any(_CHARGE_COLUMN.search(k) and _number(v) and v > 0 for k, v in row.items()):
+    charged = bool(words & _COSTS_USER) or any(
+        _CHARGE_COLUMN.search(k) and _number(v) and v > 0 for k, v in row.items()
+    )
+    if _TIGHT.search(motive) and not charged:
         found.add("free")
     if _FORGET.search(motive) and words & _COVER:
         found.add("cover")

@@ -184,10 +184,10 @@ _UPGRADE = motives_of(
     "I need more than I have now.",
     "We've got a new job coming up and need more than before.",
 )
-_DOWNGRADE = motives_of(
-    "I'm not using it as much as I thought I would.",
-    "I'm trying to cut back on costs.",
-    "Money is a bit tight, so something smaller would suit me.",
+_DOWNGRADE = (
+    *motives_of("I'm not using it as much as I thought I would.", "I'd rather have less of it for now."),
+    # a shorter leave or a smaller share saves money only where it carries a charge
+    *only(CHARGED, "I'm trying to cut back on costs.", "Money is a bit tight, so something smaller would suit me."),
 )
 _SOONER = motives_of(
     "I need it sooner than I planned.",

@@ -64,7 +64,7 @@ def update_motive(column: str, key: str) -> str:
         options = motives_of(
             "The old name doesn't describe it well anymore.",
             "A clearer name would help me find it straight away.",
-            "It should match what it's for now.",
+            "I've gone off the old name.",
         )
     elif words & {"date", "time", "day", "slot", "at", "on", "start", "window"}:
         options = RESCHEDULE
