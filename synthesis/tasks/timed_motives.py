@@ -61,7 +61,7 @@ COLLECT = (
     # cover is used because something went wrong
     *only(
         COVER,
-        "Something's gone wrong with it, and that's what the cover is for.",
+        "Something's gone wrong with it, so I need the cover now.",
         "It got damaged, and that's why I took the cover out.",
     ),
 )

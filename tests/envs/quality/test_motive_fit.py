@@ -131,7 +131,7 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             spec,
             ToolCall(tool="claim_road_hazard_warranty", arguments=args),
             "Why I'm asking to claim it: I'd rather use it before I forget about it.",
-            "Why I'm asking to claim it: Something's gone wrong with it, and that's what the cover is for.",
+            "Why I'm asking to claim it: Something's gone wrong with it, so I need the cover now.",
         )
     spec = _spec("self_storage_rentals")
     renter = spec.seed["renters"][0]

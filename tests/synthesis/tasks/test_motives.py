@@ -34,6 +34,7 @@ def test_every_motive_reads_as_a_reason_and_carries_no_value() -> None:
     assert len(every) >= 100  # enough variants that thousands of tasks do not repeat one hundreds of times
     for m in every:
         assert has_motive(m.text), m.text
+        assert not dictates_form(m.text), m.text  # "that's what the cover is for." read as a field's value
         assert not re.search(r"[\d$@]", m.text), m.text  # no id, date or amount for an answer to restate
 
 
