@@ -136,11 +136,13 @@ _UNITS = frozenset(
 )
 
 
-def worded(answer: str) -> str:
+def worded(answer: str, labels: Iterable[str] = ()) -> str:
     """The answer's own words (:func:`prose`) less the values it only lists: a sentence made of
     values alone ("2026-03-02."), or values hung on a refusal by a colon ("I can't do the deposit:
-    15.97 50"), relate no value to anything, so they give no reason. Values named after a label
-    ("Audit time: 2026-03-02 10:30") or in a sentence of words are kept.
+    15.97 50"), relate no value to anything, so they give no reason. ``labels`` are the words the
+    records hold ("basic", "active"): listed among the values, they are values too ("I can't extend
+    it: basic 2026-05-11 active"). Values named after a label ("Audit time: 2026-03-02 10:30") or
+    in a sentence of words are kept.
 
     >>> worded("I can't cancel HA0010. 2026-03-02.")
     "I can't cancel HA0010."
@@ -148,22 +150,26 @@ def worded(answer: str) -> str:
     "I can't do the deposit: Audit time: 10:30 AM."
     >>> worded("I can't cancel HA0010: values 2026-03-02 10:30, 24 hours")
     "I can't cancel HA0010:"
+    >>> worded("I can't extend TIP-6: basic 2026-05-11 active.", ["basic", "active"])
+    "I can't extend TIP-6:"
     """
+    said = {w for label in labels for w in re.findall(r"[a-z]+", label.lower())}
     kept = []
     for sentence in _SENTENCE_END.split(prose(answer)):
-        if _bare(sentence):
+        if _bare(sentence, said):
             continue
         head, colon, tail = sentence.partition(": ")
-        kept.append(head + ":" if colon and _bare(tail) and says_no(head) else sentence)
+        kept.append(head + ":" if colon and _bare(tail, said) and says_no(head) else sentence)
     return " ".join(s for s in kept if s.strip())
 
 
-def _bare(piece: str) -> bool:
-    """Whether ``piece`` holds values and nothing but their units and separators."""
+def _bare(piece: str, labels: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Whether ``piece`` holds values and nothing but their units and separators: numbers, and
+    words of ``labels`` where a number is among them."""
     if not re.search(r"\d", piece):
         return False
     words = re.findall(r"[a-z]+", re.sub(r"\S*\d\S*", " ", without_dates(piece.lower())))
-    return all(w in _UNITS for w in words)
+    return all(w in _UNITS or w in labels for w in words)
 
 
 def reason_given(answer: str, value: str) -> bool:

@@ -13,8 +13,13 @@ agent says it in words. Three readings follow (docs/formats.md, "Answers"):
 * :func:`label_named` — whether a text names a label as a status, for distractors: a label that is
   also an ordinary verb ("filed") used as a verb, in the passive followed by when, where or by whom
   ("was filed when the goods arrived", "has been filed by your broker") or in the active with an
-  object ("I filed it"), names no status; every other use does ("status: filed", "is filed",
-  "filed, duty_due, cleared").
+  object ("I filed it"), names no status; nor does a label said to be denied ("via a job board, not
+  through a recruiter", "rather than a recruiter", "A recruiter? No"); every other use does
+  ("status: filed", "is filed", "filed, duty_due, cleared").
+
+A label that is a short phrase with a number ("continuous 1 month") is said with the number in words
+or digits, hyphenated or not, and its words in any order within a span as long as the phrase and one
+word more ("a one-month continuous pass").
 """
 
 from __future__ import annotations
@@ -102,6 +107,31 @@ def _of_request(label: str, request: str, claims: Iterable[str]) -> bool:
     )
 
 
+#: Numbers a label's phrase may hold, as people write them in words.
+_NUMBER_NAMES = dict(
+    enumerate(re.findall(r"\w+", "zero one two three four five six seven eight nine ten eleven twelve"))
+)
+#: How many words a label phrase with a number may have to be read in any order: longer phrases are
+#: names, said as written.
+_MAX_PHRASE_WORDS = 4
+
+
+def _number_phrase_said(said: str, label: str) -> bool:
+    """Whether ``said`` (normalized by :func:`_words`) holds every word of ``label``, a short phrase
+    with a number, within a span one word longer than the phrase, the number in digits or words."""
+    tokens = _words(label).split()
+    if not 2 <= len(tokens) <= _MAX_PHRASE_WORDS or not any(t.isdigit() for t in tokens):
+        return False
+    accepted = [{t, _NUMBER_NAMES.get(int(t), t)} if t.isdigit() else {t} for t in tokens]
+    words = re.findall(r"[a-z0-9]+", said)
+    span = len(tokens) + 1
+    for start in range(len(words)):
+        window = words[start : start + span]
+        if all(any(w in forms for w in window) for forms in accepted):
+            return True
+    return False
+
+
 def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[str] = ()) -> bool:
     """Whether ``text`` says a record is in the state ``label`` names, in any of its :func:`phrasings`;
     the participle of the ``request``'s own verb (or one of its ``claims``) counts only outside the
@@ -118,7 +148,7 @@ def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[s
         for at in _occurrences(phrase, said):
             if not (restated and _REQUESTED.search(said[max(0, at - 40) : at])):
                 return True
-    return False
+    return _number_phrase_said(said, label)
 
 
 def _ordinary_verb(label: str) -> bool:
@@ -126,17 +156,49 @@ def _ordinary_verb(label: str) -> bool:
     return re.fullmatch(r"[a-z]+ed", said) is not None or said in _IRREGULAR_PARTICIPLES
 
 
+#: Before a value, what denies it: "not through a recruiter", "rather than the premium plan".
+_DENIED_BEFORE = re.compile(
+    r"\b(?:not|never|rather than|instead of)(?: (?:through|via|by|from|in|on|at|a|an|the|to|for|with|as|of|"
+    r"your|its|their|our|my|any))* $"
+)
+#: After a value, what denies it: "A recruiter? No, a job board."
+_DENIED_AFTER = re.compile(r"[\s\"')]*\?[\s\"')]*(?:no|nope|not)\b")
+#: A value denied, to cut out of a text: the denial, its small words, and a date or one value after it.
+_DENIED_VALUE = re.compile(
+    _DENIED_BEFORE.pattern.removesuffix(" $")
+    + r" (?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+?)(?=[\s,;:!?()]|\.(?:\s|$)|$)"
+)
+
+
+def without_denied(text: str) -> str:
+    """``text`` less the values it says are not the case ("$40, not $50" keeps "$40"): a wrong value
+    denied is not stated.
+
+    >>> without_denied("It was $40, not $50; never 2026-03-02. Not June 9, 2026 either.")
+    'it was $40, ; . either.'
+    """
+    return _DENIED_VALUE.sub("", " ".join(text.split()).replace("_", " ").lower()).replace("  ", " ")
+
+
+def _denied(said: str, at: int, end: int) -> bool:
+    return bool(_DENIED_BEFORE.search(said[max(0, at - 60) : at]) or _DENIED_AFTER.match(said, end))
+
+
 def label_named(text: str, label: str) -> bool:
     """Whether ``text`` names ``label`` as a status (for a distractor): a label that is also an
-    ordinary verb, used as one, does not count.
+    ordinary verb, used as one, does not count, nor one said not to be the case.
 
     >>> label_named("Your entry was filed when the goods arrived; its status is duty due.", "filed")
     False
     >>> label_named("Entries: filed, duty_due, cleared.", "filed"), label_named("Status: filed.", "filed")
     (True, True)
+    >>> label_named("It came via a job board, not through a recruiter.", "recruiter")
+    False
     """
     said = _words(text)
     for at in _occurrences(_words(label), said):
+        if _denied(said, at, at + len(_words(label))):
+            continue
         if not _ordinary_verb(label):
             return True
         before, after = said[max(0, at - 40) : at], said[at + len(_words(label)) :]

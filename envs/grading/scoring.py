@@ -23,7 +23,7 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
-from .labels import is_label, label_named, value_stated
+from .labels import is_label, label_named, value_stated, without_denied
 from .outputs import Reading
 from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, rivals, states_status
 
@@ -220,8 +220,9 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         stated = value_stated(said, out)
         checklist.append(CheckResult(kind="output", description=out, passed=stated and not dumped, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
+    undenied = Reading(without_denied(plainly.text))  # "$40, not $50" does not state $50
     for value in task.distractors:
-        named = label_named(plainly.text, value) if is_label(value) else plainly.states(value)
+        named = label_named(plainly.text, value) if is_label(value) else undenied.states(value)
         checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
     checklist += _refusal_checks(task, answer, env, expected)
     return checklist
@@ -230,13 +231,19 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
 def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
     if not task.refusals:
         return []
-    # a reason is given in words: values only listed, or a sentence of values alone, relate nothing
-    said = Reading(worded(answer), today=env.spec.clock.date())
     context = AnswerContext.of(env.spec, task, expected.results)
-    extra = restated(answer, context.shown, context.allowed, context.words)
-    dumped = dumped_records(answer, context.reads)
-    done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     labels = {v for t in env.spec.tables for c in t.columns for v in c.enum or ()}
+    # a reason is given in words: values only listed (the records' labels among them), or a sentence
+    # of values alone, relate nothing
+    listed = labels | {v for v in context.shown if is_label(v) and len(v.split()) <= 3}
+    said = Reading(worded(answer, listed), today=env.spec.clock.date())
+    extra = restated(answer, context.shown, context.allowed, context.words)
+    # the user's words for a record and the reason itself are no reading of it out
+    user = "\n".join(
+        [task.instruction, *task.user.known_facts, *task.user.reveal_if_asked, *(r.request for r in task.refusals)]
+    )
+    dumped = dumped_records(answer, context.reads, [v for r in task.refusals for v in r.reason], user)
+    done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []
     for refusal in task.refusals:
         tool = _refused_tool(env, refusal)
