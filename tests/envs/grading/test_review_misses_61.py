@@ -11,6 +11,7 @@ import pytest
 
 from envs.grading.answers import worded
 from envs.grading.labels import label_named, label_stated
+from envs.grading.restating import dumped_records
 
 from .test_answers import REFUSED, _score
 
@@ -81,3 +82,35 @@ def test_the_users_words_for_a_refused_record_are_no_reading_of_it_out():
     # the same record read out, beyond what the user said of it, is still no reason
     dump = "I can't cancel order O1: order O1, account U1, pending, 30.0, placed 2026-01-10 10:00:00."
     assert _score(dump) == 0.0
+
+
+_SUBSCRIPTIONS = [
+    {
+        "print_subscription_id": "PS0025",
+        "subscriber_id": "NS0033",
+        "edition": "sunday_only",
+        "weekly_rate": 11.84,
+        "renews_on": "2026-05-10",
+        "status": "cancelled",
+    },
+    {
+        "print_subscription_id": "PS0045",
+        "subscriber_id": "NS0033",
+        "edition": "sunday_only",
+        "weekly_rate": 10.41,
+        "renews_on": "2025-12-30",
+        "status": "cancelled",
+    },
+]
+
+
+def test_records_named_by_their_ids_with_amounts_and_a_shared_label_are_not_read_out():
+    asked = "What is the total weekly rate of my cancelled subscriptions?"
+    answer = (
+        "Your two cancelled subscriptions are both Sunday-only: PS0025 at $11.84 a week and PS0045 at $10.41 a "
+        "week, so together $22.25 a week."
+    )
+    assert dumped_records(answer, [_SUBSCRIPTIONS], ["22.25"], asked) == []
+    # their other fields read out too is a reading out
+    dump = "PS0025 NS0033 sunday_only 11.84 2026-05-10 cancelled; PS0045 NS0033 sunday_only 10.41 2025-12-30 cancelled"
+    assert dumped_records(dump, [_SUBSCRIPTIONS], ["22.25"], asked) == ["PS0045", "PS0025"]
