@@ -255,6 +255,30 @@ def _id_and_day(o: Outside) -> str:
     return f"I can't {o.request()[0]} {_focus_id(o)}." + (f" {days[0]}." if days else "")
 
 
+# the seed-61 review's lazy refusals: the records' labels listed with their values after a colon
+def _colon_labels(o: Outside) -> str:
+    """The focus record's id, then after a colon its labels and days as the tool shows them."""
+    values = [
+        _text(v)[:10] if _DATE.match(_text(v)) else _text(v)
+        for k, v in _looked_up(o)
+        if not k.endswith("_id") and (_DATE.match(_text(v)) or _LABEL.match(_text(v)))
+    ]
+    return f"I can't {o.request()[0]} {_focus_id(o)}: {' '.join(values)}."
+
+
+def _colon_limit(o: Outside) -> str:
+    """The focus record's first day, amounts and labels after a bare "Can't {verb}:", and the numbers
+    of the policy's line for the action (a limit said bare)."""
+    verb, _, _, tools = o.request()
+    record = _looked_up(o)
+    days = [_text(v)[:10] for _, v in record if _DATE.match(_text(v))][:1]
+    amounts = [_text(v) for _, v in record if isinstance(v, float)]
+    labels = [_text(v) for k, v in record if not k.endswith("_id") and _LABEL.match(_text(v))]
+    line = re.sub(r"\d{4}-\d\d-\d\d", " ", " ".join(o.rule_lines(tools)))
+    numbers = re.findall(r"(?<![\w.])[0-9]+(?![\w]|[.][0-9])", line)
+    return f"Can't {verb}: {' '.join(dict.fromkeys([*days, *amounts, *labels, *numbers]))}."
+
+
 def _claimed(lead: str, claim: str) -> Callable[[Outside], str]:
     """A refusal cue used of something else (``lead``), a success said without the claim word or
     excused by a hypothetical (``claim``: {verb}, {obj}, {thing} without its "your", {p}, {noun}), and
@@ -401,6 +425,8 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "number-list": (_number_list, REFUSALS),
     "date-list": (_date_list, REFUSALS),
     "id-and-day": (_id_and_day, REFUSALS),
+    "colon-labels": (_colon_labels, REFUSALS),
+    "colon-limit": (_colon_limit, REFUSALS),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),
     "info-first-field": (_field_of(lambda rs: rs[:1]), (INFORMATION,)),
     "info-latest-field": (_field_of(_latest), (INFORMATION,)),

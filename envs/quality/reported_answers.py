@@ -8,6 +8,16 @@
   total the policy may ask to be told, with the request's participle after it ("The total paid on it
   is unchanged.").
 
+And three from the seed-61 review ("Seed 61"):
+
+* ``number-words`` — a refusal whose reason is a short phrase with a number, said with the number in
+  words, hyphenated and first ("continuous 1 month" as "a one-month continuous one");
+* ``shared-label-total`` — a total over records of one kind, each named by its id with its amount,
+  and the label they share ("Your two cancelled subscriptions are both sunday only: PS0025 at $11.84
+  and PS0045 at $10.41, so together $22.25.");
+* ``denied-distractor`` — a question answered, then a wrong value said not to be the case ("… is job
+  board, not recruiter.").
+
 Like :mod:`.natural_answers`, each is a complete correct answer, built without the grader.
 """
 
@@ -21,7 +31,7 @@ from ..formats.task import Task
 from .adversaries import flatten, participles
 from .natural_answers import natural_answers
 
-FORMS = ("names-the-record", "total-unchanged")
+FORMS = ("names-the-record", "total-unchanged", "number-words", "shared-label-total", "denied-distractor")
 _ID = re.compile(r"[A-Z]{1,4}-?\d{3,}")
 _ISO_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
 _MONEY = re.compile(r"amount|price|cost|fee|balance|total|deposit|charge|refund|payment|fare|owed|due")
@@ -37,6 +47,12 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["names-the-record"] = named
     if task.refusals and (total := _total_unchanged(env, task)):
         out["total-unchanged"] = total
+    if task.refusals and (spelled := _number_words(env, task)):
+        out["number-words"] = spelled
+    if len(task.outputs) == 1 and not task.refusals and (shared := _shared_label_total(task, results)):
+        out["shared-label-total"] = shared
+    if len(task.outputs) == 1 and not task.refusals and (denied := _denied_distractor(task)):
+        out["denied-distractor"] = denied
     return out
 
 
@@ -89,3 +105,76 @@ def _total_unchanged(env: Environment, task: Task) -> str | None:
         return None
     base = natural_answers(env, task).get("reason-after")
     return f"{base} {' '.join(dict.fromkeys(said))}" if base else None
+
+
+_NUMBER_NAMES = re.findall(r"\w+", "zero one two three four five six seven eight nine ten eleven twelve")
+_LABEL = re.compile(r"[a-z][a-z_ ]*")
+
+
+def _spelled(phrase: str) -> str | None:
+    """A short phrase with a number, the number in words, hyphenated to the word after it and put
+    first ("continuous 1 month" → "one-month continuous"); None for other phrases."""
+    words = phrase.replace("_", " ").split()
+    at = next((i for i, w in enumerate(words) if w.isdigit() and int(w) < len(_NUMBER_NAMES)), None)
+    if at is None or len(words) > 4 or at + 1 >= len(words):
+        return None
+    unit = words[at + 1].removesuffix("s") if words[at + 1] != "s" else words[at + 1]
+    rest = words[:at] + words[at + 2 :]
+    return " ".join([f"{_NUMBER_NAMES[int(words[at])]}-{unit}", *rest])
+
+
+def _number_words(env: Environment, task: Task) -> str | None:
+    """The ``reason-after`` form with each reason that is a phrase with a number said in words."""
+    base = natural_answers(env, task).get("reason-after")
+    if not base:
+        return None
+    text = base
+    for refusal in task.refusals:
+        for value in refusal.reason:
+            spelled = _spelled(value)
+            said = value.replace("_", " ")
+            if spelled and said in text:
+                text = text.replace(said, spelled)
+    return text if text != base else None
+
+
+def _shared_label_total(task: Task, results: list[Any]) -> str | None:
+    """The records whose amounts add up to the one output, picked by a label the user said, when they
+    share another label; each named by its id and amount."""
+    try:
+        total = float(task.outputs[0])
+    except ValueError:
+        return None
+    records = {tuple(r) for result in results for r in flatten(result)}
+    by_id = {str(r[0][1]): dict(r) for r in records if r and r[0][0].endswith("_id")}
+    amounts = {k for r in by_id.values() for k, v in r.items() if isinstance(v, float)}
+    labels = {k for r in by_id.values() for k, v in r.items() if isinstance(v, str) and _LABEL.fullmatch(v)}
+    for field, key in sorted((f, k) for f in amounts for k in labels):
+        groups: dict[str, list[str]] = {}
+        for rid, r in sorted(by_id.items()):
+            if isinstance(r.get(field), float) and isinstance(r.get(key), str):
+                groups.setdefault(str(r[key]), []).append(rid)
+        for value, ids in groups.items():
+            rates = [float(by_id[i][field]) for i in ids]
+            if len(ids) < 2 or abs(sum(rates) - total) > 0.005 or value.replace("_", " ") not in task.instruction:
+                continue
+            first = by_id[ids[0]]
+            shared = [v for k, v in first.items() if k in labels - {key} and all(by_id[i].get(k) == v for i in ids)]
+            if not shared:
+                continue
+            noun = next(iter(first)).removesuffix("_id").replace("_", " ").split()[-1]
+            count = _NUMBER_NAMES[len(ids)] if len(ids) < len(_NUMBER_NAMES) else str(len(ids))
+            each = " and ".join(f"{i} at ${a:,.2f}" for i, a in zip(ids, rates, strict=True))
+            also, label = "both" if len(ids) == 2 else "all", str(shared[0]).replace("_", " ")
+            head = f"Your {count} {value.replace('_', ' ')} {noun}s are {also} {label}"
+            return f"{head}: {each}, so together ${total:,.2f}."
+    return None
+
+
+def _denied_distractor(task: Task) -> str | None:
+    """The reference answer, then the first distractor said not to be the case (labels only)."""
+    output = task.outputs[0]
+    labels = [d for d in task.distractors if _LABEL.fullmatch(d) and d != output]
+    if not labels or not _LABEL.fullmatch(output) or not task.answer:
+        return None
+    return f"{task.answer.rstrip('.')}, not {labels[0].replace('_', ' ')}."

@@ -81,6 +81,9 @@ _KIND = {  # what each refusal-class adversary's answer must hold: its trick, no
     "number-list": r"^I can't [^:]+:(?: [\d.]+)*\.$",
     "date-list": r"^I can't [\w ]+ \S+: values [\d :,-]*(?:\d+ \w+(?:, )?)*$",
     "id-and-day": r"^I can't [\w ]+ \S+\.(?: \d{4}-\d\d-\d\d\.)?$",
+    # the records' labels among the values listed after the colon
+    "colon-labels": r"^I can't [\w ]+ \S+:(?: [a-z_\d:-]+)*\.$",
+    "colon-limit": r"^Can't [\w ]+:(?: [a-z_\d.:-]+)*\.$",
 }
 
 
