@@ -152,6 +152,8 @@ def worded(answer: str, labels: Iterable[str] = ()) -> str:
     "I can't cancel HA0010:"
     >>> worded("I can't extend TIP-6: basic 2026-05-11 active.", ["basic", "active"])
     "I can't extend TIP-6:"
+    >>> worded("I can't pause it: basic. It's on the basic plan.", ["basic"])
+    "I can't pause it: It's on the basic plan."
     """
     said = {w for label in labels for w in re.findall(r"[a-z]+", label.lower())}
     kept = []
@@ -159,16 +161,19 @@ def worded(answer: str, labels: Iterable[str] = ()) -> str:
         if _bare(sentence, said):
             continue
         head, colon, tail = sentence.partition(": ")
-        kept.append(head + ":" if colon and _bare(tail, said) and says_no(head) else sentence)
+        listed = colon and _bare(tail, said, labelled=True)
+        kept.append(head + ":" if listed and says_no(head) else sentence)
     return " ".join(s for s in kept if s.strip())
 
 
-def _bare(piece: str, labels: frozenset[str] | set[str] = frozenset()) -> bool:
-    """Whether ``piece`` holds values and nothing but their units and separators: numbers, and
-    words of ``labels`` where a number is among them."""
-    if not re.search(r"\d", piece):
+def _bare(piece: str, labels: frozenset[str] | set[str] = frozenset(), *, labelled: bool = False) -> bool:
+    """Whether ``piece`` holds values and nothing but their units and separators: numbers, and words
+    of ``labels`` beside a number, or (``labelled``: hung on a refusal by a colon, "I can't pause it:
+    basic.") alone."""
+    lowered = piece.lower()
+    words = re.findall(r"[a-z]+", re.sub(r"\S*\d\S*", " ", without_dates(lowered)))
+    if not re.search(r"\d", piece) and not (labelled and any(w in labels for w in words)):
         return False
-    words = re.findall(r"[a-z]+", re.sub(r"\S*\d\S*", " ", without_dates(piece.lower())))
     return all(w in _UNITS or w in labels for w in words)
 
 

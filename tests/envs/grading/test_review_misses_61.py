@@ -64,6 +64,11 @@ def test_a_wrong_amount_said_not_to_be_the_case_is_no_distractor_stated():
 
 def test_the_records_labels_listed_after_a_colon_give_no_reason():
     assert worded("I can't extend TIP-6: basic 2026-05-11 active.", ["basic", "active"]) == "I can't extend TIP-6:"
+    assert worded("I can't pause CK0025: basic.", ["basic"]) == "I can't pause CK0025:"  # a label alone too
+    assert (
+        worded("I can't pause CK0025: it's on the basic plan.", ["basic"])
+        == "I can't pause CK0025: it's on the basic plan."
+    )
     assert _score("I can't cancel order O1: pending 2026-01-10 30.") == 0.0
     assert _score("Can't cancel: 2026-01-10 30.00 pending 3.") == 0.0
     assert _score("I can't cancel order O1: it was placed on 2026-01-10, more than 3 days ago.") == 1.0
