@@ -149,7 +149,7 @@ def _key(value: str) -> str:
         return f"n:{number:g}"
     if is_moment(value):
         return f"d:{value[:16]}"
-    return f"t:{' '.join(value.lower().split())}"
+    return f"t:{' '.join(value.lower().replace('_', ' ').split())}"  # a label as the tool writes it or as said
 
 
 def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str] = (), context: str = "") -> list[str]:

@@ -119,3 +119,21 @@ def test_records_named_by_their_ids_with_amounts_and_a_shared_label_are_not_read
     # their other fields read out too is a reading out
     dump = "PS0025 NS0033 sunday_only 11.84 2026-05-10 cancelled; PS0045 NS0033 sunday_only 10.41 2025-12-30 cancelled"
     assert dumped_records(dump, [_SUBSCRIPTIONS], ["22.25"], asked) == ["PS0045", "PS0025"]
+
+
+def test_a_refused_records_status_given_as_the_reason_is_no_field_read_out():
+    row = {
+        "degree_verification_id": "DV0005",
+        "alumnus_id": "AL0011",
+        "employer_name": "Stokes, Young and Stevens",
+        "requested_on": "2026-01-31",
+        "status": "consent_revoked",
+    }
+    answer = (
+        "I've settled the balance for your alumnus AL0011. I checked your degree verification DV0005 (Stokes, Young "
+        "and Stevens): its status is consent revoked, so I can't revoke the consent for it."
+    )
+    user = "Please revoke the consent for my degree verification from January 31."
+    # the reason as said ("consent revoked") is the label the tool writes ("consent_revoked")
+    assert dumped_records(answer, [row], ["consent revoked"], user) == []
+    assert dumped_records(answer + " It was requested on 2026-01-31.", [row], [], "") == ["DV0005"]
