@@ -1,11 +1,11 @@
-"""The correct-answer forms taken from a review's answers (docs/synthesis.md, "Seed 59"): each is
-written where it applies, and the grader passes it."""
+"""The correct-answer forms taken from a review's answers (docs/synthesis.md, "Seed 59" and "Seed
+61"): each is written where it applies, and the grader passes it."""
 
 from __future__ import annotations
 
 from envs.grading.scoring import score_episode
 from envs.quality.classes import INFORMATION, POLICY_REFUSAL
-from envs.quality.reported_answers import FORMS, reported_answers
+from envs.quality.reported_answers import FORMS, _spelled, reported_answers
 
 from .generated_envs import generated, of_class
 
@@ -26,7 +26,7 @@ def _graded() -> dict[str, list[float]]:
 
 def test_each_form_passes_wherever_it_is_written():
     rewards = _graded()
-    assert rewards["names-the-record"]
+    assert rewards["names-the-record"] and rewards["denied-distractor"]
     assert all(r == 1.0 for form in FORMS for r in rewards[form])
 
 
@@ -56,3 +56,24 @@ def test_a_question_names_its_record_by_id_and_states_only_that_record():
     text = reported_answers(env, task, results).get("names-the-record")
     if text is not None:
         assert text.startswith("Your ") and not any(d in text for d in task.distractors)
+
+
+def test_a_reason_phrase_with_a_number_is_spelled_hyphenated_and_first():
+    assert _spelled("continuous 1 month") == "one-month continuous"
+    assert _spelled("flexi 10 days") == "ten-day flexi"
+    assert _spelled("basic") is None and _spelled("2026-03-02") is None
+
+
+def test_a_refusal_whose_reason_has_a_number_is_answered_with_it_in_words_and_passes():
+    env, task = of_class(POLICY_REFUSAL)[0]
+    refusal = task.refusals[0]
+    # the generated domains give no such reason: the refused record's reason said as a pass type
+    phrased = refusal.model_copy(update={"reason": ["continuous 1 month"]})
+    task = task.model_copy(update={"refusals": [phrased, *task.refusals[1:]]})
+    episode = env.episode(task)
+    try:
+        results = [r.content for r in episode.replay(task.gold_actions)]
+        text = reported_answers(env, task, results).get("number-words")
+        assert text is not None and "one-month continuous" in text and "1 month" not in text
+    finally:
+        episode.close()
