@@ -156,7 +156,8 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
     fields it has no reason to state (values neither ``allowed`` nor said in ``context``: the answer
-    asked for, the user's words; nor the record's own id, by which an answer names it) it must state
+    asked for, the user's words; nor the record's own id, by which an answer names it, where it names
+    none of the record's other keys) it must state
     most too, and at least three, unless it states every field but the keys (``*_id``): "Your invoice
     CI0003, issued November 17, 2025, is for $5,150.29. It's currently submitted." names the record
     the user named by its date, and reads none out; "PS0025 at $11.84 a week and PS0045 at $10.41,
@@ -182,8 +183,11 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
         stated = [v for v in fields if v.strip() and said.states(v)]
         if len(stated) < MIN_DUMPED_FIELDS or len(stated) < DUMPED_SHARE * len(fields):
             continue
-        # the record's own id names it: "PS0025 at $11.84" is how an answer points at a record
-        own = next(iter(named)) if next(iter(named)).endswith("_id") else None
+        # the record's own id names it ("PS0025 at $11.84"), unless the answer reads out its other
+        # keys too: an answer points at a record by one id, not by every id it holds
+        first = next(iter(named))
+        keys = [v for k, v in named.items() if k.endswith("_id") and k != first]
+        own = first if first.endswith("_id") and not any(said.states(v) for v in keys) else None
         kept = [v for k, v in named.items() if k != own]
         beyond, rest = [v for v in kept if v in stated and free(v)], [v for v in kept if free(v)]
         # every field but the keys, whatever the reasons to state some: the record, not an answer

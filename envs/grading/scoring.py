@@ -25,7 +25,16 @@ from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
 from .labels import is_label, label_named, value_stated, without_denied
 from .outputs import Reading
-from .restating import MAX_RESTATED, AnswerContext, allowing_states, dumped_records, restated, rivals, states_status
+from .restating import (
+    MAX_RESTATED,
+    AnswerContext,
+    allowing_states,
+    dumped_records,
+    restated,
+    rivals,
+    shown_values,
+    states_status,
+)
 
 FLOAT_REL_TOL = 1e-6
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
@@ -242,7 +251,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     user = "\n".join(
         [task.instruction, *task.user.known_facts, *task.user.reveal_if_asked, *(r.request for r in task.refusals)]
     )
-    dumped = dumped_records(answer, context.reads, [v for r in task.refusals for v in r.reason], user)
+    # what the agent did (the gold writes' arguments and results) it may report too
+    done_values = shown_values(
+        [c.arguments for c in task.gold_actions if env.tools[c.tool].kind == "write"]
+        + [r for c, r in zip(task.gold_actions, expected.results, strict=False) if env.tools[c.tool].kind == "write"]
+    )
+    reasons = [v for r in task.refusals for v in r.reason]
+    dumped = dumped_records(answer, context.reads, [*reasons, *done_values], user)
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []
     for refusal in task.refusals:

@@ -134,6 +134,7 @@ def test_a_refused_records_status_given_as_the_reason_is_no_field_read_out():
         "and Stevens): its status is consent revoked, so I can't revoke the consent for it."
     )
     user = "Please revoke the consent for my degree verification from January 31."
-    # the reason as said ("consent revoked") is the label the tool writes ("consent_revoked")
-    assert dumped_records(answer, [row], ["consent revoked"], user) == []
+    # the reason as said ("consent revoked") is the label the tool writes ("consent_revoked"), and the
+    # alumnus is the one whose balance was settled: what the agent did, it may report
+    assert dumped_records(answer, [row], ["consent revoked", "AL0011"], user) == []
     assert dumped_records(answer + " It was requested on 2026-01-31.", [row], [], "") == ["DV0005"]
