@@ -157,11 +157,11 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
     fields it has no reason to state (values neither ``allowed`` nor said in ``context``: the answer
     asked for, the user's words; nor the record's own id, by which an answer names it, where it names
-    none of the record's other keys) it must state
-    most too, and at least three, unless it states every field but the keys (``*_id``): "Your invoice
-    CI0003, issued November 17, 2025, is for $5,150.29. It's currently submitted." names the record
-    the user named by its date, and reads none out; "PS0025 at $11.84 a week and PS0045 at $10.41,
-    both Sunday-only" names the two subscriptions asked about.
+    none of the record's other keys) it must state most too, and at least three, unless it states
+    every field but the keys (``*_id``): "Your invoice CI0003, issued November 17, 2025, is for
+    $5,150.29. It's currently submitted." names the record the user named by its date, and reads
+    none out; "PS0025 at $11.84 a week and PS0045 at $10.41, both Sunday-only" names the two
+    subscriptions asked about.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
