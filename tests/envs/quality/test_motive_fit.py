@@ -3,6 +3,7 @@ seed of a generated environment, and the task generator gives none."""
 
 from __future__ import annotations
 
+import copy
 import functools
 from typing import Any
 
@@ -94,8 +95,10 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             "Why I'm asking to cancel it: We've decided to call the whole thing off.",
         )
     if name == "gap":
-        spec = _spec("library_loans")
-        loan = next(r for r in spec.seed["loans"] if r["status"] == "active" and r["due_date"] > "2026-03-31")
+        # seeds keep loans to their term now, so the review's loan due 3.5 months on is set by hand
+        spec = copy.deepcopy(_spec("library_loans"))
+        loan = next(r for r in spec.seed["loans"] if r["status"] == "active")
+        loan["due_date"] = "2026-06-20"
         args = {"loan_id": loan["loan_id"], "member_id": loan["member_id"]}
         return (
             spec,
