@@ -21,19 +21,20 @@ from envfarm.cli import main
 from envs import Catalog
 from synthesis.domains.ontology import load_ontology
 from synthesis.dual import built_in_domains
-
-from ..domains import library
+from synthesis.knowledge.variant import MIN_TASKS
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty cache, generation allowed, and an ontology of one small domain."""
+    """An empty cache, generation allowed, and an ontology of one small domain (the ontology's own, whose
+    draw has enough tasks that rest on a rule for its knowledge-base variant)."""
     root = tmp_path / "cache"
     monkeypatch.setenv("ENVFARM_CACHE_DIR", str(root))
     monkeypatch.delenv("ENVFARM_NO_GENERATE", raising=False)
-    monkeypatch.setattr(dc, "load_ontology", lambda: [library()])
+    own = next(d for d in load_ontology() if d.id == "library_loans")
+    monkeypatch.setattr(dc, "load_ontology", lambda: [own])
     monkeypatch.setattr(dc, "dual_domains", lambda: [])  # the dual-control ones: tests that want one add it
     return root
 
@@ -191,7 +192,9 @@ def test_catalog_build_generates_once_then_says_where_it_is(cache: Path, capsys)
     path = dc.default_catalog_dir()
     assert f"removed {stale.name}, left unfinished by an envfarm process that was stopped" in err
     assert out.startswith("built the default catalog in ")
-    what = "1 environment with 30 tasks, 1 knowledge-base variant with 8 tasks, plus 2 reference environments"
+    kb = len(Catalog(path).get("library_loans_kb").tasks)
+    assert kb >= MIN_TASKS
+    what = f"1 environment with 30 tasks, 1 knowledge-base variant with {kb} tasks, plus 2 reference environments"
     assert out.rstrip().endswith(f" s at {path}: {what}")
     assert dc.is_built(path) and not stale.exists()
 
@@ -239,12 +242,13 @@ def test_the_dual_control_domains_are_part_of_the_catalog_and_each_can_be_made_a
     assert main(["catalog", "build", "--workers", "1"]) == 0
     whole = dc.default_catalog_dir()
     assert files(alone) == files(whole / "mobile_phone")  # the same environment, byte for byte
+    kb = len(Catalog(whole).get("library_loans_kb").tasks)
     assert (
         capsys.readouterr()
         .out.rstrip()
         .endswith(
             ": 1 environment with 30 tasks, 1 dual-control environment with 24 tasks, "
-            "1 knowledge-base variant with 8 tasks, plus 2 reference environments"
+            f"1 knowledge-base variant with {kb} tasks, plus 2 reference environments"
         )
     )
     entry = Catalog(whole).get("mobile_phone")
