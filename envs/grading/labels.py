@@ -180,6 +180,39 @@ def without_denied(text: str) -> str:
     return _DENIED_VALUE.sub("", " ".join(text.split()).replace("_", " ").lower()).replace("  ", " ")
 
 
+#: A change said with its value before and after: "from $73.77 to $98.77", "was $73.77, now $98.77".
+_CHANGE = re.compile(
+    r"\b(?:from|was) (?P<before>[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+?)"
+    r",?(?: (?:and is|and it's|it's|it is|is))? (?:to|now) "
+    r"(?P<after>[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+)",
+    re.IGNORECASE,
+)
+
+
+def without_superseded(text: str, outputs: Iterable[str]) -> str:
+    """``text`` less the before-values of changes whose after-value is one of ``outputs``: "your
+    balance would go from $73.77 to $98.77" states $98.77 as the answer and $73.77 as what it was,
+    so a wrong value said as the one an asked value replaces is not stated; a change to any other
+    value keeps both.
+
+    >>> without_superseded("It would go from $73.77 to $98.77.", ["98.77"])
+    'It would go from  to $98.77.'
+    >>> without_superseded("It was $73.77, now $98.77.", ["98.77"])
+    'It was , now $98.77.'
+    >>> without_superseded("It would go from $73.77 to $90.00.", ["98.77"])
+    'It would go from $73.77 to $90.00.'
+    """
+    wanted = list(outputs)
+
+    def cut(m: re.Match[str]) -> str:
+        after = Reading(m["after"])
+        if not any(after.states(v) for v in wanted):
+            return m[0]
+        return m[0][: m.start("before") - m.start()] + m[0][m.end("before") - m.start() :]
+
+    return _CHANGE.sub(cut, text) if wanted else text
+
+
 def _denied(said: str, at: int, end: int) -> bool:
     return bool(_DENIED_BEFORE.search(said[max(0, at - 60) : at]) or _DENIED_AFTER.match(said, end))
 

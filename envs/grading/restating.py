@@ -143,6 +143,21 @@ def rivals(
     return sorted(v for v in extra if kind(v) in kinds and v not in same)
 
 
+def reason_labels(spec: EnvSpec, reason: Iterable[str]) -> set[str]:
+    """The labels of a reason's own kind: every value of each column whose values hold one of the
+    ``reason``'s (as the tool writes it or as said). A cancelled ticket's rivals are its other
+    statuses, not its service type; an exam type or a billing plan said in passing is no second
+    status.
+    """
+
+    def plain(value: str) -> str:
+        return " ".join(value.lower().replace("_", " ").split())
+
+    said = {plain(r) for r in reason}
+    columns = [c.enum for t in spec.tables for c in t.columns if c.enum]
+    return {v for values in columns if any(plain(v) in said for v in values) for v in values}
+
+
 def _key(value: str) -> str:
     number = as_number(value)
     if number is not None:

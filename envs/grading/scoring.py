@@ -23,13 +23,14 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
-from .labels import is_label, label_named, value_stated, without_denied
+from .labels import is_label, label_named, value_stated, without_denied, without_superseded
 from .outputs import Reading
 from .restating import (
     MAX_RESTATED,
     AnswerContext,
     allowing_states,
     dumped_records,
+    reason_labels,
     restated,
     rivals,
     shown_values,
@@ -229,9 +230,11 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         stated = value_stated(said, out)
         checklist.append(CheckResult(kind="output", description=out, passed=stated and not dumped, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
-    undenied = Reading(without_denied(plainly.text))  # "$40, not $50" does not state $50
+    # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
+    kept = without_superseded(plainly.text, task.outputs)
+    undenied = Reading(without_denied(kept))
     for value in task.distractors:
-        named = label_named(plainly.text, value) if is_label(value) else undenied.states(value)
+        named = label_named(kept, value) if is_label(value) else undenied.states(value)
         checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
     checklist += _refusal_checks(task, answer, env, expected)
     return checklist
@@ -275,7 +278,12 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         request, claims = refusal.request, refusal.claims
         missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
-        rival = rivals(extra, refusal.reason, labels, refusal.claims, context.allowed)
+        # a reason's rivals are the other values its column could hold (a ticket's other statuses),
+        # not another column's (its service type), nor what the gold writes sent
+        own_kind = reason_labels(env.spec, refusal.reason)
+        rival = [
+            v for v in rivals(extra, refusal.reason, own_kind, refusal.claims, context.allowed) if v not in done_values
+        ]
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
