@@ -180,11 +180,13 @@ def without_denied(text: str) -> str:
     return _DENIED_VALUE.sub("", " ".join(text.split()).replace("_", " ").lower()).replace("  ", " ")
 
 
+#: One value said: an amount ("$1,083.44"), a date in words, or one word or token.
+_ONE_VALUE = r"(?:-?\$?\d[\d,]*\d(?:\.\d+)?|[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+)"
 #: A change said with its value before and after: "from $73.77 to $98.77", "was $73.77, now $98.77".
 _CHANGE = re.compile(
-    r"\b(?:from|was) (?P<before>[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+?)"
+    rf"\b(?:from|was) (?P<before>{_ONE_VALUE})"
     r",?(?: (?:and is|and it's|it's|it is|is))? (?:to|now) "
-    r"(?P<after>[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+)",
+    rf"(?P<after>{_ONE_VALUE})",
     re.IGNORECASE,
 )
 
@@ -199,6 +201,8 @@ def without_superseded(text: str, outputs: Iterable[str]) -> str:
     'It would go from  to $98.77.'
     >>> without_superseded("It was $73.77, now $98.77.", ["98.77"])
     'It was , now $98.77.'
+    >>> without_superseded("It would go from $1,083.44 to $2,840.41.", ["2840.41"])
+    'It would go from  to $2,840.41.'
     >>> without_superseded("It would go from $73.77 to $90.00.", ["98.77"])
     'It would go from $73.77 to $90.00.'
     """

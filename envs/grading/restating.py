@@ -22,6 +22,7 @@ from typing import Any
 from ..formats.spec import EnvSpec
 from ..formats.task import Task, ToolCall
 from .answers import prose
+from .labels import label_named, phrasings
 from .mentions import is_moment, without_dates
 from .outputs import Reading, as_number
 
@@ -156,6 +157,46 @@ def reason_labels(spec: EnvSpec, reason: Iterable[str]) -> set[str]:
     said = {plain(r) for r in reason}
     columns = [c.enum for t in spec.tables for c in t.columns if c.enum]
     return {v for values in columns if any(plain(v) in said for v in values) for v in values}
+
+
+def named_rivals(
+    answer: str, own_kind: Iterable[str], reason: Iterable[str], excused: str = "", claims: Iterable[str] = ()
+) -> list[str]:
+    """The values of a status reason's own column (``own_kind``, :func:`reason_labels`) that
+    ``answer`` names beside the reason, shown by a tool or not, other than those ``excused`` says
+    (the rules on the request, the user's words) and the request's own participle (``claims``). A
+    refusal that lists every status the record could hold has its reason among them and has not said
+    which one; one that says which status the rule wants ("only registered ones", in a clause of its
+    own) has.
+
+    >>> own = ["registered", "checked_in", "scored", "cancelled"]
+    >>> named_rivals("It is registered, checked in, scored or cancelled.", own, ["checked in"], "", ["cancelled"])
+    ['registered', 'scored']
+    >>> named_rivals("It is checked in; only registered ones can be.", own, ["checked in"], "only if registered")
+    []
+    >>> named_rivals("It is only registered, checked in or scored.", own, ["checked in"], "only if registered, scored")
+    ['scored']
+    """
+
+    def plain(value: str) -> str:
+        return " ".join(value.lower().replace("_", " ").split())
+
+    said, known = {plain(v) for v in [*reason, *claims]}, plain(excused)
+    text = " ".join(prose(answer).lower().replace("_", " ").replace("-", " ").split())
+
+    def as_rule(value: str) -> bool:  # "only registered ones can be", in a clause of its own
+        found = list(re.finditer(rf"\b{re.escape(plain(value))}\b", text))
+        clauses = [re.split(r"[,.;:!?]", text[: m.start()])[-1].split()[-8:] for m in found]
+        return bool(re.search(rf"\b{re.escape(plain(value))}\b", known)) and all(_RULE_WORDS & set(c) for c in clauses)
+
+    return sorted(
+        v
+        for v in set(own_kind)
+        if plain(v) not in said
+        and not any(phrasings(v) & phrasings(r) for r in said)  # the reason said otherwise ("in review")
+        and label_named(answer, v)
+        and not as_rule(v)
+    )
 
 
 def _key(value: str) -> str:

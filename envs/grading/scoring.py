@@ -30,6 +30,7 @@ from .restating import (
     AnswerContext,
     allowing_states,
     dumped_records,
+    named_rivals,
     reason_labels,
     restated,
     rivals,
@@ -281,9 +282,11 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # a reason's rivals are the other values its column could hold (a ticket's other statuses),
         # not another column's (its service type), nor what the gold writes sent
         own_kind = reason_labels(env.spec, refusal.reason)
-        rival = [
-            v for v in rivals(extra, refusal.reason, own_kind, refusal.claims, context.allowed) if v not in done_values
-        ]
+        shown_rivals = rivals(extra, refusal.reason, own_kind, refusal.claims, context.allowed)
+        # the statuses the action is allowed in (its description, its rules) may be said as the rule
+        excused = "\n".join([*rules, *(t.description for t in env.spec.tools if t.name == tool), user])
+        said_rivals = named_rivals(answer, own_kind, refusal.reason, excused, refusal.claims)
+        rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)

@@ -111,3 +111,18 @@ def test_only_a_change_to_an_asked_value_drops_its_before_value():
     assert "73.77" not in without_superseded("It would go from $73.77 to $98.77.", ["98.77"])
     assert "73.77" in without_superseded("It would go from $73.77 to $90.00.", ["98.77"])
     assert "73.77" in without_superseded("It would go from $73.77 to $98.77.", [])
+
+
+@pytest.mark.parametrize(
+    ("answer", "reward"),
+    [
+        # every status the order could hold, none shown by a tool: the reason is among them, unsaid which
+        ("I can't cancel order O2: it is delivered, shipped, pending or cancelled.", 0.0),
+        ("I can't cancel order O2: it is delivered or shipped.", 0.0),
+        # the status the action is allowed in, said as the rule (the tool's description names it)
+        ("I can't cancel order O2: it is delivered, and only pending orders can be cancelled.", 1.0),
+    ],
+)
+def test_a_status_of_the_reasons_column_said_beside_it_is_a_rival_though_no_tool_showed_it(answer, reward):
+    task = {**DELIVERED, "initial_patch": [], "gold_actions": DELIVERED["gold_actions"][::2]}  # O2 read alone
+    assert _score_shipped(answer, task) == reward
