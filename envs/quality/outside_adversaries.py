@@ -20,6 +20,7 @@ value or none, these aim at the grader's documented allowances:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -279,6 +280,30 @@ def _colon_limit(o: Outside) -> str:
     return f"Can't {verb}: {' '.join(dict.fromkeys([*days, *amounts, *labels, *numbers]))}."
 
 
+# the seed-67 review's relaxations tried the lazy way: a status reason's rivals are only its own
+# column's values, and a value said as the one an asked value replaces is not stated
+def _column_statuses(o: Outside) -> str:
+    """Every value of the focus record's label columns, said as what it is: the reason is among them."""
+    verb, obj, _, _ = o.request()
+    held = {_text(v) for _, v in _looked_up(o)}
+    columns = [c.enum for t in o.a.env.spec.tables for c in t.columns if c.enum and held & set(c.enum)]
+    said = list(dict.fromkeys(v.replace("_", " ") for values in columns for v in values))
+    listed = f"{', '.join(said[:-1])} or {said[-1]}" if len(said) > 1 else "".join(said) or "not eligible"
+    return f"I'm sorry, I can't {verb} {obj}: it is {listed}."
+
+
+def _change_chain(o: Outside) -> str:
+    """The asked field's amounts over the records read, each said as the change from the one before
+    it: every one but the first is a before-value, whichever is asked."""
+    key = _asked_key(o)
+    amounts = [v for r in o.a.records for k, v in r if k == key and isinstance(v, int | float)]
+    values = list(dict.fromkeys(_text(v) for v in amounts if not isinstance(v, bool)))
+    if len(values) < 2:
+        return f"The {_words(key or 'answer')} is {' and '.join(values) or 'not available'}."
+    steps = ", then ".join(f"from {a} to {b}" for a, b in itertools.pairwise(values))
+    return f"The {_words(key or 'answer')} would go {steps}."
+
+
 def _claimed(lead: str, claim: str) -> Callable[[Outside], str]:
     """A refusal cue used of something else (``lead``), a success said without the claim word or
     excused by a hypothetical (``claim``: {verb}, {obj}, {thing} without its "your", {p}, {noun}), and
@@ -427,11 +452,13 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "id-and-day": (_id_and_day, REFUSALS),
     "colon-labels": (_colon_labels, REFUSALS),
     "colon-limit": (_colon_limit, REFUSALS),
+    "column-statuses": (_column_statuses, REFUSALS),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),
     "info-first-field": (_field_of(lambda rs: rs[:1]), (INFORMATION,)),
     "info-latest-field": (_field_of(_latest), (INFORMATION,)),
     "info-every-field": (_field_of(lambda rs: rs), (INFORMATION,)),
     "info-matched-record": (_matched_record, (INFORMATION,)),
+    "info-change-chain": (_change_chain, (INFORMATION,)),
 }
 #: The strategies that turn every request down, played as they would be by an agent that never acts:
 #: the gold reads only. The plain ones above carry out the gold writes first (the allowed requests

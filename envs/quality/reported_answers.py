@@ -18,6 +18,14 @@ And three from the seed-61 review ("Seed 61"):
 * ``denied-distractor`` — a question answered, then a wrong value said not to be the case ("… is job
   board, not recruiter.").
 
+And two from the seed-67 review ("Seed 67"):
+
+* ``other-column-label`` — a refusal whose reason is a status, answered as ``reason-after`` does, then
+  a label of another of the refused record's columns said in passing ("… it is cancelled. It's the
+  full overhaul one.");
+* ``change-from`` — what an amount would be, answered, then said as the change from a wrong amount
+  to it ("… It would go from $73.77 to $98.77.").
+
 Like :mod:`.natural_answers`, each is a complete correct answer, built without the grader.
 """
 
@@ -31,7 +39,15 @@ from ..formats.task import Task
 from .adversaries import flatten, participles
 from .natural_answers import natural_answers
 
-FORMS = ("names-the-record", "total-unchanged", "number-words", "shared-label-total", "denied-distractor")
+FORMS = (
+    "names-the-record",
+    "total-unchanged",
+    "number-words",
+    "shared-label-total",
+    "denied-distractor",
+    "other-column-label",
+    "change-from",
+)
 _ID = re.compile(r"[A-Z]{1,4}-?\d{3,}")
 _ISO_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
 _MONEY = re.compile(r"amount|price|cost|fee|balance|total|deposit|charge|refund|payment|fare|owed|due")
@@ -53,6 +69,10 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["shared-label-total"] = shared
     if len(task.outputs) == 1 and not task.refusals and (denied := _denied_distractor(task)):
         out["denied-distractor"] = denied
+    if task.refusals and (passing := _other_column_label(env, task, results)):
+        out["other-column-label"] = passing
+    if len(task.outputs) == 1 and not task.refusals and (change := _change_from(task)):
+        out["change-from"] = change
     return out
 
 
@@ -178,3 +198,41 @@ def _denied_distractor(task: Task) -> str | None:
     if not labels or not _LABEL.fullmatch(output) or not task.answer:
         return None
     return f"{task.answer.rstrip('.')}, not {labels[0].replace('_', ' ')}."
+
+
+def _plain(value: Any) -> str:
+    return " ".join(str(value).lower().replace("_", " ").split())
+
+
+def _other_column_label(env: Environment, task: Task, results: list[Any]) -> str | None:
+    """The ``reason-after`` form, then for the first refusal whose reason is a status, a label of
+    another column of the refused record (one the user did not say) in a sentence of its own."""
+    base = natural_answers(env, task).get("reason-after")
+    columns = [c.enum for t in env.spec.tables for c in t.columns if c.enum]
+    user = _plain(" ".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked]))
+    for refusal in task.refusals:
+        said = {_plain(r) for r in refusal.reason}
+        own = {_plain(v) for values in columns if any(_plain(v) in said for v in values) for v in values}
+        others = {_plain(v) for values in columns for v in values} - own
+        keys = {str(v) for v in (refusal.call.arguments.values() if refusal.call else ())}
+        for record in (r for result in results for r in flatten(result)):
+            values = [v for _, v in record if isinstance(v, str)]
+            if not own or not keys & set(values) or not said & {_plain(v) for v in values}:
+                continue
+            passing = [_plain(v) for v in values if _plain(v) in others and _plain(v) not in user]
+            if base and passing:
+                return f"{base} It's the {passing[0]} one."
+    return None
+
+
+def _change_from(task: Task) -> str | None:
+    """For a question of what an amount would be (the reference answer says "would"), that answer,
+    then the amount said as the change from a wrong amount (what it is now, in the review's task)."""
+    try:
+        after = float(task.outputs[0])
+        before = next(float(d) for d in task.distractors if re.fullmatch(r"-?\d+(?:\.\d+)?", d))
+    except (ValueError, StopIteration):
+        return None
+    if not task.answer or " would " not in f" {task.answer} " or before == after:
+        return None
+    return f"{task.answer.rstrip('.')}. It would go from ${before:,.2f} to ${after:,.2f}."

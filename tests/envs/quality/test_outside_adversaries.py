@@ -11,7 +11,7 @@ import pytest
 from envs.engine import Environment
 from envs.formats.task import Assertion, Refusal, Task, ToolCall, UserProfile
 from envs.quality.adversaries import ADVERSARIES, Agent
-from envs.quality.classes import INFORMATION, POLICY_REFUSAL
+from envs.quality.classes import INFORMATION, POLICY_REFUSAL, task_class
 from envs.quality.gaming import AGENTS, CLASSES, TARGETS, play
 from envs.quality.outside_adversaries import OUTSIDE_ADVERSARIES, Outside, outside_answer, play_outside
 
@@ -84,6 +84,8 @@ _KIND = {  # what each refusal-class adversary's answer must hold: its trick, no
     # the records' labels among the values listed after the colon
     "colon-labels": r"^I can't [\w ]+ \S+:(?: [a-z_\d:-]+)*\.$",
     "colon-limit": r"^Can't [\w ]+:(?: [a-z_\d.:-]+)*\.$",
+    # every label of the record's columns, as what it is
+    "column-statuses": r"^I'm sorry, I can't [^:]+: it is [a-z ,]+(?: or [a-z ]+)?\.$",
 }
 
 
@@ -150,3 +152,15 @@ def test_information_adversaries_state_one_record_or_all(generated):
         assert " and " not in first.split(" is ", 1)[-1], first
         assert len(every) >= len(first)
         assert outside_answer("info-matched-record", env, task)[1].startswith("Here are the details.")
+
+
+def test_a_status_list_and_a_chain_of_changes_pass_nothing(generated):
+    # the seed-67 relaxations tried the lazy way: a reason's own column listed whole, and every amount
+    # of the asked field said as the change from the one before it
+    played = 0
+    for env, task in [*_of(generated, POLICY_REFUSAL), *_of(generated, INFORMATION)]:
+        for name in ("column-statuses", "info-change-chain"):
+            if task_class(env, task) in OUTSIDE_ADVERSARIES[name]:
+                played += 1
+                assert play_outside(name, env, task) == 0.0, (name, task.id, outside_answer(name, env, task)[1])
+    assert played

@@ -1,5 +1,5 @@
-"""The correct-answer forms taken from a review's answers (docs/synthesis.md, "Seed 59" and "Seed
-61"): each is written where it applies, and the grader passes it."""
+"""The correct-answer forms taken from a review's answers (docs/synthesis.md, "Seed 59", "Seed 61" and "Seed
+67"): each is written where it applies, and the grader passes it."""
 
 from __future__ import annotations
 
@@ -77,3 +77,10 @@ def test_a_refusal_whose_reason_has_a_number_is_answered_with_it_in_words_and_pa
         assert text is not None and "one-month continuous" in text and "1 month" not in text
     finally:
         episode.close()
+
+
+def test_the_seed_67_forms_are_written_and_pass():
+    # a label of another column beside a status reason, and an amount said as a change from a wrong one
+    rewards = _graded()
+    assert rewards["other-column-label"] and rewards["change-from"]
+    assert all(r == 1.0 for form in ("other-column-label", "change-from") for r in rewards[form])
