@@ -39,6 +39,9 @@ from .restating import (
 )
 
 FLOAT_REL_TOL = 1e-6
+#: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
+#: the reason to leave unsaid which one stops the request (one shown by a tool is a rival alone).
+MIN_LISTED_RIVALS = 2
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
 ANSWER_CHECKS = ("output", "distractor", "refusal")
 
@@ -286,6 +289,9 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # the statuses the action is allowed in (its description, its rules) may be said as the rule
         excused = "\n".join([*rules, *(t.description for t in env.spec.tools if t.name == tool), user])
         said_rivals = named_rivals(answer, own_kind, refusal.reason, excused, refusal.claims)
+        # one status of the policy said in passing is often another record's ("SP0025 was quoted, and
+        # I've signed it"); a list of them beside the reason is not
+        said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
         rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
         allowing = [
             s

@@ -118,11 +118,12 @@ def test_only_a_change_to_an_asked_value_drops_its_before_value():
     [
         # every status the order could hold, none shown by a tool: the reason is among them, unsaid which
         ("I can't cancel order O2: it is delivered, shipped, pending or cancelled.", 0.0),
-        ("I can't cancel order O2: it is delivered or shipped.", 0.0),
-        # the status the action is allowed in, said as the rule (the tool's description names it)
+        ("I can't cancel order O2: it is delivered, shipped or pending.", 0.0),
+        # one such status said in passing is often another record's; the status the action is allowed in, said as the rule (the tool's description names it)
         ("I can't cancel order O2: it is delivered, and only pending orders can be cancelled.", 1.0),
+        ("I can't cancel order O2: it is delivered. Your shipped order is on its way.", 1.0),
     ],
 )
-def test_a_status_of_the_reasons_column_said_beside_it_is_a_rival_though_no_tool_showed_it(answer, reward):
+def test_statuses_of_the_reasons_column_listed_beside_it_are_rivals_though_no_tool_showed_them(answer, reward):
     task = {**DELIVERED, "initial_patch": [], "gold_actions": DELIVERED["gold_actions"][::2]}  # O2 read alone
     assert _score_shipped(answer, task) == reward
