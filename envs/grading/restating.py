@@ -160,22 +160,28 @@ def reason_labels(spec: EnvSpec, reason: Iterable[str]) -> set[str]:
 
 
 def named_rivals(
-    answer: str, own_kind: Iterable[str], reason: Iterable[str], excused: str = "", claims: Iterable[str] = ()
+    answer: str,
+    own_kind: Iterable[str],
+    reason: Iterable[str],
+    excused: str = "",
+    claims: Iterable[str] = (),
+    user: str = "",
 ) -> list[str]:
     """The values of a status reason's own column (``own_kind``, :func:`reason_labels`) that
     ``answer`` names beside the reason, shown by a tool or not, other than those ``excused`` says
-    (the rules on the request, the user's words) and the request's own participle (``claims``). A
+    as the rule (the policy, the tools' descriptions, the documents deciding it), the ``user``'s words
+    and the request's own participle (``claims``). A
     refusal that lists every status the record could hold has its reason among them and has not said
-    which one; one that says which status the rule wants ("only registered ones", in a clause of its
-    own) has.
+    which one; one that says which status the rule wants ("only registered ones", in a rule's
+    sentence) has, and so does "it must be one of laptop, phone, television".
 
     >>> own = ["registered", "checked_in", "scored", "cancelled"]
     >>> named_rivals("It is registered, checked in, scored or cancelled.", own, ["checked in"], "", ["cancelled"])
     ['registered', 'scored']
     >>> named_rivals("It is checked in; only registered ones can be.", own, ["checked in"], "only if registered")
     []
-    >>> named_rivals("It is only registered, checked in or scored.", own, ["checked in"], "only if registered, scored")
-    ['scored']
+    >>> named_rivals("It is registered, checked in or scored. Only registered ones can be.", own, ["checked in"], "if")
+    ['registered', 'scored']
     """
 
     def plain(value: str) -> str:
@@ -184,16 +190,18 @@ def named_rivals(
     said, known = {plain(v) for v in [*reason, *claims]}, plain(excused)
     text = " ".join(prose(answer).lower().replace("_", " ").replace("-", " ").split())
 
-    def as_rule(value: str) -> bool:  # "only registered ones can be", in a clause of its own
+    def as_rule(value: str) -> bool:  # "only registered ones can be": a sentence with a rule word
         found = list(re.finditer(rf"\b{re.escape(plain(value))}\b", text))
-        clauses = [re.split(r"[,.;:!?]", text[: m.start()])[-1].split()[-8:] for m in found]
+        clauses = [re.split(r"[.;!?]", text[: m.start()])[-1].split() for m in found]
         return bool(re.search(rf"\b{re.escape(plain(value))}\b", known)) and all(_RULE_WORDS & set(c) for c in clauses)
 
+    words = plain(user)
     return sorted(
         v
         for v in set(own_kind)
         if plain(v) not in said
         and not any(phrasings(v) & phrasings(r) for r in said)  # the reason said otherwise ("in review")
+        and not re.search(rf"\b{re.escape(plain(v))}\b", words)  # the user's own words ("listed on May 2")
         and label_named(answer, v)
         and not as_rule(v)
     )

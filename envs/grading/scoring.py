@@ -287,8 +287,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         own_kind = reason_labels(env.spec, refusal.reason)
         shown_rivals = rivals(extra, refusal.reason, own_kind, refusal.claims, context.allowed)
         # the statuses the action is allowed in (its description, its rules) may be said as the rule
-        excused = "\n".join([*rules, *(t.description for t in env.spec.tools if t.name == tool), user])
-        said_rivals = named_rivals(answer, own_kind, refusal.reason, excused, refusal.claims)
+        excused = "\n".join([*rules, context.words])
+        said_rivals = named_rivals(answer, own_kind, refusal.reason, excused, refusal.claims, user)
         # one status of the policy said in passing is often another record's ("SP0025 was quoted, and
         # I've signed it"); a list of them beside the reason is not
         said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
