@@ -91,9 +91,12 @@ AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES)
 #: names (on a refusal task that answer is a correct one; only the tasks where the same request must
 #: be carried out fail them, on state), and those that answer a question from one record picked
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
-#: record happens to be that one).
+#: record happens to be that one). ``column-statuses`` (every status of the record's column said as
+#: what it is) is among the first for now: handed the gold writes it passes 8 % of the refusals of
+#: five test domains where a tool's own rule names the statuses; its never-acting form is held.
 OPEN_AGENTS = frozenset(
     {
+        "column-statuses",
         "focus-values",
         "rule-line-values",
         "status-rule-echo",

@@ -467,7 +467,14 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
 REFUSE_ALL = "refuse-all-"
 _PLANS |= {
     REFUSE_ALL + name: _PLANS[name]
-    for name in ("focus-values", "rule-line-values", "status-rule-echo", "relative-days", "mixed-time-word")
+    for name in (
+        "focus-values",
+        "rule-line-values",
+        "status-rule-echo",
+        "relative-days",
+        "mixed-time-word",
+        "column-statuses",
+    )
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.
 OUTSIDE_ADVERSARIES: dict[str, tuple[str, ...]] = {name: targets for name, (_, targets) in _PLANS.items()}
