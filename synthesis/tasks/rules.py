@@ -61,6 +61,30 @@ def _moment(value: str, guard: Guard, clock: datetime) -> str:
     return day
 
 
+def on_edge(value: Any, guard: Guard, clock: datetime) -> bool:
+    """Whether a time rule's tested ``value`` falls on the rule's edge to the minute: a reservation
+    exactly an hour off under "more than 1 hour away", which the tool's "at least an hour ahead"
+    would allow. Its two phrasings disagree there, so no task's verdict may rest on it.
+
+    >>> g = Guard(kind="future", field="field:reserved_for", hours=1)
+    >>> now = datetime(2026, 3, 2, 9)
+    >>> on_edge("2026-03-02 10:00:00", g, now), on_edge("2026-03-02 10:15:00", g, now)
+    (True, False)
+    """
+    if guard.kind not in ("future", "past", "within") or not isinstance(value, str) or len(value) <= 10:
+        return False
+    try:
+        moment = datetime.fromisoformat(value[:16])
+    except ValueError:
+        return False
+    edges = (
+        [clock - timedelta(hours=guard.hours), clock]
+        if guard.kind == "within"
+        else [clock + timedelta(hours=guard.hours)]
+    )
+    return any(abs(moment - edge) < timedelta(minutes=1) for edge in edges)
+
+
 def reason_is_claim(refused: Goal, writes: list[Goal]) -> bool:
     """Whether ``refused`` is turned down because its record already is what the request would make it
     ("paid") while another write of the task shares its verb: "it has been paid" would then be true of
@@ -110,6 +134,16 @@ class RuleGoals(UserKnowledge):
         failing += [(g.kind, g) for g in t.guards if g.kind != "owner" and not self.oracle.holds(g, e, row, args)]
         return failing
 
+    def on_a_time_edge(self, m: ToolMeta, row: dict[str, Any], args: dict[str, Any]) -> bool:
+        """Whether a time rule of ``m`` tests a value of ``row`` that sits on the rule's edge, where
+        the tool's words and the rule's ("at least an hour ahead", "more than 1 hour away") part."""
+        e, t = self._transition(m)
+        return any(
+            on_edge(self.oracle.value(g.field, e, row, args), g, self.spec.clock)
+            for g in t.guards
+            if g.kind in ("future", "past", "within") and g.field is not None
+        )
+
     def consistent(self, e: Entity, row: dict[str, Any], owner: Any) -> bool:
         """Whether every record ``row`` references belongs to ``owner`` too (or to nobody): acting on
         it must not reach into another user's records."""
@@ -128,7 +162,7 @@ class RuleGoals(UserKnowledge):
             if owner is None or (user_id is not None and owner != user_id) or not self.consistent(e, row, owner):
                 continue
             args = self.extra_arguments(m)
-            if not self.failing_rules(m, row, args):
+            if not self.failing_rules(m, row, args) and not self.on_a_time_edge(m, row, args):
                 out.append((row, args))
         return out
 
@@ -142,7 +176,7 @@ class RuleGoals(UserKnowledge):
                 continue
             args = self.extra_arguments(m)
             failing = self.failing_rules(m, row, args)
-            if len(failing) == 1:
+            if len(failing) == 1 and not self.on_a_time_edge(m, row, args):
                 out.append((row, args, *failing[0]))
         return out
 
