@@ -111,6 +111,10 @@ class QualityCounts:
     dates_against_their_terms: int = 0
     parent_states_checked: int = 0
     parent_states_against_children: int = 0
+    own_row_states_checked: int = 0
+    states_against_own_row: int = 0
+    time_refusals_checked: int = 0
+    refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0
     kin_rows_contradicting: int = 0
     children_named: int = 0

@@ -93,6 +93,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             "records whose status disagrees with their rows",
             f"{c.parent_states_against_children}/{c.parent_states_checked}",
         ),
+        ("statuses against their own row", f"{c.states_against_own_row}/{c.own_row_states_checked}"),
+        ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
             f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",
@@ -168,6 +170,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("beyond record", lambda c: f"{c.values_beyond_their_record}/{c.bounded_values_checked}"),
     ("off term", lambda c: f"{c.dates_against_their_terms}/{c.term_dates_checked}"),
     ("status vs rows", lambda c: f"{c.parent_states_against_children}/{c.parent_states_checked}"),
+    ("status vs own row", lambda c: f"{c.states_against_own_row}/{c.own_row_states_checked}"),
+    ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),
     ("totals off", lambda c: f"{c.aggregate_rows_broken_in_seed}+{c.aggregate_rows_broken_after_gold}"),

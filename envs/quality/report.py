@@ -27,11 +27,13 @@ from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .dual import dual_counts
+from .edges import refusals_on_edge
 from .effects import effect_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
+from .own_row import states_against_own_row
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
@@ -151,6 +153,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         setattr(counts, name, value)
     for name, value in asdict(wording_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
+    for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
+        setattr(counts, name, value)
     for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)
     counts.derived_value_tasks = sum(bool(derived_arguments(env, ownership, t, seed)) for t in entry.tasks)
@@ -165,6 +169,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         values_beyond_record,
         dates_against_terms,
         parents_against_children,
+        states_against_own_row,
         kin_age_contradictions,
         surnames_apart,
     )

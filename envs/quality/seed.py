@@ -92,7 +92,7 @@ AFTER_EVENT = word_set(
     """completed done delivered flown returned closed attended fulfilled picked_up collected resolved expired
     no_show finished checked_out departed arrived installed served used redeemed travelled traveled boarded
     performed vaccinated aired missed failed_to_appear worked seated taken watched redelivered passed failed
-    scored resulted matured ended"""
+    scored resulted matured ended checked_in"""
 )
 #: Status values saying the event is still ahead: its day must not be before the clock's day.
 BEFORE_EVENT = word_set("scheduled booked confirmed upcoming reserved planned ticketed")

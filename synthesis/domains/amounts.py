@@ -20,6 +20,7 @@ from envs.quality.amount_bands import Pair, amount_pairs, outside, pair_rows
 from envs.quality.amounts import excess, sibling_groups
 
 from .bounds import fit_bounds
+from .own_row import fit_own_rows
 
 
 def settle_amounts(spec: EnvSpec) -> int:
@@ -58,7 +59,8 @@ def fit_amounts(spec: EnvSpec) -> int:
     offer near its listing's price, a deposit a usual part of what it secures, a deposit record its
     parent's deposit. Offers first, so a deposit follows its offer; then the values bounded by their
     record (:func:`.bounds.fit_bounds`: guests within the room's capacity, a bill still owed paid in
-    part). Returns the number of values changed."""
+    part) and the columns their row's status reads (:func:`.own_row.fit_own_rows`: a row paid off owes
+    nothing). Returns the number of values changed."""
     rng = random.Random(f"amount-bands:{spec.id}")
     changed = 0
     kinds = {(t.name, c.name): c.type for t in spec.tables for c in t.columns}
@@ -67,4 +69,4 @@ def fit_amounts(spec: EnvSpec) -> int:
             value = proportionate(pair, base, rng)
             row[pair.column] = math.floor(value) if kinds[pair.table, pair.column] == "integer" else value
             changed += 1
-    return changed + fit_bounds(spec)
+    return changed + fit_bounds(spec) + fit_own_rows(spec)
