@@ -102,9 +102,11 @@ class StatusDate:
         return None
 
 
-def status_dates(table: TableSpec) -> list[StatusDate]:
+def status_dates(table: TableSpec, created: AbstractSet[tuple[str, str]] = frozenset()) -> list[StatusDate]:
     """The table's nullable date columns named for a status (``disconnect_date`` of
-    ``disconnect_pending``, ``hearing_date`` of ``hearing_scheduled``, ``cancelled_on``)."""
+    ``disconnect_pending``, ``hearing_date`` of ``hearing_scheduled``, ``cancelled_on``); ``created``
+    holds the (table, column) pairs a create sets (:func:`created_columns`): such a date is the day
+    the record was made (a hearing date a new appeal gets as today), no status's own."""
     statuses = status_columns(table)
     values = [v for v in (statuses[0].enum or []) if isinstance(v, str)] if statuses else []
     out = []
@@ -112,6 +114,8 @@ def status_dates(table: TableSpec) -> list[StatusDate]:
         words = [w for w in col.name.lower().split("_") if w not in _DATE_WORDS]
         # a date every row has (``requested_on``, ``expires_on``) is no status's own
         if col.type not in ("date", "datetime") or not col.nullable or len(words) != 1 or len(words[0]) < 5:
+            continue
+        if (table.name, col.name) in created:
             continue
         stem = words[0][:6]
         named = [i for i, v in enumerate(values) if v.lower().startswith(stem)]
@@ -138,6 +142,18 @@ def _top_level(values: str) -> list[str]:
     return [*items, current]
 
 
+def created_columns(spec: EnvSpec) -> set[tuple[str, str]]:
+    """The (table, column) pairs an INSERT of a tool sets to something other than 0 or NULL."""
+    out: set[tuple[str, str]] = set()
+    for tool in spec.tools:
+        for step in tool.steps:
+            for m in _INSERT.finditer(step.sql or ""):
+                for column, value in zip(m[2].split(","), _top_level(m[3]), strict=False):
+                    if value.strip() not in ("0", "0.0", "NULL"):
+                        out.add((m[1], column.strip().strip('"')))
+    return out
+
+
 def step_amounts(spec: EnvSpec) -> dict[tuple[str, str], set[str]]:
     """(table, column) -> the statuses a row is in before the step that adds to the column: a column
     only tools moving the row out of their from-states add a constant to, and no create sets."""
@@ -153,12 +169,7 @@ def step_amounts(spec: EnvSpec) -> dict[tuple[str, str], set[str]]:
                 before.setdefault(key, set()).update(states)
             else:
                 free.add(key)  # a payment any time: no step
-        for q in sql:
-            for m in _INSERT.finditer(q):
-                values = _top_level(m[3])
-                for column, value in zip(m[2].split(","), values, strict=False):
-                    if value.strip() not in ("0", "0.0", "NULL"):  # a create that sets it: no step
-                        free.add((m[1], column.strip().strip('"')))
+    free |= created_columns(spec)  # a create that sets it: no step
     return {k: v for k, v in before.items() if k not in free}
 
 
@@ -190,9 +201,9 @@ class OwnRowCounts:
 
 def own_row_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> Iterator[tuple[str, bool]]:
     """(shape, disagrees) for every row value read."""
-    steps = step_amounts(spec)
+    steps, created = step_amounts(spec), created_columns(spec)
     for table in spec.tables:
-        dates = status_dates(table)
+        dates = status_dates(table, created)
         limits = limit_columns(table)
         stepped = {col: states for (name, col), states in steps.items() if name == table.name}
         for row in rows.get(table.name, []):

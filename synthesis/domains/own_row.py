@@ -20,6 +20,7 @@ from envs.quality.own_row import (
     LEFT_WORDS,
     PAID,
     TOTAL_WORDS,
+    created_columns,
     left_of_limit,
     limit_columns,
     numeric_columns,
@@ -30,8 +31,10 @@ from envs.quality.own_row import (
 )
 
 #: Days from the clock a date named for a status is drawn within: ahead for a status still to come
-#: (``disconnect_pending``, ``hearing_scheduled``), behind for one that happened (``cancelled``).
-_DAYS = (3, 30)
+#: (``disconnect_pending``, ``hearing_scheduled``), behind for one that happened (``cancelled``). Two
+#: weeks at most: a tool that sets the date a term after the day it acts (a hearing 21 days after it
+#: is requested) acted before the clock.
+_DAYS = (3, 14)
 
 
 def _pay_in_full(table: TableSpec, row: dict[str, Any]) -> None:
@@ -58,10 +61,10 @@ def _date_for(status: str, datetime_type: bool, spec: EnvSpec, rng: random.Rando
 def fit_own_rows(spec: EnvSpec) -> int:
     """Set the columns that disagree with their row's status (in place); returns how many changed."""
     rng = random.Random(f"own-row:{spec.id}")
-    steps = step_amounts(spec)
+    steps, created = step_amounts(spec), created_columns(spec)
     changed = 0
     for table in spec.tables:
-        dates = status_dates(table)
+        dates = status_dates(table, created)
         limits = limit_columns(table)
         types = {c.name: c.type for c in table.columns}
         stepped = {col: states for (name, col), states in steps.items() if name == table.name}
