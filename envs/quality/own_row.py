@@ -11,9 +11,9 @@ its event still ahead (``checked_in`` for a sitting four days off) is measure 10
 * **Paid is not owed.** A row in a paid status (:data:`PAID`) keeps no balance (a ``real`` column
   named balance, remaining or outstanding above 0) and has paid something where it has an amount
   paid (``amount_paid`` 0.00 beside a positive total or price).
-* **A date named for a status.** A date column whose name starts with a word that begins a status
-  value (``disconnect_date`` and ``disconnect_pending``, ``cancelled_on`` and ``cancelled``) is set
-  exactly on the rows in that status.
+* **A date named for a status.** A nullable date column whose name starts with a word that begins a
+  status value (``disconnect_date`` and ``disconnect_pending``, ``cancelled_on`` and ``cancelled``),
+  and that no create sets, is set on the rows in that status and on none in a status before it.
 * **An amount a step adds.** A column only tools that move the row out of their from-states add a
   constant to (``deposit_paid`` + 500 by signing, ``quoted`` -> ``contracted``), and that no create
   sets, is 0 on rows still in those from-states.
