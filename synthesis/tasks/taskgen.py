@@ -66,6 +66,12 @@ def _named_in(phrase: str, said: str) -> bool:
     return phrase in said or (bool(values) and all(v.strip(".,") in said for v in values))
 
 
+def _record_phrase(fact: str) -> str:
+    """The record a hidden fact points at: what follows "is" ("My booking is the one on May 3.") or
+    "you mean" ("When you ask to cancel it, you mean my confirmed booking with the highest fare.")."""
+    return re.split(r" is | you mean ", fact, maxsplit=1)[-1].rstrip(".")
+
+
 def _changed(episode: Any) -> set[tuple[str, tuple[Any, ...]]]:
     return {(table, key) for table, keys in episode.changed_keys().items() for key in keys}
 
@@ -255,7 +261,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
         facts = list(chain.facts)
         # a record named outright in another request is no longer something to ask about
         said = " ".join(chain.requests)
-        hidden = [h for h in chain.hidden if not _named_in(h.split(" is ", 1)[-1].rstrip("."), said)]
+        hidden = [h for h in chain.hidden if not _named_in(_record_phrase(h), said)]
         facts += [h for h in chain.hidden if h not in hidden]
         if facts and (info is not None or chain.goals) and self.rng.random() < 0.25:  # the agent must ask who
             hidden.insert(0, facts.pop(0))
