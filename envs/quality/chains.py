@@ -21,7 +21,12 @@ each write, whether it
   (:data:`FINAL`): a certification submitted, then its hours worked changed. A person corrects a
   form before filing it;
 * sets **implausible dates** (:mod:`.written_dates`): a next billing date in the past, an expiry on
-  an application not yet granted.
+  an application not yet granted;
+* is **made pointless**: it extends a record the task itself just made (a date moved on by a fixed
+  term, not to a day the user gives: start a layaway, then extend its due date — the user would
+  take the longer term at once), or it moves on a record whose date an earlier write of the task
+  extended (extend a layaway, then pay it off: the extension did nothing). No customer asks both in
+  one conversation.
 
 The quality report feeds it the gold actions' replay; the task generator feeds it its chains as they
 grow and keeps what it says out of its tasks. Rules: docs/synthesis.md ("Quality report").
@@ -100,6 +105,7 @@ class WriteVerdict:
     many_times: list[str] = field(default_factory=list)  # one thing recorded again (:mod:`.one_off`)
     amends_final: list[str] = field(default_factory=list)
     implausible_dates: list[str] = field(default_factory=list)
+    made_pointless: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
@@ -111,6 +117,7 @@ class WriteVerdict:
             + self.many_times
             + self.amends_final
             + self.implausible_dates
+            + self.made_pointless
         )
 
     @property
@@ -134,6 +141,8 @@ class WriteHistory:
         self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
         self._moved_on: set[RowKey] = set()  # rows an earlier write moved to a status that is not called off
         self._finalized: set[RowKey] = set()  # rows an earlier write filed, submitted or closed
+        self._inserted: set[RowKey] = set()  # rows an earlier write of the task made
+        self._extended: set[RowKey] = set()  # rows whose date an earlier write moved on by a fixed term
         self.dates = WrittenDates(spec)
         self._parents = {
             t.name: [(fk.columns, fk.table) for fk in t.foreign_keys if len(fk.columns) == 1] for t in spec.tables
@@ -148,6 +157,7 @@ class WriteHistory:
         other._set, other._touched = set(self._set), set(self._touched)
         other._moved_on, other._parents = set(self._moved_on), self._parents
         other._finalized, other.dates = set(self._finalized), self.dates
+        other._inserted, other._extended = set(self._inserted), set(self._extended)
         return other
 
     def record(
@@ -159,6 +169,7 @@ class WriteHistory:
         newly_set: set[tuple[RowKey, str]] = set()
         newly_moved: set[RowKey] = set()
         newly_final: set[RowKey] = set()
+        newly_extended: set[RowKey] = set()
         for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
             table = key[0]
             before, after = self._parsed(table, old), self._parsed(table, new)
@@ -176,6 +187,19 @@ class WriteHistory:
             keeps_status = (
                 before is not None and after is not None and all(before.get(c) == after.get(c) for c in statuses)
             )
+            today = self.spec.clock.date().isoformat()
+            if keeps_status and (extended := _extended_dates(before, after, given, today)):  # type: ignore[arg-type]
+                newly_extended.add(key)
+                if key in self._inserted:
+                    verdict.made_pointless.append(f"{where}: {extended[0]} is extended right after this task made it")
+            elif (
+                before is not None
+                and after is not None
+                and key in self._extended
+                and not keeps_status
+                and not any(called_off(after.get(c)) for c in statuses)  # a call-off undoes it (above)
+            ):
+                verdict.made_pointless.append(f"{where} moves on after this task extended it, which did nothing")
             if after is None:
                 if None in earlier:
                     verdict.undoes.append(f"{where} is deleted after this task inserted it")
@@ -216,6 +240,8 @@ class WriteHistory:
         self._set |= newly_set
         self._moved_on |= newly_moved
         self._finalized |= newly_final
+        self._extended |= newly_extended
+        self._inserted |= {k for k, (b, a) in changes.items() if b is None and a is not None}
         self._touched |= {k for k, (b, a) in changes.items() if a is not None and a != b}
         return verdict
 
@@ -238,6 +264,25 @@ class WriteHistory:
                 except ValueError:
                     pass
         return out
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _extended_dates(before: Row, after: Row, given: list[Any], today: str) -> list[str]:
+    """The date columns a write moved later, past ``today``, by a term of its own, not to a day its
+    arguments give (an extension, not a reschedule nor a last-paid day set to today)."""
+    return [
+        col
+        for col, value in after.items()
+        if isinstance(value, str)
+        and isinstance(old := before.get(col), str)
+        and _ISO_DAY.match(value)
+        and _ISO_DAY.match(old)
+        and value > old
+        and value[:10] > today
+        and not _given(value, given)
+    ]
 
 
 def _given(value: Any, given: list[Any]) -> bool:

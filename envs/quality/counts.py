@@ -63,6 +63,7 @@ class QualityCounts:
     unchanged_field_writes: int = 0
     writes_changing_nothing: int = 0
     amended_after_filing: int = 0
+    pointless_write_chains: int = 0
     written_dates_checked: int = 0
     written_dates_implausible: int = 0
     internal_key_references: int = 0

@@ -38,6 +38,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("tasks setting a field twice", str(c.fields_set_twice)),
         ("filler values in structured fields", str(c.filler_values)),
         ("chains amending a record after filing it", str(c.amended_after_filing)),
+        ("chains a write makes pointless (extend, then pay off)", str(c.pointless_write_chains)),
         ("implausible dates set by writes", f"{c.written_dates_implausible}/{c.written_dates_checked}"),
         (
             "writes setting a field to the value it holds",

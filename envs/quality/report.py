@@ -109,6 +109,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         counts.unchanged_field_writes += found.unchanged_field_writes
         counts.writes_changing_nothing += found.writes_changing_nothing
         counts.amended_after_filing += bool(found.amends_filed)
+        counts.pointless_write_chains += bool(found.made_pointless)
         counts.written_dates_checked += found.written_dates_checked
         counts.written_dates_implausible += len(found.implausible_dates)
         counts.internal_key_references += bool(found.internal_keys)

@@ -57,6 +57,7 @@ class TaskFindings:
     unchanged_field_writes: int = 0  # write calls setting a field from their arguments to the value it held
     writes_changing_nothing: int = 0  # of those, the calls that changed no row at all
     amends_filed: list[str] = field(default_factory=list)  # edits of a record an earlier write filed (:mod:`.chains`)
+    made_pointless: list[str] = field(default_factory=list)  # writes a later or earlier one makes pointless
     written_dates_checked: int = 0  # dates to come the writes set (:mod:`.written_dates`)
     implausible_dates: list[str] = field(default_factory=list)  # of those, the ones no person would believe
     internal_keys: list[str] = field(default_factory=list)
@@ -347,6 +348,7 @@ class TaskReplay:
             found.sets_field_twice |= bool(did.sets_twice)
             found.filler_values += len(did.filler)
             found.amends_filed += did.amends_final
+            found.made_pointless += did.made_pointless
             found.implausible_dates += did.implausible_dates
             found.written_dates_checked += sum(
                 history.dates.checked(k[0], _row(state, k), _row(after, k)) for k in changed
