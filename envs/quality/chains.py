@@ -23,10 +23,11 @@ each write, whether it
 * sets **implausible dates** (:mod:`.written_dates`): a next billing date in the past, an expiry on
   an application not yet granted;
 * is **made pointless**: it extends a record the task itself just made (a date moved on by a fixed
-  term, not to a day the user gives: start a layaway, then extend its due date — the user would
-  take the longer term at once), or it moves on a record whose date an earlier write of the task
-  extended (extend a layaway, then pay it off: the extension did nothing). No customer asks both in
-  one conversation.
+  term, not to a day the user gives, by a write that moves no money and records no row: start a
+  layaway, then extend its due date — the user would take the longer term at once; a month prepaid
+  pays for its term and is no extension), or it ends the term of a record whose date an earlier
+  write of the task extended (extend a layaway, then pay it off or pick it up: the extension did
+  nothing). No customer asks both in one conversation.
 
 The quality report feeds it the gold actions' replay; the task generator feeds it its chains as they
 grow and keeps what it says out of its tasks. Rules: docs/synthesis.md ("Quality report").
@@ -64,6 +65,16 @@ FINAL = word_set(
     """submitted filed closed finalized final completed complete signed certified sealed locked archived
     published posted settled paid issued sent shipped delivered resolved"""
 )
+
+
+#: Status words that end what a record's term was for: paying it off, collecting it, returning it.
+#: An extension of the term just before is pointless.
+ENDS_TERM = word_set("paid settled collected picked returned completed closed ended redeemed fulfilled delivered moved")
+
+
+def ends_term(value: object) -> bool:
+    """Whether a status value says the record's term is over (paid off, picked up, returned ...)."""
+    return isinstance(value, str) and bool(set(re.split(r"[\s_\-]+", value.strip().lower())) & ENDS_TERM)
 
 
 def finalizes(value: object) -> bool:
@@ -136,6 +147,7 @@ class WriteHistory:
         numeric = ("integer", "real", "boolean")
         self._numeric = {t.name: {c.name for c in t.columns if c.type in numeric} for t in spec.tables}
         self._json = {t.name: {c.name for c in t.columns if c.type == "json"} for t in spec.tables}
+        self._real = {t.name: {c.name for c in t.columns if c.type == "real"} for t in spec.tables}
         self._versions: dict[RowKey, list[Row | None]] = {}
         self._set: set[tuple[RowKey, str]] = set()  # (row, column) set from a write's arguments
         self._touched: set[RowKey] = set()  # rows inserted or changed by earlier writes
@@ -152,7 +164,7 @@ class WriteHistory:
         """An independent history with the same past (to try a write without recording it)."""
         other = WriteHistory.__new__(WriteHistory)
         other.spec, other._status, other._keys, other._kinds = self.spec, self._status, self._keys, self._kinds
-        other._numeric, other._json = self._numeric, self._json
+        other._numeric, other._json, other._real = self._numeric, self._json, self._real
         other._versions = {k: list(v) for k, v in self._versions.items()}
         other._set, other._touched = set(self._set), set(self._touched)
         other._moved_on, other._parents = set(self._moved_on), self._parents
@@ -170,6 +182,13 @@ class WriteHistory:
         newly_moved: set[RowKey] = set()
         newly_final: set[RowKey] = set()
         newly_extended: set[RowKey] = set()
+        # a write that moves money or records a row pays for its term (a month prepaid, an
+        # installment): no extension
+        pays = any(
+            old is None or any(old.get(c) != new.get(c) for c in self._real.get(key[0], ()))
+            for key, (old, new) in changes.items()
+            if new is not None and old != new
+        )
         for key, (old, new) in sorted(changes.items(), key=lambda kv: repr(kv[0])):
             table = key[0]
             before, after = self._parsed(table, old), self._parsed(table, new)
@@ -188,7 +207,7 @@ class WriteHistory:
                 before is not None and after is not None and all(before.get(c) == after.get(c) for c in statuses)
             )
             today = self.spec.clock.date().isoformat()
-            if keeps_status and (extended := _extended_dates(before, after, given, today)):  # type: ignore[arg-type]
+            if keeps_status and not pays and (extended := _extended_dates(before, after, given, today)):  # type: ignore[arg-type]
                 newly_extended.add(key)
                 if key in self._inserted:
                     verdict.made_pointless.append(f"{where}: {extended[0]} is extended right after this task made it")
@@ -196,10 +215,9 @@ class WriteHistory:
                 before is not None
                 and after is not None
                 and key in self._extended
-                and not keeps_status
-                and not any(called_off(after.get(c)) for c in statuses)  # a call-off undoes it (above)
+                and any(ends_term(after.get(c)) and after.get(c) != before.get(c) for c in statuses)
             ):
-                verdict.made_pointless.append(f"{where} moves on after this task extended it, which did nothing")
+                verdict.made_pointless.append(f"{where} is {_status(after, statuses)} after this task extended it")
             if after is None:
                 if None in earlier:
                     verdict.undoes.append(f"{where} is deleted after this task inserted it")
@@ -267,6 +285,10 @@ class WriteHistory:
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _status(row: Row, statuses: Any) -> str:
+    return " ".join(str(row.get(c)) for c in statuses)
 
 
 def _extended_dates(before: Row, after: Row, given: list[Any], today: str) -> list[str]:

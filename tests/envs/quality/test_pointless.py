@@ -102,6 +102,12 @@ LAYAWAYS: dict[str, Any] = {
             [_find(), _update("balance = balance - 10, last_paid_on = :today")],
             parameters=params(layaway_id=_ID),
         ),
+        tool("hold_at_desk_layaway", [_find(), _update("status = 'at_desk'")], parameters=params(layaway_id=_ID)),
+        tool(
+            "prepay_month_layaway",  # pays for a month more: money moves, so no extension
+            [_find(), _update("balance = balance - 10, final_due_date = date(final_due_date, '+30 days')")],
+            parameters=params(layaway_id=_ID),
+        ),
         tool(
             "pay_off_layaway", [_find(), _update("balance = 0, status = 'paid_off'")], parameters=params(layaway_id=_ID)
         ),
@@ -134,6 +140,8 @@ def test_extend_then_pay_off_and_start_then_extend_are_counted_and_sensible_pair
         _task(4, [("make_payment_layaway", {"layaway_id": "L1"}), PAY_OFF_L1]),  # a payment dated today
         _task(5, [("move_due_date_layaway", {"layaway_id": "L1", "final_due_date": "2026-04-02"}), PAY_OFF_L1]),
         _task(6, [EXTEND_L1, ("make_payment_layaway", {"layaway_id": "L1"})]),  # still open after
+        _task(7, [EXTEND_L1, ("hold_at_desk_layaway", {"layaway_id": "L1"})]),  # moved on, its term not over
+        _task(8, [("create_layaway", {"customer_id": "C1"}), ("prepay_month_layaway", {"layaway_id": "LA1001"})]),
     ]
     entry = CatalogEntry(spec=EnvSpec.model_validate(LAYAWAYS), tasks=tasks)
     report = check_env(entry.spec, entry.tasks)
@@ -146,7 +154,7 @@ def test_the_generator_keeps_both_shapes_out_of_a_chain() -> None:
     chain = Chain.start(env, "C1")
     try:
         chain.call(*EXTEND_L1[:1], **EXTEND_L1[1])
-        with pytest.raises(ChainBroken, match="extended it, which did nothing"):
+        with pytest.raises(ChainBroken, match="paid_off after this task extended it"):
             chain.call(*PAY_OFF_L1[:1], **PAY_OFF_L1[1])
         chain.call("create_layaway", customer_id="C1")
         with pytest.raises(ChainBroken, match="extended right after this task made it"):
