@@ -146,6 +146,8 @@ class QualityCounts:
     form_dictated_tasks: int = 0
     column_named_tasks: int = 0
     iso_date_tasks: int = 0
+    unknown_value_named_tasks: int = 0
+    form_choice_tasks: int = 0
     motives_checked: int = 0
     motives_contradicting: int = 0
     late_motives_on_overdue: int = 0

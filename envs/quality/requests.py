@@ -11,7 +11,13 @@ Read from the instruction (the user's first message) alone (docs/synthesis.md, "
 * ``column_named_tasks``: instructions that name a record by a column and its value ("my appeal
   whose hearing date is 2026-02-17", "my order with price per guest 123.09");
 * ``iso_date_tasks``: instructions with a date written as ``YYYY-MM-DD``, where a person says the day
-  ("February 17").
+  ("February 17");
+* ``unknown_value_named_tasks`` (measure 63): instructions that name the user's record by a column
+  its owner does not know it by, or a superlative of one ("my appointment with estimate 316.37",
+  "my card with the highest current balance"; :mod:`.record_names`);
+* ``form_choice_tasks`` (measure 64): instructions that give a detail as a choice off a form: "I'd
+  go with jeep for the make.", "Slow speed symptom, please." (a person says "It's a Jeep.", "The
+  internet has been really slow.").
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from ..formats.task import Task
+from .record_names import names_by_unknown_value
 
 #: Words that join a reason to a request: "…, because my plans changed", "now that I'm back".
 _REASON_WORDS = re.compile(
@@ -54,6 +61,8 @@ _FORM_DETAIL = re.compile(
 #: A record named by a column and its value.
 _COLUMN_NAMED = re.compile(r"\bwhose (?:[a-z_]+ ){1,4}is\b|\bwith (?:[a-z_]+ ){1,3}\$?\d[\d,.\-]*\b", re.IGNORECASE)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+#: A value picked for a field: "I'd go with jeep for the make.", "Slow speed symptom, please."
+_FORM_CHOICE = re.compile(r"\b(?i:i'd go with) [^.]+ for the [a-z ]+\.|(?:^|[.!?] )[A-Z][a-z]*(?: [a-z]+)+, please\.")
 
 
 @dataclass
@@ -63,6 +72,8 @@ class RequestCounts:
     form_dictated_tasks: int = 0
     column_named_tasks: int = 0
     iso_date_tasks: int = 0
+    unknown_value_named_tasks: int = 0
+    form_choice_tasks: int = 0
 
 
 def has_motive(text: str) -> bool:
@@ -103,4 +114,6 @@ def request_counts(tasks: list[Task]) -> RequestCounts:
         out.form_dictated_tasks += dictates_form(text)
         out.column_named_tasks += names_by_column(text)
         out.iso_date_tasks += _ISO_DATE.search(text) is not None
+        out.unknown_value_named_tasks += names_by_unknown_value(text)
+        out.form_choice_tasks += _FORM_CHOICE.search(text) is not None
     return out

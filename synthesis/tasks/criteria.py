@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
+from envs.quality.record_names import customer_knows
 from envs.quality.text import superlative
 
 from ..domains.domain import Entity, plural
@@ -51,11 +52,16 @@ def _sum(rows: list[Row], column: str) -> float | None:
     return round(sum(values), 2)  # type: ignore[arg-type]
 
 
-def extreme(entity: Entity, rows: list[Row], rng: random.Random) -> tuple[Row, str] | None:
+def extreme(
+    entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False
+) -> tuple[Row, str] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
     a person says it ("the lowest price", "the most seats left"); None if every such attribute ties at
-    both ends."""
-    attrs = [a for a in entity.attributes if a.kind in ORDERED]
+    both ends. ``own``: the user's own records, ranked only by what their owner knows of them (a
+    date of their own event or term, what they cost, a count they chose), never by an amount the
+    system keeps ("the highest current balance") or a date only it acts on ("the earliest disconnect
+    date")."""
+    attrs = [a for a in entity.attributes if a.kind in ORDERED and (not own or customer_knows(a.name, a.kind))]
     rng.shuffle(attrs)
     for a in attrs:
         values = [r.get(a.name) for r in rows]
@@ -92,7 +98,7 @@ class CriterionGoals(ConsentGoals):
         mine = self.owned_now(e, user_id, chain)
         for state in [*states, None]:  # among the records in one state, else among all of them
             rows = [r for r in mine if state is None or r.get(e.lifecycle.field) == state]
-            found = extreme(e, rows, self.rng) if len(rows) >= 2 else None
+            found = extreme(e, rows, self.rng, own=True) if len(rows) >= 2 else None
             if found is None or found[0][pk(e)] not in allowed:
                 continue
             row, criterion = found

@@ -18,6 +18,8 @@ from typing import Any
 from envs.quality.spoken import spoken_money, spoken_when
 from envs.quality.text import column_words
 
+from .field_sentences import counted_detail, picked, spoken_code
+
 #: Units a count is said in: "for 2 hours", not "the number of hours should be 2".
 _UNITS = frozenset({"minutes", "hours", "days", "nights", "weeks", "months", "years"})
 #: Units that alone name how long a thing lasts ("hours": 2); "days" alone may be a shift or a wait.
@@ -171,11 +173,10 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
         noun = " ".join(words[:-1])
         if noun and shown[:3] == noun[:3]:  # loss_type lost: "It was lost.", not "It's a lost loss."
             return f"It was {shown}."
+        shown = spoken_code(shown)  # "It's an EP release.", not "an ep release"
         return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
     if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
-        return said(
-            name, value, [f"{shown[:1].upper()}{shown[1:]} {what}, please.", f"I'd go with {shown} for the {what}."]
-        )
+        return picked(name, value)  # "It's a Jeep.", not "I'd go with jeep for the make."
     if isinstance(value, int | float):
-        return said(name, value, [f"For the {what}, it's {shown}.", f"I'd go with {shown} for the {what}."])
+        return counted_detail(name, value)
     return f"The {what} is {shown}."  # a name, an address, a code: "The contact name is Jordan Lee."

@@ -15,14 +15,18 @@ record is named by *handles*, each a fact its owner really has:
    (the doctor's name), "my registration for Young Explorers" (the program's name), "my loan for
    the fiction book", "my appointment for the slot on 2026-03-03 at 09:30", "my booking for flight
    AW1234" (the flight's lookup code);
-6. **how much**, last: an amount or quantity of the record ("my solar project with system kw 6"),
-   only when nothing above names it.
+6. **what it cost**, last: the record's price or amount ("my payment of 294.14", "my package that
+   cost 661.71", "my solar project with a contract price of 24310.5"), only when nothing above
+   names it. Never an amount the system keeps on it or a
+   measurement ("with estimate 316.37", "with system kw 13"): its owner does not know it
+   (``envs/quality/record_names.py``, measure 63).
 
 Never a primary key (the system's own id, which the customer was never told), a code the customer
 was not given (no ``lookup``) or free text. A handle names the record only when no other record of
 the user shares it; a single handle is tried first (most often in the order above, what a thing is
-called before when it is, before what kind it is), then a date with one other handle, then an
-amount. With no such name the record is not named at all, and the task generator picks another
+called before when it is, before what kind it is), then two together (a date with one other handle
+first: "my pending claim from March 3", else any two: "my Honda's brake job with Dr. Chen"), then
+what it cost. With no such name the record is not named at all, and the task generator picks another
 record.
 """
 
@@ -36,7 +40,9 @@ from itertools import combinations
 from typing import Any
 
 from envs.quality.naming import is_lorem_title, is_verb_form, person_role
+from envs.quality.record_names import customer_knows
 from envs.quality.spoken import spoken_when
+from envs.quality.text import column_words
 
 from ..domains.domain import Attribute, Domain, Entity, Reference
 
@@ -117,6 +123,8 @@ class Handle:
     #: the same said before the record's noun, where people say it so ("premium economy")
     prefix: str | None = None
     preference: int = 4
+    #: an amount its owner knows (what it cost), not one the system keeps (an estimate, a kW rating)
+    known: bool = False
 
     def fits(self, row: Row, parents: Mapping[str, Mapping[Any, Row]]) -> bool:
         """Whether another record ``row`` has the same value (``parents``: rows by id, per entity)."""
@@ -160,6 +168,8 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
         return f"in {value}"
     if a.kind == "money" and a.name in _PAID:
         return f"of {value}" if a.name == "amount" else f"that cost {value}"  # my fee of 92.49
+    if a.kind == "money" and customer_knows(a.name, a.kind):
+        return f"with a {column_words(a.name)} of {value}"  # my solar project with a contract price of 24310.5
     shown = str(value).replace("_", " ")
     return f"with {a.name.replace('_', ' ')} {shown}"
 
@@ -211,6 +221,7 @@ def handles(
                     is_amount,
                     prefix,
                     OWN_NAME if _own_name(entity, a) else rank,
+                    known=a.name in _PAID or customer_knows(a.name, a.kind),
                 )
             )
     for ref in entity.references:
@@ -244,10 +255,12 @@ def single_out(
     for h in named:
         if not any(h.fits(s, parents) for s in others):
             return [h]
-    for a, b in combinations(named, 2):
-        if (a.is_date or b.is_date) and not any(a.fits(s, parents) and b.fits(s, parents) for s in others):
+    # two natural handles before any amount: a date and another first, then any two
+    pairs = sorted(combinations(named, 2), key=lambda p: not (p[0].is_date or p[1].is_date))
+    for a, b in pairs:
+        if not any(a.fits(s, parents) and b.fits(s, parents) for s in others):
             return sorted((a, b), key=lambda h: not h.is_date)  # the date first: "my loan from ... for ..."
     for h in options:
-        if h.is_amount and not any(h.fits(s, parents) for s in others):
-            return [h]
+        if h.is_amount and h.known and not any(h.fits(s, parents) for s in others):
+            return [h]  # what it cost: its owner knows that much; no estimate, no kW
     return None

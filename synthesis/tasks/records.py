@@ -238,7 +238,7 @@ class RecordGoals(CriterionGoals):
         named = None
         if not dependent and e.name != self.user.name and self.rng.random() < CRITERION_SHARE:
             mine = self.owned_now(e, chain.user_id, chain)
-            found = extreme(e, mine, self.rng) if len(mine) >= 2 else None
+            found = extreme(e, mine, self.rng, own=True) if len(mine) >= 2 else None
             if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
                 row, criterion = found
                 named = f"my {e.human} with {criterion}"
