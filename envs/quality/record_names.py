@@ -44,7 +44,7 @@ _SUPERLATIVE = re.compile(rf"\bmy [\w' -]+? with the (?:{_SUPERLATIVES}) ((?:[a-
 #: Last words of a code the customer was given ("with plate number 178552079", "with imei …"): a
 #: handle of theirs, no amount.
 _CODES = frozenset({"number", "imei", "vin", "code", "reference", "plate", "pin", "zip", "last4", "serial"})
-_NOT_COLUMN = frozenset({"by", "to", "changed", "as", "for", "with", "and", "from", "instead"})
+_NOT_COLUMN = frozenset({"by", "to", "changed", "as", "for", "with", "and", "from", "instead", "under", "online", "at"})
 #: "my appointment with estimate 316.37", "my project with system kw 13"
 _VALUED = re.compile(r"\bmy [\w' -]+? with ((?:[a-z]+ ){1,3})\$?\d[\d,.]*\b")
 
@@ -75,9 +75,11 @@ def names_by_unknown_value(text: str) -> bool:
         if words[-1] not in _CODES and not _known_words(words, KNOWN_MONEY_WORDS):
             return True
     for m in _SUPERLATIVE.finditer(text):
-        words = []
-        for w in m.group(1).split():
-            if w in _NOT_COLUMN:
+        words: list[str] = []
+        said = m.group(1).split()
+        for i, w in enumerate(said):
+            # "in" of "check in date" is the column's; "in free look", "in full" start the next words
+            if w in _NOT_COLUMN or (w == "in" and said[i + 1 : i + 2] not in (["date"], ["time"])):
                 break
             words.append(w)
         dated = m.group(0).split(" with the ")[-1].split()[0] in ("earliest", "latest")

@@ -98,6 +98,8 @@ def test_which_columns_an_owner_knows() -> None:
         ("Please move my release with the latest release date by 9 days.", False),
         ("Please cancel my subscription with the lowest monthly price.", False),
         ("Please refund my lab payment of 46.16.", False),
+        ("Please cancel my active contract with the lowest purchase price in free look.", False),
+        ("Please move my booked reservation with the earliest check in date.", False),
         ("It is for the economy flight with the lowest price.", False),  # nobody's: the agent compares
     ],
 )
