@@ -225,7 +225,13 @@ def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_wr
 
 def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     broken = copy.deepcopy(with_writes)
-    task, (text, value, _) = next((t, d) for t in broken.tasks for d in broken.deciding[t.id] if d[2] is not None)
+    # a task whose deciding rules are all writes': a refusal beside it would fail first, on its own terms
+    task, (text, value, _) = next(
+        (t, d)
+        for t in broken.tasks
+        for d in broken.deciding[t.id]
+        if d[2] is not None and all(x[2] is not None for x in broken.deciding[t.id])
+    )
     plan = next(p for p in broken.plans if p.text == text)
     assert plan.terms is not None
     plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value allows the write
