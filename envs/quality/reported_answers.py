@@ -338,6 +338,7 @@ def _outcome_described(env: Environment, task: Task, results: list[Any]) -> str 
         for k, v in record[1:]
         if not k.endswith("_id")
         and keys.count(k) == 1  # a list of children's ids is no field of the record's own
+        and not _ID.fullmatch(str(v))
         and isinstance(v, int | float | str)
         and not isinstance(v, bool)
         and not any(_same(v, out) for out in task.outputs)
