@@ -25,7 +25,7 @@ from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
 from .labels import is_label, label_named, value_stated, without_denied, without_superseded
 from .outputs import Reading
-from .reassurance import without_kept_status
+from .reassurance import refusal_gives_reason, without_kept_status
 from .reports import acted_on, call_ids, required_values, turned_down
 from .restating import (
     MAX_RESTATED,
@@ -302,11 +302,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # I've signed it"); a list of them beside the reason is not
         said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
         rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
-        # the record's status said as kept ("still scheduled, but I can't …") reassures; it is no reason
+        # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
+        # where the refusal itself gives the reason; it is no reason
+        kept = refusal_gives_reason(answer, refusal.reason, env.spec.clock.date(), request)
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
-            if states_status(without_kept_status(answer, s), s)
+            if states_status(without_kept_status(answer, s) if kept else answer, s)
         ]
         error = None
         if not says_no(answer):

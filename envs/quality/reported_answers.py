@@ -28,8 +28,9 @@ And two from the seed-67 review ("Seed 67"):
 
 And three from the seed-71 review ("Seed 71"):
 
-* ``status-kept`` — a refusal on a rule other than the status, answered as ``reason-after`` does,
-  after the refused record's status said as unchanged ("Your audit HA0010 is still scheduled. …");
+* ``status-kept`` — a refusal on a rule other than the status, answered as ``because`` does (the
+  reason in the refusal's sentence), after the refused record's status said as unchanged ("Your
+  audit HA0010 is still scheduled. …");
 * ``id-and-parent`` — a question answered as ``names-the-record`` does, or a refusal as
   ``reason-after`` does, with the record named by its id and its parent's ("(MD0018, on PS0030)");
 * ``outcome-described`` — the reference answer of a task that makes writes and asks for a value,
@@ -269,9 +270,9 @@ def _refused_record(task: Task, results: list[Any]) -> list[tuple[str, Any]] | N
 
 
 def _status_kept(env: Environment, task: Task, results: list[Any]) -> str | None:
-    """The ``reason-after`` form after the refused record's status said as kept, where no reason of
-    the task is a status ("Your audit HA0010 is still scheduled. I can't cancel it: …")."""
-    base = natural_answers(env, task).get("reason-after")
+    """The ``because`` form after the refused record's status said as kept, where no reason of the
+    task is a status ("Your audit HA0010 is still scheduled. I can't cancel it because …")."""
+    base = natural_answers(env, task).get("because")
     record = _refused_record(task, results)
     if not base or record is None:
         return None

@@ -39,6 +39,8 @@ def test_the_status_said_as_unchanged_beside_a_time_reason_passes(answer):
         "I can't cancel order O1: the status is pending and it was placed on 2026-01-10, more than 3 days ago.",
         "I'm sorry, I can't cancel your order O1. The status is pending. The created at is 2026-01-10 10:00:00.",
         "Status: pending. Placed 2026-01-10. I can't cancel it.",
+        # said as kept, but the values after the refusal are any record's: the refusal gives no reason
+        "Your order O1 is still pending, but I'm sorry, I can't cancel it. The created at is 2026-01-10 10:00:00.",
     ],
 )
 def test_the_status_said_plainly_beside_a_time_reason_still_fails(answer):
