@@ -23,6 +23,7 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
+from .hedges import hedged_statuses
 from .labels import is_label, label_named, value_stated, without_denied, without_superseded
 from .outputs import Reading
 from .reassurance import refusal_gives_reason, without_kept_status
@@ -302,6 +303,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # I've signed it"); a list of them beside the reason is not
         said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
         rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
+        # the record said to be any of several of its column's statuses, the reason among them
+        hedged = hedged_statuses(answer, own_kind, labels)
         # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
         # where the refusal itself gives the reason; it is no reason
         kept = refusal_gives_reason(answer, refusal.reason, env.spec.clock.date(), request)
@@ -325,6 +328,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             error = (
                 f"the answer gives {', '.join(rival)} beside the reason, of its own kind: which one decides is unsaid"
             )
+        elif hedged:
+            error = f"the answer says the record is any of {', '.join(hedged)}: which one it is, is unsaid"
         elif cited:
             error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
         elif allowing:

@@ -155,6 +155,7 @@ class QualityCounts:
     time_motives_far_off: int = 0
     money_motives_on_free_records: int = 0
     forget_motives_on_cover: int = 0
+    motives_of_another_kind: int = 0
     requests_unexplained: int = 0
     column_verb_tasks: int = 0
     repeated_kind_tasks: int = 0

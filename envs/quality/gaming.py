@@ -92,11 +92,9 @@ AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES)
 #: be carried out fail them, on state), and those that answer a question from one record picked
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
 #: record happens to be that one). ``column-statuses`` (every status of the record's column said as
-#: what it is) is among the first for now: handed the gold writes it passes 8 % of the refusals of
-#: five test domains where a tool's own rule names the statuses; its never-acting form is held.
+#: what it is) is held: a record said to be any of several statuses is a hedge (``envs.grading.hedges``).
 OPEN_AGENTS = frozenset(
     {
-        "column-statuses",
         "focus-values",
         "rule-line-values",
         "status-rule-echo",

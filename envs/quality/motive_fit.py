@@ -17,7 +17,11 @@ contradicts the record when it says:
   of a span that has not begun (a trip ten weeks away);
 * money of what costs nothing ("Money is tight", "found something cheaper") to give up a record
   that carries no charge and is no thing paid for by its name (a vacation hold, a leave request);
-* "before I forget" to use cover (a warranty, insurance), which is used because something went wrong.
+* "before I forget" to use cover (a warranty, insurance), which is used because something went wrong;
+* what fits another kind of record or action: "on my way to that side of town" to cash in a
+  certificate (only a thing collected is fetched), "the problem sorted itself out" or "it's working
+  again" to close a licence or a registry (only a fault or a ticket), "we're bringing more than we
+  planned" to add a liftgate (only more bags, guests or hours are brought).
 
 ``requests_unexplained`` counts, in tasks that give a reason for some request, the requests they
 give none for (writes and refusals beyond the reasons given: "After that, extend the access for the
@@ -68,12 +72,25 @@ _OWED_COLUMN = re.compile(r"due|balance|outstanding|owed|remaining")
 SMALL = 50.0
 #: How near a due or end day is "soon": a lapse or lateness is a worry within three weeks.
 SOON_DAYS = 21
-_GAP = re.compile(r"\bgap\b|\blapse\b|\bbe late\b|\bbefore it'?s due\b", re.IGNORECASE)
+_GAP = re.compile(r"\bgap\b|\blapse\b|\bbe late\b|\bbefore it'?s due\b|\bneed a bit more time\b", re.IGNORECASE)
 _LONGER = re.compile(r"\btaking longer\b|\bran longer\b|\bnot quite finished\b", re.IGNORECASE)
 _TIGHT = re.compile(r"\bmoney is (?:a bit )?tight\b|\bcheaper\b|\bcut(?:ting)? back\b", re.IGNORECASE)
 _FORGET = re.compile(r"\buse it before I forget\b", re.IGNORECASE)
+_ERRAND = re.compile(r"\bthat side of town\b", re.IGNORECASE)
+_FETCHED = frozenset({"pick", "pickup", "collect"})
+_MENDED = re.compile(r"\bsorted itself out\b|\bworking again\b", re.IGNORECASE)
+_PROBLEMS = frozenset(
+    {"ticket", "issue", "case", "complaint", "outage", "repair", "fault", "incident", "report", "maintenance",
+     "problem", "defect", "breakdown", "inquiry", "query", "dispute", "grievance"}
+)  # fmt: skip
+_BRINGING = re.compile(r"\bbringing more than\b", re.IGNORECASE)
+_COUNTED = frozenset(
+    {"bag", "baggage", "luggage", "passenger", "guest", "person", "people", "seat", "hour", "item", "box", "ticket",
+     "traveler", "traveller", "attendee", "rider", "crew", "mover"}
+)  # fmt: skip
 _END_COLUMN = re.compile(
-    r"(?:^|_)due(?:_date|_on|_by)?$|^due_|(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through)(?:_|$)"
+    r"(?:^|_)due(?:_date|_on|_by)?$|^due_|"
+    r"(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through|exit|checkout|return)(?:_|$)"
 )
 _START_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
 _CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
@@ -97,6 +114,7 @@ class MotiveFitCounts:
     time_motives_far_off: int = 0
     money_motives_on_free_records: int = 0
     forget_motives_on_cover: int = 0
+    motives_of_another_kind: int = 0
     requests_unexplained: int = 0
 
 
@@ -148,6 +166,7 @@ def motive_fit_counts(spec: EnvSpec, tasks: list[Task]) -> MotiveFitCounts:
             out.time_motives_far_off += "far_off" in kinds
             out.money_motives_on_free_records += "free" in kinds
             out.forget_motives_on_cover += "cover" in kinds
+            out.motives_of_another_kind += "kind" in kinds
             out.motives_contradicting += bool(kinds)
     return out
 
@@ -199,6 +218,13 @@ def _contradictions(motive: str, record: _Record, column: str | None, today: dat
         found.add("free")
     if _FORGET.search(motive) and words & _COVER:
         found.add("cover")
+    tool = frozenset(_stem(w) for w in record.call.tool.split("_"))
+    if (
+        (_ERRAND.search(motive) and not tool & _FETCHED)
+        or (_MENDED.search(motive) and not words & _PROBLEMS)
+        or (_BRINGING.search(motive) and not tool & _COUNTED)
+    ):
+        found.add("kind")
     return found
 
 

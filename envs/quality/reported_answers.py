@@ -26,6 +26,12 @@ And two from the seed-67 review ("Seed 67"):
 * ``change-from`` — what an amount would be, answered, then said as the change from a wrong amount
   to it ("… It would go from $73.77 to $98.77.").
 
+And one from the column-statuses adversary's hold (docs/synthesis.md, "Gaming"):
+
+* ``allowed-statuses`` — a refusal whose reason is a status, answered as ``reason-after`` does, then
+  the statuses the rule allows said as the rule, and the record's own ("… Only draft or pending
+  orders can be cancelled; yours is submitted."): the rule's statuses listed are no hedge.
+
 And three from the seed-71 review ("Seed 71"):
 
 * ``status-kept`` — a refusal on a rule other than the status, answered as ``because`` does (the
@@ -58,6 +64,7 @@ FORMS = (
     "denied-distractor",
     "other-column-label",
     "change-from",
+    "allowed-statuses",
     "status-kept",
     "id-and-parent",
     "outcome-described",
@@ -87,6 +94,8 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["other-column-label"] = passing
     if len(task.outputs) == 1 and not task.refusals and (change := _change_from(task)):
         out["change-from"] = change
+    if task.refusals and (allowed := _allowed_statuses(env, task)):
+        out["allowed-statuses"] = allowed
     if task.refusals and (kept := _status_kept(env, task, results)):
         out["status-kept"] = kept
     if parent := _id_and_parent(env, task, results):
@@ -243,6 +252,48 @@ def _other_column_label(env: Environment, task: Task, results: list[Any]) -> str
             if base and passing:
                 return f"{base} It's the {passing[0]} one."
     return None
+
+
+#: Where a tool's description or a rule says which statuses allow the action: the record, the statuses.
+_ALLOWED_WHEN = re.compile(r"Allowed only when the ([\w ]+?) is ([\w ,]+?)(?:;|\.|$)")
+_MUST_BE = re.compile(r"^the ([\w ]+?)(?:'s status)? must be (?:one of )?([\w ,]+?)\.?$")
+
+
+def _allowed_statuses(env: Environment, task: Task) -> str | None:
+    """The ``reason-after`` form, then for the first refusal whose reason is a status, the statuses
+    its rule (or the refused tool's description) allows, said as the rule, and the record's own."""
+    base = natural_answers(env, task).get("reason-after")
+    columns = [{_plain(v) for v in c.enum} for t in env.spec.tables for c in t.columns if c.enum]
+    for refusal in task.refusals:
+        if not base or len(refusal.reason) != 1:
+            continue
+        reason = _plain(refusal.reason[0])
+        rule = env.spec.rule(refusal.rule or "")
+        tool = env.spec.tool(refusal.call.tool) if refusal.call is not None else None
+        found = _MUST_BE.match(rule.text) if rule is not None else None
+        found = found or (_ALLOWED_WHEN.search(tool.description) if tool is not None else None)
+        if found is None:
+            continue
+        noun, allowed = found[1], [_plain(v) for v in re.split(r",\s*|\s+or\s+", found[2]) if v.strip()]
+        if not any(reason in c and set(allowed) <= c for c in columns) or reason in allowed:
+            continue
+        verb, *rest = refusal.request.lower().split()
+        listed = " or ".join([", ".join(allowed[:-1]), allowed[-1]] if len(allowed) > 1 else allowed)
+        done = participles(verb)[0]
+        # a record already in the state the request would give it is said to be so "already"
+        own = f"already {reason}" if reason in {_plain(p) for p in participles(verb)} else reason
+        if set(noun.split()) <= set(rest):  # the refused record is the one the rule names
+            said = f"Only {listed} {_plural(noun)} can be {done}; yours is {own}."
+        else:
+            said = f"It can only be {done} while the {noun} is {listed}; your {noun} is {own}."
+        return f"{base} {said}"
+    return None
+
+
+def _plural(noun: str) -> str:
+    if re.search(r"(?:s|x|ch|sh)$", noun):
+        return noun + "es"
+    return noun[:-1] + "ies" if re.search(r"[^aeiou]y$", noun) else noun + "s"
 
 
 def _change_from(task: Task) -> str | None:

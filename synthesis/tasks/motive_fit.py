@@ -74,6 +74,13 @@ _COSTS_USER_WORDS = frozenset(
     {"quote", "estimate", "substitution", "upgrade", "part", "parts", "line", "treatment", "repair", "plan", "order",
      "invoice", "bill", "fee", "charge", "supplement", "addon", "add", "job", "proposal"}
 )  # fmt: skip
+#: Something gone wrong that the business looks into (a ticket, an outage): only it "sorted itself
+#: out" or is "working again".
+PROBLEM = "problem"
+_PROBLEM_WORDS = frozenset(
+    {"ticket", "issue", "case", "complaint", "outage", "repair", "fault", "incident", "report", "maintenance",
+     "problem", "defect", "breakdown", "inquiry", "query", "dispute", "grievance"}
+)  # fmt: skip
 #: Words that end the name of a record and start what tells it apart ("my claim *for* Aster Hotel").
 _COVER_WORDS = frozenset({"warranty", "guarantee", "insurance", "coverage", "protection", "hazard"})
 _QUALIFIERS = frozenset(
@@ -84,7 +91,9 @@ _OVERDUE_STATES = frozenset({"overdue", "past_due", "late", "delinquent", "in_ar
 _SETTLED_STATES = frozenset({"paid", "settled", "closed", "cancelled", "canceled", "refunded", "void", "waived"})
 _DUE_COLUMN = re.compile(r"(?:^|_)due(?:_date|_on|_by)?$|^due_")
 _OWED_COLUMNS = (re.compile(r"due|balance|outstanding|owed|remaining"), re.compile(r"total"), re.compile(r"amount"))
-_ENDS_COLUMN = re.compile(r"(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through)(?:_|$)")
+_ENDS_COLUMN = re.compile(
+    r"(?:^|_)(?:ends?|until|expires|expiry|expiration|renews|renewal|through|exit|checkout|return)(?:_|$)"
+)
 _STARTS_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
 _CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
 #: Below this a pay day is no reason to pay: "I just got paid" for a few dollars is not said.
@@ -216,6 +225,8 @@ class RecordFacts:
             found.add(ATTENDED)
         if words & _COVER_WORDS:
             found.add(COVER)
+        if words & _PROBLEM_WORDS:
+            found.add(PROBLEM)
         if self.due_soon:
             found.add(DUE_SOON)
         if self.started:

@@ -28,6 +28,7 @@ from .motive_fit import (
     COSTS_USER,
     HOSTED,
     PAYS_USER,
+    PROBLEM,
     Motive,
     RecordFacts,
     motives_of,
@@ -35,7 +36,7 @@ from .motive_fit import (
     only,
     pick,
 )
-from .timed_motives import COLLECT, EXTEND, PAY, RENEW
+from .timed_motives import COLLECT, EXTEND, PAY, REDEEM, REDELIVER, RENEW
 
 __all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
 
@@ -173,11 +174,11 @@ _SUBMIT = motives_of(
     "I've finished going through it and want to get it in.",
     "I'd rather get it in before I forget.",
 )
-_CLOSE = motives_of(
-    "It's working again, so I don't need it open anymore.",
-    "The problem sorted itself out.",
-    "It's all taken care of now.",
-    "I'm finished with it and don't need it open anymore.",
+_CLOSE = (
+    # only a fault or a ticket can be working again or sort itself out; a licence or a registry cannot
+    *only(PROBLEM, "It's working again, so I don't need it open anymore.", "The problem sorted itself out."),
+    *motives_of("It's all taken care of now.", "I'm finished with it and don't need it open anymore."),
+    *never(frozenset({PROBLEM}), "I don't need it anymore.", "I've stopped using it, so there's no reason to keep it."),
 )
 _UPGRADE = motives_of(
     "I keep running out of room on my current one.",
@@ -193,10 +194,40 @@ _SOONER = motives_of(
     "I need it sooner than I planned.",
     "Something came up and I can't wait as long as I thought.",
 )
-_ADD = motives_of(
+#: More of what a booking counts (bags, guests, hours): the party or the load grew.
+_ADD_MORE = motives_of(
     "We're bringing more than we planned.",
     "It turns out I need a bit more than I booked.",
     "Our plans grew a little since I set it up.",
+)
+#: More nights or days of a stay.
+_ADD_TIME = motives_of("We'd like to stay a little longer.", "We're enjoying it and want a bit more time there.")
+#: An extra service on a booking (a liftgate, a parking pass): needed after all, not "bringing more".
+_ADD_EXTRA = motives_of(
+    "It turns out we'll need it after all.",
+    "I didn't think of it when I set it up.",
+    "I realised it would make things a lot easier.",
+)
+_COUNTED = frozenset(
+    {"bag", "bags", "baggage", "luggage", "passenger", "passengers", "guest", "guests", "person", "people", "seat",
+     "seats", "hours", "hour", "item", "items", "box", "boxes", "ticket", "tickets", "traveler", "traveller",
+     "attendee", "attendees", "rider", "riders", "crew", "mover", "movers"}
+)  # fmt: skip
+_SPANS = frozenset({"night", "nights", "day", "days", "week", "weeks"})
+_REMOVE = motives_of(
+    "It doesn't need to be on there anymore.",
+    "Things have changed, and it shouldn't be on there now.",
+    "I'm trying to keep things simple.",
+    "I've been meaning to update that.",
+)
+_DONATE = motives_of(
+    "I don't need it, and I'd rather it went to a good cause.",
+    "I'm happy for it to help others.",
+)
+_SKIP = motives_of(
+    "I'll be away that week.",
+    "I still have plenty left from the last one.",
+    "I won't need that one.",
 )
 _DECLINE = (
     *motives_of(
@@ -242,10 +273,7 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
             "unschedule",
             "forfeit",
             "surrender",
-            "skip",
             "unsubscribe",
-            "remove",
-            "donate",
             "release",
         ),
         _CANCEL,
@@ -270,8 +298,13 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
     **dict.fromkeys(("upgrade", "increase"), _UPGRADE),
     **dict.fromkeys(("downgrade", "reduce", "shorten"), _DOWNGRADE),
     **dict.fromkeys(("expedite", "expedited", "rush", "advance"), _SOONER),
-    **dict.fromkeys(("collect", "pick", "pickup", "redeem", "claim", "use", "redeliver"), COLLECT),
-    **dict.fromkeys(("add",), _ADD),
+    **dict.fromkeys(("collect", "pick", "pickup"), COLLECT),
+    **dict.fromkeys(("redeem", "claim", "use"), REDEEM),
+    **dict.fromkeys(("redeliver",), REDELIVER),
+    **dict.fromkeys(("remove",), _REMOVE),
+    **dict.fromkeys(("donate",), _DONATE),
+    **dict.fromkeys(("skip",), _SKIP),
+    **dict.fromkeys(("add",), _ADD_EXTRA),
     **dict.fromkeys(("decline", "reject"), _DECLINE),
     **dict.fromkeys(("waive", "excuse", "dismiss"), _WAIVE),
     **dict.fromkeys(
@@ -345,6 +378,10 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     words = verb.split("_")
     if words[0] == "change" and not set(words) & _TIMES:  # a change of plan or size, not of when
         return _CHANGE
+    if words[0] == "add" and set(words[1:]) & _COUNTED:
+        return _ADD_MORE
+    if words[0] == "add" and set(words[1:]) & _SPANS:
+        return _ADD_TIME
     telling = next((w for w in words[1:] if w in _TELLING), None) if words[0] in _GENERIC_HEADS else None
     head = next((w for w in words if w in _FAMILIES), None)
     found = telling or head

@@ -169,6 +169,14 @@ def column_noun(column: str) -> str:
     return _column_noun(column)
 
 
+#: Users who act for someone else (a parent, a guardian): the persona is theirs, not the child's.
+_FOR_OTHERS = ("parent", "guardian", "famil", "caregiver", "household")
+
+
+def _fits_role(persona: str, role: str) -> bool:
+    return not ("student" in persona.lower() and any(w in role.lower() for w in _FOR_OTHERS))
+
+
 def _fits_history(persona: str, records: int | None) -> bool:
     if records is None:
         return True
@@ -184,10 +192,15 @@ class Phrasing:
         self.rng = rng
         self.today = today  # a day of today's year is said without its year
 
-    def persona(self, age: int | None = None, records: int | None = None) -> str:
-        """A persona, one that fits the user's age and history where they are known: a first-time
-        customer holds at most one record, a frequent one at least three."""
-        fitting = [p for p, lo, hi in _PERSONAS if (age is None or lo <= age <= hi) and _fits_history(p, records)]
+    def persona(self, age: int | None = None, records: int | None = None, role: str = "") -> str:
+        """A persona, one that fits the user's age, history and role where they are known: a first-time
+        customer holds at most one record, a frequent one at least three; a parent booking tutoring
+        for a child is no student (``role``: the name of the user's table, "parents")."""
+        fitting = [
+            p
+            for p, lo, hi in _PERSONAS
+            if (age is None or lo <= age <= hi) and _fits_history(p, records) and _fits_role(p, role)
+        ]
         return self.rng.choice(fitting)
 
     def email_fact(self, email: str) -> str:

@@ -3,8 +3,10 @@ using something (the other families are in :mod:`.motives`).
 
 "rather than be late with it" pays a bill due soon, not one due in three months; "I don't want a gap"
 renews a loan near its due day; "Things are taking longer than I expected" extends a trip that has
-begun, not one ten weeks away; "before I forget" uses a voucher, while cover (a warranty) is used
-because something went wrong. Each names the facets of the record it needs (:mod:`.motive_fit`), read
+begun, not one ten weeks away; "before I forget" uses a voucher; "on my way to that side of town"
+collects a thing, never cashes in a certificate; a missed delivery is asked for again because it is
+still wanted; cover (a warranty) is used because something went wrong. Each names the facets of the
+record it needs (:mod:`.motive_fit`), read
 from the record's row.
 """
 
@@ -41,10 +43,11 @@ RENEW = (
 )
 EXTEND = (
     *motives_of(
-        "I need a bit more time.",
         "It turns out I want it for longer than I first planned.",
         "I'd rather have the extra time in hand, just in case.",
     ),
+    # more time is short only near the end: a stay ending in two months has time in hand
+    *only(DUE_SOON, "I need a bit more time."),
     # only what has begun can have taken longer than expected
     *only(
         STARTED,
@@ -54,14 +57,25 @@ EXTEND = (
     ),
 )
 COLLECT = (
-    *never(
-        frozenset({COVER}), "I'm on my way to that side of town anyway.", "I'd rather use it before I forget about it."
-    ),
+    *never(frozenset({COVER}), "I'm on my way to that side of town anyway."),
     *motives_of("I've been waiting on it and would like to have it."),
+    Motive("It's ready now, and I'm free this afternoon.", presumes=True),
+)
+#: Cashing in something held (points, a certificate, a voucher): no errand takes the user there.
+REDEEM = (
+    *never(frozenset({COVER}), "I'd rather use it before I forget about it."),
+    *motives_of("I've been waiting on it and would like to have it.", "I have a use for it now."),
     # cover is used because something went wrong
     *only(
         COVER,
         "Something's gone wrong with it, so I need the cover now.",
         "It got damaged, and that's why I took the cover out.",
     ),
+)
+
+#: A delivery missed and asked for again: still wanted, not something the user might forget to use.
+REDELIVER = motives_of(
+    "I'd still like to have it, even if it's late.",
+    "I was looking forward to it and it never came.",
+    "I didn't get it and would still like it.",
 )

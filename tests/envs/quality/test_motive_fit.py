@@ -114,7 +114,7 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             spec,
             ToolCall(tool="extend_travel_policy", arguments=args),
             "Why I'm asking to extend it: Things are taking longer than I expected.",
-            "Why I'm asking to extend it: I need a bit more time.",
+            "Why I'm asking to extend it: It turns out I want it for longer than I first planned.",
         )
     if name == "free":
         spec = _spec("newspaper_home_delivery")
@@ -135,6 +135,26 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             ToolCall(tool="claim_road_hazard_warranty", arguments=args),
             "Why I'm asking to claim it: I'd rather use it before I forget about it.",
             "Why I'm asking to claim it: Something's gone wrong with it, so I need the cover now.",
+        )
+    if name == "errand":  # certificate_of_deposit_accounts-026 (seed 71): a redemption paid into savings
+        spec = _spec("certificate_of_deposit_accounts")
+        cd = spec.seed["certificates"][0]
+        args = {"certificate_id": cd["certificate_id"], "depositor_id": cd["depositor_id"]}
+        return (
+            spec,
+            ToolCall(tool="redeem_certificate", arguments=args),
+            "Why I'm asking to redeem it: I'm on my way to that side of town anyway.",
+            "Why I'm asking to redeem it: I have a use for it now.",
+        )
+    if name == "mended":  # business_license_renewals-007 (seed 71): a licence closed as if it were a fault
+        spec = _spec("business_license_renewals")
+        licence = spec.seed["business_licenses"][0]
+        args = {"business_license_id": licence["business_license_id"]}
+        return (
+            spec,
+            ToolCall(tool="close_business_license", arguments=args),
+            "Why I'm asking to close it: The problem sorted itself out.",
+            "Why I'm asking to close it: I don't need it anymore.",
         )
     spec = _spec("self_storage_rentals")
     renter = spec.seed["renters"][0]
@@ -158,6 +178,8 @@ _COUNTER = {
     "longer": "time_motives_far_off",
     "free": "money_motives_on_free_records",
     "cover": "forget_motives_on_cover",
+    "errand": "motives_of_another_kind",
+    "mended": "motives_of_another_kind",
 }
 
 

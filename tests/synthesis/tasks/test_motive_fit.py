@@ -132,3 +132,28 @@ def test_a_renamed_record_is_named_better_not_corrected() -> None:
     """employee_expense_claims-004: "I noticed it was wrong" retitled a report to another subject."""
     said = {update_motive("title", f"U{i}|my expense report") for i in _KEYS}
     assert not {m for m in said if "wrong" in m}
+
+
+def test_a_reason_fits_the_kind_of_thing_asked_for() -> None:
+    """The seed-71 review: "on my way to that side of town" to redeem a certificate paid into savings,
+    "the problem sorted itself out" to close a business licence, "we're bringing more than we planned"
+    to add a liftgate, "I need a bit more time" for a stay ending in 58 days, "before I forget" to have
+    a missed paper redelivered seven weeks on, "another option that suits me better" to remove a
+    beneficiary."""
+    assert not {m for m in _said("redeem_certificate", "my certificate") if "side of town" in m}
+    assert {m for m in _said("pick_up_layaway", "my layaway") if "side of town" in m}
+    licence = _said("close_business_license", "my business license")
+    assert licence and not {m for m in licence if "sorted itself" in m or "working again" in m}
+    assert {m for m in _said("close_outage_ticket", "my outage ticket") if "sorted itself" in m}
+    assert not {m for m in _said("add_liftgate_freight_shipment", "my freight shipment") if "bringing more" in m}
+    assert {m for m in _said("add_bag_shuttle_ticket", "my shuttle ticket") if "bringing more" in m}
+    today = date(2026, 3, 2)
+    stay = {"status": "parked", "entry_at": "2026-03-02T05:00:00", "exit_date": "2026-04-29", "daily_rate": 28.5}
+    far = RecordFacts.of_row("my parking reservation", stay, today)
+    assert not {m for m in _said("extend", "my parking reservation", far) if "bit more time" in m}
+    near = RecordFacts.of_row("my parking reservation", {**stay, "exit_date": "2026-03-05"}, today)
+    assert {m for m in _said("extend", "my parking reservation", near) if "bit more time" in m}
+    redelivered = _said("redeliver_missed_delivery", "my missed delivery")
+    assert redelivered and not {m for m in redelivered if "forget" in m}
+    removed = _said("remove_beneficiaries", "my beneficiary")
+    assert removed and not {m for m in removed if "suits me better" in m or "cheaper" in m}

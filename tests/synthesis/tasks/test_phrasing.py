@@ -211,3 +211,12 @@ def test_a_request_says_why_before_its_details() -> None:
     assert changed.endswith("to 14 Elm Street. I've just moved."), changed
     moved = say.update_request("visit_on", RECORD, "2026-03-24", first=False)
     assert moved == "Also, please change the visit date of my order O1 to March 24, 2026.", moved
+
+
+def test_a_user_acting_for_their_child_is_no_student() -> None:
+    """tutoring_center_sessions-024 (seed 71): a parent's family account played as "a student on a
+    tight budget"."""
+    parents = {Phrasing(random.Random(s)).persona(24, role="family_account") for s in range(200)}
+    assert parents and not {p for p in parents if "student" in p.lower()}
+    learners = {Phrasing(random.Random(s)).persona(24, role="learner") for s in range(200)}
+    assert {p for p in learners if "student" in p.lower()}
