@@ -216,7 +216,15 @@ def _key(value: str) -> str:
     return f"t:{' '.join(value.lower().replace('_', ' ').split())}"  # a label as the tool writes it or as said
 
 
-def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str] = (), context: str = "") -> list[str]:
+def dumped_records(
+    answer: str,
+    results: Iterable[object],
+    allowed: Iterable[str] = (),
+    context: str = "",
+    *,
+    names: Iterable[str] = (),
+    acted_on: Iterable[str] = (),
+) -> list[str]:
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
     fields it has no reason to state (values neither ``allowed`` nor said in ``context``: the answer
@@ -225,7 +233,11 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
     every field but the keys (``*_id``): "Your invoice CI0003, issued November 17, 2025, is for
     $5,150.29. It's currently submitted." names the record the user named by its date, and reads
     none out; "PS0025 at $11.84 a week and PS0045 at $10.41, both Sunday-only" names the two
-    subscriptions asked about.
+    subscriptions asked about. Ids among ``names`` (those the task's own calls send) name records
+    wherever they stand ("MD0018 … its subscription PS0030"), and of a record among ``acted_on``
+    (one the task's writes or refusals act on) the answer reports what was done, so only stating
+    every field but the keys reads it out; a record stated in every field, keys and all, is read out
+    whatever names it holds.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
@@ -234,6 +246,7 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
     []
     """
     said, known, exempt = Reading(prose(answer)), Reading(context), {_key(v) for v in allowed}
+    call_named, acted = set(names), set(acted_on)
 
     def free(value: str) -> bool:  # no reason to state it
         return _key(value) not in exempt and not (context and known.states(value))
@@ -247,17 +260,24 @@ def dumped_records(answer: str, results: Iterable[object], allowed: Iterable[str
         stated = [v for v in fields if v.strip() and said.states(v)]
         if len(stated) < MIN_DUMPED_FIELDS or len(stated) < DUMPED_SHARE * len(fields):
             continue
+        first = next(iter(named))
+        # ids the task's own calls send name records ("MD0018 … its subscription PS0030")
+        ids = {k for k, v in named.items() if (k == first or k.endswith("_id")) and v in call_named}
+        if (ids or named[first] in acted) and all(v in stated for v in fields if v.strip()):
+            out.append(fields[0])  # every field, keys and all: the record, however named
+            continue
         # the record's own id names it ("PS0025 at $11.84"), unless the answer reads out its other
         # keys too: an answer points at a record by one id, not by every id it holds
-        first = next(iter(named))
-        keys = [v for k, v in named.items() if k.endswith("_id") and k != first]
+        keys = [v for k, v in named.items() if k.endswith("_id") and k != first and k not in ids]
         own = first if first.endswith("_id") and not any(said.states(v) for v in keys) else None
-        kept = [v for k, v in named.items() if k != own]
+        kept = [v for k, v in named.items() if k != own and k not in ids]
         beyond, rest = [v for v in kept if v in stated and free(v)], [v for v in kept if free(v)]
         # every field but the keys, whatever the reasons to state some: the record, not an answer
         plain = [v for k, v in named.items() if not k.endswith("_id")]
         every = len(plain) >= MIN_DUMPED_FIELDS and all(v in stated for v in plain if v.strip())
-        if every or (len(beyond) >= MIN_DUMPED_FIELDS - 1 and len(beyond) >= DUMPED_SHARE * len(rest)):
+        # of a record the task acted on, the answer reports what it did: its fields are the report
+        most = named[first] not in acted and len(beyond) >= MIN_DUMPED_FIELDS - 1
+        if every or (most and len(beyond) >= DUMPED_SHARE * len(rest)):
             out.append(fields[0])
     return out
 

@@ -26,6 +26,8 @@ from .answers import claimed, prose, says_no, worded
 from .hedges import hedged_statuses
 from .labels import is_label, label_named, value_stated, without_denied, without_superseded
 from .outputs import Reading
+from .reassurance import refusal_gives_reason, without_kept_status
+from .reports import acted_on, call_ids, required_values, turned_down
 from .restating import (
     MAX_RESTATED,
     AnswerContext,
@@ -229,11 +231,18 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     # what the user named the record by are no reading out
     user = "\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
     reads = AnswerContext.of(env.spec, task, expected.results).reads if task.outputs else []
-    dumped = dumped_records(answer, reads, task.outputs, user) if task.outputs else []
+    # what the task did (its writes, what its assertions check) the answer reports, and the records it
+    # did it to it describes: the flight booked, by route, day, miles and taxes
+    reported = [*task.outputs, *required_values(env, task, expected.results)] if task.outputs else []
+    acted = acted_on(env, task, expected.results)
+    dumped = dumped_records(answer, reads, reported, user, names=call_ids(task), acted_on=acted) if task.outputs else []
+    # where nothing was to be refused, "I'm sorry, I can't do that." reports the writes made as not made
+    refused = turned_down(answer) if task.outputs and not task.refusals else None
     for out in task.outputs:
         error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
+        error = f"the answer turns the request down ({refused!r}), though nothing was refused" if refused else error
         stated = value_stated(said, out)
-        checklist.append(CheckResult(kind="output", description=out, passed=stated and not dumped, error=error))
+        checklist.append(CheckResult(kind="output", description=out, passed=stated and not error, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
     kept = without_superseded(plainly.text, task.outputs)
@@ -265,7 +274,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         + [r for c, r in zip(task.gold_actions, expected.results, strict=False) if env.tools[c.tool].kind == "write"]
     )
     reasons = [v for r in task.refusals for v in r.reason]
-    dumped = dumped_records(answer, context.reads, [*reasons, *done_values], user)
+    dumped = dumped_records(answer, context.reads, [*reasons, *done_values], user, names=call_ids(task))
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []
     for refusal in task.refusals:
@@ -296,10 +305,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
         # the record said to be any of several of its column's statuses, the reason among them
         hedged = hedged_statuses(answer, own_kind, labels)
+        # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
+        # where the refusal itself gives the reason; it is no reason
+        kept = refusal_gives_reason(answer, refusal.reason, env.spec.clock.date(), request)
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
-            if states_status(answer, s)
+            if states_status(without_kept_status(answer, s) if kept else answer, s)
         ]
         error = None
         if not says_no(answer):

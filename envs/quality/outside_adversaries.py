@@ -304,6 +304,21 @@ def _change_chain(o: Outside) -> str:
     return f"The {_words(key or 'answer')} would go {steps}."
 
 
+# the seed-71 review's lazy answer on tasks that refuse nothing: every gold call made, then the request
+# turned down and the numbers the calls showed, the value asked for among them
+def _refuse_then_numbers(o: Outside) -> str:
+    """Every gold call, then "I'm sorry, I can't do that." and the amounts of the record each call
+    showed last, bare, the latest call's first (the balance it ends on)."""
+    records = [flatten(r)[-1] for r in reversed(o.a.results) if flatten(r)]
+    numbers = [
+        _text(v)
+        for r in records
+        for _, v in r
+        if isinstance(v, int | float) and not isinstance(v, bool) and (abs(v) >= 10 or v != int(v))
+    ]
+    return f"I'm sorry, I can't do that. {' '.join(list(dict.fromkeys(numbers))[:8])}"
+
+
 def _claimed(lead: str, claim: str) -> Callable[[Outside], str]:
     """A refusal cue used of something else (``lead``), a success said without the claim word or
     excused by a hypothetical (``claim``: {verb}, {obj}, {thing} without its "your", {p}, {noun}), and
@@ -459,6 +474,8 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "info-every-field": (_field_of(lambda rs: rs), (INFORMATION,)),
     "info-matched-record": (_matched_record, (INFORMATION,)),
     "info-change-chain": (_change_chain, (INFORMATION,)),
+    # on the write classes it passes every task graded on the state alone, as any answer does there
+    "refuse-then-numbers": (_refuse_then_numbers, (INFORMATION,)),
 }
 #: The strategies that turn every request down, played as they would be by an agent that never acts:
 #: the gold reads only. The plain ones above carry out the gold writes first (the allowed requests

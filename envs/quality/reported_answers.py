@@ -32,6 +32,17 @@ And one from the column-statuses adversary's hold (docs/synthesis.md, "Gaming"):
   the statuses the rule allows said as the rule, and the record's own ("… Only draft or pending
   orders can be cancelled; yours is submitted."): the rule's statuses listed are no hedge.
 
+And three from the seed-71 review ("Seed 71"):
+
+* ``status-kept`` — a refusal on a rule other than the status, answered as ``because`` does (the
+  reason in the refusal's sentence), after the refused record's status said as unchanged ("Your
+  audit HA0010 is still scheduled. …");
+* ``id-and-parent`` — a question answered as ``names-the-record`` does, or a refusal as
+  ``reason-after`` does, with the record named by its id and its parent's ("(MD0018, on PS0030)");
+* ``outcome-described`` — the reference answer of a task that makes writes and asks for a value,
+  then the record a write was done to described by some of its labels, dates and amounts ("That was
+  on the award flight RT-928200026, Taylorville, Coryland, 2026-03-21 and 21194.").
+
 Like :mod:`.natural_answers`, each is a complete correct answer, built without the grader.
 """
 
@@ -54,6 +65,9 @@ FORMS = (
     "other-column-label",
     "change-from",
     "allowed-statuses",
+    "status-kept",
+    "id-and-parent",
+    "outcome-described",
 )
 _ID = re.compile(r"[A-Z]{1,4}-?\d{3,}")
 _ISO_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
@@ -82,6 +96,12 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["change-from"] = change
     if task.refusals and (allowed := _allowed_statuses(env, task)):
         out["allowed-statuses"] = allowed
+    if task.refusals and (kept := _status_kept(env, task, results)):
+        out["status-kept"] = kept
+    if parent := _id_and_parent(env, task, results):
+        out["id-and-parent"] = parent
+    if task.outputs and not task.refusals and (outcome := _outcome_described(env, task, results)):
+        out["outcome-described"] = outcome
     return out
 
 
@@ -287,3 +307,97 @@ def _change_from(task: Task) -> str | None:
     if not task.answer or " would " not in f" {task.answer} " or before == after:
         return None
     return f"{task.answer.rstrip('.')}. It would go from ${before:,.2f} to ${after:,.2f}."
+
+
+def _refused_record(task: Task, results: list[Any]) -> list[tuple[str, Any]] | None:
+    """The first refused record as the gold reads showed it (its own id is the refused call's first
+    argument: the record, then its owner)."""
+    for refusal in task.refusals:
+        key, value = next(iter(refusal.call.arguments.items()), ("", "")) if refusal.call else ("", "")
+        for record in (r for result in results for r in flatten(result)):
+            if record and record[0] == (key, value):
+                return record
+    return None
+
+
+def _status_kept(env: Environment, task: Task, results: list[Any]) -> str | None:
+    """The ``because`` form after the refused record's status said as kept, where no reason of the
+    task is a status ("Your audit HA0010 is still scheduled. I can't cancel it because …")."""
+    base = natural_answers(env, task).get("because")
+    record = _refused_record(task, results)
+    if not base or record is None:
+        return None
+    reasons = {_plain(v) for r in task.refusals for v in r.reason}
+    status = next((str(v) for k, v in record if re.search(r"status|state", k) and isinstance(v, str)), "")
+    if not status or _plain(status) in reasons:
+        return None
+    noun = record[0][0].removesuffix("_id").replace("_", " ")
+    return f"Your {noun} {record[0][1]} is still {_plain(status)}. {base}"
+
+
+def _parent(record: list[tuple[str, Any]]) -> tuple[str, str] | None:
+    """The last id field of ``record`` after its own (a missed delivery's subscription)."""
+    ids = [(k, str(v)) for k, v in record[1:] if k.endswith("_id") and _ID.fullmatch(str(v))]
+    return ids[-1] if ids else None
+
+
+def _id_and_parent(env: Environment, task: Task, results: list[Any]) -> str | None:
+    """A question's ``names-the-record`` form, or a refusal's ``reason-after``, with the record's id
+    and its parent's: "Your furniture payment FP0026 (on furniture order FO0106) …", "… (MD0018, on
+    PS0030)"."""
+    if task.outputs and not task.refusals:
+        named = _names_the_record(task, results)
+        record = next((r for result in results for r in flatten(result) if named and str(r[0][1]) in named), None)
+        parent = _parent(record) if record else None
+        if not named or record is None or parent is None:
+            return None
+        head = f"{record[0][0].removesuffix('_id').replace('_', ' ')} {record[0][1]}"
+        noun = parent[0].removesuffix("_id").replace("_", " ")
+        return named.replace(head, f"{head} (on {noun} {parent[1]})", 1)
+    base = natural_answers(env, task).get("reason-after") if task.refusals else None
+    record = _refused_record(task, results) if base else None
+    parent = _parent(record) if record else None
+    if not base or record is None or parent is None:
+        return None
+    noun = parent[0].removesuffix("_id").replace("_", " ")
+    return f"{base} That is {record[0][1]}, on {noun} {parent[1]}."
+
+
+def _outcome_described(env: Environment, task: Task, results: list[Any]) -> str | None:
+    """The reference answer, then a record a gold write was done to described by up to five of its
+    labels, dates and amounts: one no other write names (not the user's own account), a created
+    record's first (the flight an award ticket was booked on)."""
+    writes = [c for c in task.gold_actions if env.tools[c.tool].kind == "write"]
+    named = [[v for k, v in c.arguments.items() if k.endswith("_id") and isinstance(v, str)] for c in writes]
+    counts = {i: sum(i in ids for ids in named) for ids in named for i in ids}
+    ranked = sorted(
+        (
+            (not c.tool.startswith("create"), -n, i)
+            for n, (c, ids) in enumerate(zip(writes, named, strict=True))
+            for i in ids
+        ),
+    )
+    ids = [i for _, _, i in ranked if counts[i] == 1 or len(writes) == 1]
+    if not ids or not task.answer:
+        return None
+    records = [r for result in results for r in flatten(result) if r and str(r[0][1]) == ids[0]]
+    if not records:
+        return None
+    record = max(reversed(records), key=len)  # the latest of the fullest: as the write left it
+    keys = [k for k, _ in record]
+    values = [
+        f"{v:g}" if isinstance(v, float) else str(v)
+        for k, v in record[1:]
+        if not k.endswith("_id")
+        and keys.count(k) == 1  # a list of children's ids is no field of the record's own
+        and not _ID.fullmatch(str(v))
+        and isinstance(v, int | float | str)
+        and not isinstance(v, bool)
+        and not any(_same(v, out) for out in task.outputs)
+    ]
+    # a description, not every field (the answer says the asked one): that is the record read out
+    values = values[: min(5, len(values) - 1)]
+    if len(values) < 3:
+        return None
+    noun = record[0][0].removesuffix("_id").replace("_", " ")
+    return f"{task.answer} That was on the {noun} {', '.join(values[:-1])} and {values[-1]}."

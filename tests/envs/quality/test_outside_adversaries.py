@@ -164,3 +164,16 @@ def test_a_status_list_and_a_chain_of_changes_pass_nothing(generated):
                 played += 1
                 assert play_outside(name, env, task) == 0.0, (name, task.id, outside_answer(name, env, task)[1])
     assert played
+
+
+def test_the_request_turned_down_after_the_writes_passes_nothing(generated):
+    # the seed-71 review's lazy answer: every gold call, then "I'm sorry, I can't do that." and the
+    # numbers read; on questions, and on write tasks that ask for a value, it reports nothing
+    played = 0
+    for env, tasks in generated:
+        for task in tasks:
+            if task.outputs and not task.refusals:
+                played += 1
+                name = "refuse-then-numbers"
+                assert play_outside(name, env, task) == 0.0, (task.id, outside_answer(name, env, task)[1])
+    assert played

@@ -84,3 +84,12 @@ def test_the_seed_67_forms_are_written_and_pass():
     rewards = _graded()
     assert rewards["other-column-label"] and rewards["change-from"]
     assert all(r == 1.0 for form in ("other-column-label", "change-from") for r in rewards[form])
+
+
+def test_the_seed_71_forms_are_written_and_pass():
+    # a status said as kept beside a refusal on another rule, a record named with its parent's id, and
+    # the record a write was done to described
+    rewards = _graded()
+    forms = ("status-kept", "id-and-parent", "outcome-described")
+    assert all(rewards[form] for form in forms)
+    assert all(r == 1.0 for form in forms for r in rewards[form])
