@@ -114,6 +114,10 @@ class QualityCounts:
     parent_states_against_children: int = 0
     own_row_states_checked: int = 0
     states_against_own_row: int = 0
+    live_groups_checked: int = 0
+    live_beyond_one: int = 0
+    home_jobs_checked: int = 0
+    jobs_open_after_home_ended: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -31,6 +31,7 @@ from .edges import refusals_on_edge
 from .effects import effect_counts
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .live_at_once import live_at_once
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
@@ -171,6 +172,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         dates_against_terms,
         parents_against_children,
         states_against_own_row,
+        live_at_once,
         kin_age_contradictions,
         surnames_apart,
     )

@@ -20,6 +20,7 @@ from typing import Any
 from envs.quality.one_off import done_once, held, held_one_at_a_time, is_free_flag, says_free, taking_table
 
 from .domain import Domain, Entity
+from .live_at_once import LiveHoldings
 
 #: The share of a one-off act's parents the seed leaves without one, for tasks that file the first.
 FREE_SHARE = 5
@@ -88,6 +89,7 @@ class Holdings:
         self._held: set[tuple[Any, ...]] = set()
         self.taking = taking_columns(domain, entity)
         self._takers: set[tuple[str, Any]] = set()
+        self.live = LiveHoldings(domain, entity)
 
     def untaken(self, column: str, choices: list[str], status: Any, rows: dict[str, dict[str, Any]]) -> list[str]:
         """The parents in ``choices`` a row in ``status`` may take: for a live row, those no live row
@@ -119,13 +121,14 @@ class Holdings:
     def settle(self, row: dict[str, Any], status: Any, alike: list[str]) -> Any:
         """``status``, or when the person holds such a record already and ``status`` holds one too, the
         first of ``alike`` that holds none; None when there is none (leave the row out)."""
-        if not self.key or not held(status) or self._key(row) not in self._held:
-            return status
-        return next((s for s in alike if not held(s)), None)
+        if self.key and held(status) and self._key(row) in self._held:
+            status = next((s for s in alike if not held(s)), None)
+        return self.live.settle(row, status)  # one stay in house per guest: the others checked out
 
     def keep(self, row: dict[str, Any], status: Any) -> None:
         """Count ``row`` (kept with ``status``)."""
         self._taken.update((c, row.get(c)) for c in self.once if row.get(c) is not None)
+        self.live.keep(row, status)
         if self.key and held(status):
             self._held.add(self._key(row))
         if held(status):
@@ -144,6 +147,7 @@ def holds_once_in_seed(
     keys = {e.table: Holdings(domain, e).key for e in domain.entities}
     taking = {e.table: list(taking_columns(domain, e)) for e in domain.entities}
     fields = {e.table: e.lifecycle.field for e in domain.entities if e.lifecycle is not None}
+    live = {e.table: LiveHoldings(domain, e) for e in domain.entities}
 
     def shared(table: str, row: dict[str, Any], key: list[str] | tuple[str, ...], each: bool) -> bool:
         """Whether another held row of ``table`` has ``row``'s values of ``key`` (all, or any one)."""
@@ -157,6 +161,8 @@ def holds_once_in_seed(
         return False
 
     def keeps(table: str, row: dict[str, Any], status: Any) -> bool:
+        if table in fields and not live[table].keeps(seed.get(table, []), fields[table], row, status):
+            return False
         if not held(status):
             return True
         key, takes = keys.get(table), taking.get(table)

@@ -26,6 +26,7 @@ from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.limits import allows_in_seed, limit_invariants
+from ..domains.live_at_once import end_extra_homes
 from ..domains.one_off import holds_once_in_seed
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
@@ -220,6 +221,7 @@ def generate_env(
             "rules": b.rules,
         }
     )
+    end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
