@@ -118,6 +118,10 @@ class QualityCounts:
     live_beyond_one: int = 0
     home_jobs_checked: int = 0
     jobs_open_after_home_ended: int = 0
+    visit_charges_checked: int = 0
+    charges_against_visit: int = 0
+    fixed_charges_checked: int = 0
+    charges_off_fixed_amount: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

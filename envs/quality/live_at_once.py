@@ -92,8 +92,9 @@ def _home_live(table: TableSpec, today: str) -> Callable[[Mapping[str, Any]], bo
     ends = end_columns(table)
     if not ends:
         return None
-    return lambda row: all(str(row.get(e) or "")[:10] >= today for e in ends if row.get(e) is not None) and any(
-        row.get(e) is not None for e in ends
+    return lambda row: (
+        all(str(row.get(e) or "")[:10] >= today for e in ends if row.get(e) is not None)
+        and any(row.get(e) is not None for e in ends)
     )
 
 

@@ -42,7 +42,7 @@ _DATE_WORDS = word_set("date on at day time")
 _ADD = re.compile(r'UPDATE "?(\w+)"? SET "?(\w+)"? = round\("?\2"? \+ (\d+(?:\.\d+)?), 2\)')
 _MOVE = re.compile(r"UPDATE \"?(\w+)\"? SET \"?status\"? = '(\w+)'")
 _FROM = re.compile(r":rec\.status IN \(([^)]*)\)")
-_INSERT = re.compile(r'INSERT INTO "?(\w+)"? \(([^)]*)\) VALUES \((.*)\)', re.S)
+INSERT = re.compile(r'INSERT INTO "?(\w+)"? \(([^)]*)\) VALUES \((.*)\)', re.S)
 
 
 def _words(name: str) -> set[str]:
@@ -129,7 +129,7 @@ def _listed(text: str) -> list[str]:
     return re.findall(r"'(\w+)'", text)
 
 
-def _top_level(values: str) -> list[str]:
+def top_level_items(values: str) -> list[str]:
     """The comma-separated items of a VALUES list, commas inside calls kept."""
     items, depth, current = [], 0, ""
     for ch in values:
@@ -147,8 +147,8 @@ def created_columns(spec: EnvSpec) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for tool in spec.tools:
         for step in tool.steps:
-            for m in _INSERT.finditer(step.sql or ""):
-                for column, value in zip(m[2].split(","), _top_level(m[3]), strict=False):
+            for m in INSERT.finditer(step.sql or ""):
+                for column, value in zip(m[2].split(","), top_level_items(m[3]), strict=False):
                     if value.strip() not in ("0", "0.0", "NULL"):
                         out.add((m[1], column.strip().strip('"')))
     return out

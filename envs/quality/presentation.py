@@ -99,6 +99,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("statuses against their own row", f"{c.states_against_own_row}/{c.own_row_states_checked}"),
         ("more records live at once than a person holds", f"{c.live_beyond_one}/{c.live_groups_checked}"),
         ("jobs open on a home whose lease ended", f"{c.jobs_open_after_home_ended}/{c.home_jobs_checked}"),
+        ("charges against their visit's status", f"{c.charges_against_visit}/{c.visit_charges_checked}"),
+        ("charges off the amount a tool posts", f"{c.charges_off_fixed_amount}/{c.fixed_charges_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
@@ -177,6 +179,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("status vs rows", lambda c: f"{c.parent_states_against_children}/{c.parent_states_checked}"),
     ("status vs own row", lambda c: f"{c.states_against_own_row}/{c.own_row_states_checked}"),
     ("live at once", lambda c: f"{c.live_beyond_one}/{c.live_groups_checked}"),
+    ("visit charges", lambda c: f"{c.charges_against_visit}/{c.visit_charges_checked}"),
+    ("fixed charges", lambda c: f"{c.charges_off_fixed_amount}/{c.fixed_charges_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),

@@ -29,6 +29,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
+from .fixed_charges import charges_off_fixed_amount
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .live_at_once import live_at_once
@@ -46,6 +47,7 @@ from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_sk
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
+from .visit_charges import charges_against_visit
 from .wording import wording_counts
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
@@ -173,6 +175,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         parents_against_children,
         states_against_own_row,
         live_at_once,
+        charges_against_visit,
+        charges_off_fixed_amount,
         kin_age_contradictions,
         surnames_apart,
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from envs.engine.compile import quote_ident
 from envs.formats.spec import EnvSpec
+from envs.quality.own_row import PAID
 
 from .domain import Aggregate, Domain, Entity, plural
 from .sqlgen import DomainError, literal, pk
@@ -170,7 +171,7 @@ def _a(noun: str) -> str:
 # -- seed ----------------------------------------------------------------------------------------------
 
 
-def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
+def settle_aggregates(domain: Domain, spec: EnvSpec, within_ranges: bool = True) -> int:
     """Set every declared attribute of the seed rows from the records it follows (in place), once
     statuses are final. Returns the number of values changed.
 
@@ -179,7 +180,8 @@ def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
     half (from below), each kept within its own range; a difference that would go below zero where
     its column may not (a layaway paid beyond its price) scales the children of the sum it
     subtracts down to the amount it is taken from. A count, and a sum with no records to add up,
-    are left as the records make them."""
+    are left as the records make them. A row paid in full keeps the sum of its children, its price;
+    without ``within_ranges`` no child is scaled (amounts a tool fixes, a 25.00 credit, stay)."""
     changed = 0
     for rel in relations(domain):
         rows = spec.seed.get(rel.table, [])
@@ -197,7 +199,8 @@ def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
         for row in rows:
             key = row[pk(rel.entity)]
             children = groups.get(key, [])
-            if rel.aggregate.kind == "sum" and low is not None and top is not None:
+            ranged = within_ranges and not _paid_in_full(rel, row)
+            if rel.aggregate.kind == "sum" and ranged and low is not None and top is not None:
                 total, draw = _total(rel, children, integer), random.Random(f"{spec.id}:{rel.table}:{rel.column}:{key}")
                 if total > top:
                     _scale(rel, children, top - (top - low) * draw.uniform(0.0, 0.5))
@@ -207,6 +210,13 @@ def settle_aggregates(domain: Domain, spec: EnvSpec) -> int:
             changed += row.get(rel.column) != value
             row[rel.column] = value
     return changed
+
+
+def _paid_in_full(rel: Relation, row: dict[str, Any]) -> bool:
+    """Whether ``row`` is in a paid status: what its children add up to is its price, whatever range
+    its own seed values are drawn in (``paid_children.pay_children_in_full``)."""
+    lc = rel.entity.lifecycle
+    return lc is not None and row.get(lc.field) in PAID
 
 
 def _range(entity: Entity, column: str) -> tuple[float | None, float | None]:

@@ -28,12 +28,14 @@ from ..domains.kin_ages import settle_kin_ages
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.one_off import holds_once_in_seed
+from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
 from ..domains.sqlgen import pk
 from ..domains.surnames import settle_surnames
 from ..domains.timing import anchored_dates, settle_named_dates
+from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
 from .bulk import BulkTools, bulk_eligible
@@ -235,8 +237,12 @@ def generate_env(
     settle_amounts(spec)
     settle_kin_ages(spec)  # relatives' birth dates and documents fit their relationship
     settle_surnames(spec)  # children carry their parent's surname
+    fit_visit_charges(spec)  # a no-show fee on a visit missed, a copay on one that took place
+    pay_children_in_full(domain, spec)  # a layaway paid off has payments that add up to its price
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     if settle_amounts(spec):  # a total a parent took from its items may now be below its refunds
         settle_aggregates(domain, spec)
+    if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
+        settle_aggregates(domain, spec, within_ranges=False)
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
