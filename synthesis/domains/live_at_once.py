@@ -68,11 +68,14 @@ class LiveHoldings:
         self.over = sorted(over, key=lambda s: (s in leaving, called_off(s)))
         self._held: set[tuple[str, Any]] = set()
 
-    def settle(self, row: dict[str, Any], status: Any) -> Any:
-        """``status``, or a state that is over when a live one of the row's person or thing is held already."""
+    def settle(self, row: dict[str, Any], status: Any, alike: list[str]) -> Any:
+        """``status``, or, when a live one of the row's person or thing is held already, a state that
+        is not live: of ``alike`` (those its dates fit: a second car reserved, not parked) first, else
+        one that is over (a stay checked out)."""
         for column, live in self.rules:
-            if live(status) and (column, row.get(column)) in self._held and self.over:
-                return self.over[0]
+            if live(status) and (column, row.get(column)) in self._held:
+                fitting = [s for s in alike if not any(test(s) for _, test in self.rules)]
+                return (fitting or self.over or [status])[0]
         return status
 
     def keep(self, row: dict[str, Any], status: Any) -> None:

@@ -123,7 +123,7 @@ class Holdings:
         first of ``alike`` that holds none; None when there is none (leave the row out)."""
         if self.key and held(status) and self._key(row) in self._held:
             status = next((s for s in alike if not held(s)), None)
-        return self.live.settle(row, status)  # one stay in house per guest: the others checked out
+        return self.live.settle(row, status, alike)  # one stay in house per guest: the others checked out
 
     def keep(self, row: dict[str, Any], status: Any) -> None:
         """Count ``row`` (kept with ``status``)."""
