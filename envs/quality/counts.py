@@ -122,6 +122,10 @@ class QualityCounts:
     charges_against_visit: int = 0
     fixed_charges_checked: int = 0
     charges_off_fixed_amount: int = 0
+    made_amounts_checked: int = 0
+    amounts_against_their_making: int = 0
+    capped_rows_checked: int = 0
+    rows_past_their_rules: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -101,6 +101,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("jobs open on a home whose lease ended", f"{c.jobs_open_after_home_ended}/{c.home_jobs_checked}"),
         ("charges against their visit's status", f"{c.charges_against_visit}/{c.visit_charges_checked}"),
         ("charges off the amount a tool posts", f"{c.charges_off_fixed_amount}/{c.fixed_charges_checked}"),
+        ("amounts against the tools making them", f"{c.amounts_against_their_making}/{c.made_amounts_checked}"),
+        ("records past a rule they break", f"{c.rows_past_their_rules}/{c.capped_rows_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
@@ -181,6 +183,8 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("live at once", lambda c: f"{c.live_beyond_one}/{c.live_groups_checked}"),
     ("visit charges", lambda c: f"{c.charges_against_visit}/{c.visit_charges_checked}"),
     ("fixed charges", lambda c: f"{c.charges_off_fixed_amount}/{c.fixed_charges_checked}"),
+    ("made amounts", lambda c: f"{c.amounts_against_their_making}/{c.made_amounts_checked}"),
+    ("past rules", lambda c: f"{c.rows_past_their_rules}/{c.capped_rows_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),

@@ -33,9 +33,11 @@ from .fixed_charges import charges_off_fixed_amount
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .live_at_once import live_at_once
+from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
+from .passed_rules import rows_past_their_rules
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
@@ -177,6 +179,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         live_at_once,
         charges_against_visit,
         charges_off_fixed_amount,
+        amounts_against_their_making,
+        rows_past_their_rules,
         kin_age_contradictions,
         surnames_apart,
     )

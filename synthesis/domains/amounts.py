@@ -20,7 +20,9 @@ from envs.quality.amount_bands import Pair, amount_pairs, outside, pair_rows
 from envs.quality.amounts import excess, sibling_groups
 
 from .bounds import fit_bounds
+from .made_amounts import fit_made_amounts
 from .own_row import fit_own_rows
+from .passed_rules import fit_passed_rules
 
 
 def settle_amounts(spec: EnvSpec) -> int:
@@ -60,7 +62,8 @@ def fit_amounts(spec: EnvSpec) -> int:
     parent's deposit. Offers first, so a deposit follows its offer; then the values bounded by their
     record (:func:`.bounds.fit_bounds`: guests within the room's capacity, a bill still owed paid in
     part) and the columns their row's status reads (:func:`.own_row.fit_own_rows`: a row paid off owes
-    nothing). Returns the number of values changed."""
+    nothing), and last the amounts their tools derive (:func:`.made_amounts.fit_made_amounts`: miles
+    redeemed are the flight's, a stay is priced by its days). Returns the number of values changed."""
     rng = random.Random(f"amount-bands:{spec.id}")
     changed = 0
     kinds = {(t.name, c.name): c.type for t in spec.tables for c in t.columns}
@@ -69,4 +72,5 @@ def fit_amounts(spec: EnvSpec) -> int:
             value = proportionate(pair, base, rng)
             row[pair.column] = math.floor(value) if kinds[pair.table, pair.column] == "integer" else value
             changed += 1
-    return changed + fit_bounds(spec) + fit_own_rows(spec)
+    changed += fit_passed_rules(spec)  # before the bounds: a capped amount stays within its maximum
+    return changed + fit_bounds(spec) + fit_own_rows(spec) + fit_made_amounts(spec)
