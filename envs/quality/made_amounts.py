@@ -14,6 +14,10 @@ Read from the tools' SQL alone, so the measure runs on any catalog; the seed gen
   1 day) is that rate times the days from the row's start (a start-like date: ``entry_at``) to that
   date, give or take a day (a booking is priced by the day it starts or the night it stays), plus what
   other tools add to it for live children (a car wash ordered on the stay, at the child's own amount).
+* **Added up.** A number column a tool adds an argument to as it records a child row of that amount
+  (``deposit_paid`` + ``:amount``, an event payment of ``:amount`` of kind ``deposit``) is the sum of
+  those children (of that kind), except in a status a tool moves the row to as it sets the column to a
+  constant (a cancellation clears the deposit it refunds).
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ _ADD_BOUND = re.compile(r'UPDATE "?(\w+)"? SET "?(\w+)"? = round\("?\2"? \+ :(\w
 _ONE_DAY = re.compile(
     r"UPDATE \"?(\w+)\"? SET \"?(\w+)\"? = date\(\"?\2\"?, '\+(?:1 days'|' \|\| CAST\(1 AS INTEGER\) \|\| ' days')\)"
 )
+_ADD_ARGUMENT = re.compile(r'UPDATE "?(\w+)"? SET "?(\w+)"? = round\("?\2"? \+ :(\w+), 2\)')
+_SET_CONSTANT = re.compile(r'UPDATE "?(\w+)"? SET "?(\w+)"? = (\d+(?:\.\d+)?) WHERE')
+_STATUS_MOVE = re.compile(r"UPDATE \"?(\w+)\"? SET \"?status\"? = '(\w+)' WHERE")
 _KIND_WORDS = ("type", "kind", "reason")
 _LITERAL = re.compile(r"^'(\w+)'$")
 _CHILD_AMOUNT_WORDS = ("price", "amount", "fee", "cost", "charge", "total")
@@ -150,6 +157,57 @@ def by_the_day(spec: EnvSpec) -> list[ByTheDay]:
     return out
 
 
+@dataclass(frozen=True)
+class Accumulated:
+    """``table.column`` is the sum of ``amount`` over its ``child`` rows (through ``reference``) of
+    ``kinds`` (a kind column and its values; every row when None), except on rows in ``reset`` states,
+    where a tool sets it to a constant (a cancellation refunds the deposit and clears it)."""
+
+    table: str
+    column: str
+    child: str
+    reference: str
+    amount: str
+    kinds: tuple[str, frozenset[str]] | None
+    reset: frozenset[str]
+
+    def counts(self, child_row: Mapping[str, Any]) -> bool:
+        return self.kinds is None or child_row.get(self.kinds[0]) in self.kinds[1]
+
+
+def accumulated(spec: EnvSpec) -> list[Accumulated]:
+    """The number columns a tool adds an argument to as it records a child row of that amount
+    (``deposit_paid`` + ``:amount`` with an event payment of ``:amount``, kind ``deposit``)."""
+    tables = {t.name: t for t in spec.tables}
+    updates = all_updates(spec)
+    found: list[tuple[str, str, str, str, str, tuple[str, frozenset[str]] | None, str]] = []
+    reset: dict[tuple[str, str], set[str]] = {}
+    for tool in spec.tools:
+        sql = " ; ".join(s.sql or "" for s in tool.steps)
+        moved_to = set(_STATUS_MOVE.findall(sql))
+        for m in _SET_CONSTANT.finditer(sql):
+            reset.setdefault((m[1], m[2]), set()).update(to for t, to in moved_to if t == m[1])
+        for m in _ADD_ARGUMENT.finditer(sql):
+            table, column, argument = m[1], m[2], m[3]
+            for child, values in inserts(sql):
+                amounts = [c for c, v in values.items() if v == f":{argument}"]
+                link = one_reference(tables[child], table) if child in tables else None
+                literal = [
+                    (c, k[1]) for c, v in values.items() if c.split("_")[-1] in _KIND_WORDS and (k := _LITERAL.match(v))
+                ]
+                kind = (literal[0][0], frozenset([literal[0][1]])) if len(literal) == 1 else None
+                if len(amounts) == 1 and link:
+                    found.append((table, column, child, link, amounts[0], kind, sql))
+    out = []
+    for table, column, child, link, amount, kind, own in found:
+        others = [q for q in updates.get((table, column), []) if q not in own and not _SET_CONSTANT.search(q)]
+        if not others and table in tables and _numeric(tables[table], column):
+            out.append(
+                Accumulated(table, column, child, link, amount, kind, frozenset(reset.get((table, column), set())))
+            )
+    return out
+
+
 def _day(value: Any) -> date | None:
     try:
         return date.fromisoformat(str(value)[:10]) if value else None
@@ -215,6 +273,22 @@ def made_amount_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]
             bounds = day_price_range(day_rule, row, rate, live_extras(spec, rows, day_rule, row.get(key)))
             if bounds is not None:
                 yield "by the day", not bounds[0] - CENT <= value <= bounds[1] + CENT
+    for sum_rule in accumulated(spec):
+        sums = accumulated_sums(spec, rows, sum_rule)
+        key = tables[sum_rule.table].primary_key[0]
+        for row in rows.get(sum_rule.table, []):
+            value = number(row.get(sum_rule.column))
+            if value is not None and status_of(row, tables[sum_rule.table]) not in sum_rule.reset:
+                yield "added up", abs(value - round(sums.get(row.get(key), 0.0), 2)) > CENT
+
+
+def accumulated_sums(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]], rule: Accumulated) -> dict[Any, float]:
+    """Parent key -> the sum of its counted children's amounts."""
+    out: dict[Any, float] = {}
+    for r in rows.get(rule.child, []):
+        if rule.counts(r):
+            out[r.get(rule.reference)] = out.get(r.get(rule.reference), 0.0) + (number(r.get(rule.amount)) or 0.0)
+    return out
 
 
 def amounts_against_their_making(

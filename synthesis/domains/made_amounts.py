@@ -1,7 +1,7 @@
 """Seed amounts made the way their tools make them (the quality report's measure 66,
 :mod:`envs.quality.made_amounts`): miles redeemed are the flight's miles required, a copay charged is
 the plan's copay, a parking stay's prepaid amount is its days at the lot's daily rate plus the car care
-ordered on it.
+ordered on it, a deposit paid the sum of the deposits recorded on the event.
 
 :func:`fit_made_amounts` runs last among the amounts (``amounts.fit_amounts``), once statuses, dates and
 the parents' own amounts are final: the dependent amount follows its sources, never the other way round.
@@ -14,7 +14,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 from envs.quality.agreement import still_due
-from envs.quality.made_amounts import CENT, by_the_day, copied_columns, live_extras
+from envs.quality.made_amounts import CENT, accumulated, accumulated_sums, by_the_day, copied_columns, live_extras
 from envs.quality.own_row import status_of
 from envs.quality.tool_sql import number
 
@@ -55,6 +55,15 @@ def fit_made_amounts(spec: EnvSpec) -> int:
             if not lowest - CENT <= value <= highest + CENT:
                 row[day_rule.column] = _as_type(rate * days + extra, (day_rule.table, day_rule.column) in integer)
                 changed += 1
+    for sum_rule in accumulated(spec):
+        sums = accumulated_sums(spec, seed, sum_rule)
+        key = tables[sum_rule.table].primary_key[0]
+        for row in seed.get(sum_rule.table, []):
+            value, total = number(row.get(sum_rule.column)), round(sums.get(row.get(key), 0.0), 2)
+            if status_of(row, tables[sum_rule.table]) in sum_rule.reset or value is None or abs(value - total) <= CENT:
+                continue
+            row[sum_rule.column] = _as_type(total, (sum_rule.table, sum_rule.column) in integer)
+            changed += 1
     return changed
 
 

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from envs.formats.spec import EnvSpec
-from envs.quality.made_amounts import amounts_against_their_making, by_the_day, copied_columns, made_amount_findings
+from envs.quality.made_amounts import (
+    accumulated,
+    amounts_against_their_making,
+    by_the_day,
+    copied_columns,
+    made_amount_findings,
+)
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.made_amounts import fit_made_amounts
 from synthesis.domains.ontology import load_ontology
@@ -83,3 +89,22 @@ def test_a_stay_is_priced_by_its_days_and_its_live_car_care(domains):
     stay["prepaid_amount"] = round(rate * 57, 2)  # a day short, as a one-day booking for two nights is priced
     assert amounts_against_their_making(spec).amounts_against_their_making == 0
     assert (date(2026, 4, 29) - date(2026, 3, 2)).days == 58
+
+
+def test_a_deposit_paid_is_the_deposits_recorded_except_once_cancelled(domains):
+    spec = generated(domains, "banquet_event_planning")
+    (rule,) = accumulated(spec)
+    assert (rule.column, rule.child, rule.kinds, rule.reset) == (
+        "deposit_paid",
+        "event_payments",
+        ("payment_type", frozenset({"deposit"})),
+        frozenset({"cancelled"}),
+    )
+    event = next(r for r in spec.seed["event_bookings"] if r["status"] == "confirmed")
+    cancelled = next(r for r in spec.seed["event_bookings"] if r["status"] == "cancelled")
+    paid = [p for p in spec.seed["event_payments"] if p["event_booking_id"] == event["event_booking_id"]]
+    deposits = round(sum(p["amount"] for p in paid if p["payment_type"] == "deposit"), 2)
+    event["deposit_paid"], cancelled["deposit_paid"] = deposits + 4078.68, 0.0
+    assert amounts_against_their_making(spec).amounts_against_their_making == 1
+    assert fit_made_amounts(spec) == 1
+    assert event["deposit_paid"] == deposits
