@@ -52,7 +52,13 @@ def test_the_rules_are_read_from_the_tools_sql(domains):
 
 @pytest.mark.parametrize(
     "name",
-    ["frequent_flyer_awards", "airport_parking_reservations", "physical_therapy_sessions", "beauty_loyalty_rewards"],
+    [
+        "frequent_flyer_awards",
+        "airport_parking_reservations",
+        "physical_therapy_sessions",
+        "beauty_loyalty_rewards",
+        "banquet_event_planning",
+    ],
 )
 def test_generated_seeds_make_amounts_as_their_tools_do(domains, name):
     counts = amounts_against_their_making(generated(domains, name))
