@@ -126,6 +126,8 @@ class QualityCounts:
     amounts_against_their_making: int = 0
     capped_rows_checked: int = 0
     rows_past_their_rules: int = 0
+    status_fields_checked: int = 0
+    fields_ruled_out: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -46,6 +46,7 @@ from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
+from .status_fields import fields_ruled_out
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
@@ -181,6 +182,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         charges_off_fixed_amount,
         amounts_against_their_making,
         rows_past_their_rules,
+        fields_ruled_out,
         kin_age_contradictions,
         surnames_apart,
     )
