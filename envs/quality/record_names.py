@@ -71,8 +71,8 @@ def names_by_unknown_value(text: str) -> bool:
     of one ("my appointment with estimate 316.37") or a superlative of one ("my card with the highest
     current balance", "my account with the latest disconnect date")."""
     for m in _VALUED.finditer(text):
-        words = m.group(1).split()
-        if words[-1] not in _CODES and not _known_words(words, KNOWN_MONEY_WORDS):
+        valued = m.group(1).split()
+        if valued[-1] not in _CODES and not _known_words(valued, KNOWN_MONEY_WORDS):
             return True
     for m in _SUPERLATIVE.finditer(text):
         words: list[str] = []

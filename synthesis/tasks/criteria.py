@@ -52,9 +52,7 @@ def _sum(rows: list[Row], column: str) -> float | None:
     return round(sum(values), 2)  # type: ignore[arg-type]
 
 
-def extreme(
-    entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False
-) -> tuple[Row, str] | None:
+def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, str] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
     a person says it ("the lowest price", "the most seats left"); None if every such attribute ties at
     both ends. ``own``: the user's own records, ranked only by what their owner knows of them (a
