@@ -83,7 +83,12 @@ def test_a_user_who_agrees_only_without_a_fee_keeps_the_booking_when_one_applies
     g = generate_env(domain, seed=0)
     env = Environment(g.spec)
     tasks, _ = generate_tasks(domain, g.spec, g.meta, count=30, seed=0)
-    conditional = [t for t in tasks if "If there's a fee" in t.instruction and t.refusals]
+    # a task may refuse another request beside a conditional cancel that had no fee and went ahead
+    conditional = [
+        t
+        for t in tasks
+        if "If there's a fee" in t.instruction and any(r.request.startswith("cancel") for r in t.refusals)
+    ]
     assert conditional
     for task in conditional:
         assert [r.reason for r in task.refusals] == [["25"]]  # the fee kept within 72 hours of departure
