@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ..formats.spec import EnvSpec, QueryStep, TableSpec, ToolSpec
+from .own_row import top_level_items
 
 _INSERT = re.compile(r'INSERT INTO "?(\w+)"? \(([^)]*)\) VALUES \((.*)\)', re.S)
 _SELECT_ROW = re.compile(r'^\s*SELECT \* FROM "?(\w+)"? WHERE', re.I)
@@ -31,20 +32,7 @@ def inserts(sql: str) -> Iterator[tuple[str, dict[str, str]]]:
     """(table, column -> value expression) of every INSERT in ``sql``."""
     for m in _INSERT.finditer(sql):
         columns = [c.strip().strip('"') for c in m[2].split(",")]
-        yield m[1], dict(zip(columns, (v.strip() for v in _top_level(m[3])), strict=False))
-
-
-def _top_level(values: str) -> list[str]:
-    """The comma-separated items of a VALUES list, commas inside calls kept."""
-    items, depth, current = [], 0, ""
-    for ch in values:
-        if ch == "," and depth == 0:
-            items.append(current)
-            current = ""
-            continue
-        depth += (ch == "(") - (ch == ")")
-        current += ch
-    return [*items, current]
+        yield m[1], dict(zip(columns, (v.strip() for v in top_level_items(m[3])), strict=False))
 
 
 def updated_columns(sql: str) -> Iterator[tuple[str, str]]:
