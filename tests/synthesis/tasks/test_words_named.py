@@ -16,18 +16,8 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.criteria import extreme
 from synthesis.tasks.details import detail
 from synthesis.tasks.naming import handles, single_out
-from synthesis.tasks.phrasing import Phrasing
 
-
-def _named(domain_id: str, entity: str, row: dict[str, Any], siblings: list[dict[str, Any]]) -> str | None:
-    d = next(x for x in load_ontology() if x.id == domain_id)
-    e = d.entity(entity)
-    parents: dict[str, dict[Any, Any]] = {r.entity: {} for r in e.references}
-    found = single_out(handles(d, e, row, parents, random.Random(0)), siblings, parents, random.Random(0))
-    if found is None:
-        return None
-    before = [h.prefix for h in found if h.prefix]
-    return Phrasing(random.Random(0)).record_name(e.human, [h.fragment for h in found if not h.prefix], before)
+from .test_natural_tasks import _ontology_names as _named
 
 
 def test_an_estimate_or_a_measurement_names_no_record() -> None:
