@@ -40,7 +40,7 @@ _REFUSAL = re.compile(
     r"isn't allowed|aren't allowed|not permitted|isn't permitted|won't be able|not eligible|isn't eligible|"
     r"ineligible|declined?|decline to|refused?|must decline|"
     r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
-    r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon)|not yet|no longer|"
+    r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon|close|near)|too far (?:out|ahead|off|away)|not yet|no longer|"
     r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
     r"(?:haven't|hasn't) (?:been )?(?:done|made|processed|gone)|will not|won't|not in a position|"
     r"nothing (?:to|left|more)|"
@@ -121,6 +121,8 @@ def says_no(answer: str) -> bool:
 
     >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Sorry for the wait! It is renewed.")
     (True, False)
+    >>> says_no("It releases in 6 days, so it's too close to submit under the more-than-7-days rule.")
+    True
     """
     return any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in sentences(without_json(answer)))
 

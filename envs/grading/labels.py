@@ -158,7 +158,7 @@ def _ordinary_verb(label: str) -> bool:
 
 #: Before a value, what denies it: "not through a recruiter", "rather than the premium plan".
 _DENIED_BEFORE = re.compile(
-    r"\b(?:not|never|rather than|instead of)(?: (?:through|via|by|from|in|on|at|a|an|the|to|for|with|as|of|"
+    r"\b(?:not|never|no longer|isn't|aren't|wasn't|rather than|instead of)(?: (?:through|via|by|from|in|on|at|a|an|the|to|for|with|as|of|"
     r"your|its|their|our|my|any))* $"
 )
 #: After a value, what denies it: "A recruiter? No, a job board."
@@ -230,6 +230,8 @@ def label_named(text: str, label: str) -> bool:
     >>> label_named("Entries: filed, duty_due, cleared.", "filed"), label_named("Status: filed.", "filed")
     (True, True)
     >>> label_named("It came via a job board, not through a recruiter.", "recruiter")
+    False
+    >>> label_named("It's queued: payment went through, so it's no longer pending payment.", "pending payment")
     False
     """
     said = _words(text)
