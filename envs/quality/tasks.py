@@ -22,6 +22,7 @@ from ..engine import Environment, Episode
 from ..errors import EnvFarmError
 from ..formats.task import Task
 from .chains import WriteHistory
+from .everyday_ranks import unmistakable_rank
 from .naming import Names
 from .spec import Ownership, State
 from .text import (
@@ -221,26 +222,41 @@ def picked_by_superlative(
 ) -> bool:
     """Whether the user's words name ``row`` among the ``fitting`` rows by a superlative of one of its
     columns ("my open fine with the highest amount"), of which it holds the one extreme value."""
+    ordered = [(c.name, c.type in ("date", "datetime")) for c in state.tables[table].columns if c.type in _ORDERED]
     for c in state.tables[table].columns:
         value = row.get(c.name)
-        if c.type not in ("integer", "real", "date", "datetime") or value is None:
+        if c.type not in _ORDERED or value is None:
             continue
         others = [s.get(c.name) for s in fitting]
         if any(v is None for v in others):
             continue
         dated = c.type in ("date", "datetime")
         named = mentions(evidence, column_words(c.name))
-        lowest = mentions(evidence, superlative(c.name, dated, False)) or (
-            named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _SMALLEST)
+        lowest = (
+            mentions(evidence, superlative(c.name, dated, False))
+            or (named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _SMALLEST))
+            or _ranked(evidence, c.name, dated, False, ordered)
         )
-        highest = mentions(evidence, superlative(c.name, dated, True)) or (
-            named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _LARGEST)
+        highest = (
+            mentions(evidence, superlative(c.name, dated, True))
+            or (named and any(mentions(evidence, f"{w} {column_words(c.name)}") for w in _LARGEST))
+            or _ranked(evidence, c.name, dated, True, ordered)
         )
         if lowest and all(value < v for v in others):
             return True
         if highest and all(value > v for v in others):
             return True
     return False
+
+
+_ORDERED = ("integer", "real", "date", "datetime")
+
+
+def _ranked(evidence: str, column: str, dated: bool, largest: bool, ordered: list[tuple[str, bool]]) -> bool:
+    """Whether ``evidence`` ranks by ``column`` in everyday words ("the cheapest plan"), which the
+    record's other columns cannot share; "with the earliest …" ranks by the column it names instead."""
+    rank = unmistakable_rank(column, dated, largest, ordered)
+    return rank is not None and mentions(evidence, rank.marker) and not mentions(evidence, f"with the {rank.marker}")
 
 
 class TaskReplay:

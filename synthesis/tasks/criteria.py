@@ -14,10 +14,11 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
+from envs.quality.everyday_ranks import Rank, unmistakable_rank
 from envs.quality.record_names import customer_knows
 from envs.quality.text import superlative
 
-from ..domains.domain import Entity, plural
+from ..domains.domain import Attribute, Entity, plural
 from ..domains.sqlgen import pk
 from ..tools.toolkit import ToolMeta
 from .amounts import proportionate_inputs
@@ -52,14 +53,16 @@ def _sum(rows: list[Row], column: str) -> float | None:
     return round(sum(values), 2)  # type: ignore[arg-type]
 
 
-def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, str] | None:
+def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, Rank] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
-    a person says it ("the lowest price", "the most seats left"); None if every such attribute ties at
+    a person says it ("the cheapest plan", "the plan with the most seats left"); None if every such
+    attribute ties at
     both ends. ``own``: the user's own records, ranked only by what their owner knows of them (a
     date of their own event or term, what they cost, a count they chose), never by an amount the
     system keeps ("the highest current balance") or a date only it acts on ("the earliest disconnect
     date")."""
-    attrs = [a for a in entity.attributes if a.kind in ORDERED and (not own or customer_knows(a.name, a.kind))]
+    ordered = [a for a in entity.attributes if a.kind in ORDERED]
+    attrs = [a for a in ordered if not own or customer_knows(a.name, a.kind)]
     rng.shuffle(attrs)
     for a in attrs:
         values = [r.get(a.name) for r in rows]
@@ -69,8 +72,21 @@ def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = 
             best = max(values) if largest else min(values)  # type: ignore[type-var]
             if values.count(best) == 1:
                 row = rows[values.index(best)]
-                return row, f"the {superlative(a.name, a.kind in ('date', 'datetime'), largest)}"
+                return row, _rank(a, largest, ordered)
     return None
+
+
+def _rank(a: Attribute, largest: bool, ordered: list[Attribute]) -> Rank:
+    """How the user ranks by ``a``: in everyday words where they say which column without naming it
+    ("the cheapest plan", "the order that expires first"), else by the column ("the plan with the
+    most seats left")."""
+    dated = a.kind in ("date", "datetime")
+    others = [(o.name, o.kind in ("date", "datetime")) for o in ordered]
+    everyday = unmistakable_rank(a.name, dated, largest, others)
+    if everyday is not None:
+        return everyday
+    said = superlative(a.name, dated, largest)
+    return Rank(f"the {{noun}} with the {said}", said)
 
 
 class CriterionGoals(ConsentGoals):
@@ -99,9 +115,9 @@ class CriterionGoals(ConsentGoals):
             found = extreme(e, rows, self.rng, own=True) if len(rows) >= 2 else None
             if found is None or found[0][pk(e)] not in allowed:
                 continue
-            row, criterion = found
+            row, rank = found
             which = f"{state.replace('_', ' ')} {e.human}" if state else e.human
-            return row, allowed[row[pk(e)]][1], f"my {which} with {criterion}"
+            return row, allowed[row[pk(e)]][1], rank.name(which, "my")
         self.rejections["no_criterion"] += 1
         return None
 
@@ -132,13 +148,13 @@ class CriterionGoals(ConsentGoals):
                 found = extreme(parent, fitting, self.rng) if 2 <= len(fitting) <= SEARCH_LIMIT else None
                 if found is None:
                     continue
-                row, criterion = found
+                row, rank = found
                 tried = {**args, column: row[pk(parent)]}
                 fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
                 if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
-                return row, f"the {value.replace('_', ' ')} {parent.human} with {criterion}"
+                return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
         return None
 
     def _after_a_date(

@@ -240,8 +240,8 @@ class RecordGoals(CriterionGoals):
             mine = self.owned_now(e, chain.user_id, chain)
             found = extreme(e, mine, self.rng, own=True) if len(mine) >= 2 else None
             if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
-                row, criterion = found
-                named = f"my {e.human} with {criterion}"
+                row, rank = found
+                named = rank.name(e.human, "my")
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
             return False  # the user asked to change this field of this record already
         now = chain.episode.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)] or row

@@ -24,6 +24,8 @@ from synthesis.tools.envgen import generate_env
 DOMAINS = ("library_loans", "after_school_programs", "broadband_outage_tickets", "certificate_of_deposit_accounts")
 _SUPERLATIVE = re.compile(
     r"my (?P<which>[\w ]+?) with the (?P<word>lowest|highest|smallest|largest|fewest|most|earliest|latest) "
+    r"|\bmy (?:cheapest|most expensive|smallest|largest|earliest|latest|oldest|most recent) "
+    r"|\bmy [\w ]+? that (?:expires|is due|renews) (?:first|last)\b"
 )
 
 
@@ -47,14 +49,28 @@ def test_extreme_picks_the_one_row_that_holds_a_value_alone():
     rows = [{**others, money: 5.0}, {**others, money: 9.5}, {**others, money: 5.0}]
     found = extreme(entity, rows, random.Random(0))
     assert found is not None
-    _, said = found
-    assert said.endswith(money.replace("_", " ")) or "date" in said or "time" in said
+    row, rank = found
+    ranked_by_money = rank.marker.endswith(money.replace("_", " ")) or rank.marker in ("cheapest", "most expensive")
+    assert row is rows[1] or not ranked_by_money  # 9.5 is the one value held alone
     tied = [{**others, money: 5.0}, {**others, money: 5.0}]
-    assert all(
-        extreme(entity, tied, random.Random(s)) is None
-        or extreme(entity, tied, random.Random(s))[1].split()[-1] != money  # type: ignore[index]
-        for s in range(5)
-    )
+    for s in range(5):
+        found = extreme(entity, tied, random.Random(s))
+        assert found is None or money.replace("_", " ") not in found[1].marker
+
+
+def test_a_rank_is_said_in_everyday_words_only_where_no_other_column_shares_them():
+    from envs.quality.everyday_ranks import everyday_rank, unmistakable_rank
+
+    expiry = everyday_rank("expires_on", True, False)
+    assert expiry is not None and expiry.name("open trade order", "my") == "my open trade order that expires first"
+    cheapest = everyday_rank("monthly_fee", False, False)
+    assert cheapest is not None and cheapest.name("plan") == "the cheapest plan"
+    assert everyday_rank("seats_left", False, True) is None  # "the most seats left" says it already
+    assert everyday_rank("pickup_by", True, False) is None  # a deadline, not when the pickup happens
+    assert everyday_rank("refund_fee", False, True) is None
+    # two prices of one record: "the cheapest" cannot say which
+    assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("setup_fee", False)]) is None
+    assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("seats_left", False)]) is not None
 
 
 def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated):

@@ -67,7 +67,11 @@ def test_a_users_own_records_are_ranked_only_by_what_they_know(seed: int) -> Non
     rows = [{"service_appointment_id": f"SA{i}", "scheduled_at": f"2026-03-0{i} 10:00:00", "estimate": 100.0 * i,
              "service_type": "oil_change"} for i in (1, 2, 3)]  # fmt: skip
     found = extreme(e, rows, random.Random(seed), own=True)
-    assert found is not None and found[1].split()[-1] == "time", found  # "the earliest scheduled time"
+    # ranked by when it happens, the only date of it its owner knows: "my earliest service appointment"
+    assert found is not None and found[1].name("service appointment", "my") in (
+        "my earliest service appointment",
+        "my latest service appointment",
+    ), found
 
 
 def test_which_columns_an_owner_knows() -> None:

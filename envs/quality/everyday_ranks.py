@@ -1,0 +1,149 @@
+"""How a person singles out one of their records by a rank, in everyday words.
+
+A generated request that names a record by a superlative of a column ("my open trade order with the
+earliest expiry date", "the oil change option with the highest price") reads like a database query;
+a person says "the order that expires first", "the most expensive oil change option", "my oldest
+claim". This module holds those words for the columns whose meaning they carry unmistakably (a
+price, an expiry, a due date, when a thing happens or happened, a size), so that a task's writer and
+the quality report's reader (``envs.quality.tasks.picked_by_superlative``) agree on what names which
+record. Columns it has no words for (a count left, an amount a system keeps) keep the column's name:
+"the one with the most seats left" is how a person says it anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .text import column_words
+
+
+@dataclass(frozen=True)
+class Rank:
+    """One end of a column in a person's words: ``template`` holds ``{noun}`` for the record's kind
+    ("the cheapest {noun}", "the {noun} that expires first"); ``marker`` is the part no other
+    wording of a request shares, which says the record was named by this rank."""
+
+    template: str
+    marker: str
+
+    def name(self, noun: str, determiner: str = "the") -> str:
+        """``noun`` ranked: ``name("booked room", "my")`` gives "my earliest booked room"."""
+        text = self.template.format(noun=noun)
+        return f"{determiner}{text[3:]}" if text.startswith("the ") else text
+
+
+#: Money a record costs its owner: the larger is the dearer ("the cheapest plan").
+_PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues"})
+#: Money words that are no price even beside one ("refund fee"? a refund is money back).
+_NOT_A_PRICE = frozenset({"refund", "discount", "interest", "apr", "tax", "taxes", "credit", "balance", "deposit"})
+#: Date columns of when the thing itself happens: "my earliest lesson", "the latest show".
+_HAPPENS = frozenset(
+    {
+        "start",
+        "departure",
+        "show",
+        "performance",
+        "event",
+        "scheduled",
+        "hearing",
+        "appointment",
+        "session",
+        "lesson",
+        "class",
+        "exam",
+        "visit",
+        "sailing",
+        "pickup",
+        "inspection",
+        "interview",
+        "arrival",
+        "check-in",
+        "checkin",
+        "window",
+        "slot",
+        "tour",
+        "trip",
+        "travel",
+    }
+)
+#: Date columns of when the record was made or the thing was bought: "my oldest claim", "my most
+#: recent order".
+_HAPPENED = frozenset(
+    {
+        "purchase",
+        "issue",
+        "enrollment",
+        "submission",
+        "filing",
+        "order",
+        "creation",
+        "posting",
+        "incident",
+        "loss",
+        "accident",
+        "transaction",
+        "opened",
+        "opening",
+        "signed",
+        "applied",
+        "joined",
+        "reported",
+    }
+)
+
+
+def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
+    """The everyday words for the smallest (or ``largest``) value of ``column``, or None where only
+    the column's own name says which record it is."""
+    words = column_words(column).split()
+    if not words:
+        return None
+    if dated:
+        if set(column.split("_")) & {"by", "until", "till"} and "valid" not in column:
+            return None  # a deadline ("pickup_by"), not when the thing happens
+        head = words[0]
+        if head in ("expiry", "expiration") or words[:2] == ["valid", "until"] or words[0] == "valid-until":
+            verb = "expires"
+        elif head == "due":
+            verb = "is due"
+        elif head == "renewal":
+            verb = "renews"
+        else:
+            verb = ""
+        if verb:
+            end = ("last", "first")[not largest]
+            return Rank(f"the {{noun}} that {verb} {end}", f"{verb} {end}")
+        if len(words) <= 3 and head in _HAPPENS:
+            word = ("earliest", "latest")[largest]
+            return Rank(f"the {word} {{noun}}", word)
+        if len(words) <= 3 and head in _HAPPENED:
+            word = ("oldest", "most recent")[largest]
+            return Rank(f"the {word} {{noun}}", word)
+        return None
+    if any(w in _NOT_A_PRICE for w in words) or len(words) > 3:
+        return None
+    priced = words[-1] in _PRICE_WORDS or (words[0] in _PRICE_WORDS and words[1:2] in (["per"], ["paid"], ["due"]))
+    if priced:
+        word = ("cheapest", "most expensive")[largest]
+        return Rank(f"the {word} {{noun}}", word)
+    if words == ["capacity"] or words == ["size"]:
+        word = ("smallest", "largest")[largest]
+        return Rank(f"the {word} {{noun}}", word)
+    return None
+
+
+def unmistakable_rank(column: str, dated: bool, largest: bool, others: list[tuple[str, bool]]) -> Rank | None:
+    """:func:`everyday_rank` where no other ordered column of the record (``others``: name and
+    whether dated) has words sharing its marker: "the cheapest plan" cannot say which of a monthly
+    fee and a setup fee it means, nor "the earliest lesson" which of two times of the lesson."""
+    rank = everyday_rank(column, dated, largest)
+    if rank is None:
+        return None
+    for other, other_dated in others:
+        if other == column:
+            continue
+        for end in (False, True):
+            theirs = everyday_rank(other, other_dated, end)
+            if theirs is not None and (theirs.marker in rank.marker or rank.marker in theirs.marker):
+                return None
+    return rank
