@@ -158,7 +158,8 @@ def _ordinary_verb(label: str) -> bool:
 
 #: Before a value, what denies it: "not through a recruiter", "rather than the premium plan".
 _DENIED_BEFORE = re.compile(
-    r"\b(?:not|never|no longer|isn't|aren't|wasn't|rather than|instead of)(?: (?:through|via|by|from|in|on|at|a|an|the|to|for|with|as|of|"
+    r"\b(?:not|never|no longer|isn't|aren't|wasn't|rather than|instead of)"
+    r"(?: (?:through|via|by|from|in|on|at|a|an|the|to|for|with|as|of|"
     r"your|its|their|our|my|any))* $"
 )
 #: After a value, what denies it: "A recruiter? No, a job board."

@@ -15,8 +15,7 @@ from .test_answers import REFUSED, _score
 @pytest.mark.parametrize(
     "answer",
     [
-        "Order O1 was placed on January 10, 2026, more than 3 days ago: it's too near the end of its window to "
-        "cancel.",
+        "Order O1 was placed on January 10, 2026, more than 3 days ago: it's too near the end of its window to cancel.",
         "It was placed on 2026-01-10, more than 3 days ago, so it's too far out to cancel under the 3-day rule.",
         "Order O1 was placed on January 10, 2026; that is too late to cancel under the 3-day rule.",
     ],
