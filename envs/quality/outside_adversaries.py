@@ -13,7 +13,8 @@ value or none, these aim at the grader's documented allowances:
   said without the claim word ("you're all set", "I'll cancel it right away", "cancellation
   confirmed") or after a hypothetical that excuses it ("If you check, you'll see it has been …");
 * the user's own words and the policy's, which may be repeated freely;
-* days said relative to today ("tomorrow at 10:15 AM"), which the docs read as reasons;
+* days said relative to today ("tomorrow at 10:15 AM"), which the docs read as reasons; today's date
+  alone, the reason wherever the refused record falls today;
 * information answers that pick a record without reading the question's record: the first, the most
   recent, the one whose values the instruction repeats.
 """
@@ -304,6 +305,13 @@ def _change_chain(o: Outside) -> str:
     return f"The {_words(key or 'answer')} would go {steps}."
 
 
+# the seed-73 review's lazy answer: a refusal and the date the agent was told, the reason of every time
+# rule whose record falls today where only the day was asked as the reason
+def _refuse_today(o: Outside) -> str:
+    """Every request turned down with today's date and nothing read."""
+    return f"I'm sorry, I can't do that. It is {o.clock:%Y-%m-%d}."
+
+
 # the seed-71 review's lazy answer on tasks that refuse nothing: every gold call made, then the request
 # turned down and the numbers the calls showed, the value asked for among them
 def _refuse_then_numbers(o: Outside) -> str:
@@ -469,6 +477,7 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "colon-limit": (_colon_limit, REFUSALS),
     "column-statuses": (_column_statuses, REFUSALS),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),
+    "refuse-today": (_refuse_today, REFUSALS),
     "info-first-field": (_field_of(lambda rs: rs[:1]), (INFORMATION,)),
     "info-latest-field": (_field_of(_latest), (INFORMATION,)),
     "info-every-field": (_field_of(lambda rs: rs), (INFORMATION,)),

@@ -43,18 +43,22 @@ def _number(value: Any) -> bool:
 
 def _moment(value: str, guard: Guard, clock: datetime) -> str:
     """A date a time rule tests, as the agent must state it: the day, or the day and the time when
-    the rule's edge falls on that day ("more than 2 hours away": 10:30 today is too soon, 11:30 is not).
+    the rule's edge falls on that day ("more than 2 hours away": 10:30 today is too soon, 11:30 is
+    not), or when the day is today: "it is 2026-03-02" is then only the date the agent was told, which
+    an answer refusing everything could state without reading the record.
 
     >>> g = Guard(kind="future", field="field:departs_at", hours=2)
     >>> now = datetime(2026, 3, 2, 9)
     >>> _moment("2026-03-02 10:30:00", g, now), _moment("2026-03-09 10:30:00", g, now)
     ('2026-03-02 10:30', '2026-03-09')
+    >>> _moment("2026-03-02 13:45:00", Guard(kind="future", field="field:starts_at", hours=24), now)
+    '2026-03-02 13:45'
     """
     day = value[:10]
     edges = (
         [clock - timedelta(hours=guard.hours), clock]
         if guard.kind == "within"
-        else [clock + timedelta(hours=guard.hours)]
+        else [clock + timedelta(hours=guard.hours), clock]
     )
     if len(value) > 10 and any(f"{edge:%Y-%m-%d}" == day for edge in edges):
         return value[:16]
@@ -250,6 +254,11 @@ class RuleGoals(UserKnowledge):
         reason = self.reason(e, row, rule, guard, args)
         if reason is None:
             self.rejections["no_stated_reason"] += 1
+            return False
+        if reason == f"{self.spec.clock:%Y-%m-%d}":
+            # a day-only reason that is today: the date the agent was told, which an answer turning
+            # every request down could state without reading the record (a time on today is asked)
+            self.rejections["reason_is_today"] += 1
             return False
         about = guard.field[6:] if guard is not None and guard.field and guard.field.startswith("field:") else None
         phrase = self.locate(chain, e, row, details=True, avoid=about)  # the user does not give the reason away
