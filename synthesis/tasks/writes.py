@@ -9,6 +9,7 @@ was made or moved), set a field an earlier write set, or write filler into a str
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -36,6 +37,32 @@ LEADING_SHARE = 0.75
 
 #: Of single-record transitions, how many users first ask for another of their records, then change their mind.
 CHANGE_OF_MIND = 0.1
+
+
+#: A policy line asking the agent to tell an amount after an action: "Tell the owner the new estimate
+#: after approving additional work.", "Tell the member their new points balance after every change."
+_TELL_AFTER = re.compile(r"^tell the [\w ]+? (?:their |the |about the )?(?P<what>.+?) after (?P<when>.+?)\.?$", re.I)
+
+
+def policy_tells(rules: list[str], column: str, action: str) -> bool:
+    """Whether one of the domain's ``rules`` asks the agent to tell ``column``'s value after
+    ``action`` (a transition's name): its noun is the column's last word, its action the verb's stem
+    or "any change".
+
+    >>> policy_tells(["Tell the owner the new estimate after approving additional work."], "estimate", "approve")
+    True
+    >>> policy_tells(["Tell the owner the new estimate after approving additional work."], "estimate", "decline")
+    False
+    """
+    head = column.split("_")[-1].lower()
+    stem = action.split("_")[0][:4].lower()
+    for rule in rules:
+        m = _TELL_AFTER.match(rule.strip())
+        if m is None or not re.search(rf"\b{re.escape(head)}\b", m["what"].lower()):
+            continue
+        if stem in m["when"].lower() or re.search(r"\b(?:any|every) change\b", m["when"], re.I):
+            return True
+    return False
 
 
 class WriteGoals(RecordGoals):
@@ -258,10 +285,16 @@ class WriteGoals(RecordGoals):
             (eff for eff in t.effects if eff.kind in ("add", "subtract") and (eff.target or "").startswith("via:")),
             None,
         )
-        if money is not None and money.target is not None and self.rng.random() < 0.5:
+        column = (money.target or "").partition(".")[2] if money is not None else ""
+        told = bool(column) and policy_tells(self.domain.rules, column, t.name)
+        if money is not None and money.target is not None and (told or self.rng.random() < 0.5):
             ref = e.reference(money.target[4:].partition(".")[0])
             if ref is not None and ref.entity == self.user.name:
-                chain.outputs.append((self.user.table, chain.user_id, money.target.partition(".")[2]))
+                chain.outputs.append((self.user.table, chain.user_id, column))
+            elif ref is not None and told and before.get(ref.column) is not None:
+                # "Tell the owner the new estimate after approving additional work": the amount the
+                # write leaves on the parent is part of a correct answer, asked or not
+                chain.outputs.append((self.domain.entity(ref.entity).table, before[ref.column], column))
         return True
 
     def _keep_siblings(self, chain: Chain, e: Entity, key: str, checks: Checklist) -> None:
