@@ -112,9 +112,9 @@ SWITCH_VERBS = frozenset(
 
 def switched(name: str, value: bool) -> str:
     """A yes-or-no detail in a person's words: "Please donate the papers." for a column that is a verb,
-    "I'd like the loaner requested." for one that is a state, "There are allergies to note." for
-    ``has_``; "I'd
-    like autopay on." for a thing switched on or off."""
+    "I'll need a loaner." for one that is asked for, "I'd like the card frozen." for one that is a
+    state, "There are allergies to note." for ``has_``; "I'd like autopay on." for a thing switched
+    on or off."""
     what = column_words(name)
     words = what.split()
     if words[0] == "has" and len(words) > 1:
@@ -122,6 +122,9 @@ def switched(name: str, value: bool) -> str:
         return f"There are {rest} to note." if value else f"There are no {rest}."
     if words[0] in SWITCH_VERBS and len(words) > 1:
         return f"Please {what}." if value else f"Please don't {what}."
+    if len(words) > 1 and words[-1] in ("requested", "needed", "wanted"):  # "I'll need a loaner."
+        thing = " ".join(words[:-1])
+        return f"I'll need {_an(thing)} {thing}." if value else f"I won't need {_an(thing)} {thing}."
     if len(words) > 1 and words[-1].endswith("ed"):
         thing, state = " ".join(words[:-1]), words[-1]
         return f"I'd like the {thing} {state}." if value else f"I don't want the {thing} {state}."
@@ -161,6 +164,8 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
     if is_money(name, value):
         if what.split()[-1] in ("valuation", "value"):
             return f"It's valued at {shown}."
+        if what == "amount":  # "It's for $23.86.", not "An amount of $23.86, please."
+            return said(name, value, [f"It's for {shown}.", f"It comes to {shown}."])
         return said(
             name,
             value,

@@ -70,7 +70,9 @@ def test_a_person_named_for_a_record_they_serve_is_counted() -> None:
 
 def test_details_said_as_a_person_says_them() -> None:
     assert detail("donate_papers", True) == "Please donate papers."
-    assert detail("loaner_requested", False) == "I don't want the loaner requested."
+    assert detail("loaner_requested", False) == "I won't need a loaner."
+    assert detail("loaner_requested", True) == "I'll need a loaner."
+    assert detail("amount", 23.86) in ("It's for $23.86.", "It comes to $23.86.")
     assert detail("has_allergies", True) == "There are allergies to note."
     assert detail("autopay", True) == "I'd like autopay on."
     assert detail("loss_type", "lost") == "It was lost."
