@@ -349,7 +349,10 @@ _CHANGE = motives_of(
     "I've thought it over and want something different.",
 )
 #: Names no word of theirs places well.
+#: A payment the user receives (a buyback paid into their account): waited for, never "money set aside".
+PAYOUT_VERB = "receive_payout"
 _NAMED: dict[str, tuple[Motive, ...]] = {
+    PAYOUT_VERB: motives_of("I've been waiting on the money for it.", "I need the money before the weekend."),
     "take_down": _CANCEL,
     "check_in": motives_of("I want it out of the way before I get there.", "I'd rather not queue when I arrive."),
     "check_in_online": motives_of(

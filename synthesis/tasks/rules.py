@@ -27,7 +27,7 @@ from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
 from .motive_fit import RecordFacts
-from .motives import transition_motive
+from .motives import PAYOUT_VERB, transition_motive
 from .phrasing import verb_phrase
 from .values import UserValues
 
@@ -344,6 +344,7 @@ class RuleGoals(UserKnowledge):
         *,
         refused: bool = False,
         row: dict[str, Any] | None = None,
+        motive_verb: str | None = None,
     ) -> str | None:
         """Why the user asks for ``verb`` on the record ``phrase`` names (:mod:`.motives`), also among
         their facts so they can say it again; none for a record the task just made ("the new …"), nor
@@ -357,10 +358,17 @@ class RuleGoals(UserKnowledge):
         key = f"{chain.user_id}|{phrase}"
         paid = next((v for k, v in (extra or {}).items() if _PAID_FIELD.search(k) and _number(v)), None)
         facts = RecordFacts.of_row(phrase, row, self.spec.clock.date(), paid) if row is not None else None
-        motive = given or transition_motive(verb, key, refused=refused, said=said, record=facts)
+        motive = given or transition_motive(motive_verb or verb, key, refused=refused, said=said, record=facts)
         if motive is not None:
             chain.facts.append(f"Why I'm asking to {verb_phrase(verb, 'it')}: {motive}")
         return None if given else motive
+
+    def _pays_the_user(self, e: Entity, verb: str) -> bool:
+        """Whether transition ``verb`` of ``e`` adds money to the user's own row: a buyback "paid" is
+        the bank paying them, so no "I have the money set aside"."""
+        t = next((x for x in (e.lifecycle.transitions if e.lifecycle else []) if x.name == verb), None)
+        mine = f"via:{self.user.name}."
+        return t is not None and any(f.kind == "add" and (f.target or "").startswith(mine) for f in t.effects)
 
     def request(
         self,
@@ -379,7 +387,10 @@ class RuleGoals(UserKnowledge):
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
-        motive = self.motive(chain, verb, phrase, extra, refused=refused, row=row)
+        paid_out = verb == "pay" and self._pays_the_user(e, verb)
+        motive = self.motive(
+            chain, verb, phrase, extra, refused=refused, row=row, motive_verb=PAYOUT_VERB if paid_out else None
+        )
         vague = phrase != "my account" and not named_before and self.rng.random() < 0.5
         many = plural(e.human)
         # a second such request in the same task is for another one ("then cancel another one of …"); of

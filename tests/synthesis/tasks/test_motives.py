@@ -132,3 +132,34 @@ def test_every_generated_request_says_why_in_a_persons_words(generated: list[tup
             if task.expects_change or task.refusals:
                 assert any(f.startswith("Why I") for f in task.user.known_facts), task.id  # the simulator can say it
             assert not dictates_form(task.instruction), task.instruction
+
+
+def test_a_payment_the_user_receives_is_waited_for_not_paid_from_savings():
+    """currency_exchange_orders-011 (seed 73): "please pay my buyback … I have the money set aside"."""
+    from synthesis.tasks.motives import PAYOUT_VERB, family
+
+    payout = family(PAYOUT_VERB)
+    assert payout is not None
+    texts = {m.text for m in payout}
+    assert texts and not texts & {m.text for m in family("pay") or ()}
+    assert not any("set aside" in t or "settled" in t for t in texts)
+
+
+def test_a_buyback_the_bank_pays_is_asked_for_as_money_awaited():
+    from synthesis.domains.enforcement import assign_enforcement
+    from synthesis.domains.ontology import load_ontology
+    from synthesis.tasks.motives import PAYOUT_VERB, family
+    from synthesis.tasks.taskgen import generate_tasks
+    from synthesis.tools.envgen import generate_env
+
+    d = assign_enforcement(next(x for x in load_ontology() if x.id == "currency_exchange_orders"))
+    served = generate_env(d, seed=0)
+    twin = generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, served.spec, served.meta, count=30, seed=0, twin=twin.spec)
+    paying = {m.text for m in family("pay") or ()}
+    awaited = {m.text for m in family(PAYOUT_VERB) or ()}
+    asked = [t for t in tasks if "pay my buyback" in t.instruction or "pay one of my buyback" in t.instruction]
+    assert asked  # two of the 30 at seed 0
+    for t in asked:
+        assert not any(m in t.instruction for m in paying), t.instruction
+        assert any(m in t.instruction for m in awaited), t.instruction
