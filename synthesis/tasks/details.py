@@ -179,6 +179,9 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
         if noun and shown[:3] == noun[:3]:  # loss_type lost: "It was lost.", not "It's a lost loss."
             return f"It was {shown}."
         shown = spoken_code(shown)  # "It's an EP release.", not "an ep release"
+        spaced = shown.replace("_", " ")
+        if noun and spaced.split()[-1] == noun.split()[-1]:  # "It's a brake service.", not "… service service"
+            return f"It's {_an(spaced)} {spaced}."
         return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
     if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
         return picked(name, value)  # "It's a Jeep.", not "I'd go with jeep for the make."

@@ -77,6 +77,7 @@ def test_details_said_as_a_person_says_them() -> None:
     assert detail("autopay", True) == "I'd like autopay on."
     assert detail("loss_type", "lost") == "It was lost."
     assert detail("project_type", "roof") == "It's a roof project."
+    assert detail("service_type", "brake_service") == "It's a brake service."
 
 
 def test_questions_no_customer_asks_are_counted() -> None:
