@@ -60,6 +60,19 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ColumnPools(Model):
+    """The values a column takes by the value of another: a session's topic by its tutor's subject, a
+    licence's type by its business's. Seeds keep it; the quality report counts rows off it."""
+
+    by: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$",
+        description="A column of the same row, or '<foreign key column>.<column>' of the row it points to",
+    )
+    values: dict[str, list[str]] = Field(
+        min_length=1, description="A value of 'by' -> the values that fit it; a value left out allows any"
+    )
+
+
 class ColumnSpec(Model):
     """One typed column. ``enum`` and ``check`` become SQL CHECK constraints."""
 
@@ -71,6 +84,7 @@ class ColumnSpec(Model):
     default: Scalar = None
     enum: list[str] | None = None
     check: str | None = Field(None, description="SQL expression over this row, e.g. 'price >= 0'")
+    pools: ColumnPools | None = Field(None, description="The values that fit each value of another column")
 
 
 class ForeignKey(Model):
