@@ -138,3 +138,32 @@ def fit_inputs(
         if value is not None and pool is not None and not fits_pool(value, pool):
             out[k.attr.name] = rng.choice(pool)
     return out
+
+
+def keeps_dependents(
+    domain: Domain,
+    entity: Entity,
+    row: Mapping[str, Any],
+    changes: Mapping[str, Any],
+    children: Callable[[Entity], list[dict[str, Any]]],
+) -> bool:
+    """Whether ``changes`` to ``row`` leave every value keyed by it in its pool: an event renamed
+    "Board of Directors Dinner" keeps no brunch menu (``children(entity)``: that entity's rows now)."""
+    new = {**row, **changes}
+    own = pk(entity)
+    for other in domain.entities:
+        for k in keyed(domain, other):
+            if k.key not in changes:
+                continue
+            if k.ref is None and other is entity:
+                pool = k.pool(new, lambda *_: None)
+                if new.get(k.attr.name) is not None and pool is not None and not fits_pool(new[k.attr.name], pool):
+                    return False
+            elif k.ref is not None and k.ref.entity == entity.name:
+                for child in children(other):
+                    if child.get(k.ref.column) != row.get(own) or child.get(k.attr.name) is None:
+                        continue
+                    pool = k.pool(child, lambda *_: new)
+                    if pool is not None and not fits_pool(child[k.attr.name], pool):
+                        return False
+    return True

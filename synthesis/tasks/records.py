@@ -17,7 +17,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.chains import WriteVerdict
 
 from ..domains.domain import Attribute, Domain, Entity
-from ..domains.labels import fit_inputs
+from ..domains.labels import fit_inputs, keeps_dependents
 from ..domains.seasons import fits, when_column
 from ..domains.sqlgen import pk
 from ..domains.timeline import inverted, ordered_inputs, user_date
@@ -253,8 +253,10 @@ class RecordGoals(CriterionGoals):
         drawn = self.seasonal(e, now, lambda: {a.name: self.input_value(a, tool.parameters["properties"][a.name])})
         if drawn is None:
             return False  # a title or a date this record's date or title contradicts (no Back to School in March)
-        tables = {x.name: x.table for x in self.domain.entities}
         episode = chain.episode
+        if not keeps_dependents(self.domain, e, now, drawn, lambda x: episode.dump(x.table)):
+            return False  # a dinner renamed a brunch party while its catering stays plated
+        tables = {x.name: x.table for x in self.domain.entities}
         value = fit_inputs(  # a new value still fits what it is keyed by
             self.domain, e, now, drawn, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
         )[a.name]

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from envs.quality.labels import labels_apart
 from synthesis.domains.domain import Domain
-from synthesis.domains.labels import fit_inputs, settle_labels
+from synthesis.domains.labels import fit_inputs, keeps_dependents, settle_labels
 from synthesis.tools.envgen import generate_env
 from tests.synthesis.domains import library_dict
 
@@ -119,3 +119,21 @@ def test_a_new_record_takes_a_value_its_parent_allows():
     assert fitted == {"format": "picture_book"}
     kept = fit_inputs(domain, loan, {"book_id": "B2"}, {"format": "ebook"}, parent, rng)
     assert kept == {"format": "ebook"}  # fiction has no pool: any format fits
+
+
+def test_a_key_changed_by_a_task_keeps_the_values_keyed_by_it():
+    domain = Domain.model_validate(keyed_library())
+    book, loan = domain.entity("book"), domain.entity("loan")
+    row = {"book_id": "B1", "genre": "children", "title": "Small Wonders"}
+    loans = [{"loan_id": "L1", "book_id": "B1", "format": "picture_book"}, {"loan_id": "L2", "book_id": "B2"}]
+
+    def rows(e: Any) -> list[dict[str, Any]]:
+        return loans if e is loan else []
+
+    # a children's book made history: its own title and its loan's picture-book format no longer fit
+    assert not keeps_dependents(domain, book, {**row, "title": "The Salt Road"}, {"genre": "children"}, rows)
+    assert not keeps_dependents(domain, book, {**row, "title": "The Salt Road"}, {"genre": "science"}, lambda e: [])
+    assert not keeps_dependents(domain, book, row, {"genre": "science"}, rows)
+    assert keeps_dependents(domain, book, {**row, "title": "The Salt Road"}, {"genre": "history"}, lambda e: [])
+    assert keeps_dependents(domain, book, row, {"genre": "fiction"}, rows)  # fiction allows any format
+    assert keeps_dependents(domain, book, row, {"copies_available": 3}, rows)  # no key changed
