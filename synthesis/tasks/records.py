@@ -157,10 +157,11 @@ class RecordGoals(CriterionGoals):
         if fixed_inputs is None:  # a relative the user adds fits their family (birth date, surname)
             episode = chain.episode
             given = fit_new_relative(self.spec, e.table, args, given, lambda t, v: episode.rows_by_key(t, [(v,)])[(v,)])
-            tables = {x.name: x.table for x in self.domain.entities}
-            given = fit_inputs(  # a topic the tutor teaches, a menu that fits the event
-                self.domain, e, args, given, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
-            )
+        episode = chain.episode
+        tables = {x.name: x.table for x in self.domain.entities}
+        given = fit_inputs(  # a topic the tutor teaches, a menu that fits the event (a record named by criterion too)
+            self.domain, e, args, given, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
+        )
         if not self.in_season(e, {**self.created_today(e), **given}):
             return False
         if not self.clean_write(chain, m.tool, {**args, **given}):
