@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
+
 from envs.formats.spec import EnvSpec
 from envs.quality.labels import labels_apart, pool_for
 
@@ -94,3 +97,21 @@ def test_a_numbered_edition_of_a_key_reads_as_the_key():
     assert pool_for("Awards Banquet 2", pools) == ["plated_three_course"]
     assert pool_for("Awards Banquet", pools) == ["plated_three_course"]
     assert pool_for("Awards", pools) is None and pool_for(None, pools) is None
+
+
+def test_pools_that_name_no_column_are_refused():
+    base = spec(BUSINESSES, LICENSE_ROWS).model_dump(mode="json")
+    dumped = spec(BUSINESSES, LICENSE_ROWS, pools=False).model_dump(mode="json")
+    assert "pools" not in dumped["tables"][1]["columns"][2]  # a column without pools dumps as before
+    for by, message in [
+        (
+            "owner_id.business_type",
+            "'by' ('owner_id.business_type') names 'owner_id', which is no one-column foreign key",
+        ),
+        ("business_id.kind", "'by' ('business_id.kind') names no column 'kind' of 'businesses'"),
+        ("kind", "'by' ('kind') names no column 'kind' of 'business_licenses'"),
+    ]:
+        base["tables"][1]["columns"][2]["pools"]["by"] = by
+        with pytest.raises(ValidationError) as err:
+            EnvSpec.model_validate(base)
+        assert "table 'business_licenses' column 'license_type' pools: " + message in str(err.value)
