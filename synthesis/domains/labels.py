@@ -21,7 +21,7 @@ from typing import Any
 from envs.formats.spec import EnvSpec
 from envs.quality.labels import fits_pool, pool_for
 
-from .domain import Attribute, Domain, Entity, Reference, key_attribute
+from .domain import Attribute, Domain, Entity, Reference, Transition, key_attribute
 from .seasons import fits, when_column
 from .sqlgen import pk
 
@@ -167,3 +167,24 @@ def keeps_dependents(
                     if pool is not None and not fits_pool(child[k.attr.name], pool):
                         return False
     return True
+
+
+def keyed_params(
+    domain: Domain,
+    entity: Entity,
+    transition: Transition,
+    row: Mapping[str, Any],
+    parent: Callable[[str, Any], Mapping[str, Any] | None],
+) -> dict[str, list[str]]:
+    """Parameter -> the pool its value must come from, for the parameters ``transition`` sets a keyed
+    attribute of ``row`` to (``set field:dispute_reason = param:reason``)."""
+    by_attr = {k.attr.name: k for k in keyed(domain, entity)}
+    out = {}
+    for eff in transition.effects:
+        source, target = str(eff.value or ""), eff.target or ""
+        if eff.kind != "set" or eff.when is not None or not source.startswith("param:"):
+            continue
+        k = by_attr.get(target.removeprefix("field:")) if target.startswith("field:") else None
+        if k is not None and (pool := k.pool(row, parent)) is not None:
+            out[source.removeprefix("param:")] = pool
+    return out

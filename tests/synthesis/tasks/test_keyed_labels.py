@@ -36,3 +36,23 @@ def test_gold_writes_give_values_in_their_keys_pool(name, entity):
         pool = pool_for(parents[parent][k.key], k.pools)
         assert pool is not None and fits_pool(value, pool), (parent, value)
     assert check_env(gen.spec, tasks).ok
+
+
+def test_a_reason_a_transition_records_fits_the_record_it_is_given_for():
+    d = domain("phone_bill_disputes")
+    gen = generate_env(d, seed=0)
+    twin = generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=30, seed=0, twin=twin.spec)
+    (k,) = keyed(d, d.entity("bill_charge"))
+    charges = {r["bill_charge_id"]: r for r in gen.spec.seed["bill_charges"]}
+    given = [
+        (a.arguments["bill_charge_id"], a.arguments["reason"])
+        for t in tasks
+        for a in t.gold_actions
+        if a.tool == "dispute_bill_charge"
+    ]
+    assert len(given) >= 3
+    for charge, reason in given:
+        pool = pool_for(charges[charge][k.key], k.pools)
+        assert pool is not None and fits_pool(reason, pool), (charge, reason)
+    assert check_env(gen.spec, tasks).ok
