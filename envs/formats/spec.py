@@ -31,6 +31,10 @@ def _is_empty(value: list[str]) -> bool:
     return not value
 
 
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 def is_agent(side: str) -> bool:
     """Dumps leave the default side out: an environment without a user side reads as it always did."""
     return side == "agent"
@@ -60,6 +64,19 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ColumnPools(Model):
+    """The values a column takes by the value of another: a session's topic by its tutor's subject, a
+    licence's type by its business's. Seeds keep it; the quality report counts rows off it."""
+
+    by: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$",
+        description="A column of the same row, or '<foreign key column>.<column>' of the row it points to",
+    )
+    values: dict[str, list[str]] = Field(
+        min_length=1, description="A value of 'by' -> the values that fit it; a value left out allows any"
+    )
+
+
 class ColumnSpec(Model):
     """One typed column. ``enum`` and ``check`` become SQL CHECK constraints."""
 
@@ -71,6 +88,9 @@ class ColumnSpec(Model):
     default: Scalar = None
     enum: list[str] | None = None
     check: str | None = Field(None, description="SQL expression over this row, e.g. 'price >= 0'")
+    pools: ColumnPools | None = Field(
+        None, exclude_if=_is_none, description="The values that fit each value of another column"
+    )
 
 
 class ForeignKey(Model):
@@ -408,6 +428,10 @@ class EnvSpec(Model):
                     )
                 if len(fk.references) != len(fk.columns):
                     raise ValueError(f"table '{t.name}' foreign_keys[{i}]: columns and references differ in length")
+        for t in self.tables:
+            for c in t.columns:
+                if c.pools is not None and (problem := _pools_problem(t, c.pools, tables)):
+                    raise ValueError(f"table '{t.name}' column '{c.name}' pools: {problem}")
         for name, rows in self.seed.items():
             table = tables.get(name)
             if table is None:
@@ -486,3 +510,17 @@ class EnvSpec(Model):
     def tool(self, name: str) -> ToolSpec | None:
         """The tool called ``name``, if any."""
         return next((t for t in self.tools if t.name == name), None)
+
+
+def _pools_problem(table: TableSpec, pools: ColumnPools, tables: dict[str, TableSpec]) -> str | None:
+    """What is wrong with a column's ``pools`` (None: nothing): ``by`` names no column it can read."""
+    fk_column, _, name = pools.by.rpartition(".")
+    owner: TableSpec | None = table
+    if fk_column:
+        fk = next((f for f in table.foreign_keys if f.columns == [fk_column]), None)
+        if fk is None:
+            return f"'by' ('{pools.by}') names '{fk_column}', which is no one-column foreign key of '{table.name}'"
+        owner = tables.get(fk.table)
+    if owner is None or owner.column(name) is None:
+        return f"'by' ('{pools.by}') names no column '{name}' of '{owner.name if owner else table.name}'"
+    return None

@@ -128,6 +128,10 @@ class QualityCounts:
     rows_past_their_rules: int = 0
     status_fields_checked: int = 0
     fields_ruled_out: int = 0
+    keyed_labels_checked: int = 0
+    labels_off_their_pool: int = 0
+    named_labels_checked: int = 0
+    labels_naming_another: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -104,6 +104,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("amounts against the tools making them", f"{c.amounts_against_their_making}/{c.made_amounts_checked}"),
         ("records past a rule they break", f"{c.rows_past_their_rules}/{c.capped_rows_checked}"),
         ("values their status or person rules out", f"{c.fields_ruled_out}/{c.status_fields_checked}"),
+        ("labels off the pool their key names", f"{c.labels_off_their_pool}/{c.keyed_labels_checked}"),
+        ("labels naming another value of a label beside them", f"{c.labels_naming_another}/{c.named_labels_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
@@ -187,6 +189,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("made amounts", lambda c: f"{c.amounts_against_their_making}/{c.made_amounts_checked}"),
     ("past rules", lambda c: f"{c.rows_past_their_rules}/{c.capped_rows_checked}"),
     ("ruled out", lambda c: f"{c.fields_ruled_out}/{c.status_fields_checked}"),
+    ("keyed labels", lambda c: f"{c.labels_off_their_pool}/{c.keyed_labels_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),

@@ -32,6 +32,7 @@ from .effects import effect_counts
 from .fixed_charges import charges_off_fixed_amount
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .labels import labels_apart
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
@@ -183,6 +184,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         amounts_against_their_making,
         rows_past_their_rules,
         fields_ruled_out,
+        labels_apart,
         kin_age_contradictions,
         surnames_apart,
     )

@@ -79,6 +79,18 @@ class Attribute(Model):
     examples: list[str] | None = Field(
         None, description="Values a seed draws from for a free-text or title attribute, as people write them"
     )
+    examples_by: dict[str, dict[str, list[str]]] | None = Field(
+        None,
+        description="A text or title attribute's examples by the value of another attribute: one key, '<attribute>' "
+        "of the same record or '<reference>.<attribute>' of the record it points to, mapping each value of it "
+        "to the examples that fit it (a session's topic by its tutor's subject); values it leaves out draw from "
+        "'examples'",
+    )
+    values_by: dict[str, dict[str, list[str]]] | None = Field(
+        None,
+        description="An enum attribute's allowed values by the value of another attribute (keyed as 'examples_by'): "
+        "a liquor licence only for a restaurant; values it leaves out allow every value",
+    )
     unique: bool = False
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
@@ -94,7 +106,36 @@ class Attribute(Model):
             raise ValueError(f"attribute '{self.name}' has examples but kind '{self.kind}' is not text or title")
         if self.range and self.kind not in NUMERIC_KINDS:
             raise ValueError(f"attribute '{self.name}' has a range but kind '{self.kind}' is not numeric")
+        if self.examples_by is not None and self.kind not in ("text", "title"):
+            raise ValueError(f"attribute '{self.name}' has examples_by but kind '{self.kind}' is not text or title")
+        if self.values_by is not None and self.kind != "enum":
+            raise ValueError(f"attribute '{self.name}' has values_by but is not an enum")
+        table = self.examples_by if self.examples_by is not None else self.values_by
+        if table is not None:
+            field = "examples_by" if self.examples_by is not None else "values_by"
+            if len(table) != 1:
+                raise ValueError(f"attribute '{self.name}': {field} names one key attribute, not {len(table)}")
+            key, pools = next(iter(table.items()))
+            if not pools:
+                raise ValueError(f"attribute '{self.name}': {field} '{key}' gives no values of it")
+            for value, pool in pools.items():
+                if not pool:
+                    raise ValueError(f"attribute '{self.name}': {field} '{key}' value '{value}' has an empty pool")
+                if unknown := [v for v in pool if self.values is not None and v not in self.values]:
+                    raise ValueError(
+                        f"attribute '{self.name}': {field} '{key}' value '{value}' allows {unknown}, "
+                        f"not among its values {self.values}"
+                    )
         return self
+
+    @property
+    def keyed(self) -> tuple[str, dict[str, list[str]]] | None:
+        """The key attribute (``attr`` or ``ref.attr``) and its values' pools, if this attribute has one."""
+        table = self.examples_by if self.examples_by is not None else self.values_by
+        if not table:
+            return None
+        key = next(iter(table))
+        return key, table[key]
 
 
 class Reference(Model):
@@ -402,6 +443,9 @@ class Domain(Model):
                 problem = _aggregate_problem(self, e, agg)
                 if problem:
                     raise ValueError(f"domain '{self.id}', entity '{e.name}', aggregate '{agg.attribute}': {problem}")
+            for attr in e.attributes:
+                if attr.keyed is not None and (problem := _key_problem(self, e, attr)):
+                    raise ValueError(f"domain '{self.id}', entity '{e.name}', attribute '{attr.name}': {problem}")
             named = [agg.attribute for agg in e.aggregates]
             if len(set(named)) != len(named):
                 raise ValueError(f"domain '{self.id}', entity '{e.name}': an attribute has two aggregates")
@@ -474,4 +518,39 @@ def _aggregate_problem(domain: Domain, entity: Entity, agg: Aggregate) -> str | 
             return f"'where' names '{name}', which is no enum attribute of '{child.name}'"
         if unknown := [v for v in values if v not in (column.values or [])]:
             return f"'{child.name}.{name}' has no value(s) {unknown}"
+    return None
+
+
+def key_attribute(domain: Domain, entity: Entity, key: str) -> tuple[Reference | None, Attribute | None]:
+    """The reference (None: the same record) and the attribute a key (``attr`` or ``ref.attr``) names."""
+    ref_name, _, name = key.rpartition(".")
+    if not ref_name:
+        return None, entity.attribute(name)
+    ref = entity.reference(ref_name)
+    if ref is None:
+        return None, None
+    return ref, domain.entity(ref.entity).attribute(name)
+
+
+def _key_problem(domain: Domain, entity: Entity, attr: Attribute) -> str | None:
+    """What is wrong with the key of ``attr``'s examples_by or values_by (None: nothing)."""
+    assert attr.keyed is not None
+    key, pools = attr.keyed
+    field = "examples_by" if attr.examples_by is not None else "values_by"
+    ref, target = key_attribute(domain, entity, key)
+    if target is None:
+        where = f"'{entity.name}'" if "." not in key else f"the record its reference '{key.split('.')[0]}' names"
+        return f"{field} key '{key}' names no attribute of {where}"
+    if ref is None and target.name == attr.name:
+        return f"{field} key '{key}' is the attribute itself"
+    if ref is None and target.keyed is not None:
+        return f"{field} key '{key}' is keyed itself (key by what it is keyed by)"
+    if target.kind == "enum":
+        known = target.values or []
+    elif target.kind in ("text", "title") and target.examples:
+        known = [*target.examples, *(v for pool in (target.examples_by or {}).values() for v in pool)]
+    else:
+        return f"{field} key '{key}' is a {target.kind}, not an enum or a text or title with examples"
+    if unknown := [v for v in pools if v not in known]:
+        return f"{field} key '{key}' has no value(s) {unknown}"
     return None

@@ -22,7 +22,9 @@ procedural tests and the task generator both need. The rows are coherent (see ``
 * a row dated by something that happened during its parent's span (an incident on a trip) is under a
   parent whose span has started (``bounds``);
 * one thing is recorded once (``one_off``): one return of a purchase, one live subscription of a
-  viewer, one live hold on a vehicle (on one free or already taken).
+  viewer, one live hold on a vehicle (on one free or already taken);
+* a value keyed by another (``labels``) is drawn from its key's pool: a session's topic from what
+  its tutor teaches, a licence type from those its business may hold.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from faker import Faker
 from ..domains.bounds import started_columns
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
+from ..domains.labels import Labels
 from ..domains.limits import SeedLimits
 from ..domains.one_off import Holdings
 from ..domains.parent_states import parent_states
@@ -311,6 +314,7 @@ def generate_seed(
     fake.seed_instance(rng.randint(0, 2**31))
     dates = _Dates(domain, clock)
     time_rng = random.Random(f"{domain.id}:{seed}:dates")  # its own draws: the other values stay as they were
+    label_rng = random.Random(f"{domain.id}:{seed}:labels")
     ordered = entity_order(domain)
     order = {e.name: i for i, e in enumerate(ordered)}
     out: dict[str, list[dict[str, Any]]] = {}
@@ -332,6 +336,7 @@ def generate_seed(
         caps = per_record_caps(domain, entity)
         holdings = Holdings(domain, entity)
         started = started_columns(domain, entity)
+        labels = Labels(domain, entity, label_rng)
         held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
         for i in range(1, n + 1):
@@ -402,6 +407,7 @@ def generate_seed(
                 if windows or (entity.name, attr.name) in dates.driven:  # both sides of the time rules
                     row[attr.name] = dates.mixed((entity.name, attr.name), windows, attr.kind, rng) or row[attr.name]
                     rank[attr.name] = ANCHORED if (entity.name, attr.name) in dates.driven else PLACED
+            labels.fit(row, lambda name, key: by_id[name].get(key))  # a topic its tutor teaches, drawn after it
             for link in prices:
                 parent_id = row.get(link.ref.column)
                 parent = by_id[link.ref.entity].get(parent_id) if parent_id is not None else None

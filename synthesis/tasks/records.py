@@ -17,6 +17,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.chains import WriteVerdict
 
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.labels import fit_inputs, keeps_dependents
 from ..domains.seasons import fits, when_column
 from ..domains.sqlgen import pk
 from ..domains.timeline import inverted, ordered_inputs, user_date
@@ -156,6 +157,11 @@ class RecordGoals(CriterionGoals):
         if fixed_inputs is None:  # a relative the user adds fits their family (birth date, surname)
             episode = chain.episode
             given = fit_new_relative(self.spec, e.table, args, given, lambda t, v: episode.rows_by_key(t, [(v,)])[(v,)])
+        episode = chain.episode
+        tables = {x.name: x.table for x in self.domain.entities}
+        given = fit_inputs(  # a topic the tutor teaches, a menu that fits the event (a record named by criterion too)
+            self.domain, e, args, given, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
+        )
         if not self.in_season(e, {**self.created_today(e), **given}):
             return False
         if not self.clean_write(chain, m.tool, {**args, **given}):
@@ -248,7 +254,13 @@ class RecordGoals(CriterionGoals):
         drawn = self.seasonal(e, now, lambda: {a.name: self.input_value(a, tool.parameters["properties"][a.name])})
         if drawn is None:
             return False  # a title or a date this record's date or title contradicts (no Back to School in March)
-        value = drawn[a.name]
+        episode = chain.episode
+        if not keeps_dependents(self.domain, e, now, drawn, lambda x: episode.dump(x.table)):
+            return False  # a dinner renamed a brunch party while its catering stays plated
+        tables = {x.name: x.table for x in self.domain.entities}
+        value = fit_inputs(  # a new value still fits what it is keyed by
+            self.domain, e, now, drawn, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
+        )[a.name]
         if a.kind == "email":
             value = f"{str(row.get(a.name, 'me')).split('@')[0]}.new@example.net"
         if value == row.get(a.name) or inverted({**row, a.name: value}, {x.name: x.kind for x in e.attributes}):

@@ -19,6 +19,7 @@ from envs.grading.outputs import Reading
 
 from ..domains.domain import Entity, Guard, Transition, plural
 from ..domains.enforcement import policy_only, rule_guards
+from ..domains.labels import keyed_params
 from ..domains.sqlgen import pk
 from ..tools.confirm import confirmed
 from ..tools.toolkit import ToolMeta, rule_id, sample_argument
@@ -112,15 +113,20 @@ class RuleGoals(UserKnowledge):
         assert e.lifecycle is not None
         return e, next(t for t in e.lifecycle.transitions if t.name == m.transition)
 
-    def extra_arguments(self, m: ToolMeta) -> dict[str, Any]:
-        """Values for a transition's own parameters, as a user would give them."""
-        _, t = self._transition(m)
+    def extra_arguments(self, m: ToolMeta, row: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Values for a transition's own parameters, as a user would give them; one the transition sets
+        a keyed attribute of ``row`` to is drawn from its key's pool (a dispute's reason that fits the
+        charge: "I never made this call" of an international call)."""
+        e, t = self._transition(m)
         tool = self.spec.tool(m.tool)
         assert tool is not None
         args: dict[str, Any] = {}
+        pools = keyed_params(self.domain, e, t, row, lambda n, v: self.oracle.rows[n].get(v)) if row else {}
         for p in t.params:
             schema = tool.parameters["properties"][p.name]
-            if "enum" in schema:
+            if (pool := pools.get(p.name)) is not None:
+                args[p.name] = self.rng.choice(pool)
+            elif "enum" in schema:
                 args[p.name] = self.rng.choice(schema["enum"])
             elif schema.get("type") == "string" and "format" not in schema and "pattern" not in schema:
                 args[p.name] = self.values.text(p.name, p.kind, schema, verb=t.name)  # realistic, or the user's words
@@ -165,7 +171,7 @@ class RuleGoals(UserKnowledge):
             owner = self.oracle.owner_of(e, row)
             if owner is None or (user_id is not None and owner != user_id) or not self.consistent(e, row, owner):
                 continue
-            args = self.extra_arguments(m)
+            args = self.extra_arguments(m, row)
             if not self.failing_rules(m, row, args) and not self.on_a_time_edge(m, row, args):
                 out.append((row, args))
         return out
@@ -178,7 +184,7 @@ class RuleGoals(UserKnowledge):
             owner = self.oracle.owner_of(e, row)
             if owner is None or not self.consistent(e, row, owner):
                 continue
-            args = self.extra_arguments(m)
+            args = self.extra_arguments(m, row)
             failing = self.failing_rules(m, row, args)
             if len(failing) == 1 and not self.on_a_time_edge(m, row, args):
                 out.append((row, args, *failing[0]))

@@ -359,7 +359,7 @@ class WriteGoals(RecordGoals):
         final = not any(t.to in x.from_states for x in e.lifecycle.transitions)
         if earlier is not None and final and set(t.from_states) & set(earlier.from_states):
             return False
-        extra = self.extra_arguments(m)
+        extra = self.extra_arguments(m, row)
         args = {pk(e): last.key, **extra}
         owner = self.domain.owner_checked(e, t)
         if owner is not None:

@@ -25,6 +25,7 @@ from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.kin_ages import settle_kin_ages
+from ..domains.labels import keyed, settle_labels
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.one_off import holds_once_in_seed
@@ -72,6 +73,7 @@ def column_type(attr: Attribute) -> str:
 
 def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
     cols: list[dict[str, Any]] = [{"name": pk(entity), "type": "text", "description": f"{entity.human} id"}]
+    keyed_by = {k.attr.name: k for k in keyed(domain, entity)}
     fks = []
     for ref in entity.references:
         cols.append({"name": ref.column, "type": "text", "nullable": ref.nullable})
@@ -88,6 +90,8 @@ def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
         }
         if a.kind == "enum":
             col["enum"] = a.values
+        if (k := keyed_by.get(a.name)) is not None:
+            col["pools"] = {"by": k.spec_key, "values": dict(k.pools)}
         lo = a.range[0] if a.range else 0
         if a.kind in ("money", "quantity") and lo >= 0:
             col["check"] = f"{quote_ident(a.name)} >= 0"
@@ -245,4 +249,5 @@ def generate_env(
     if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
         settle_aggregates(domain, spec, within_ranges=False)
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
+    settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
     return GeneratedEnv(spec=spec, meta=b.meta)
