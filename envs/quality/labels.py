@@ -1,4 +1,4 @@
-"""Labels drawn apart that contradict each other (measure 69, docs/synthesis.md): "Essay outline for
+"""Labels drawn apart that contradict each other (measure 72, docs/synthesis.md): "Essay outline for
 English class" with a chemistry tutor, a brunch menu for a "Board of Directors Dinner", a liquor
 licence on a food truck.
 
@@ -141,7 +141,7 @@ def label_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> I
 
 @dataclass
 class LabelCounts:
-    """Labels read against the labels they go with, and those contradicting them (measure 69)."""
+    """Labels read against the labels they go with, and those contradicting them (measure 72)."""
 
     keyed_labels_checked: int = 0
     labels_off_their_pool: int = 0
@@ -150,7 +150,7 @@ class LabelCounts:
 
 
 def labels_apart(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] | None = None) -> LabelCounts:
-    """Measure 69 over ``rows`` (table -> rows; the seed by default)."""
+    """Measure 72 over ``rows`` (table -> rows; the seed by default)."""
     out = LabelCounts()
     for shape, against in label_findings(spec, spec.seed if rows is None else rows):
         if shape == "pool":

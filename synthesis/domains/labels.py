@@ -8,7 +8,7 @@ titles, ``Attribute.values_by`` for enums). The seed draws the keyed value after
 (:class:`Labels`, row by row), the last pass over the finished seed keeps it after other rules moved
 a key (:func:`settle_labels`), and a user's new record takes a value that fits its key
 (:func:`fit_inputs`). The spec carries the pools (``ColumnSpec.pools``) for the quality report
-(measure 69, ``envs.quality.labels``).
+(measure 72, ``envs.quality.labels``).
 """
 
 from __future__ import annotations

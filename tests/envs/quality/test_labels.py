@@ -1,4 +1,4 @@
-"""Measure 69: labels off the pool their key names (a liquor licence on a food truck), and the
+"""Measure 72: labels off the pool their key names (a liquor licence on a food truck), and the
 independent word signal (a Spanish topic on a math tutor's session), on catalogs with and without pools."""
 
 from __future__ import annotations
