@@ -65,11 +65,21 @@ _WHEN_MADE = frozenset(
 _PAID = frozenset({"amount", "amount_paid", "price", "price_paid", "cost", "fee", "fee_paid", "total", "total_price"})
 #: Of records named by one handle, how many take it in the order of ``_PREFERENCE`` (the rest: any).
 PREFERRED_SHARE = 0.7
+#: Words of a code's name that make it a machine's number the owner has never read out (a release's
+#: UPC, a phone's IMEI, a part's SKU): a record is named by it only where nothing a person says does.
+_MACHINE_CODES = frozenset(
+    {"upc", "isrc", "isbn", "sku", "imei", "serial", "vin", "ndc", "part", "stock", "asset", "tank", "modem",
+     "microchip", "premise", "parcel", "lot", "batch", "panel", "rfid"}
+)  # fmt: skip
 #: The rank of a person's own name: a parent names their child by name, never by school or meal plan.
 OWN_NAME = -1
 #: Kinds a record is named by only when nothing else names it: how much.
 AMOUNT_KINDS = frozenset({"money", "quantity"})
 Row = dict[str, Any]
+
+
+def _machine_code(a: Attribute) -> bool:
+    return a.kind == "code" and bool(set(a.name.split("_")) & _MACHINE_CODES)
 
 
 def is_handle(a: Attribute) -> bool:
@@ -210,7 +220,7 @@ def handles(
         if is_handle(a) and a.name != avoid and _sayable(a, row.get(a.name)):
             is_date, is_amount = a.kind in ("date", "datetime"), a.kind in AMOUNT_KINDS
             prefix = str(row[a.name]).replace("_", " ") if a.kind == "enum" else None
-            rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
+            rank = 4 if _machine_code(a) else _PREFERENCE.get("code" if a.lookup else a.kind, 4)
             out.append(
                 Handle(
                     _own_fragment(a, row[a.name], rng, today, entity.human),
@@ -232,7 +242,7 @@ def handles(
         for a in parent.attributes:
             if is_handle(a) and a.kind not in AMOUNT_KINDS and _sayable(a, prow.get(a.name)):
                 is_date = a.kind in ("date", "datetime")
-                rank = _PREFERENCE.get("code" if a.lookup else a.kind, 4)
+                rank = 4 if _machine_code(a) else _PREFERENCE.get("code" if a.lookup else a.kind, 4)
                 fragment = _parent_fragment(parent, a, prow[a.name], today)
                 out.append(Handle(fragment, a.name, prow[a.name], ref, is_date, preference=rank))
     return out

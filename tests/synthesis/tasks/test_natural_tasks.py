@@ -151,10 +151,11 @@ def test_a_record_is_named_by_its_day_in_words_not_by_a_column(name: str, noun: 
     assert fragment == said
 
 
-def test_a_code_the_customer_was_given_names_a_record() -> None:
+def test_a_title_names_a_record_before_a_machines_code() -> None:
+    # a borrower names the book by its title, not its ISBN (seed 73: a release by its UPC)
     books = [_book("B1", "fiction", "A B"), {**_book("B2", "fiction", "C D"), "isbn": "978-2"}]
     fragments = _name(_loan("L1", "2026-01-02", "B1"), [_loan("L2", "2026-01-02", "B2")], books)
-    assert fragments == ["for book 978-1"]
+    assert fragments == ["for A B"]
 
 
 # -- values a user gives --------------------------------------------------------------------------------

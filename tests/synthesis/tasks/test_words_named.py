@@ -136,3 +136,15 @@ def test_measure_64_counts_the_choice_off_a_form() -> None:
         for i, t in enumerate(texts)
     ]
     assert request_counts(tasks).form_choice_tasks == 2
+
+
+def test_a_machines_number_ranks_below_what_a_person_calls_the_record() -> None:
+    """indie_music_distribution-017 (seed 73): "you mean my release with upc UPC526190045", not its title."""
+    from synthesis.tasks.naming import handles
+
+    d = next(x for x in load_ontology() if x.id == "indie_music_distribution")
+    release = d.entity("release")
+    row = {"release_id": "RE1", "release_title": "Parallel Lines", "upc": "UPC526190045", "release_type": "album",
+           "release_date": "2026-04-01", "postponements": 0}  # fmt: skip
+    ranks = {h.column: h.preference for h in handles(d, release, row, {}, random.Random(0))}
+    assert ranks["release_title"] < ranks["release_date"] < ranks["upc"]
