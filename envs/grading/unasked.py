@@ -42,9 +42,11 @@ def _stem(word: str) -> str:
 
 def _named(field: str, rule_words: set[str]) -> bool:
     """Whether a rule names ``field``: every word of its name that says which value it is
-    ("declared" of ``declared_value``) is among the rules' words."""
-    words = {_stem(w) for w in field.lower().split("_") if w} - _FIELD_SUFFIXES
-    return bool(words) and words <= rule_words
+    ("declared" of ``declared_value``), or of a name that only says its kind ("amount"), is among
+    the rules' words."""
+    words = {_stem(w) for w in field.lower().split("_") if w}
+    # a field named by its kind alone ("amount", "date") is named by that word
+    return (words - _FIELD_SUFFIXES or words) <= rule_words
 
 
 def refused_key(call: ToolCall | None) -> tuple[str, str] | None:

@@ -136,3 +136,10 @@ def test_a_figure_a_rule_names_is_no_unasked_figure():
     assert unasked_figures(["261.01"], [ticket, line], rules, key) == []
     # the parent ticket's labour estimate: another row's figure that no rule names
     assert unasked_figures(["261.01", "155.64"], [ticket, line], rules, key) == ["155.64"]
+
+
+def test_a_field_named_by_its_kind_alone_is_named_by_that_word():
+    charge = {"charge_id": "CH1", "amount": 25.69, "posted_on": "2026-02-01"}
+    key = ("charge_id", "CH1")
+    assert unasked_figures(["25.69"], [charge], ["the amount may be at most 20"], key) == []
+    assert unasked_figures(["25.69", "2026-02-01"], [charge], ["only pending charges"], key) == ["2026-02-01", "25.69"]
