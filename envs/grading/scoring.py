@@ -320,6 +320,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             context.reads,
             [*rules, *(t.description for t in env.spec.tools if t.name == tool), *context.documents],
             refused_key(refusal.call),
+            [*context.allowed, *refusal.reason],
         )
         error = None
         if not says_no(answer):

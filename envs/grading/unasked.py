@@ -69,11 +69,13 @@ def unasked_figures(
     reads: Iterable[object],
     rule_texts: Iterable[str],
     refused: tuple[str, str] | None = None,
+    allowed: Iterable[str] = (),
 ) -> list[str]:
     """The ``extra`` values (restated beyond the reasons) that make a refusal a reading-out of
     figures no rule names (module docstring), or none. ``reads`` are the gold reads' results,
     ``rule_texts`` what names the fields a rule of the refused request reads, ``refused`` the id
-    that names the refused record (:func:`refused_key`).
+    that names the refused record (:func:`refused_key`). A date that is an ``allowed`` day read
+    the other way round ("03/02/2026" of today, March 2, also reads as February 3) is no figure.
 
     >>> user = {"user_id": "U1", "email": "a@b.c", "date_of_birth": "1955-04-16"}
     >>> listing = {"listing_id": "L1", "status": "withdrawn", "listed_on": "2025-12-29", "price": 120.5}
@@ -85,7 +87,9 @@ def unasked_figures(
     >>> unasked_figures(["2025-12-29", "120.5"], [user, listing], rules)
     ['120.5', '2025-12-29']
     """
-    figures = [v for v in dict.fromkeys(extra) if is_moment(v) or as_number(v) is not None]
+    # a slash date is read both ways: the other reading of a day the answer may say is none
+    swapped = {f"{d[:4]}-{d[8:10]}-{d[5:7]}" for d in {a[:10] for a in allowed if is_moment(a)}}
+    figures = [v for v in dict.fromkeys(extra) if (is_moment(v) and v[:10] not in swapped) or as_number(v) is not None]
     if not figures:
         return []
     rule_words = {_stem(w) for w in re.findall(r"[a-z]+", " ".join(rule_texts).lower())}

@@ -143,3 +143,11 @@ def test_a_field_named_by_its_kind_alone_is_named_by_that_word():
     key = ("charge_id", "CH1")
     assert unasked_figures(["25.69"], [charge], ["the amount may be at most 20"], key) == []
     assert unasked_figures(["25.69", "2026-02-01"], [charge], ["only pending charges"], key) == ["2026-02-01", "25.69"]
+
+
+def test_a_slash_date_read_the_other_way_round_is_no_figure():
+    order = {"order_id": "O1", "placed_on": "2025-11-03", "shipped_on": "2026-02-03"}
+    key = ("order_id", "O1")
+    # "today is 03/02/2026" (March 2) also reads as February 3, the day the order shipped
+    assert unasked_figures(["2026-02-03"], [order], [], key, ["2026-03-02", "2025-11-03"]) == []
+    assert unasked_figures(["2026-02-03", "2025-11-03"], [order], [], key) == ["2025-11-03", "2026-02-03"]
