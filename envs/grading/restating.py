@@ -370,12 +370,14 @@ class AnswerContext:
         words: the user's words, the policy, the documents the task names as deciding it and the
             refused tools' descriptions, whose values an answer may repeat.
         reads: the gold reads' results, record by record.
+        documents: the text of the documents the task names as deciding it.
     """
 
     shown: set[str]
     allowed: set[str]
     words: str
     reads: list[Any]
+    documents: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, spec: EnvSpec, task: Task, results: list[Any]) -> AnswerContext:
@@ -387,7 +389,8 @@ class AnswerContext:
             acted.append(call.arguments)
         user = task.user
         words = [task.instruction, spec.policy, *user.known_facts, *user.reveal_if_asked]
-        words += _required_document_texts(spec, task)  # where the rules live in documents, they are the policy
+        documents = _required_document_texts(spec, task)
+        words += documents  # where the rules live in documents, they are the policy
         for refusal in task.refusals:
             words.append(refusal.request)
             tool = spec.tool(refusal.call.tool) if refusal.call is not None else None
@@ -397,4 +400,4 @@ class AnswerContext:
         allowed = {*values_in("\n".join(words)), *shown_values(acted), *task.outputs}
         allowed |= {v for r in task.refusals for v in r.reason}
         allowed |= {clock.strftime("%Y-%m-%d"), clock.strftime("%Y-%m-%d %H:%M:%S")}
-        return cls(shown_values(reads), allowed, "\n".join(words), reads)
+        return cls(shown_values(reads), allowed, "\n".join(words), reads, tuple(documents))

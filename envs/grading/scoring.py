@@ -40,6 +40,7 @@ from .restating import (
     shown_values,
     states_status,
 )
+from .unasked import refused_key, unasked_figures
 
 FLOAT_REL_TOL = 1e-6
 #: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
@@ -313,6 +314,14 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
             if states_status(without_kept_status(answer, s) if kept else answer, s)
         ]
+        # figures of fields no rule of the request names: the user's particulars, other rows', or a string
+        figures = unasked_figures(
+            extra,
+            context.reads,
+            [*rules, *(t.description for t in env.spec.tools if t.name == tool), *context.documents],
+            refused_key(refusal.call),
+            [*context.allowed, *refusal.reason],
+        )
         error = None
         if not says_no(answer):
             error = "the answer does not say it is turned down"
@@ -324,6 +333,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
         elif len(extra) > MAX_RESTATED:
             error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
+        elif figures:
+            error = f"the answer reads out {', '.join(figures)}, of fields no rule of the request names"
         elif rival:
             error = (
                 f"the answer gives {', '.join(rival)} beside the reason, of its own kind: which one decides is unsaid"

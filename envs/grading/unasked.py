@@ -1,0 +1,113 @@
+"""Figures a refusal reads out that no rule of the refused request names.
+
+A refusal that gives its reason may name the record ("your booking on March 3", "your Honda
+Civic"), and a careful one adds a title or a date for context (:data:`envs.grading.restating.MAX_RESTATED`).
+What it does not do is read out the figures around the reason: the user's date of birth and wallet
+credit beside a refused listing's status, or a parts line's price and its ticket's labour estimate
+beside the ticket's status. Those are the values an agent that picked "a status, then the dates,
+then the amounts" of whatever it looked up says, and they pass wherever the status it happened to
+say is the reason (docs/synthesis.md, "Gaming"). So, of the values an answer restates beyond its
+reasons (:func:`envs.grading.restating.restated`), the dates and amounts of fields no rule of the
+refused request names (its rules, the refused tool's description, the documents deciding it) are
+*unasked figures*, and a refusal fails when it says:
+
+* one of a person's own row (a row with an ``email``: date of birth, wallet credit, account
+  balance): a refused request is not about the user's particulars unless a rule names them;
+* one that only other rows than the refused record hold (a parent's total, a sibling's date): the
+  refused record's own date may name it, another row's does not;
+* two or more, wherever they are: one names the record, a string of them reads it out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..formats.task import ToolCall
+from .mentions import is_moment
+from .outputs import as_number
+from .restating import _key, _records
+
+#: How many unasked figures of the refused record itself a refusal may say: one names the record
+#: ("your move on March 4"); more read it out.
+MAX_UNASKED = 1
+#: Words of a field's name that say what kind of value it holds, not which: "pickup_at" is named by
+#: a rule on the pickup time, "notified_on" by one on the date notified.
+_FIELD_SUFFIXES = frozenset({"at", "on", "id", "of", "by", "in", "to", "the", "date", "time", "amount", "value"})
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _named(field: str, rule_words: set[str]) -> bool:
+    """Whether a rule names ``field``: every word of its name that says which value it is
+    ("declared" of ``declared_value``), or of a name that only says its kind ("amount"), is among
+    the rules' words."""
+    words = {_stem(w) for w in field.lower().split("_") if w}
+    # a field named by its kind alone ("amount", "date") is named by that word
+    return (words - _FIELD_SUFFIXES or words) <= rule_words
+
+
+def refused_key(call: ToolCall | None) -> tuple[str, str] | None:
+    """The id argument that names the refused record: the one the tool is named for
+    (``part_line_id`` of ``approve_part_line``; its ``repair_ticket_id`` names the parent), else the
+    first id the call sends.
+
+    >>> refused_key(ToolCall(tool="approve_part_line", arguments={"repair_ticket_id": "RT1", "part_line_id": "PL4"}))
+    ('part_line_id', 'PL4')
+    """
+    if call is None:
+        return None
+    ids = [(k, v) for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)]
+    named = [(k, v) for k, v in ids if call.tool.endswith(k.removesuffix("_id"))]
+    return next(iter(named or ids), None)
+
+
+def unasked_figures(
+    extra: Iterable[str],
+    reads: Iterable[object],
+    rule_texts: Iterable[str],
+    refused: tuple[str, str] | None = None,
+    allowed: Iterable[str] = (),
+) -> list[str]:
+    """The ``extra`` values (restated beyond the reasons) that make a refusal a reading-out of
+    figures no rule names (module docstring), or none. ``reads`` are the gold reads' results,
+    ``rule_texts`` what names the fields a rule of the refused request reads, ``refused`` the id
+    that names the refused record (:func:`refused_key`). A date that is an ``allowed`` day read
+    the other way round ("03/02/2026" of today, March 2, also reads as February 3) is no figure.
+
+    >>> user = {"user_id": "U1", "email": "a@b.c", "date_of_birth": "1955-04-16"}
+    >>> listing = {"listing_id": "L1", "status": "withdrawn", "listed_on": "2025-12-29", "price": 120.5}
+    >>> rules, key = ["Only active listings can be withdrawn."], ("listing_id", "L1")
+    >>> unasked_figures(["1955-04-16"], [user, listing], rules, key)
+    ['1955-04-16']
+    >>> unasked_figures(["2025-12-29"], [user, listing], rules, key)
+    []
+    >>> unasked_figures(["2025-12-29", "120.5"], [user, listing], rules)
+    ['120.5', '2025-12-29']
+    """
+    # a slash date is read both ways: the other reading of a day the answer may say is none
+    swapped = {f"{d[:4]}-{d[8:10]}-{d[5:7]}" for d in {a[:10] for a in allowed if is_moment(a)}}
+    figures = [v for v in dict.fromkeys(extra) if (is_moment(v) and v[:10] not in swapped) or as_number(v) is not None]
+    if not figures:
+        return []
+    rule_words = {_stem(w) for w in re.findall(r"[a-z]+", " ".join(rule_texts).lower())}
+    # per figure: whether a person's row holds it, and whether the refused record does
+    holders: dict[str, list[tuple[bool, bool, bool]]] = {}
+    wanted = {_key(v): v for v in figures}
+    for record in _records(reads):
+        person = "email" in record
+        own = refused is not None and record.get(refused[0]) == refused[1]
+        for field, value in record.items():
+            if value is None or isinstance(value, bool | dict | list):
+                continue
+            found = wanted.get(_key(str(value)))
+            if found is not None:
+                holders.setdefault(found, []).append((person, own, _named(field, rule_words)))
+    unasked = [v for v in figures if holders.get(v) and not any(named for _, _, named in holders[v])]
+    personal = [v for v in unasked if any(person for person, _, _ in holders[v])]
+    elsewhere = [v for v in unasked if refused is not None and not any(own for _, own, _ in holders[v])]
+    if personal or elsewhere:
+        return sorted({*personal, *elsewhere})
+    return sorted(unasked) if len(unasked) > MAX_UNASKED else []
