@@ -128,6 +128,8 @@ class QualityCounts:
     rows_past_their_rules: int = 0
     status_fields_checked: int = 0
     fields_ruled_out: int = 0
+    balance_rows_checked: int = 0
+    balances_not_adding_up: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -20,6 +20,7 @@ from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
 from .asked import asked_counts
 from .awaited import awaited_long_past
+from .balances import balances_not_adding_up
 from .believable import believable_counts
 from .bounds import values_beyond_record
 from .child_dates import children_before_parent
@@ -183,6 +184,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         amounts_against_their_making,
         rows_past_their_rules,
         fields_ruled_out,
+        balances_not_adding_up,
         kin_age_contradictions,
         surnames_apart,
     )

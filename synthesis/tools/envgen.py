@@ -20,6 +20,7 @@ from envs.formats.spec import EnvSpec
 from ..domains.aggregates import settle_aggregates
 from ..domains.amounts import fit_amounts, settle_amounts
 from ..domains.awaited import settle_awaited
+from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
@@ -244,5 +245,6 @@ def generate_env(
         settle_aggregates(domain, spec)
     if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
         settle_aggregates(domain, spec, within_ranges=False)
+    settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     return GeneratedEnv(spec=spec, meta=b.meta)
