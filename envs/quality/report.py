@@ -46,6 +46,7 @@ from .requests import request_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
+from .set_amounts import amounts_off_their_setting
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .status_fields import fields_ruled_out
 from .surnames import surnames_apart
@@ -185,6 +186,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_past_their_rules,
         fields_ruled_out,
         balances_not_adding_up,
+        amounts_off_their_setting,
         kin_age_contradictions,
         surnames_apart,
     )

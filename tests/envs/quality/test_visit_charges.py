@@ -132,7 +132,7 @@ def test_generated_seeds_charge_a_visit_for_what_happened(domains, name):
 def test_generated_seeds_post_a_fixed_kind_at_its_amount(domains, name):
     spec = generate_env(assign_enforcement(domains[name]), seed=0).spec
     counts = charges_off_fixed_amount(spec)
-    assert counts.fixed_charges_checked > 10
+    assert counts.fixed_charges_checked > 5  # a late-cancellation fee once per appointment (measure 70)
     assert counts.charges_off_fixed_amount == 0
 
 
