@@ -17,7 +17,8 @@ same rules (``synthesis.domains.periods``). Definition: docs/synthesis.md, measu
   record has begun: it needs each start-like date on or before the clock too (an active leave of
   absence starting in May is still approved). So does every status from the first in force on, short
   of those that are over or lapsed, where a start names the holder's arrival (``move_in_date``: an
-  active, overlocked or move-out-scheduled storage rental has been moved into). :func:`begun_statuses`.
+  active or overlocked storage rental has been moved into); not one still before its event
+  (``move_out_scheduled``), whose date measure 7 reads ahead. :func:`begun_statuses`.
 * A **lapsed** status (:data:`LAPSED`: expired) needs its end-like dates passed.
 * A lapsed or **over** status (:data:`OVER`: cancelled, closed, paid off) needs no date of a next
   event (``next_billing_date``, ``next_delivery``) ahead: nothing more comes of a cancelled
@@ -35,7 +36,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..formats.spec import EnvSpec, TableSpec
-from .seed import status_columns
+from .seed import status_columns, status_phase
 from .seed_time import before, closes_period, names_past_event, opens_period
 from .text import word_set
 
@@ -206,8 +207,8 @@ def begun_statuses(table: TableSpec, period: Period) -> frozenset[str]:
             out.add(values[i])
     arrival = any(set(start.split("_")) & ARRIVAL_WORDS for start in period.starts)
     first = next((i for i, w in enumerate(words) if w in IN_FORCE), None)
-    if arrival and first is not None:
-        out.update(v for v, w in zip(values[first:], words[first:], strict=True) if w not in ended)
+    if arrival and first is not None:  # not a move-out still to come: measure 7 reads its date ahead
+        out.update(v for v in values[first:] if v.lower() not in ended and status_phase(v) != "before")
     return frozenset(out)
 
 
