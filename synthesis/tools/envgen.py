@@ -22,6 +22,7 @@ from ..domains.amounts import fit_amounts, settle_amounts
 from ..domains.awaited import settle_awaited
 from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
+from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
@@ -248,6 +249,7 @@ def generate_env(
         settle_aggregates(domain, spec)
     if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
         fit_made_amounts(spec)  # a receipt copied from a fee the tool fixes follows it
+        balances_follow_children(spec)  # a fine balance is the fixed fines still open
         settle_aggregates(domain, spec, within_ranges=False)
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
