@@ -106,6 +106,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("values their status or person rules out", f"{c.fields_ruled_out}/{c.status_fields_checked}"),
         ("balances that do not add up on their row", f"{c.balances_not_adding_up}/{c.balance_rows_checked}"),
         ("amounts off what the tools set", f"{c.amounts_off_their_setting}/{c.set_amounts_checked}"),
+        ("reference rows repeating a name", f"{c.catalog_names_repeated}/{c.catalog_names_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
@@ -191,6 +192,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("ruled out", lambda c: f"{c.fields_ruled_out}/{c.status_fields_checked}"),
     ("balances", lambda c: f"{c.balances_not_adding_up}/{c.balance_rows_checked}"),
     ("set amounts", lambda c: f"{c.amounts_off_their_setting}/{c.set_amounts_checked}"),
+    ("repeated names", lambda c: f"{c.catalog_names_repeated}/{c.catalog_names_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),
     ("surnames", lambda c: f"{c.children_with_other_surname}/{c.children_named}"),

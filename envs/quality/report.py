@@ -23,6 +23,7 @@ from .awaited import awaited_long_past
 from .balances import balances_not_adding_up
 from .believable import believable_counts
 from .bounds import values_beyond_record
+from .catalog_names import catalog_names_repeated
 from .child_dates import children_before_parent
 from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
@@ -187,6 +188,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         fields_ruled_out,
         balances_not_adding_up,
         amounts_off_their_setting,
+        catalog_names_repeated,
         kin_age_contradictions,
         surnames_apart,
     )
