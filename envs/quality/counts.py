@@ -132,6 +132,12 @@ class QualityCounts:
     labels_off_their_pool: int = 0
     named_labels_checked: int = 0
     labels_naming_another: int = 0
+    balance_rows_checked: int = 0
+    balances_not_adding_up: int = 0
+    set_amounts_checked: int = 0
+    amounts_off_their_setting: int = 0
+    catalog_names_checked: int = 0
+    catalog_names_repeated: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -103,13 +103,7 @@ def passed_checks(spec: EnvSpec) -> list[Passed]:
         order = [v for v in (statuses[0].enum or [])] if statuses else []
         if to not in order:
             continue
-        before = set(order[: order.index(to)])
-        later = [
-            s
-            for s in order[order.index(to) + 1 :]
-            if not any(t == table and d == s and f & before for t, d, f, _ in moves)
-        ]
-        states = frozenset([to, *later])
+        states = _past(order, table, to, moves)
         for check in checks:
             found = _BOUND.match(check) or _FLAG.match(check)
             if found and any(not f or f & states or f == froms for f in moved.get((table, found[1]), [])):
@@ -119,6 +113,24 @@ def passed_checks(spec: EnvSpec) -> list[Passed]:
             elif m := _FLAG.match(check):
                 out.append(Passed(table, m[1], "=", 1.0, states))
     return out
+
+
+def _past(order: list[str], table: str, to: str, moves: list[tuple[str, str, set[str], list[str]]]) -> frozenset[str]:
+    before = set(order[: order.index(to)])
+    later = [
+        s for s in order[order.index(to) + 1 :] if not any(t == table and d == s and f & before for t, d, f, _ in moves)
+    ]
+    return frozenset([to, *later])
+
+
+def states_past(spec: EnvSpec, table: str, to: str) -> frozenset[str]:
+    """The statuses of ``table`` that say a row was moved to ``to``: ``to`` and every later one (the
+    status column's values in order) that no tool reaches from a status before it; empty where ``to``
+    is no value of the status column."""
+    tables = {t.name: t for t in spec.tables}
+    statuses = status_columns(tables[table]) if table in tables else []
+    order = list(statuses[0].enum or []) if statuses else []
+    return _past(order, table, to, list(_moves(spec))) if to in order else frozenset()
 
 
 def _moved_from(spec: EnvSpec) -> dict[tuple[str, str], list[set[str]]]:

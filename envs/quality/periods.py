@@ -12,6 +12,13 @@ same rules (``synthesis.domains.periods``). Definition: docs/synthesis.md, measu
 * A status **in force** (:data:`IN_FORCE`: active, open, valid, and every running one) needs each
   end-like date not yet passed, and no date recording the end (``ended_on``) set. An active policy
   may start in the future (travel insurance bought before the trip), so starts are not checked.
+* A status in force that the status column's order places **after a state before it** (``requested``,
+  ``approved`` → ``active``; ``scheduled`` → ``active``; ``draft`` → ``live``) is reached once the
+  record has begun: it needs each start-like date on or before the clock too (an active leave of
+  absence starting in May is still approved). So does every status from the first in force on, short
+  of those that are over or lapsed, where a start names the holder's arrival (``move_in_date``: an
+  active or overlocked storage rental has been moved into); not one still before its event
+  (``move_out_scheduled``), whose date measure 7 reads ahead. :func:`begun_statuses`.
 * A **lapsed** status (:data:`LAPSED`: expired) needs its end-like dates passed.
 * A lapsed or **over** status (:data:`OVER`: cancelled, closed, paid off) needs no date of a next
   event (``next_billing_date``, ``next_delivery``) ahead: nothing more comes of a cancelled
@@ -28,8 +35,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..formats.spec import EnvSpec
-from .seed import status_columns
+from ..formats.spec import EnvSpec, TableSpec
+from .seed import status_columns, status_phase
 from .seed_time import before, closes_period, names_past_event, opens_period
 from .text import word_set
 
@@ -68,6 +75,10 @@ LENGTH_UNITS = {
 }
 #: Other words a length column's name may hold (``num_nights``, ``duration_hours``, ``estimated_hours``).
 _LENGTH_WORDS = word_set("num number of duration length stay estimated booked planned total rental term")
+
+
+#: Words of a start that names the holder's arrival: the record is under way from it in every state.
+ARRIVAL_WORDS = word_set("move moved arrival arrived")
 
 
 def length_unit(name: str) -> timedelta | None:
@@ -182,6 +193,31 @@ def breaches(period: Period, row: Mapping[str, Any], state: str | None, clock: d
     return out
 
 
+def begun_statuses(table: TableSpec, period: Period) -> frozenset[str]:
+    """The statuses of ``table`` reached only once its record has begun (its start-like dates past):
+    one in force after a state before it in the status column's order, and where a start names the
+    holder's arrival, every status from the first in force on that is neither over nor lapsed."""
+    statuses = status_columns(table)
+    values = list(statuses[0].enum or []) if statuses and period.starts else []
+    words = [v.strip().lower().replace(" ", "_").replace("-", "_") for v in values]
+    ended = OVER | LAPSED
+    out = set()
+    for i, word in enumerate(words):
+        if word in IN_FORCE - RUNNING and any(w not in IN_FORCE | ended for w in words[:i]):
+            out.add(values[i])
+    arrival = any(set(start.split("_")) & ARRIVAL_WORDS for start in period.starts)
+    first = next((i for i, w in enumerate(words) if w in IN_FORCE), None)
+    if arrival and first is not None:  # not a move-out still to come: measure 7 reads its date ahead
+        out.update(v for v in values[first:] if v.lower() not in ended and status_phase(v) != "before")
+    return frozenset(out)
+
+
+def not_started(period: Period, row: Mapping[str, Any], clock: datetime) -> list[tuple[str, str]]:
+    """(column, ``not_started``) for each start-like date of ``row`` after ``clock``."""
+    now = clock.strftime("%Y-%m-%d %H:%M:%S")
+    return [(c, "not_started") for c in period.starts if (v := _date_text(row.get(c))) and before(now, v)]
+
+
 def checks(period: Period, state: str) -> bool:
     """Whether ``period`` has a column that a record in ``state`` is held to."""
     if state == "running":
@@ -211,10 +247,22 @@ def rows_outside_period(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] 
         period = period_of((c.name, c.type) for c in table.columns)
         if not statuses or period.empty:
             continue
+        begun = begun_statuses(table, period)
         for row in rows.get(table.name, []):
             state = phase(row, statuses)
-            if state is None or not checks(period, state):
+            started = row.get(statuses[0]) in begun
+            if not started and (state is None or not checks(period, state)):
                 continue
             out.period_rows_checked += 1
-            out.rows_outside_period += bool(breaches(period, row, state, spec.clock))
+            out.rows_outside_period += bool(period_breaches(period, row, state, started, spec.clock))
     return out
+
+
+def period_breaches(
+    period: Period, row: Mapping[str, Any], state: str | None, started: bool, clock: datetime
+) -> list[tuple[str, str]]:
+    """:func:`breaches`, and a start still ahead of a row whose status says it began (``started``)."""
+    found = breaches(period, row, state, clock)
+    if started and state != "running":
+        found += not_started(period, row, clock)
+    return found

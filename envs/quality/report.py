@@ -20,8 +20,10 @@ from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
 from .asked import asked_counts
 from .awaited import awaited_long_past
+from .balances import balances_not_adding_up
 from .believable import believable_counts
 from .bounds import values_beyond_record
+from .catalog_names import catalog_names_repeated
 from .child_dates import children_before_parent
 from .counts import EnvQuality, QualityCounts, share
 from .deadlines import deadlines_before_record
@@ -46,6 +48,7 @@ from .requests import request_counts
 from .retrieval import retrieval_counts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
+from .set_amounts import amounts_off_their_setting
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .status_fields import fields_ruled_out
 from .surnames import surnames_apart
@@ -185,6 +188,9 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_past_their_rules,
         fields_ruled_out,
         labels_apart,
+        balances_not_adding_up,
+        amounts_off_their_setting,
+        catalog_names_repeated,
         kin_age_contradictions,
         surnames_apart,
     )

@@ -94,6 +94,22 @@ def _settle_balances(spec: EnvSpec) -> int:
     return settled
 
 
+def balances_follow_children(spec: EnvSpec) -> int:
+    """Set each balance that open children stand for to what they add up to (in place): run once a
+    child's amount is fixed by the tool that posts it (a lost-item fine of 25.00), which the balance
+    then follows rather than the other way round. Returns how many balances changed."""
+    settled = 0
+    for balance in balances(spec):
+        owed = still_owed(balance, spec.seed)
+        key = balance.fk.references[0]
+        for parent in spec.seed.get(balance.parent, []):
+            value, due = parent.get(balance.column), owed.get(parent.get(key), 0.0)
+            if isinstance(value, int | float) and due > 0 and abs(value - due) > 0.005:
+                parent[balance.column] = round(due, 2)
+                settled += 1
+    return settled
+
+
 def _pay_in_part(spec: EnvSpec, rng: random.Random) -> int:
     """Scale the payments of each record still owed, and paid in full, to a part of what it owes."""
     scaled = 0

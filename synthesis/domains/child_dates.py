@@ -60,7 +60,12 @@ def settle_child_dates(spec: EnvSpec, anchored: Anchors | None = None) -> int:
                 row.update(before)
                 continue
             moved += row != before
-    return moved + settle_bound_dates(spec) + settle_terms(spec, anchored)
+    moved += settle_bound_dates(spec)
+    for _ in range(5):  # a term's end moved back may undo the day its record was made: settle again
+        if not (passed := settle_terms(spec, anchored)):
+            break
+        moved += passed
+    return moved
 
 
 def _shift_history(

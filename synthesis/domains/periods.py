@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from envs.formats.spec import EnvSpec
-from envs.quality.periods import Period, breaches, period_of, phase
+from envs.quality.periods import Period, begun_statuses, period_breaches, period_of, phase
 from envs.quality.seed import status_columns
 from envs.quality.seed_time import names_past_event
 
@@ -43,9 +43,10 @@ def settle_periods(spec: EnvSpec, anchored: Anchors | None = None) -> int:
             continue
         kinds: dict[str, str] = {c.name: c.type for c in table.columns if c.type in ("date", "datetime")}
         nullable = {c.name for c in table.columns if c.nullable}
+        begun = begun_statuses(table, period)
         for row in spec.seed.get(table.name, []):
             state = phase(row, statuses)
-            found = breaches(period, row, state, spec.clock)
+            found = period_breaches(period, row, state, row.get(statuses[0]) in begun, spec.clock)
             if not found:
                 continue
             before = dict(row)

@@ -18,6 +18,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
+from .catalog_names import catalog_name
 from .domain import Domain, Entity
 
 _Q = {1: (1, 2, 3), 2: (4, 5, 6), 3: (7, 8, 9), 4: (10, 11, 12)}
@@ -118,16 +119,23 @@ def settle_seasons(domain: Domain, spec: EnvSpec) -> int:
         rows = spec.seed.get(entity.table, [])
         for attr in titles:
             examples = attr.examples or []
-            taken = {row.get(attr.name) for row in rows} if attr.unique else set()
+            once = attr.unique or attr is catalog_name(domain, entity)  # a reference list names a thing once
+            taken = {row.get(attr.name) for row in rows} if once else set()
             for row in rows:
                 value, date = row.get(attr.name), row.get(when)
                 if fits(value, date):
                     continue
                 choices = [e for e in examples if e != value and e not in taken and fits(e, date)]
+                if not choices and once:  # every name is in use: trade with a row each title fits
+                    other = next((r for r in rows if fits(r.get(attr.name), date) and fits(value, r.get(when))), None)
+                    if other is not None:
+                        row[attr.name], other[attr.name] = other[attr.name], value
+                        changed += 1
+                    continue
                 if not choices:
                     continue
                 row[attr.name] = rng.choice(choices)
-                if attr.unique:
+                if once:
                     taken.add(row[attr.name])
                 changed += 1
     return changed

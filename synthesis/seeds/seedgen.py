@@ -37,6 +37,7 @@ from typing import Any
 from faker import Faker
 
 from ..domains.bounds import started_columns
+from ..domains.catalog_names import catalog_name
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.labels import Labels
@@ -322,6 +323,9 @@ def generate_seed(
     by_id: dict[str, dict[str, dict[str, Any]]] = {}
     for entity in ordered:
         n = _row_count(domain, entity, rng, rows)
+        if (named := catalog_name(domain, entity)) is not None:  # a reference list names each thing once
+            n = min(n, len(named.examples or []))
+            names = random.Random(f"{domain.id}:{seed}:names:{entity.name}").sample(list(named.examples or []), n)
         refs = _References(domain, entity, order, dates)
         tm = refs.timing
         lc = entity.lifecycle
@@ -394,6 +398,8 @@ def generate_seed(
                     row[attr.name] = None
                     continue
                 row[attr.name] = _value(attr, fake, rng, clock, row, i)
+                if attr is named:
+                    row[attr.name] = names[i - 1]
                 windows = dates.driven.get((entity.name, attr.name), set())
                 if tm is not None and attr.name == refs.own_column:
                     windows = windows | set(tm.windows)

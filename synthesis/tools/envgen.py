@@ -20,7 +20,9 @@ from envs.formats.spec import EnvSpec
 from ..domains.aggregates import settle_aggregates
 from ..domains.amounts import fit_amounts, settle_amounts
 from ..domains.awaited import settle_awaited
+from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
+from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
@@ -28,11 +30,13 @@ from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
+from ..domains.made_amounts import fit_made_amounts
 from ..domains.one_off import holds_once_in_seed
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
 from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
+from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
 from ..domains.surnames import settle_surnames
 from ..domains.timing import anchored_dates, settle_named_dates
@@ -243,11 +247,15 @@ def generate_env(
     settle_surnames(spec)  # children carry their parent's surname
     fit_visit_charges(spec)  # a no-show fee on a visit missed, a copay on one that took place
     pay_children_in_full(domain, spec)  # a layaway paid off has payments that add up to its price
+    fit_set_amounts(spec)  # a fee the tools fix, plus what a step passed adds; one deposit per confirmation
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     if settle_amounts(spec):  # a total a parent took from its items may now be below its refunds
         settle_aggregates(domain, spec)
     if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
+        fit_made_amounts(spec)  # a receipt copied from a fee the tool fixes follows it
+        balances_follow_children(spec)  # a fine balance is the fixed fines still open
         settle_aggregates(domain, spec, within_ranges=False)
+    settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
     return GeneratedEnv(spec=spec, meta=b.meta)

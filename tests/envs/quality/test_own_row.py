@@ -160,7 +160,8 @@ def test_generated_seeds_keep_statuses_with_their_own_row(domains, name):
 
 
 def test_a_check_in_for_a_sitting_still_ahead_is_counted_and_the_seed_keeps_none(domains):
-    spec = generate_env(assign_enforcement(domains["standardized_exam_registration"]), seed=0).spec
+    # seed 1: seed 0 now draws no check-in (fewer rows since each test centre is named once)
+    spec = generate_env(assign_enforcement(domains["standardized_exam_registration"]), seed=1).spec
     state = Ownership.of(spec).state(spec.seed)
     checked_in = sum(r["status"] == "checked_in" for r in spec.seed["registrations"])
     dates = status_date_contradictions(spec, state, spec.clock)

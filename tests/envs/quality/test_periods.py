@@ -11,7 +11,18 @@ from typing import Any
 import pytest
 
 from envs.formats.spec import EnvSpec
-from envs.quality.periods import breaches, length_unit, period_end, period_of, phase, rows_outside_period
+from envs.quality.periods import (
+    begun_statuses,
+    breaches,
+    length_unit,
+    period_end,
+    period_of,
+    phase,
+    rows_outside_period,
+)
+from synthesis.domains.enforcement import assign_enforcement
+from synthesis.domains.ontology import load_ontology
+from synthesis.tools.envgen import generate_env
 
 from ..specs import SHOP
 
@@ -167,3 +178,63 @@ def test_nothing_comes_next_of_an_ended_record_and_an_overdue_one_fell_due(statu
     assert period.upcoming == ("next_billing_date", "next_due_date") and period.dues == ("next_due_date",)
     row = {"status": status, "started_on": "2025-06-01", **row}
     assert [b for b in breaches(period, row, phase(row, ["status"]), CLOCK) if b[0] in row] == found
+
+
+def _table(name: str, statuses: list[str], start: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "primary_key": ["id"],
+        "columns": [
+            {"name": "id", "type": "text"},
+            {"name": "status", "type": "text", "enum": statuses},
+            {"name": start, "type": "date"},
+        ],
+    }
+
+
+def _with(table: dict[str, Any], rows: list[dict[str, Any]]) -> EnvSpec:
+    spec = copy.deepcopy(SHOP)
+    spec["tables"].append(table)
+    spec["seed"][table["name"]] = rows
+    spec["clock"] = CLOCK.isoformat()
+    return EnvSpec.model_validate(spec)
+
+
+def test_a_status_in_force_after_a_state_before_it_has_begun():
+    leaves = _table("leaves", ["requested", "approved", "active", "returned", "withdrawn"], "start_date")
+    notices = _table("travel_notices", ["active", "cancelled"], "start_date")
+    spec = _with(leaves, [])
+    (table,) = [t for t in spec.tables if t.name == "leaves"]
+    assert begun_statuses(table, period_of(_columns(leaves))) == {"active"}
+    # a travel notice is active from when it is filed, for a trip still ahead
+    spec = _with(notices, [])
+    (table,) = [t for t in spec.tables if t.name == "travel_notices"]
+    assert begun_statuses(table, period_of(_columns(notices))) == frozenset()
+    rows = [
+        {"id": "L1", "status": "active", "start_date": "2026-05-01"},
+        {"id": "L2", "status": "active", "start_date": "2026-01-02"},
+        {"id": "L3", "status": "approved", "start_date": "2026-05-01"},
+    ]
+    counts = rows_outside_period(_with(leaves, rows))
+    assert (counts.period_rows_checked, counts.rows_outside_period) == (2, 1)
+
+
+def test_every_status_from_the_first_in_force_has_begun_where_the_start_is_an_arrival():
+    rentals = _table("unit_rentals", ["active", "overlocked", "move_out_scheduled", "closed"], "move_in_date")
+    spec = _with(rentals, [])
+    (table,) = [t for t in spec.tables if t.name == "unit_rentals"]
+    # a move-out still to come is measure 7's: its date is read ahead
+    assert begun_statuses(table, period_of(_columns(rentals))) == {"active", "overlocked"}
+    rows = [
+        {"id": "R1", "status": "overlocked", "move_in_date": "2026-04-19"},
+        {"id": "R2", "status": "closed", "move_in_date": "2026-04-19"},
+    ]
+    assert rows_outside_period(_with(rentals, rows)).rows_outside_period == 1
+
+
+@pytest.mark.parametrize("name", ["pto_leave_requests", "self_storage_rentals", "podcast_ad_campaigns"])
+def test_generated_seeds_keep_a_begun_status_on_a_start_passed(name):
+    domain = next(d for d in load_ontology() if d.id == name)
+    counts = rows_outside_period(generate_env(assign_enforcement(domain), seed=0).spec)
+    assert counts.period_rows_checked > 5
+    assert counts.rows_outside_period == 0

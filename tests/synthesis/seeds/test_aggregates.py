@@ -121,5 +121,7 @@ def test_settled_seeds_hold_every_relation(sector, domain_id):
         assert all(r["amount_paid"] <= 400 for r in layaways if r["status"] != "paid_off")
         assert all(r["amount_paid"] in (0, r["total_price"]) for r in layaways if r["status"] == "paid_off")
     if domain_id == "library_loans":
-        assert all(0 <= r["fine_balance"] <= 20 for r in spec.seed["members"])
-        assert all(1 <= r["amount"] <= 30 for r in spec.seed["fines"])
+        # a fine is the 25.00 reporting a loss posts (measure 62), the balance its open fines, past its range
+        assert all(r["amount"] == 25 for r in spec.seed["fines"])
+        assert all(r["fine_balance"] >= 0 for r in spec.seed["members"])
+        assert any(r["fine_balance"] > 0 for r in spec.seed["members"])

@@ -1,0 +1,31 @@
+"""Reference rows named once (the quality report's measure 71, :mod:`envs.quality.catalog_names`): an
+exchange desk sells each currency once, a furniture maker has one showroom of a name.
+
+:func:`catalog_name` finds the attribute a public entity (one that belongs to nobody: no chain of
+references reaches the user entity) is named by — ``name`` or ``title``, or its own noun before it
+(``currency_name`` of a currency) — where its values come from a list of examples. The seed generator
+draws those names without putting one back, and draws no more rows than the list has names.
+"""
+
+from __future__ import annotations
+
+from envs.quality.catalog_names import names_thing
+
+from .domain import Attribute, Domain, Entity
+
+
+def _owned(domain: Domain, entity: Entity, seen: frozenset[str] = frozenset()) -> bool:
+    if entity.name == domain.user_entity:
+        return True
+    return any(
+        r.entity not in seen and _owned(domain, domain.entity(r.entity), seen | {entity.name})
+        for r in entity.references
+    )
+
+
+def catalog_name(domain: Domain, entity: Entity) -> Attribute | None:
+    """The attribute a public ``entity`` is named by, where it draws from examples; else None."""
+    if _owned(domain, entity):
+        return None
+    names = {a.name: a for a in entity.attributes if a.kind in ("title", "text") and a.examples and not a.unique}
+    return next((a for name, a in names.items() if names_thing(entity.table, name)), None)
