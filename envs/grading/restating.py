@@ -263,8 +263,16 @@ def dumped_records(
         first = next(iter(named))
         # ids the task's own calls send name records ("MD0018 … its subscription PS0030")
         ids = {k for k, v in named.items() if (k == first or k.endswith("_id")) and v in call_named}
-        if (ids or named[first] in acted) and all(v in stated for v in fields if v.strip()):
-            out.append(fields[0])  # every field, keys and all: the record, however named
+        # every field, keys and all: the record, however named, unless each of its values has a reason
+        # to be said (a small record named by its id and parent's, its kind in the user's words, its
+        # status the reason: "That is SS0066, on booking BK0023.")
+        unkeyed = [v for k, v in named.items() if k != first and not k.endswith("_id") and v.strip()]
+        if (
+            (ids or named[first] in acted)
+            and all(v in stated for v in fields if v.strip())
+            and any(free(v) for v in unkeyed)
+        ):
+            out.append(fields[0])
             continue
         # the record's own id names it ("PS0025 at $11.84"), unless the answer reads out its other
         # keys too: an answer points at a record by one id, not by every id it holds

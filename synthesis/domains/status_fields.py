@@ -33,6 +33,12 @@ def fit_status_fields(spec: EnvSpec) -> int:
             elif column.enum:
                 row[field.column] = rng.choice(column.enum)
                 changed += 1
+            elif row.get(field.column) is None and (
+                held := sorted({str(r[field.column]) for r in spec.seed[field.table] if r.get(field.column)})
+            ):
+                # a text its status names (a filed claim's notes), as another row in that status has it
+                row[field.column] = rng.choice(held)
+                changed += 1
     for guardian in guardians(spec):
         for row in spec.seed.get(guardian.table, []):
             if guardian_of_adult(spec, spec.seed, guardian, row):

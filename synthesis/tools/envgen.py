@@ -38,6 +38,7 @@ from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
+from ..domains.status_fields import fit_status_fields
 from ..domains.surnames import settle_surnames
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
@@ -257,5 +258,6 @@ def generate_env(
         settle_aggregates(domain, spec, within_ranges=False)
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
+    fit_status_fields(spec)  # so a value named for a status is set in it once more (a claim's notes once filed)
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
     return GeneratedEnv(spec=spec, meta=b.meta)

@@ -27,7 +27,9 @@ def test_a_paid_off_layaway_has_posted_payments_adding_up_to_its_price(layaways)
             paid[payment["layaway_id"]] += payment["amount"]
     with_payments = {p["layaway_id"] for p in layaways.seed["layaway_payments"]}
     paid_off = [r for r in layaways.seed["layaways"] if r["status"] == "paid_off"]
-    assert len([r for r in paid_off if r["layaway_id"] in with_payments]) >= 10
+    # how many paid-off layaways have payments is the draw's (13 before public lists named each thing
+    # once, 3 after: fewer items, fewer payments); each of them must add up
+    assert len([r for r in paid_off if r["layaway_id"] in with_payments]) >= 3
     for row in paid_off:
         if row["layaway_id"] in with_payments:
             assert round(paid[row["layaway_id"]], 2) == row["total_price"] == row["amount_paid"]
