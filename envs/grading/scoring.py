@@ -259,6 +259,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     if not task.refusals:
         return []
     context = AnswerContext.of(env.spec, task, expected.results)
+    acted = acted_on(env, task, expected.results)  # what the allowed writes did is reported, not read out
     labels = {v for t in env.spec.tables for c in t.columns for v in c.enum or ()}
     # a reason is given in words: values only listed (the records' labels among them), or a sentence
     # of values alone, relate nothing
@@ -321,6 +322,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             [*rules, *(t.description for t in env.spec.tools if t.name == tool), *context.documents],
             refused_key(refusal.call),
             [*context.allowed, *refusal.reason],
+            acted,
         )
         error = None
         if not says_no(answer):

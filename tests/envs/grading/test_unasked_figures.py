@@ -151,3 +151,17 @@ def test_a_slash_date_read_the_other_way_round_is_no_figure():
     # "today is 03/02/2026" (March 2) also reads as February 3, the day the order shipped
     assert unasked_figures(["2026-02-03"], [order], [], key, ["2026-03-02", "2025-11-03"]) == []
     assert unasked_figures(["2026-02-03", "2025-11-03"], [order], [], key) == ["2025-11-03", "2026-02-03"]
+
+
+def test_a_value_of_a_record_the_allowed_writes_changed_is_reported_not_read_out():
+    """telehealth_consultations_kb-008 (seed 79): "I moved your heartburn consultation from April 18 to
+    April 21. I cannot change the pharmacy …" read the moved visit's old time as a figure."""
+    user = {"user_id": "U1", "email": "a@b.c", "date_of_birth": "1955-04-16"}
+    refused = {"prescription_id": "P1", "status": "pending", "consultation_id": "C1"}
+    moved = {"consultation_id": "C2", "starts_at": "2026-04-18 12:15:00"}
+    rules, key = ["A pharmacy can be changed only once the consultation is completed."], ("prescription_id", "P1")
+    reads = [user, refused, moved]
+    assert unasked_figures(["2026-04-18 12:15:00"], reads, rules, key) == ["2026-04-18 12:15:00"]
+    assert unasked_figures(["2026-04-18 12:15:00"], reads, rules, key, acted=["C2"]) == []
+    # the user's own particulars stay unasked whatever the writes did
+    assert unasked_figures(["1955-04-16"], reads, rules, key, acted=["C2"]) == ["1955-04-16"]
