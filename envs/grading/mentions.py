@@ -44,6 +44,9 @@ _CLOCK_24H = re.compile(r"(?<![\w:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d])(?!\s*[
 _NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
 _RELATIVE_DAYS = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|tomorrow|yesterday)\b")
 _RELATIVE_OFFSET = {"tomorrow": 1, "yesterday": -1}
+#: A day counted from today: "48 days ago", "in 6 days", "6 days from now" (a count of days names
+#: one day as surely as its date does).
+_COUNTED_DAYS = re.compile(r"\b(?:in (\d{1,6}) days?|(\d{1,6}) days? (ago|from now|away|off))\b", re.IGNORECASE)
 
 Day = tuple[int | None, int, int]  # (year or None, month, day)
 
@@ -89,16 +92,38 @@ def days_in(text: str) -> set[Day]:
     return {d for d in out if 1 <= d[1] <= 12 and 1 <= d[2] <= 31}
 
 
+def counted_days_as_dates(text: str, today: date) -> str:
+    """``text`` with each day counted from ``today`` written as its date: "born 16694 days ago" says
+    a day as surely as "born 1980-05-02", and restates it as much.
+
+    >>> counted_days_as_dates("Renewed 48 days ago; it starts in 6 days.", date(2026, 3, 2))
+    'Renewed 2026-01-13; it starts 2026-03-08.'
+    """
+
+    def day(m: re.Match[str]) -> str:
+        days = int(m.group(1) or m.group(2))
+        return (today + timedelta(days=-days if m.group(3) == "ago" else days)).isoformat()
+
+    return _COUNTED_DAYS.sub(day, text)
+
+
 def relative_days(text: str, today: date) -> set[Day]:
     """The days ``text`` names relative to ``today``: "today", "tonight", "this afternoon",
-    "tomorrow", "yesterday".
+    "tomorrow", "yesterday", "48 days ago", "in 6 days", "6 days from now".
 
     >>> sorted(relative_days("It is today at 9:15, not tomorrow.", date(2026, 3, 2)))
     [(2026, 3, 2), (2026, 3, 3)]
+    >>> sorted(relative_days("Renewed 48 days ago; it starts in 6 days.", date(2026, 3, 2)))
+    [(2026, 1, 13), (2026, 3, 8)]
     """
     out: set[Day] = set()
-    for m in _RELATIVE_DAYS.finditer(text.lower()):
+    low = text.lower()
+    for m in _RELATIVE_DAYS.finditer(low):
         day = today + timedelta(days=_RELATIVE_OFFSET.get(m.group(1), 0))
+        out.add((day.year, day.month, day.day))
+    for m in _COUNTED_DAYS.finditer(low):
+        days = int(m.group(1) or m.group(2))
+        day = today + timedelta(days=-days if m.group(3) == "ago" else days)
         out.add((day.year, day.month, day.day))
     return out
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from ..formats.spec import EnvSpec
 from ..formats.task import Task, ToolCall
 from .answers import prose
 from .labels import label_named, phrasings
-from .mentions import is_moment, without_dates
+from .mentions import counted_days_as_dates, is_moment, without_dates
 from .outputs import Reading, as_number
 
 #: How many shown values an answer may restate beyond those it has a reason to state: a careful
@@ -78,7 +79,9 @@ def values_in(text: str) -> set[str]:
     return out
 
 
-def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context: str = "") -> list[str]:
+def restated(
+    answer: str, shown: Iterable[str], allowed: Iterable[str], context: str = "", today: date | None = None
+) -> list[str]:
     """The ``shown`` values that ``answer`` states in its own words, other than ``allowed`` ones
     (compared by value: "12.5" is "12.50", a date is its day however written) and those ``context``
     states (the user's words, the policy: what an agent has a reason to repeat).
@@ -90,7 +93,9 @@ def restated(answer: str, shown: Iterable[str], allowed: Iterable[str], context:
     """
     exempt = {_key(v) for v in allowed}
     exempt_days = {v[:10] for v in allowed if is_moment(v)}
-    said, known = Reading(prose(answer)), Reading(context)
+    # a day counted from ``today`` ("16694 days ago") restates it; "today" itself names no record's day
+    said = Reading(prose(counted_days_as_dates(answer, today) if today is not None else answer))
+    known = Reading(context)
 
     def states(v: str) -> bool:
         if said.states(v):

@@ -265,7 +265,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     # of values alone, relate nothing
     listed = labels | {v for v in context.shown if is_label(v) and len(v.split()) <= 3}
     said = Reading(worded(answer, listed), today=env.spec.clock.date())
-    extra = restated(answer, context.shown, context.allowed, context.words)
+    extra = restated(answer, context.shown, context.allowed, context.words, env.spec.clock.date())
     # the user's words for a record and the reason itself are no reading of it out
     user = "\n".join(
         [task.instruction, *task.user.known_facts, *task.user.reveal_if_asked, *(r.request for r in task.refusals)]
