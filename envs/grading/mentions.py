@@ -46,7 +46,10 @@ _RELATIVE_DAYS = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening
 _RELATIVE_OFFSET = {"tomorrow": 1, "yesterday": -1}
 #: A day counted from today: "48 days ago", "in 6 days", "6 days from now" (a count of days names
 #: one day as surely as its date does).
-_COUNTED_DAYS = re.compile(r"\b(?:in (\d{1,6}) days?|(\d{1,6}) days? (ago|from now|away|off))\b", re.IGNORECASE)
+_COUNTED_DAYS = re.compile(
+    r"\b(?:in (\d{1,3}(?:,\d{3})+|\d{1,6}) days?|(\d{1,3}(?:,\d{3})+|\d{1,6}) days? (ago|from now|away|off))\b",
+    re.IGNORECASE,
+)
 
 Day = tuple[int | None, int, int]  # (year or None, month, day)
 
@@ -98,10 +101,12 @@ def counted_days_as_dates(text: str, today: date) -> str:
 
     >>> counted_days_as_dates("Renewed 48 days ago; it starts in 6 days.", date(2026, 3, 2))
     'Renewed 2026-01-13; it starts 2026-03-08.'
+    >>> counted_days_as_dates("Born 16,694 days ago.", date(2026, 1, 15))
+    'Born 1980-05-02.'
     """
 
     def day(m: re.Match[str]) -> str:
-        days = int(m.group(1) or m.group(2))
+        days = int((m.group(1) or m.group(2)).replace(",", ""))
         return (today + timedelta(days=-days if m.group(3) == "ago" else days)).isoformat()
 
     return _COUNTED_DAYS.sub(day, text)
@@ -122,7 +127,7 @@ def relative_days(text: str, today: date) -> set[Day]:
         day = today + timedelta(days=_RELATIVE_OFFSET.get(m.group(1), 0))
         out.add((day.year, day.month, day.day))
     for m in _COUNTED_DAYS.finditer(low):
-        days = int(m.group(1) or m.group(2))
+        days = int((m.group(1) or m.group(2)).replace(",", ""))
         day = today + timedelta(days=-days if m.group(3) == "ago" else days)
         out.add((day.year, day.month, day.day))
     return out
