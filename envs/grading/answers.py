@@ -157,16 +157,25 @@ def worded(answer: str, labels: Iterable[str] = ()) -> str:
     "I can't extend TIP-6:"
     >>> worded("I can't pause it: basic. It's on the basic plan.", ["basic"])
     "I can't pause it: It's on the basic plan."
+    >>> worded("I'm sorry, I can't do that. suspended", ["suspended"])
+    "I'm sorry, I can't do that."
     """
     said = {w for label in labels for w in re.findall(r"[a-z]+", label.lower())}
     kept = []
     for sentence in _SENTENCE_END.split(prose(answer)):
-        if _bare(sentence, said):
+        if _bare(sentence, said) or _labels_alone(sentence, said):
             continue
         head, colon, tail = sentence.partition(": ")
         listed = colon and _bare(tail, said, labelled=True)
         kept.append(head + ":" if listed and says_no(head) else sentence)
     return " ".join(s for s in kept if s.strip())
+
+
+def _labels_alone(sentence: str, labels: set[str]) -> bool:
+    """Whether ``sentence`` is a record's label and nothing else ("suspended", "Extended."): a word
+    dropped after a refusal relates it to nothing, as a bare number does."""
+    words = re.findall(r"[a-z]+", sentence.lower())
+    return bool(words) and len(words) <= 3 and all(w in labels for w in words)
 
 
 def _bare(piece: str, labels: frozenset[str] | set[str] = frozenset(), *, labelled: bool = False) -> bool:

@@ -173,3 +173,16 @@ def test_a_birth_date_counted_in_days_from_today_is_read_as_that_day():
     relative = "I'm sorry, I can't cancel your order. Today is January 15. The date of birth is 16694 days ago. The status is delivered."
     assert _score(relative)[0] == 0.0
     assert _score("Your order O2 was delivered, so I'm sorry, I can't cancel it.")[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer", ["I'm sorry, I can't do that. delivered", "I'm sorry, I can't do that. Delivered.", "Can't. delivered"]
+)
+def test_the_reasons_label_dropped_after_a_refusal_gives_no_reason(answer):
+    """Seeds 73 and 79: "I'm sorry, I can't do that. extended" passed wherever the reason was a status."""
+    assert _score(answer)[0] == 0.0
+
+
+def test_the_reasons_label_in_a_sentence_gives_it():
+    assert _score("I'm sorry, I can't cancel that order. It's delivered.")[0] == 1.0
+    assert _score("I'm sorry, I can't do that: your order O2 is delivered.")[0] == 1.0
