@@ -229,6 +229,7 @@ def dumped_records(
     *,
     names: Iterable[str] = (),
     acted_on: Iterable[str] = (),
+    reasons_excuse: bool = False,
 ) -> list[str]:
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
@@ -268,14 +269,15 @@ def dumped_records(
         first = next(iter(named))
         # ids the task's own calls send name records ("MD0018 … its subscription PS0030")
         ids = {k for k, v in named.items() if (k == first or k.endswith("_id")) and v in call_named}
-        # every field, keys and all: the record, however named, unless each of its values has a reason
-        # to be said (a small record named by its id and parent's, its kind in the user's words, its
-        # status the reason: "That is SS0066, on booking BK0023.")
+        # every field, keys and all: the record, however named; beside a refusal (``reasons_excuse``)
+        # unless each of its values has a reason to be said (a small record named by its id and its
+        # parent's, its kind in the user's words, its status the reason: "That is SS0066, on booking
+        # BK0023."); an answer to a question that says every field of the record it read reads it out
         unkeyed = [v for k, v in named.items() if k != first and not k.endswith("_id") and v.strip()]
         if (
             (ids or named[first] in acted)
             and all(v in stated for v in fields if v.strip())
-            and any(free(v) for v in unkeyed)
+            and (not reasons_excuse or any(free(v) for v in unkeyed))
         ):
             out.append(fields[0])
             continue

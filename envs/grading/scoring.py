@@ -276,7 +276,9 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         + [r for c, r in zip(task.gold_actions, expected.results, strict=False) if env.tools[c.tool].kind == "write"]
     )
     reasons = [v for r in task.refusals for v in r.reason]
-    dumped = dumped_records(answer, context.reads, [*reasons, *done_values], user, names=call_ids(task))
+    dumped = dumped_records(
+        answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), reasons_excuse=True
+    )
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []
     for refusal in task.refusals:
