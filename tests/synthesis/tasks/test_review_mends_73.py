@@ -1,0 +1,34 @@
+"""Task generation mended after the seed-73 review (docs/synthesis.md, "Seed 73"): a time rule's reason
+on a record falling today carries its time, and an amount the policy says to tell after an action is
+required of every task doing it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from synthesis.domains.domain import Guard
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.rules import _moment
+from synthesis.tasks.writes import policy_tells
+
+NOW = datetime(2026, 3, 2, 9)
+
+
+def test_a_reason_on_today_carries_its_time():
+    day_rule = Guard(kind="future", field="field:starts_at", hours=24)
+    assert _moment("2026-03-02 13:45:00", day_rule, NOW) == "2026-03-02 13:45"  # not today's bare date
+    assert _moment("2026-03-09 13:45:00", day_rule, NOW) == "2026-03-09"
+    assert _moment("2026-03-03 08:00:00", day_rule, NOW) == "2026-03-03 08:00"  # the edge's day, as before
+
+
+def test_the_policy_says_which_amount_to_tell_after_which_action():
+    rules = [
+        "Tell the owner the new estimate after approving additional work.",
+        "Tell the member their new points balance after every change.",
+    ]
+    assert policy_tells(rules, "estimate", "approve")
+    assert not policy_tells(rules, "estimate", "decline")
+    assert policy_tells(rules, "points_balance", "cancel")  # "every change"
+    assert not policy_tells(rules, "wallet_credit", "cancel")
+    car = next(d for d in load_ontology() if d.id == "car_service_booking")
+    assert policy_tells(car.rules, "estimate", "approve")
