@@ -51,6 +51,11 @@ _COUNTED_DAYS = re.compile(
     re.IGNORECASE,
 )
 
+# "more than 2 days away" states a rule's bound, not a day: a count after a comparison is no date
+_BOUND_BEFORE = re.compile(
+    r"\b(?:than|least|most|up to|under|over|within|beyond|exceeds?|exceeding|minimum of|maximum of)\s+$", re.IGNORECASE
+)
+
 Day = tuple[int | None, int, int]  # (year or None, month, day)
 
 
@@ -106,10 +111,17 @@ def counted_days_as_dates(text: str, today: date) -> str:
     """
 
     def day(m: re.Match[str]) -> str:
-        days = int((m.group(1) or m.group(2)).replace(",", ""))
-        return (today + timedelta(days=-days if m.group(3) == "ago" else days)).isoformat()
+        counted = _counted_day(m, text, today)
+        return m.group(0) if counted is None else counted.isoformat()
 
     return _COUNTED_DAYS.sub(day, text)
+
+
+def _counted_day(m: re.Match[str], text: str, today: date) -> date | None:
+    if _BOUND_BEFORE.search(text, 0, m.start()):
+        return None
+    days = int((m.group(1) or m.group(2)).replace(",", ""))
+    return today + timedelta(days=-days if m.group(3) == "ago" else days)
 
 
 def relative_days(text: str, today: date) -> set[Day]:
@@ -127,9 +139,9 @@ def relative_days(text: str, today: date) -> set[Day]:
         day = today + timedelta(days=_RELATIVE_OFFSET.get(m.group(1), 0))
         out.add((day.year, day.month, day.day))
     for m in _COUNTED_DAYS.finditer(low):
-        days = int((m.group(1) or m.group(2)).replace(",", ""))
-        day = today + timedelta(days=-days if m.group(3) == "ago" else days)
-        out.add((day.year, day.month, day.day))
+        counted = _counted_day(m, low, today)
+        if counted is not None:
+            out.add((counted.year, counted.month, counted.day))
     return out
 
 
