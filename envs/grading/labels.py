@@ -39,6 +39,10 @@ _SAME_STATE: tuple[tuple[str, ...], ...] = (
     ("in collections", "with collections", "sent to collections"),
 )
 _PROCESS = re.compile(r"(?:in|under) ([a-z]+)")
+#: A thing and what was done to it ("delivery attempted", "payment received"); not a manner or a
+#: state word first ("partially shipped", "not started", "past due").
+_DONE_TO = re.compile(r"(?!(?:not|non|un|in|under|over|past|pre|re|self|auto)\b)([a-z]{3,}(?<!ly)) ([a-z]{3,}ed)")
+_ALREADY = ("", "already ", "just ")
 #: Before a participle, what makes it the request restated ("can't be cancelled", "to be disputed").
 _REQUESTED = re.compile(
     r"\b(?:can|ca|cannot|could|will|wo|would|should|must|may|might|to)(?:n't| not)? "
@@ -82,6 +86,13 @@ def phrasings(label: str) -> set[str]:
     out = {said}
     if m := _PROCESS.fullmatch(said):  # a process going on: "under review", "in review", "being reviewed"
         out |= {f"in {m[1]}", f"under {m[1]}", f"being {_participle(m[1])}"}
+    if m := _DONE_TO.fullmatch(said):  # "a delivery was attempted", "a delivery attempt was already made"
+        thing, done, verb = m[1], m[2], m[2].removesuffix("ed")
+        out.add(f"{done} {thing}")
+        for adverb in _ALREADY:
+            out |= {f"{thing} was {adverb}{done}", *(f"{thing} {had} {adverb}been {done}" for had in ("has", "had"))}
+            if verb.endswith("t"):  # a verb that is its own noun: an attempt, a request, a deposit
+                out |= {f"{thing} {verb} was {adverb}made", f"{thing} {verb} has {adverb}been made"}
     for group in _SAME_STATE:
         if said in group:
             out |= set(group)

@@ -40,7 +40,7 @@ from .restating import (
     shown_values,
     states_status,
 )
-from .unasked import refused_key, unasked_figures
+from .unasked import offered_payments, refused_key, unasked_figures
 
 FLOAT_REL_TOL = 1e-6
 #: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
@@ -325,6 +325,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             refused_key(refusal.call),
             [*context.allowed, *refusal.reason],
             acted,
+            offered_payments(answer),
         )
         error = None
         if not says_no(answer):
