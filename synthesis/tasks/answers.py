@@ -83,6 +83,10 @@ def participles(verb: str) -> list[str]:
     return sorted({f + particle for f in forms})
 
 
+#: A status naming a thing and what was done to it ("delivery attempted", "claim filed").
+_DONE_TO = re.compile(r"(?!(?:not|past|partially|fully|pre|re)\b)[a-z]{3,} [a-z]{3,}ed")
+
+
 def _yours(phrase: str) -> str:
     """The user's words for a record, as the agent says them back: "my loan" -> "your loan"."""
     return "your " + phrase[3:] if phrase.startswith("my ") else phrase
@@ -95,6 +99,8 @@ def refusal_sentence(verb: str, phrase: str, reason: str, rule: str | None) -> s
         why = f"the policy says {rule}"  # the reason is the rule's own limit: "at least 50", "at most 3"
     elif rule:
         why = f"the policy says {rule}, and here it is {reason}"
+    elif _DONE_TO.fullmatch(reason):
+        why = f"its status is {reason}"  # "it is delivery attempted" reads as no one writes
     else:
         why = f"it is {reason}"
     return f"I'm sorry, I can't {action}: {why}."

@@ -107,6 +107,11 @@ def test_a_reference_refusal_states_the_record_value_or_the_rule_own_limit() -> 
     )
     # a value that only looks like the limit ("50" in "at least 50.5") is not it
     assert "here it is 50" in refusal_sentence("pay", "my fine", "50", "the fine must be at least 50.5")
+    # a status of a thing and its deed is said as a status, not as what the record is
+    assert refusal_sentence("waive_signature", "my parcel", "delivery attempted", None).endswith(
+        ": its status is delivery attempted."
+    )
+    assert refusal_sentence("cancel", "my order", "past due", None).endswith(": it is past due.")
 
 
 def test_asked_values_are_said_in_sentences_of_their_own() -> None:
