@@ -44,6 +44,15 @@ REFUSED = {
 }
 
 
+#: Ann asks to cancel her order O2, which is delivered: the tool allows only pending orders.
+CANCEL_DELIVERED = {
+    "request": "cancel my order O2",
+    "reason": ["delivered"],
+    "claims": ["cancelled", "canceled"],
+    "call": {"tool": "cancel_order", "arguments": {"order_id": "O2"}},
+}
+
+
 def _shop_with_rule(enforced_by: str = "policy") -> EnvSpec:
     spec = copy.deepcopy(SHOP)
     spec["rules"] = [{**RULE, "enforced_by": enforced_by}]

@@ -15,7 +15,7 @@ from envs.grading.labels import without_superseded
 from envs.grading.restating import reason_labels
 
 from ..specs import shop_env
-from .test_answers import REFUSED, _score, _shop_with_rule
+from .test_answers import CANCEL_DELIVERED, REFUSED, _score, _shop_with_rule
 
 
 def _score_shipped(answer: str, task: dict) -> float:
@@ -45,15 +45,7 @@ DELIVERED = {
         {"tool": "get_order", "arguments": {"order_id": "O1"}},
         {"tool": "get_order", "arguments": {"order_id": "O2"}},
     ],
-    "refusals": [
-        {
-            "request": "cancel my order O2",
-            "reason": ["delivered"],
-            "claims": ["cancelled", "canceled"],
-            "rule": "cancel_order.0",
-            "call": {"tool": "cancel_order", "arguments": {"order_id": "O2"}},
-        }
-    ],
+    "refusals": [{**CANCEL_DELIVERED, "rule": "cancel_order.0"}],
     "answer": "I'm sorry, I can't cancel order O2: it has been delivered.",
 }
 

@@ -17,7 +17,7 @@ from envs.formats.task import Task, ToolCall
 from envs.grading.unasked import refused_key, unasked_figures
 
 from ..specs import SHOP
-from .test_answers import RULE
+from .test_answers import CANCEL_DELIVERED, RULE
 
 #: Ann asks to cancel O2, which is delivered: the tool allows only pending orders.
 DELIVERED: dict[str, Any] = {
@@ -30,14 +30,7 @@ DELIVERED: dict[str, Any] = {
         {"tool": "get_order", "arguments": {"order_id": "O1"}},
         {"tool": "get_order", "arguments": {"order_id": "O2"}},
     ],
-    "refusals": [
-        {
-            "request": "cancel my order O2",
-            "reason": ["delivered"],
-            "claims": ["cancelled", "canceled"],
-            "call": {"tool": "cancel_order", "arguments": {"order_id": "O2"}},
-        }
-    ],
+    "refusals": [CANCEL_DELIVERED],
     "answer": "I'm sorry, I can't cancel order O2: it is delivered.",
     "expects_change": False,
     "reward_basis": ["state", "outputs"],
