@@ -44,6 +44,10 @@ CHANGE_OF_MIND = 0.1
 _TELL_AFTER = re.compile(r"^tell the [\w ]+? (?:their |the |about the )?(?P<what>.+?) after (?P<when>.+?)\.?$", re.I)
 
 
+#: Words of a column's name that say what kind of amount it is, not which ("balance_due" is a balance).
+_KIND_WORDS = frozenset({"due", "at", "on", "id", "amount", "total", "value", "current", "new"})
+
+
 def policy_tells(rules: list[str], column: str, action: str) -> bool:
     """Whether one of the domain's ``rules`` asks the agent to tell ``column``'s value after
     ``action`` (a transition's name): its noun is the column's last word, its action the verb's stem
@@ -53,12 +57,15 @@ def policy_tells(rules: list[str], column: str, action: str) -> bool:
     True
     >>> policy_tells(["Tell the owner the new estimate after approving additional work."], "estimate", "decline")
     False
+    >>> policy_tells(["Tell the customer the remaining account balance after a payment."], "balance_due", "pay_bill")
+    True
     """
-    head = column.split("_")[-1].lower()
+    words = column.lower().split("_")
+    nouns = [w for w in words if w not in _KIND_WORDS] or words
     stem = action.split("_")[0][:4].lower()
     for rule in rules:
         m = _TELL_AFTER.match(rule.strip())
-        if m is None or not re.search(rf"\b{re.escape(head)}\b", m["what"].lower()):
+        if m is None or not any(re.search(rf"\b{re.escape(n)}\b", m["what"].lower()) for n in nouns):
             continue
         if stem in m["when"].lower() or re.search(r"\b(?:any|every) change\b", m["when"], re.I):
             return True
@@ -281,12 +288,15 @@ class WriteGoals(RecordGoals):
         if on_condition:
             chain.requests.append(self.consent_condition())
         self._keep_siblings(chain, e, key, checks)
-        money = next(
-            (eff for eff in t.effects if eff.kind in ("add", "subtract") and (eff.target or "").startswith("via:")),
+        moneys = [eff for eff in t.effects if eff.kind in ("add", "subtract") and (eff.target or "").startswith("via:")]
+        # the amount the policy says to tell, where one of the write's amounts is it; else the first
+        told_money = next(
+            (eff for eff in moneys if policy_tells(self.domain.rules, (eff.target or "").partition(".")[2], t.name)),
             None,
         )
+        money = told_money or next(iter(moneys), None)
         column = (money.target or "").partition(".")[2] if money is not None else ""
-        told = bool(column) and policy_tells(self.domain.rules, column, t.name)
+        told = told_money is not None
         if money is not None and money.target is not None and (told or self.rng.random() < 0.5):
             ref = e.reference(money.target[4:].partition(".")[0])
             if ref is not None and ref.entity == self.user.name:

@@ -32,3 +32,11 @@ def test_the_policy_says_which_amount_to_tell_after_which_action():
     assert not policy_tells(rules, "wallet_credit", "cancel")
     car = next(d for d in load_ontology() if d.id == "car_service_booking")
     assert policy_tells(car.rules, "estimate", "approve")
+
+
+def test_an_amount_is_told_by_the_noun_of_its_column_not_its_kind():
+    # "the remaining account balance" is the service account's balance_due, not its due-ness
+    power = next(d for d in load_ontology() if d.id == "electricity_utility_billing")
+    assert policy_tells(power.rules, "balance_due", "pay_utility_bill")
+    assert not policy_tells(power.rules, "amount_paid", "pay_utility_bill")
+    assert not policy_tells(["Tell the customer the new due date after any change."], "balance_due", "pay")
