@@ -83,8 +83,12 @@ def participles(verb: str) -> list[str]:
     return sorted({f + particle for f in forms})
 
 
-#: A status naming a thing and what was done to it ("delivery attempted", "claim filed").
-_DONE_TO = re.compile(r"(?!(?:not|past|partially|fully|pre|re)\b)[a-z]{3,} [a-z]{3,}ed")
+#: A status of several words that starts with a thing, not a state word ("delivery attempted", "lab
+#: processing", "grade verified"): said as a status; "picked up", "past due", "pending review" are
+#: what a record is.
+_THING_FIRST = re.compile(
+    r"(?![a-z]+(?:ed|en|wn|ing)\b)(?!(?:past|in|on|under|out|over|not|partially|fully|due|open|closed)\b)[a-z]+ [a-z ]+"
+)
 
 
 def _yours(phrase: str) -> str:
@@ -92,14 +96,15 @@ def _yours(phrase: str) -> str:
     return "your " + phrase[3:] if phrase.startswith("my ") else phrase
 
 
-def refusal_sentence(verb: str, phrase: str, reason: str, rule: str | None) -> str:
-    """How the reference answer turns one request down: what, and why."""
+def refusal_sentence(verb: str, phrase: str, reason: str, rule: str | None, *, status: bool = False) -> str:
+    """How the reference answer turns one request down: what, and why (``status``: the reason is a
+    status of the domain's, said as one where it starts with a thing: "its status is lab processing")."""
     action = verb_phrase(verb, _yours(phrase))
     if rule and re.search(rf"(?<![\w.]){re.escape(reason)}(?![\w]|\.\d)", rule):
         why = f"the policy says {rule}"  # the reason is the rule's own limit: "at least 50", "at most 3"
     elif rule:
         why = f"the policy says {rule}, and here it is {reason}"
-    elif _DONE_TO.fullmatch(reason):
+    elif status and _THING_FIRST.fullmatch(reason):
         why = f"its status is {reason}"  # "it is delivery attempted" reads as no one writes
     else:
         why = f"it is {reason}"

@@ -30,12 +30,19 @@ class Outcomes:
         parts = [
             declined_sentence(g.verb, g.phrase, g.blocked or "")
             if g.declined
-            else refusal_sentence(g.verb, g.phrase, g.blocked or "", self.rule_text(g.rule))
+            else refusal_sentence(
+                g.verb, g.phrase, g.blocked or "", self.rule_text(g.rule), status=self._is_status(g.blocked)
+            )
             for g in refused
         ]
         if outputs:
             parts.append(values_sentence(outputs, told))
         return " ".join(parts) if parts else None
+
+    def _is_status(self, value: str | None) -> bool:
+        """Whether ``value`` (as said, spaces for underscores) is a state of one of the domain's lifecycles."""
+        said = (value or "").replace(" ", "_")
+        return any(e.lifecycle is not None and said in e.lifecycle.states for e in self.domain.entities)
 
     def behaviour(self, refused: list[Goal]) -> list[str]:
         """How a user whose request will be refused acts: some push back once, some are sure the

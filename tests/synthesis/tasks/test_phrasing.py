@@ -108,10 +108,18 @@ def test_a_reference_refusal_states_the_record_value_or_the_rule_own_limit() -> 
     # a value that only looks like the limit ("50" in "at least 50.5") is not it
     assert "here it is 50" in refusal_sentence("pay", "my fine", "50", "the fine must be at least 50.5")
     # a status of a thing and its deed is said as a status, not as what the record is
-    assert refusal_sentence("waive_signature", "my parcel", "delivery attempted", None).endswith(
+    assert refusal_sentence("waive_signature", "my parcel", "delivery attempted", None, status=True).endswith(
         ": its status is delivery attempted."
     )
-    assert refusal_sentence("cancel", "my order", "past due", None).endswith(": it is past due.")
+    assert refusal_sentence("cancel", "my crown", "lab processing", None, status=True).endswith(
+        ": its status is lab processing."
+    )
+    assert refusal_sentence("cancel", "my order", "past due", None, status=True).endswith(": it is past due.")
+    assert refusal_sentence("cancel", "my order", "pending review", None, status=True).endswith(
+        ": it is pending review."
+    )
+    # a value of another column is no status, whatever its words
+    assert refusal_sentence("pay", "my bill", "wire transfer", None).endswith(": it is wire transfer.")
 
 
 def test_asked_values_are_said_in_sentences_of_their_own() -> None:
