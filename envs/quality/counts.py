@@ -138,6 +138,16 @@ class QualityCounts:
     amounts_off_their_setting: int = 0
     catalog_names_checked: int = 0
     catalog_names_repeated: int = 0
+    transient_rows_checked: int = 0
+    transient_rows_stale: int = 0
+    moved_dates_checked: int = 0
+    moved_dates_landing_past: int = 0
+    holds_checked: int = 0
+    holds_ending_before: int = 0
+    lapse_rows_checked: int = 0
+    lapse_dates_against_status: int = 0
+    tier_rows_checked: int = 0
+    tier_prices_inverted: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

@@ -35,6 +35,7 @@ from .fixed_charges import charges_off_fixed_amount
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .labels import labels_apart
+from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
@@ -54,6 +55,8 @@ from .status_fields import fields_ruled_out
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
+from .tiers import tier_prices_inverted
+from .transient import transient_counts
 from .visit_charges import charges_against_visit
 from .wording import wording_counts
 
@@ -193,6 +196,9 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         catalog_names_repeated,
         kin_age_contradictions,
         surnames_apart,
+        transient_counts,
+        lapse_dates_against_status,
+        tier_prices_inverted,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

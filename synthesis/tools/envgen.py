@@ -28,6 +28,7 @@ from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
+from ..domains.lapses import settle_lapses
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
@@ -40,7 +41,9 @@ from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
 from ..domains.status_fields import fit_status_fields
 from ..domains.surnames import settle_surnames
+from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
+from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
@@ -238,10 +241,13 @@ def generate_env(
     anchors = anchored_dates(domain)
     settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move) and held_once(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
+    settle_lapses(spec, anchors)  # an active box's renewal still ahead, a past-due one's passed
     settle_awaited(spec)
+    settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
     settle_kin_ages(spec)  # relatives' birth dates and documents fit their relationship
