@@ -1,12 +1,12 @@
 """Records still in good standing past the date that ends it (measure 74, docs/synthesis.md): a safe
 deposit box refused as past due because its renewal passed, beside another whose renewal also passed
-and is still ``active``; a roadside membership active a month after it was to renew; a lapsed pet policy
-whose renewal is still ahead.
+and is still ``active``; a roadside membership active a month after it was to renew; a payment
+arrangement active two months after its next installment was due, beside arrangements broken for that.
 
 Read by status words and column names alone, so the measure runs on any catalog; the seed generator
 keeps the rule (``synthesis.domains.lapses``). Where a status column names both a state in good
 standing (:data:`periods.IN_FORCE`: active, current, open) and one reached because a date passed
-(:data:`periods.OVERDUE` or :data:`periods.LAPSED`: past due, delinquent, overdue, lapsed, expired),
+(:data:`LAPSED_STATES`: past due, delinquent, overdue, lapsed, expired, a broken arrangement),
 a row in good standing keeps its *lapse dates* (:func:`lapse_dates`: a renewal, a due date, a next
 payment or billing) on or after the clock's day: had one passed, the row would have lapsed with the
 others. The lapsed side is not read: a policy lapses for a missed payment before its renewal comes.
@@ -27,6 +27,8 @@ from .periods import IN_FORCE, LAPSED, OVERDUE
 from .seed import status_columns
 from .text import word_set
 
+#: Statuses reached because a date passed: past due, delinquent, lapsed, an arrangement broken.
+LAPSED_STATES = OVERDUE | LAPSED | word_set("broken")
 #: Words of a date a record in good standing must reach before it lapses.
 LAPSE_WORDS = word_set("due renewal renews renew next")
 
@@ -58,7 +60,7 @@ def lapses(spec: EnvSpec) -> list[Lapse]:
         dates = lapse_dates(table)
         for column in status_columns(table) if dates else ():
             words = {_word(v) for v in column.enum or ()}
-            if words & IN_FORCE and words & (OVERDUE | LAPSED):
+            if words & IN_FORCE and words & LAPSED_STATES:
                 out.append(Lapse(table.name, column.name, dates))
     return out
 

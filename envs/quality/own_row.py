@@ -10,7 +10,9 @@ its event still ahead (``checked_in`` for a sitting four days off) is measure 10
 
 * **Paid is not owed.** A row in a paid status (:data:`PAID`) keeps no balance (a ``real`` column
   named balance, remaining or outstanding above 0) and has paid something where it has an amount
-  paid (``amount_paid`` 0.00 beside a positive total or price).
+  paid (``amount_paid`` 0.00 beside a positive total or price). A row that ran its course
+  (:data:`RAN_COURSE`: completed, finished) keeps no count of what is still to come (an ``integer``
+  named left or remaining: a payment arrangement completed with five ``installments_left``).
 * **A date named for a status.** A nullable date column whose name starts with a word that begins a
   status value (``disconnect_date`` and ``disconnect_pending``, ``cancelled_on`` and ``cancelled``),
   and that no create sets, is set on the rows in that status and on none in a status before it.
@@ -36,6 +38,10 @@ from .text import word_set
 #: Statuses of a record paid in full.
 PAID = word_set("paid paid_off paid_in_full fully_paid settled")
 LEFT_WORDS = word_set("balance remaining outstanding")
+#: Statuses of a record that ran its course: nothing of it is still to come.
+RAN_COURSE = word_set("completed finished fulfilled exhausted")
+#: Words of a count of what is still to come (``installments_left``, ``sessions_remaining``).
+COUNT_LEFT = word_set("left remaining")
 TOTAL_WORDS = word_set("total price cost")
 # words of a date column's name that say nothing of which event it is
 _DATE_WORDS = word_set("date on at day time")
@@ -81,6 +87,19 @@ def paid_yet_owing(table: TableSpec, row: Mapping[str, Any]) -> bool | None:
     owing = any(v is not None and v > 0.005 for v in left)
     nothing = bool(paid) and all(v == 0 for v in paid) and any(v is not None and v > 0 for v in totals)
     return owing or nothing
+
+
+def counts_left(table: TableSpec) -> list[str]:
+    """The table's counts of what is still to come (:data:`COUNT_LEFT`)."""
+    return [c.name for c in table.columns if c.type == "integer" and _words(c.name) & COUNT_LEFT]
+
+
+def left_after_course(table: TableSpec, row: Mapping[str, Any]) -> bool | None:
+    """Whether a row that ran its course still counts something to come; None where it is not read."""
+    columns = counts_left(table)
+    if status_of(row, table) not in RAN_COURSE or not columns:
+        return None
+    return any((v := _number(row.get(c))) is not None and v > 0 for c in columns)
 
 
 # -- a date named for a status --------------------------------------------------------------------
@@ -210,6 +229,8 @@ def own_row_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) ->
             status = status_of(row, table)
             if (owing := paid_yet_owing(table, row)) is not None:
                 yield "paid", owing
+            if (left := left_after_course(table, row)) is not None:
+                yield "course", left
             for named in dates:
                 if (against := named.disagrees(row.get(named.column), status)) is not None:
                     yield "named date", against

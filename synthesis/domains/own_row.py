@@ -20,7 +20,9 @@ from envs.quality.own_row import (
     LEFT_WORDS,
     PAID,
     TOTAL_WORDS,
+    counts_left,
     created_columns,
+    left_after_course,
     left_of_limit,
     limit_columns,
     numeric_columns,
@@ -72,6 +74,9 @@ def fit_own_rows(spec: EnvSpec) -> int:
             status = status_of(row, table)
             if status in PAID and paid_yet_owing(table, row):
                 _pay_in_full(table, row)
+                changed += 1
+            if left_after_course(table, row):  # a completed arrangement has no installments left
+                row.update(dict.fromkeys(counts_left(table), 0))
                 changed += 1
             for named in dates:
                 if not named.disagrees(row.get(named.column), status):
