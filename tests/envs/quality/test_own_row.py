@@ -173,3 +173,15 @@ def test_a_check_in_for_a_sitting_still_ahead_is_counted_and_the_seed_keeps_none
     )
     ahead["status"] = "checked_in"
     assert status_date_contradictions(spec, Ownership.of(spec).state(spec.seed), spec.clock).after_in_future == 1
+
+
+def test_a_completed_arrangement_with_installments_left_is_counted_and_cleared(domains):
+    spec = generate_env(assign_enforcement(domains["electricity_utility_billing"]), seed=0).spec
+    done = [r for r in spec.seed["payment_arrangements"] if r["status"] == "completed"]
+    assert done and all(r["installments_left"] == 0 for r in done)
+    done[0]["installments_left"] = 5
+    active = next(r for r in spec.seed["payment_arrangements"] if r["status"] == "active")
+    assert active["installments_left"] > 0  # still to come on a running arrangement: not read
+    assert states_against_own_row(spec).states_against_own_row == 1
+    assert fit_own_rows(spec) >= 1
+    assert done[0]["installments_left"] == 0
