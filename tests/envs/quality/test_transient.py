@@ -43,9 +43,7 @@ def test_a_row_is_stale_when_every_date_is_over_a_week_back():
 
 def test_a_redelivery_adding_days_is_read_from_the_tool_with_the_statuses_it_allows(domains):
     spec = generated(domains, "parcel_delivery_exceptions")
-    assert day_moves(spec) == [
-        DayMove("parcels", "expected_on", "days", "status", frozenset({"delivery_attempted"}))
-    ]
+    assert day_moves(spec) == [DayMove("parcels", "expected_on", "days", "status", frozenset({"delivery_attempted"}))]
     assert hold_ends(next(t for t in spec.tables if t.name == "parcels")) == ["hold_until"]
     move = day_moves(spec)[0]
     assert lands_past(move, {"status": "delivery_attempted", "expected_on": "2025-12-18"}, CLOCK)
