@@ -410,6 +410,11 @@ class Domain(Model):
         description="What people say when they need this service, in their own words (for matching topics to domains)",
     )
     synonyms: list[str] = Field([], description="Other names people use for this service or its records")
+    not_covered: list[str] = Field(
+        [],
+        description="Near misses: what people in this service's setting ask that it does not do (for telling them "
+        "from its requests when matching topics to domains)",
+    )
 
     @model_validator(mode="after")
     def _references_resolve(self) -> Domain:

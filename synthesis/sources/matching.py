@@ -20,9 +20,15 @@ either's), less :data:`FOREIGN_WEIGHT` times the share of the request's words th
 and the best one never does. A near miss is about another service's records ("a mistake on my credit
 report" beside card disputes, "my health insurer denied my MRI claim" beside unemployment claims):
 similarity counts what the request shares with the domain, this counts what it asks of another.
-Below, it fits no domain: it is reported with the three nearest domains and their similarities, never
-silently substituted. The default threshold is calibrated on the dev part of the
-labelled sets (``synthesis/bench/*_requests.jsonl``; ``envfarm bench mining``).
+Plus :data:`NEAR_MISS_WEIGHT` times its *near-miss lead*: how much nearer the request is to the best
+domain's own texts than to the near misses the domains list (``not_covered``: what people in a
+service's setting ask that it does not do, such as a driver's licence at a business-licence office).
+A near miss in the domain's own words ("pre-approve me for a home loan" beside home purchase offers)
+has no foreign word, but is nearer a written near miss than the domain's requests; a casual message
+that fits is far from them all, and keeps a confidence its low similarity alone would not reach.
+Below the threshold, a request fits no domain: it is reported with the three nearest domains and their
+similarities, never silently substituted. The threshold and the near-miss weight are calibrated
+together on the dev part of the labelled sets (``synthesis/bench/*_requests.jsonl``; ``envfarm bench mining``).
 
 Words alone miss paraphrase: "my landlord still hasn't returned my deposit" shares no word with a
 security deposit *settlement*'s examples, "a fitting for four new tyres" spells tire otherwise. So where
@@ -30,7 +36,8 @@ the sentence model is installed (:mod:`.sentences`), each domain's similarity is
 :data:`LEXICAL_WEIGHT` of the words' and the rest the meaning's: the mean of the request's two highest
 cosines with the domain's example requests and its description, in the model's space. Two, not one:
 a single example near a stray request would claim it. Without the model, matching is by words, with
-the threshold calibrated for words (:data:`LEXICAL_THRESHOLD`), and says so (``DomainMatcher.method``).
+the threshold calibrated for words (:data:`LEXICAL_THRESHOLD`), and says so (``DomainMatcher.method``);
+the near-miss lead is then read from the words of single examples (:data:`LEXICAL_NEAR_MISS_WEIGHT`).
 """
 
 from __future__ import annotations
@@ -54,9 +61,13 @@ from ..domains.domain import Domain
 from .mining import FUNCTION_WORDS, SYNONYMS, lemma
 
 #: Below this confidence a request fits no built-in domain (calibrated: see the module docstring).
-DEFAULT_THRESHOLD = 0.24
+DEFAULT_THRESHOLD = 0.325
 #: The same, matching by words alone (the sentence model not installed).
-LEXICAL_THRESHOLD = 0.1
+LEXICAL_THRESHOLD = 0.085
+#: What the near-miss lead (:meth:`DomainMatcher.near_miss_lead`) adds to the confidence (calibrated with it).
+NEAR_MISS_WEIGHT = 1.75
+#: The same, matching by words alone.
+LEXICAL_NEAR_MISS_WEIGHT = 0.5
 #: The words' share of a domain's similarity when the sentence model is there; the meaning's is the rest.
 LEXICAL_WEIGHT = 0.7
 #: A domain's meaning similarity is the mean of this many of its examples' highest cosines.
@@ -129,8 +140,8 @@ def _cosine(a: Vector, b: Vector) -> float:
 @dataclass(frozen=True)
 class Match:
     """What a request (or topic) was matched to: the domain, or None when none fits; the confidence
-    that decided it (best similarity plus its lead over the second, less the weighted foreign share); and
-    the three nearest domains with their similarity (0 to 1)."""
+    that decided it (best similarity plus its lead over the second, less the weighted foreign share, plus
+    the weighted near-miss lead); and the three nearest domains with their similarity (0 to 1)."""
 
     text: str
     domain: str | None
@@ -142,6 +153,24 @@ class Match:
         return self.domain is not None
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the matcher reads of one request before deciding: each domain's similarity, each domain's
+    closeness by meaning to its own texts (empty matching by words), and its closeness to the nearest
+    near misses (``not_covered``) of all domains."""
+
+    text: str
+    scores: dict[str, float]
+    examples: dict[str, float]
+    near_miss: float
+
+
+def _top_mean(values: Iterable[float]) -> float:
+    """The mean of the :data:`NEAREST_EXAMPLES` highest of ``values`` (0 without any)."""
+    top = sorted(values)[-NEAREST_EXAMPLES:]
+    return sum(top) / len(top) if top else 0.0
+
+
 class DomainMatcher:
     """One TF-IDF profile per built-in domain, and its examples in the sentence model's space when the
     model is installed; ``match`` answers one request, ``match_all`` a topic."""
@@ -151,12 +180,16 @@ class DomainMatcher:
         domains: Sequence[Domain],
         *,
         threshold: float | None = None,
+        near_miss_weight: float | None = None,
         encoder: SentenceEncoder | Literal["auto"] | None = "auto",
     ) -> None:
         self.encoder = sentence_encoder() if encoder == "auto" else encoder
         self.threshold = (
             threshold if threshold is not None else (DEFAULT_THRESHOLD if self.encoder else LEXICAL_THRESHOLD)
         )
+        if near_miss_weight is None:
+            near_miss_weight = NEAR_MISS_WEIGHT if self.encoder else LEXICAL_NEAR_MISS_WEIGHT
+        self.near_miss_weight = near_miss_weight
         self.domains = list(domains)
         words = {d.id: [t for text in domain_texts(d) for t in terms(text)] for d in self.domains}
         df: Counter[str] = Counter()
@@ -167,9 +200,14 @@ class DomainMatcher:
         #: the weight of a word no domain uses: that of a word in none of them
         self.unknown_idf = math.log(1 + n) + 1.0
         self._profiles = {domain_id: self.vector(ws) for domain_id, ws in words.items()}
+        near_misses = [text for d in self.domains for text in d.not_covered]
+        #: by words, each example request and each near miss on its own (a profile would blur them)
+        self._example_vectors = {d.id: [self.vector(terms(r)) for r in d.requests] for d in self.domains}
+        self._near_miss_vectors = [self.vector(terms(text)) for text in near_misses]
         #: each domain's rows of the example matrix (its texts are contiguous)
         self._rows: dict[str, slice] = {}
         self._examples = np.zeros((0, 0), dtype=np.float32)
+        self._near_misses = np.zeros((0, 0), dtype=np.float32)
         if self.encoder is not None:
             texts: list[str] = []
             for d in self.domains:
@@ -177,6 +215,8 @@ class DomainMatcher:
                 self._rows[d.id] = slice(len(texts), len(texts) + len(mine))
                 texts += mine
             self._examples = cached_encode(self.encoder, texts)
+            if near_misses:
+                self._near_misses = cached_encode(self.encoder, near_misses)
 
     @property
     def method(self) -> str:
@@ -202,17 +242,28 @@ class DomainMatcher:
 
     def scores_many(self, texts: Sequence[str]) -> list[dict[str, float]]:
         """Each domain's similarity to each of ``texts`` (the sentence model reads them in one pass)."""
-        lexical = []
+        return [r.scores for r in self.read_many(texts)]
+
+    def read_many(self, texts: Sequence[str]) -> list[Reading]:
+        """What the matcher reads of each of ``texts`` (the sentence model reads them in one pass)."""
+        lexical, queries = [], []
         for text in texts:
             q = self.vector(terms(text), unknown=True)
+            queries.append(q)
             lexical.append({d: _cosine(q, profile) if q else 0.0 for d, profile in self._profiles.items()})
         if self.encoder is None or not texts:
-            return lexical
-        cosines = self.encoder.encode(texts) @ self._examples.T
+            return [
+                Reading(text, words, {}, _top_mean(_cosine(q, v) for v in self._near_miss_vectors))
+                for text, words, q in zip(texts, lexical, queries, strict=True)
+            ]
+        vectors = self.encoder.encode(texts)
+        cosines = vectors @ self._examples.T
+        near = vectors @ self._near_misses.T if self._near_misses.size else np.zeros((len(texts), 0))
         out = []
-        for row, words in zip(cosines, lexical, strict=True):
-            meaning = {d: float(np.sort(row[rows])[-NEAREST_EXAMPLES:].mean()) for d, rows in self._rows.items()}
-            out.append({d: LEXICAL_WEIGHT * w + (1 - LEXICAL_WEIGHT) * meaning[d] for d, w in words.items()})
+        for text, row, near_row, words in zip(texts, cosines, near, lexical, strict=True):
+            meaning = {d: _top_mean(row[rows].tolist()) for d, rows in self._rows.items()}
+            scores = {d: LEXICAL_WEIGHT * w + (1 - LEXICAL_WEIGHT) * meaning[d] for d, w in words.items()}
+            out.append(Reading(text, scores, meaning, _top_mean(near_row.tolist())))
         return out
 
     def foreign_share(self, text: str, domain_id: str) -> float:
@@ -224,33 +275,56 @@ class DomainMatcher:
         profile = self._profiles[domain_id]
         return sum(w * w for t, w in request.items() if t in self.idf and t not in profile)
 
-    def _decide(self, texts: Sequence[str], scores: dict[str, float], name: str | None = None) -> Match:
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        text = name or texts[0]
+    def near_miss_lead(self, text: str, domain_id: str) -> float:
+        """How much nearer ``text`` is to ``domain_id``'s own texts than to the near misses of all
+        domains (the mean of the two nearest of each): below 0 when it reads like something a service
+        does not do. By meaning where the sentence model is installed, else by words."""
+        return self._lead(self.read_many([text])[0], domain_id)
+
+    def _lead(self, reading: Reading, domain_id: str) -> float:
+        if not self._near_miss_vectors:  # domains that list no near misses: nothing to be nearer to
+            return 0.0
+        if reading.examples:
+            own = reading.examples[domain_id]
+        else:
+            q = self.vector(terms(reading.text), unknown=True)
+            own = _top_mean(_cosine(q, v) for v in self._example_vectors[domain_id])
+        return own - reading.near_miss
+
+    def decide(
+        self, lines: Sequence[Reading], *, name: str | None = None, near_miss_weight: float | None = None
+    ) -> Match:
+        """The match of a request (one reading) or a topic (its lines' readings): each domain's mean
+        similarity over them, and the mean of their foreign shares and near-miss leads. ``near_miss_weight``
+        overrides the matcher's (calibration tries several on one reading)."""
+        text = name or (lines[0].text if lines else "")
+        scores: Counter[str] = Counter()
+        for line in lines:
+            scores.update(line.scores)
+        ranked = sorted(((d, s / len(lines)) for d, s in scores.items()), key=lambda kv: (-kv[1], kv[0]))
         if not ranked:
             return Match(text, None, 0.0, [])
         nearest = [(d, round(s, 3)) for d, s in ranked[:3]]
         top, best = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0.0
-        foreign = sum(self.foreign_share(t, top) for t in texts) / len(texts)
-        confidence = best + (best - second) - FOREIGN_WEIGHT * foreign
+        foreign = sum(self.foreign_share(line.text, top) for line in lines) / len(lines)
+        lead = sum(self._lead(line, top) for line in lines) / len(lines)
+        weight = self.near_miss_weight if near_miss_weight is None else near_miss_weight
+        confidence = best + (best - second) - FOREIGN_WEIGHT * foreign + weight * lead
         return Match(text, top if confidence >= self.threshold else None, round(confidence, 3), nearest)
 
     def match(self, text: str) -> Match:
         """The domain ``text`` needs, or none (confidence below the threshold), with the three nearest."""
-        return self._decide([text], self.scores(text))
+        return self.decide(self.read_many([text]))
 
     def match_many(self, texts: Sequence[str]) -> list[Match]:
         """:meth:`match` for each of ``texts``, the sentence model reading them in one pass."""
-        return [self._decide([t], s) for t, s in zip(texts, self.scores_many(texts), strict=True)]
+        return [self.decide([r]) for r in self.read_many(texts)]
 
     def match_all(self, texts: Sequence[str], *, name: str | None = None) -> Match:
-        """A topic made of several requests: each domain's mean similarity over them (the first
-        :data:`MAX_TOPIC_LINES`), so one stray line does not decide, and the mean of their foreign shares."""
+        """A topic made of several requests (the first :data:`MAX_TOPIC_LINES`), decided on them all
+        (:meth:`decide`), so one stray line does not decide."""
         lines = list(texts)[:MAX_TOPIC_LINES]
         if not lines:
             return Match(name or "", None, 0.0, [])
-        total: Counter[str] = Counter()
-        for scores in self.scores_many(lines):
-            total.update(scores)
-        return self._decide(lines, {d: s / len(lines) for d, s in total.items()}, name)
+        return self.decide(self.read_many(lines), name=name)

@@ -13,7 +13,9 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.sources.matching import (
     DEFAULT_THRESHOLD,
     FOREIGN_WEIGHT,
+    LEXICAL_NEAR_MISS_WEIGHT,
     LEXICAL_THRESHOLD,
+    NEAR_MISS_WEIGHT,
     DomainMatcher,
     terms,
 )
@@ -73,18 +75,19 @@ def test_the_labelled_sets_meet_the_bar(benched):
     # written blind, in casual words: decided right on a mix of 35 fit and 10 no-fit requests
     for name in ("heldout", "blind"):
         test = sets[name]["test"]
-        assert 35 * test["fit_accuracy"] + 10 * test["no_fit_recall"] >= 33, (name, test)
+        assert 35 * test["fit_accuracy"] + 10 * test["no_fit_recall"] >= 38, (name, test)
     assert sets["requests"]["all"]["fit_requests"] == 200 and sets["requests"]["all"]["no_fit_requests"] == 70
     assert sets["paraphrases"]["all"]["fit_requests"] == 248 and sets["paraphrases"]["all"]["no_fit_requests"] == 79
     assert sets["blind"]["dev"]["fit_requests"] == 0  # never calibrated on
-    # the threshold the code uses is the one calibrated on dev
-    assert result["threshold"] == DEFAULT_THRESHOLD
+    # the threshold and near-miss weight the code uses are the pair calibrated on dev
+    assert result["threshold"] == DEFAULT_THRESHOLD and result["near_miss_weight"] == NEAR_MISS_WEIGHT
 
 
 def test_meaning_finds_what_words_miss_on_paraphrases(benched):
     by_meaning = benched
     by_words = bench_mining(meaning=False)
     assert by_words["method"] == "words" and by_words["threshold"] == LEXICAL_THRESHOLD
+    assert by_words["near_miss_weight"] == LEXICAL_NEAR_MISS_WEIGHT
 
     def right(result: dict) -> int:
         rates = result["sets"]["paraphrases"]["test"]
@@ -143,7 +146,52 @@ def test_a_near_miss_about_another_services_records_fits_no_domain(matcher):
     assert matcher.foreign_share("dispute a charge on my credit card", "credit_card_disputes") == 0.0
 
 
-def test_a_topic_takes_its_lines_mean_foreign_share(matcher):
+def test_every_built_in_domain_lists_near_misses_it_does_not_serve():
+    for d in load_ontology():
+        assert 4 <= len(d.not_covered) <= 5 and len(set(d.not_covered)) == len(d.not_covered), d.id
+        # a near miss is not one of its own requests
+        assert not set(d.not_covered) & set(d.requests), d.id
+
+
+@pytest.mark.parametrize(
+    ("meaning", "text"),
+    [
+        (True, "could you get my home loan approved before I make offers on houses"),
+        (False, "could you sort me out with a mortgage approval before I go to open homes"),
+    ],
+)
+def test_a_near_miss_in_the_domains_own_setting_is_turned_away(matcher, meaning, text):
+    """Written for this test, like the domains' near misses but in none of them: a loan approval at an
+    estate agent's shares its setting with home purchase offers, which work within a pre-approval."""
+    m = matcher if meaning else DomainMatcher(load_ontology(), encoder=None)
+    found = m.match(text)
+    assert found.nearest[0][0] == "home_purchase_offers" and found.domain is None, found
+    lead = m.near_miss_lead(text, "home_purchase_offers")
+    # similarity alone would have matched it: its nearness to the near misses turns it away
+    assert lead < 0 and found.score - m.near_miss_weight * lead >= m.threshold, (found, lead)
+
+
+def test_a_casual_message_that_fits_is_kept_by_its_distance_from_the_near_misses(matcher):
+    """Casual messages score low on every domain; far from any near miss, they still fit."""
+    fits = {
+        "swap my thursday arvo sesh with the physio to friday": "physical_therapy_sessions",
+        "need a couple more of my blood pressure tablets, same as last time": "pharmacy_prescription_refills",
+    }
+    for text, domain in fits.items():
+        found = matcher.match(text)
+        assert found.domain == domain, (text, found)
+        lead = matcher.near_miss_lead(text, domain)
+        assert lead > 0 and found.score - matcher.near_miss_weight * lead < matcher.threshold, (text, lead)
+
+
+def test_domains_without_near_misses_are_matched_on_similarity_alone():
+    domains = [d.model_copy(update={"not_covered": []}) for d in load_ontology()]
+    words = DomainMatcher(domains, encoder=None)
+    text = "could you sort me out with a mortgage approval before I go to open homes"
+    assert words.near_miss_lead(text, "home_purchase_offers") == 0.0
+
+
+def test_a_topic_takes_its_lines_mean_foreign_share_and_near_miss_lead(matcher):
     lines = ["there's a mistake on my credit report that I want to dispute", "dispute a charge on my credit card"]
     topic = matcher.match_all(lines, name="credit")
     assert topic.nearest[0][0] == "credit_card_disputes"
@@ -151,7 +199,9 @@ def test_a_topic_takes_its_lines_mean_foreign_share(matcher):
     best, second = sorted(mean.values())[-1], sorted(mean.values())[-2]
     foreign = sum(matcher.foreign_share(line, "credit_card_disputes") for line in lines) / 2
     assert foreign > 0.2
-    assert topic.score == round(best + (best - second) - FOREIGN_WEIGHT * foreign, 3)
+    lead = sum(matcher.near_miss_lead(line, "credit_card_disputes") for line in lines) / 2
+    expected = best + (best - second) - FOREIGN_WEIGHT * foreign + matcher.near_miss_weight * lead
+    assert topic.score == pytest.approx(expected, abs=6e-4)
 
 
 def test_a_topic_matches_on_all_its_requests(matcher):
