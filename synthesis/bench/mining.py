@@ -32,6 +32,7 @@ LABELLED_SETS = {
     "paraphrases": HERE / "paraphrase_requests.jsonl",
     "heldout": HERE / "heldout_requests.jsonl",
     "blind": HERE / "blind_requests.jsonl",
+    "third_blind": HERE / "third_blind_requests.jsonl",
 }
 #: Thresholds tried when calibrating.
 GRID = [round(0.05 + 0.005 * i, 3) for i in range(131)]

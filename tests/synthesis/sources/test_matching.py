@@ -76,6 +76,11 @@ def test_the_labelled_sets_meet_the_bar(benched):
     for name in ("heldout", "blind"):
         test = sets[name]["test"]
         assert 35 * test["fit_accuracy"] + 10 * test["no_fit_recall"] >= 38, (name, test)
+    # the third, written blind after the near misses were, and run once against them: 41.9 (docs);
+    # the bound leaves room for a borderline request a different BLAS may round the other way
+    test = sets["third_blind"]["test"]
+    assert 35 * test["fit_accuracy"] + 10 * test["no_fit_recall"] >= 40, test
+    assert sets["third_blind"]["dev"]["fit_requests"] == 0
     assert sets["requests"]["all"]["fit_requests"] == 200 and sets["requests"]["all"]["no_fit_requests"] == 70
     assert sets["paraphrases"]["all"]["fit_requests"] == 248 and sets["paraphrases"]["all"]["no_fit_requests"] == 79
     assert sets["blind"]["dev"]["fit_requests"] == 0  # never calibrated on
