@@ -31,6 +31,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
+from .event_children import children_before_event
 from .fixed_charges import charges_off_fixed_amount
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
@@ -199,6 +200,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         transient_counts,
         lapse_dates_against_status,
         tier_prices_inverted,
+        children_before_event,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

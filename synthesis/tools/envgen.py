@@ -26,6 +26,7 @@ from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.event_children import settle_event_children
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
 from ..domains.lapses import settle_lapses
@@ -242,6 +243,7 @@ def generate_env(
     settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move) and held_once(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_lapses(spec, anchors)  # an active box's renewal still ahead, a past-due one's passed
+    settle_event_children(spec)  # a prescription pending on a visit that took place, not on one ahead
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
