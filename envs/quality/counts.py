@@ -150,6 +150,8 @@ class QualityCounts:
     tier_prices_inverted: int = 0
     event_children_checked: int = 0
     children_before_event: int = 0
+    periodic_rows_checked: int = 0
+    periodic_rows_off: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

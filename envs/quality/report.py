@@ -43,6 +43,7 @@ from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
 from .passed_rules import rows_past_their_rules
+from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
@@ -201,6 +202,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         lapse_dates_against_status,
         tier_prices_inverted,
         children_before_event,
+        periodic_rows_off,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -36,6 +36,7 @@ from ..domains.made_amounts import fit_made_amounts
 from ..domains.one_off import holds_once_in_seed
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
+from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
@@ -244,6 +245,7 @@ def generate_env(
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_lapses(spec, anchors)  # an active box's renewal still ahead, a past-due one's passed
     settle_event_children(spec)  # a prescription pending on a visit that took place, not on one ahead
+    settle_periodic_rows(spec, rule_edges(domain))  # a lot's monthly dues due on one day of the month
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
