@@ -49,6 +49,7 @@ from .presentation import render_markdown
 from .relations import relation_counts
 from .requests import request_counts
 from .retrieval import retrieval_counts
+from .running_totals import running_totals_below_parts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .set_amounts import amounts_off_their_setting
@@ -203,6 +204,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         tier_prices_inverted,
         children_before_event,
         periodic_rows_off,
+        running_totals_below_parts,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

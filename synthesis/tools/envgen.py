@@ -38,6 +38,7 @@ from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
 from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
+from ..domains.running_totals import settle_running_totals
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
@@ -267,6 +268,7 @@ def generate_env(
         balances_follow_children(spec)  # a fine balance is the fixed fines still open
         settle_aggregates(domain, spec, within_ranges=False)
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
+    settle_running_totals(spec)  # a miles balance holds the accruals posted to it, no redemption on record
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     fit_status_fields(spec)  # so a value named for a status is set in it once more (a claim's notes once filed)
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
