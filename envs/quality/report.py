@@ -33,6 +33,7 @@ from .edges import refusals_on_edge
 from .effects import effect_counts
 from .event_children import children_before_event
 from .fixed_charges import charges_off_fixed_amount
+from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .labels import labels_apart
@@ -205,6 +206,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         children_before_event,
         periodic_rows_off,
         running_totals_below_parts,
+        rows_without_arrangement,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

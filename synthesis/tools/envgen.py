@@ -27,6 +27,7 @@ from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
+from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
 from ..domains.lapses import settle_lapses
@@ -246,6 +247,7 @@ def generate_env(
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_lapses(spec, anchors)  # an active box's renewal still ahead, a past-due one's passed
     settle_event_children(spec)  # a prescription pending on a visit that took place, not on one ahead
+    settle_implied_parents(spec)  # a box goes out under a subscription of its subscriber and plan
     settle_periodic_rows(spec, rule_edges(domain))  # a lot's monthly dues due on one day of the month
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
