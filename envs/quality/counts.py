@@ -148,6 +148,14 @@ class QualityCounts:
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0
     tier_prices_inverted: int = 0
+    event_children_checked: int = 0
+    children_before_event: int = 0
+    periodic_rows_checked: int = 0
+    periodic_rows_off: int = 0
+    running_totals_checked: int = 0
+    running_totals_below_parts: int = 0
+    implied_rows_checked: int = 0
+    rows_without_arrangement: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
     kin_rows_checked: int = 0

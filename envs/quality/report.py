@@ -31,7 +31,9 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
+from .event_children import children_before_event
 from .fixed_charges import charges_off_fixed_amount
+from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .labels import labels_apart
@@ -42,11 +44,13 @@ from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
 from .passed_rules import rows_past_their_rules
+from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .relations import relation_counts
 from .requests import request_counts
 from .retrieval import retrieval_counts
+from .running_totals import running_totals_below_parts
 from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .set_amounts import amounts_off_their_setting
@@ -199,6 +203,10 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         transient_counts,
         lapse_dates_against_status,
         tier_prices_inverted,
+        children_before_event,
+        periodic_rows_off,
+        running_totals_below_parts,
+        rows_without_arrangement,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -26,6 +26,8 @@ from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.event_children import settle_event_children
+from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
 from ..domains.lapses import settle_lapses
@@ -35,7 +37,9 @@ from ..domains.made_amounts import fit_made_amounts
 from ..domains.one_off import holds_once_in_seed
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
+from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
+from ..domains.running_totals import settle_running_totals
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
@@ -242,6 +246,9 @@ def generate_env(
     settle_named_dates(spec, lambda *move: within_limits(*move) and keeps(*move) and held_once(*move), anchors)
     settle_periods(spec, anchors)  # statuses are final: dates follow them
     settle_lapses(spec, anchors)  # an active box's renewal still ahead, a past-due one's passed
+    settle_event_children(spec)  # a prescription pending on a visit that took place, not on one ahead
+    settle_implied_parents(spec)  # a box goes out under a subscription of its subscriber and plan
+    settle_periodic_rows(spec, rule_edges(domain))  # a lot's monthly dues due on one day of the month
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
@@ -263,6 +270,7 @@ def generate_env(
         balances_follow_children(spec)  # a fine balance is the fixed fines still open
         settle_aggregates(domain, spec, within_ranges=False)
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
+    settle_running_totals(spec)  # a miles balance holds the accruals posted to it, no redemption on record
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     fit_status_fields(spec)  # so a value named for a status is set in it once more (a claim's notes once filed)
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
