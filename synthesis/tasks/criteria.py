@@ -14,8 +14,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
-from envs.quality.everyday_ranks import Rank, unmistakable_rank
-from envs.quality.record_names import customer_knows
+from envs.quality.everyday_ranks import Rank, names_a_record, unmistakable_rank
 from envs.quality.text import superlative
 
 from ..domains.domain import Attribute, Entity, plural
@@ -55,14 +54,15 @@ def _sum(rows: list[Row], column: str) -> float | None:
 
 def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, Rank] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
-    a person says it ("the cheapest plan", "the plan with the most seats left"); None if every such
-    attribute ties at
-    both ends. ``own``: the user's own records, ranked only by what their owner knows of them (a
-    date of their own event or term, what they cost, a count they chose), never by an amount the
-    system keeps ("the highest current balance") or a date only it acts on ("the earliest disconnect
-    date")."""
+    a person says it ("the cheapest plan", "my booking with the most nights"); None if every such
+    attribute ties at both ends. Only the attributes a person names a record by
+    (:func:`names_a_record`): of the user's ``own`` records what their owner knows of them (a date of
+    their own event or term, what they cost, a count they chose), never an amount the system keeps
+    ("the highest current balance") or a date only it acts on ("the earliest disconnect date"); of
+    anyone's, when it is, what it costs or its size, never another party's capacity ("the caregiver
+    with the fewest open hours")."""
     ordered = [a for a in entity.attributes if a.kind in ORDERED]
-    attrs = [a for a in ordered if not own or customer_knows(a.name, a.kind)]
+    attrs = [a for a in ordered if names_a_record(a.name, a.kind, own)]
     rng.shuffle(attrs)
     for a in attrs:
         values = [r.get(a.name) for r in rows]
