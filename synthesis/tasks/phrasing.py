@@ -158,6 +158,25 @@ def record_question(phrase: str, column: str) -> str | None:
     return None
 
 
+#: Units a record earns its owner, asked as "How many miles did … earn me?".
+_EARNED = frozenset({"miles", "points", "credits", "stars"})
+
+
+def plain_question(phrase: str, column: str, kinds: dict[str, str]) -> str | None:
+    """A value of a record asked as a person asks it, where the column's label need not be said: the
+    record's one amount of money ("How much is my damage claim for the booking on April 6?"), a reward
+    it earned ("How many miles did my mileage activity for the retail partner earn me?"). None for
+    other columns, and for an amount beside another (a fee beside a deposit: "how much" cannot say
+    which)."""
+    kind = kinds.get(column)
+    if kind == "money" and sum(k == "money" for k in kinds.values()) == 1:
+        return f"How much is {phrase}?"
+    words = column_words(column).split()
+    if kind in ("integer", "quantity") and words and words[-1] in _EARNED and len(words) <= 2:
+        return f"How many {' '.join(words)} did {phrase} earn me?"
+    return None
+
+
 def _column_noun(column: str) -> str:
     """A column as a noun: ``lesson_at`` is the "lesson time", ``expected_on`` the "expected date"
     (the same words the quality report reads superlatives with)."""
@@ -326,7 +345,11 @@ class Phrasing:
             ]
         )
 
-    def ask_record_value(self, phrase: str, column: str) -> str:
+    def ask_record_value(self, phrase: str, column: str, kinds: dict[str, str] | None = None) -> str:
+        """A question of one value of the record ``phrase`` names. With the record's attribute
+        ``kinds``, an amount it is the only one of is asked as "How much is my damage claim for the
+        booking on April 6?" and a reward earned as "How many miles did my … earn me?", not by the
+        column's label chained onto the record's ("the miles of my mileage activity for …")."""
         what = _column_noun(column)
         choices = [
             f"What is the {what} of {phrase}?",
@@ -335,7 +358,7 @@ class Phrasing:
         ]
         question = record_question(phrase, column)
         picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change
-        return question or picked
+        return question or plain_question(phrase, column, kinds or {}) or picked
 
     def param_value(self, name: str, schema: dict[str, Any], verb: str | None = None) -> Any:
         """A value a user gives for a tool's parameter; a reason for transition ``verb`` is one that

@@ -220,3 +220,20 @@ def test_a_user_acting_for_their_child_is_no_student() -> None:
     assert parents and not {p for p in parents if "student" in p.lower()}
     learners = {Phrasing(random.Random(s)).persona(24, role="learner") for s in range(200)}
     assert {p for p in learners if "student" in p.lower()}
+
+
+def test_a_records_one_amount_and_a_reward_are_asked_as_a_person_asks_them() -> None:
+    """frequent_flyer_awards-020: "the miles of my mileage activity for the retail partner"."""
+    say = Phrasing(random.Random(0))
+    activity = {"miles": "quantity", "activity_type": "enum", "posted_on": "date"}
+    phrase = "my mileage activity for the retail partner"
+    asked = say.ask_record_value(phrase, "miles", activity)
+    assert asked == "How many miles did my mileage activity for the retail partner earn me?"
+    claim = {"amount": "money", "status": "enum"}
+    assert say.ask_record_value("my damage claim for the booking on April 6", "amount", claim) == (
+        "How much is my damage claim for the booking on April 6?"
+    )
+    # beside a second amount "how much" cannot say which: the column is named
+    both = {"amount": "money", "deposit": "money"}
+    assert "the amount of my damage claim" in say.ask_record_value("my damage claim", "amount", both)
+    assert "the miles redeemed of" in say.ask_record_value(RECORD, "miles_redeemed", {"miles_redeemed": "quantity"})
