@@ -56,6 +56,7 @@ _HAPPENS = frozenset(
         "hearing",
         "appointment",
         "session",
+        "sitting",
         "lesson",
         "class",
         "exam",
@@ -174,8 +175,8 @@ def names_a_record(column: str, kind: str, own: bool) -> bool:
     ("the largest room"). Never by another party's capacity ("the caregiver with the fewest open
     hours", "the class with the most seats left"), a counter or a score the system keeps."""
     dated = kind in ("date", "datetime")
-    if everyday_rank(column, dated, False) is not None and not dated and kind != "money":
-        return True  # a size: "the largest room", "my smallest claim"
+    if everyday_rank(column, dated, False) is not None and not dated:
+        return True  # a price or a size: "the cheapest pass" (its pass price), "the largest room"
     if not customer_knows(column, kind):
         return False
     return own or dated or kind == "money"

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
 from envs.quality.everyday_ranks import Rank, names_a_record, unmistakable_rank
+from envs.quality.spoken import spoken_when
 from envs.quality.text import superlative
 
 from ..domains.domain import Attribute, Entity, plural
@@ -167,11 +168,16 @@ class CriterionGoals(ConsentGoals):
         given: dict[str, Any],
         search: ToolMeta,
     ) -> tuple[Row, str] | None:
-        """The public record with the earliest date from a day the user names on ("the slot with the
-        earliest start time on or after 2026-03-11"), found with the search's date range."""
+        """The public record with the earliest date from a day the user names on ("the earliest delivery
+        slot on or after March 11"), found with the search's date range; only by a date a person picks
+        a record by (when it happens, never a cargo cutoff)."""
         assert chain.episode is not None
         props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
-        dated = [a for a in parent.attributes if a.kind in ("date", "datetime") and f"{a.name}_from" in props]
+        dated = [
+            a
+            for a in parent.attributes
+            if a.kind in ("date", "datetime") and f"{a.name}_from" in props and names_a_record(a.name, a.kind, False)
+        ]
         if not dated:
             return None
         a = self.rng.choice(dated)
@@ -191,7 +197,9 @@ class CriterionGoals(ConsentGoals):
             if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                 continue
             chain.call(search.tool, **{f"{a.name}_from": start, "limit": SEARCH_LIMIT})
-            return row, f"the {parent.human} with the {superlative(a.name, True, False)} on or after {start}"
+            rank = _rank(a, False, [o for o in parent.attributes if o.kind in ORDERED])
+            day = spoken_when(start, self.env.spec.clock.date())  # "on or after April 16", not an ISO date
+            return row, f"{rank.name(parent.human)} on or after {day}"
         return None
 
     def total_question(self, e: Entity, rows: list[Row]) -> TotalQuestion | None:

@@ -105,6 +105,9 @@ def test_a_record_is_ranked_only_by_what_a_person_picks_it_by():
     first = unmistakable_rank("window_start", True, False, span)
     assert first is not None and first.name("delivery slot") == "the earliest delivery slot"
     assert unmistakable_rank("window_end", True, False, span) is None  # "earliest" says the start
+    sitting = everyday_rank("sitting_at", True, False)
+    assert sitting is not None and sitting.name("exam sitting") == "the earliest exam sitting"
+    assert not names_a_record("credit_rate", "money", own=True)  # paid to the user, no price of theirs
 
 
 def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated):
