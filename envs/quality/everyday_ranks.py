@@ -95,6 +95,7 @@ _HAPPENED = frozenset(
         "opening",
         "signed",
         "applied",
+        "requested",
         "joined",
         "reported",
     }
@@ -117,6 +118,8 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
             verb = "is due"
         elif head == "renewal":
             verb = "renews"
+        elif head == "end" and len(words) <= 2:
+            verb = "ends"
         elif head == "expected" and len(words) <= 3:
             verb = "is expected"
         else:

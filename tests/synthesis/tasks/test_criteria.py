@@ -108,6 +108,10 @@ def test_a_record_is_ranked_only_by_what_a_person_picks_it_by():
     sitting = everyday_rank("sitting_at", True, False)
     assert sitting is not None and sitting.name("exam sitting") == "the earliest exam sitting"
     assert not names_a_record("credit_rate", "money", own=True)  # paid to the user, no price of theirs
+    ends = everyday_rank("end_date", True, False)
+    assert ends is not None and ends.name("rental", "my") == "my rental that ends first"
+    asked = everyday_rank("requested_date", True, False)  # not "my upgrade request with the earliest requested date"
+    assert asked is not None and asked.name("upgrade request", "my") == "my oldest upgrade request"
 
 
 def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated):
