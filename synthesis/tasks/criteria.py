@@ -30,6 +30,8 @@ ORDERED = frozenset({"money", "quantity", "integer", "percent", "rating", "date"
 #: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
 #: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
 CRITERION_SHARE = 0.45
+#: Kinds of attribute that name a record a person picks (a tutor by name, a course by title).
+_LABELS = frozenset({"person_name", "title", "company", "name"})
 #: The most records a search shows at once (its ``limit``): a criterion over more is not checkable.
 SEARCH_LIMIT = 50
 Row = dict[str, Any]
@@ -156,6 +158,36 @@ class CriterionGoals(ConsentGoals):
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
                 return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
+        return None
+
+    def public_by_label(
+        self, chain: Chain, m: ToolMeta, parent: Entity, column: str, args: dict[str, Any], given: dict[str, Any]
+    ) -> tuple[Row, str] | None:
+        """A record that is nobody's named by what it is and its name, among those a search lists ("the
+        dermatology clinician Ana Ruiz"), where no lookup finds it and no rank a person picks by
+        tells it apart; the search joins the chain. None where no name is unique among them or the
+        create is refused for every one tried."""
+        search = next((x for x in self.meta.values() if x.role == "search" and x.entity == parent.name), None)
+        labels = [a.name for a in parent.attributes if a.kind in _LABELS]
+        if search is None or chain.episode is None or not labels:
+            return None
+        props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
+        filters = [f for f in props if f != "limit" and not f.endswith(("_from", "_to"))]
+        rows = chain.episode.dump(parent.table)
+        for f in self.rng.sample(filters, len(filters)):
+            values = sorted({str(r[f]) for r in rows if r.get(f) is not None})
+            for value in self.rng.sample(values, min(3, len(values))):
+                fitting = [r for r in rows if str(r.get(f)) == value]
+                if len(fitting) > SEARCH_LIMIT:
+                    continue
+                for row in self.rng.sample(fitting, min(4, len(fitting))):
+                    label = next((a for a in labels if [str(r.get(a)) for r in fitting].count(str(row[a])) == 1), None)
+                    tried = {**args, column: row[pk(parent)]}
+                    fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
+                    if label is None or chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
+                        continue
+                    chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
+                    return row, f"the {value.replace('_', ' ')} {parent.human} {row[label]}"
         return None
 
     def _after_a_date(

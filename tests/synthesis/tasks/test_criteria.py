@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from envs import Environment, Task
+from envs import Environment, Task, check_env
 from envs.formats.spec import EnvSpec
 from envs.grading.outputs import as_number
 from envs.quality.derived import derived_arguments
@@ -171,3 +171,21 @@ def test_a_what_if_question_is_answered_without_acting_and_not_by_the_value_as_i
             assert task.outputs[0] != now
             seen += 1
     assert seen >= 1
+
+
+def test_a_public_record_no_lookup_finds_is_named_by_what_it_is_and_its_name():
+    """home_health_visits-030 (seed 79): "the home health aide caregiver with the fewest open hours";
+    a client names the aide they want: "the home health aide caregiver Laura Baker"."""
+    from ..seeds.generated import domain
+
+    d = domain("home_health_visits")
+    gen = generate_env(d, seed=0)
+    twin = generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=30, seed=0, twin=twin.spec)
+    names = {r["full_name"] for r in gen.spec.seed["caregivers"]}
+    creates = [t for t in tasks if any(a.tool == "create_care_visit" for a in t.gold_actions)]
+    assert len(creates) >= 3
+    assert not any(re.search(r"open hours", t.instruction) for t in tasks)
+    named = [t for t in creates if any(f"caregiver {n}" in t.instruction for n in names)]
+    assert named
+    assert check_env(gen.spec, tasks).ok
