@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .record_names import customer_knows
 from .text import column_words
 
 
@@ -33,9 +34,16 @@ class Rank:
 
 
 #: Money a record costs its owner: the larger is the dearer ("the cheapest plan").
-_PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues"})
-#: Money words that are no price even beside one ("refund fee"? a refund is money back).
-_NOT_A_PRICE = frozenset({"refund", "discount", "interest", "apr", "tax", "taxes", "credit", "balance", "deposit"})
+_PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues", "charge"})
+#: A rate is a price where it is charged by the period ("the cheapest monthly rate"); a "credit rate"
+#: is money paid to the user.
+_PERIODS = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "yearly", "annual"})
+#: Money words that are no price even beside one ("refund fee"? a refund is money back). A "credit
+#: cost" is a price in credits, so "credit" alone does not unmake one.
+_NOT_A_PRICE = frozenset({"refund", "discount", "interest", "apr", "tax", "taxes", "balance", "deposit"})
+#: First words of a column that starts a span (a window's start): "the earliest slot" means it
+#: where the span's end shares the words.
+_STARTS = frozenset({"start", "starts", "begins", "from", "opens", "open"})
 #: Date columns of when the thing itself happens: "my earliest lesson", "the latest show".
 _HAPPENS = frozenset(
     {
@@ -48,6 +56,7 @@ _HAPPENS = frozenset(
         "hearing",
         "appointment",
         "session",
+        "sitting",
         "lesson",
         "class",
         "exam",
@@ -86,6 +95,7 @@ _HAPPENED = frozenset(
         "opening",
         "signed",
         "applied",
+        "requested",
         "joined",
         "reported",
     }
@@ -108,6 +118,10 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
             verb = "is due"
         elif head == "renewal":
             verb = "renews"
+        elif head == "end" and len(words) <= 2:
+            verb = "ends"
+        elif head == "expected" and len(words) <= 3:
+            verb = "is expected"
         else:
             verb = ""
         if verb:
@@ -122,11 +136,15 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
         return None
     if any(w in _NOT_A_PRICE for w in words) or len(words) > 3:
         return None
-    priced = words[-1] in _PRICE_WORDS or (words[0] in _PRICE_WORDS and words[1:2] in (["per"], ["paid"], ["due"]))
+    priced = (
+        words[-1] in _PRICE_WORDS
+        or (words[0] in _PRICE_WORDS and words[1:2] in (["per"], ["paid"], ["due"]))
+        or (words[-1] == "rate" and len(words) == 2 and words[0] in _PERIODS)
+    )
     if priced:
         word = ("cheapest", "most expensive")[largest]
         return Rank(f"the {word} {{noun}}", word)
-    if words == ["capacity"] or words == ["size"]:
+    if words in (["capacity"], ["size"], ["amount"], ["total"]):
         word = ("smallest", "largest")[largest]
         return Rank(f"the {word} {{noun}}", word)
     return None
@@ -139,11 +157,29 @@ def unmistakable_rank(column: str, dated: bool, largest: bool, others: list[tupl
     rank = everyday_rank(column, dated, largest)
     if rank is None:
         return None
+    starts = dated and bool(set(column_words(column).split()) & _STARTS)
     for other, other_dated in others:
         if other == column:
             continue
+        if starts and not set(column_words(other).split()) & _STARTS:
+            continue  # a span's start says "the earliest slot"; its end does not
         for end in (False, True):
             theirs = everyday_rank(other, other_dated, end)
             if theirs is not None and (theirs.marker in rank.marker or rank.marker in theirs.marker):
                 return None
     return rank
+
+
+def names_a_record(column: str, kind: str, own: bool) -> bool:
+    """Whether a person singles out a record by the ends of ``column`` (of attribute ``kind``): of
+    their ``own`` records, by what they know of them (when, what it cost, a count they chose: "my
+    oldest claim", "my booking with the most nights"); of anyone's (a flight, a class, a caregiver),
+    only by when it is or what it costs ("the earliest departure", "the cheapest pass") or its size
+    ("the largest room"). Never by another party's capacity ("the caregiver with the fewest open
+    hours", "the class with the most seats left"), a counter or a score the system keeps."""
+    dated = kind in ("date", "datetime")
+    if everyday_rank(column, dated, False) is not None and not dated:
+        return True  # a price or a size: "the cheapest pass" (its pass price), "the largest room"
+    if not customer_knows(column, kind):
+        return False
+    return own or dated or kind == "money"

@@ -21,7 +21,12 @@ contradicts the record when it says:
 * what fits another kind of record or action: "on my way to that side of town" to cash in a
   certificate (only a thing collected is fetched), "the problem sorted itself out" or "it's working
   again" to close a licence or a registry (only a fault or a ticket), "we're bringing more than we
-  planned" to add a liftgate (only more bags, guests or hours are brought).
+  planned" to add a liftgate (only more bags, guests or hours are brought), "it arrived damaged" or
+  "not what I expected when I ordered it" to replace a key or a card (a part is lost or worn out, a
+  thing bought is returned), "I'll still need it for a while yet" to re-enrol a paused device (a
+  restart, no renewal);
+* news told at once ("I wanted you to know straight away", "as soon as I opened it") of a record
+  whose days are all more than ``SOON_DAYS`` past (a box delivered six weeks ago).
 
 ``requests_unexplained`` counts, in tasks that give a reason for some request, the requests they
 give none for (writes and refusals beyond the reasons given: "After that, extend the access for the
@@ -78,6 +83,10 @@ _TIGHT = re.compile(r"\bmoney is (?:a bit )?tight\b|\bcheaper\b|\bcut(?:ting)? b
 _FORGET = re.compile(r"\buse it before I forget\b", re.IGNORECASE)
 _ERRAND = re.compile(r"\bthat side of town\b", re.IGNORECASE)
 _FETCHED = frozenset({"pick", "pickup", "collect"})
+_BOUGHT = re.compile(r"\barrived damaged\b|\bwhen I ordered it\b|\bisn't as described\b", re.IGNORECASE)
+_PARTS = frozenset({"key", "card", "badge", "fob", "tag", "pin", "sticker", "decal", "remote", "sim", "wristband"})
+_STILL = re.compile(r"\bfor a while yet\b", re.IGNORECASE)
+_PROMPT = re.compile(r"\bknow straight away\b|\bas soon as I (?:noticed|opened)\b", re.IGNORECASE)
 _MENDED = re.compile(r"\bsorted itself out\b|\bworking again\b", re.IGNORECASE)
 _PROBLEMS = frozenset(
     {"ticket", "issue", "case", "complaint", "outage", "repair", "fault", "incident", "report", "maintenance",
@@ -115,6 +124,7 @@ class MotiveFitCounts:
     money_motives_on_free_records: int = 0
     forget_motives_on_cover: int = 0
     motives_of_another_kind: int = 0
+    prompt_motives_on_old_records: int = 0
     requests_unexplained: int = 0
 
 
@@ -167,6 +177,7 @@ def motive_fit_counts(spec: EnvSpec, tasks: list[Task]) -> MotiveFitCounts:
             out.money_motives_on_free_records += "free" in kinds
             out.forget_motives_on_cover += "cover" in kinds
             out.motives_of_another_kind += "kind" in kinds
+            out.prompt_motives_on_old_records += "old" in kinds
             out.motives_contradicting += bool(kinds)
     return out
 
@@ -174,7 +185,7 @@ def motive_fit_counts(spec: EnvSpec, tasks: list[Task]) -> MotiveFitCounts:
 def _pair(fact: str, calls: list[ToolCall]) -> tuple[ToolCall, str, str | None] | None:
     """The call a reason is for: the first whose tool carries the request's verb, or sets its field."""
     if m := _TRANSITION.match(fact):
-        verb = m.group(1).lower()
+        verb = m.group(1).lower().split("-")[0]  # "re-enroll" is re_enroll_…
         call = next((c for c in calls if verb in c.tool.split("_")), None)
         return (call, m.group(2), None) if call is not None else None
     if m := _UPDATE.match(fact):
@@ -223,9 +234,21 @@ def _contradictions(motive: str, record: _Record, column: str | None, today: dat
         (_ERRAND.search(motive) and not tool & _FETCHED)
         or (_MENDED.search(motive) and not words & _PROBLEMS)
         or (_BRINGING.search(motive) and not tool & _COUNTED)
+        or (_BOUGHT.search(motive) and tool & _PARTS)
+        or (_STILL.search(motive) and record.call.tool.startswith("re_"))
     ):
         found.add("kind")
+    past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
+    if _PROMPT.search(motive) and past and (today - max(past)).days > SOON_DAYS:
+        found.add("old")
     return found
+
+
+def _day(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
 
 
 def _days(row: dict[str, Any], pattern: re.Pattern[str]) -> list[date]:

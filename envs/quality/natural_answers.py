@@ -92,6 +92,7 @@ _ASKS = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     ("if", r"what would my (?P<x>.+?) come to if I (?P<act>.+?)\?"), ("new", r"what is my (?P<x>.+?) after that"),
     ("new", r"tell me my new (?P<x>.+?)" + _END), ("when", r"when (?:was|does) my (?P<y>.+) (?P<act>\w+)\?"),
     ("field", r"(?:what is|tell me|need to know) the (?P<x>.+?) of my (?P<y>.+?)" + _END),
+    ("much", r"(?P<x>how much) is my (?P<y>.+?)\?"), ("many", r"how many (?P<x>[\w ]+?) did my (?P<y>.+?) earn me\?"),
 ))  # fmt: skip
 _SAY = {
     "total": "Your {y} total {v}. | The {x} of your {y} adds up to {v}. | Added together, that's {v}. | {v} is the "
@@ -104,6 +105,10 @@ _SAY = {
     "I checked, and your {y} {did} {at} {v}. | The date is {v}.",
     "field": "The {x} of your {y} is {v}. | For your {y}, the {x} is {v}. | It's {v}. | {v} is the {x} on your {y}. | "
     "I checked your {y}: the {x} is {v}. | The {x} is {v}.",
+    "much": "Your {y} is {v}. | It's {v}. | {v} is the amount of your {y}. | I checked your {y}: it's {v}. | "
+    "That's {v}. | Your {y} comes to {v}.",
+    "many": "Your {y} earned you {v} {x}. | It earned you {v} {x}. | That's {v} {x}. | {v} {x} in all. | "
+    "I checked your {y}: {v} {x}. | You got {v} {x} for it.",
     "": "Here's what I found: {v}. | It comes to {v}. | The figures are {v}. | That's {v}. | In short: {v}. | "
     "Here are the details: {v}.",
 }

@@ -30,7 +30,7 @@ KNOWN_DATE_WORDS = word_set(
 #: monthly fee", "the lowest fare paid".
 KNOWN_MONEY_WORDS = word_set(
     """price paid cost fee fees total amount contract purchase fare rent payment charge monthly weekly annual
-    yearly per person guest night ticket basket hourly rate asking offer tuition"""
+    yearly per person guest night ticket basket hourly daily nightly rate asking offer tuition"""
 )
 #: Words of a count the owner set themselves: "the most nights", "the largest party size".
 KNOWN_COUNT_WORDS = word_set(

@@ -254,6 +254,8 @@ _ASKS = (  # (question, label, answer): the answer in the question's words
     (r"(?:what|how much) is the ([\w ]+?) of my (.+?) altogether", r"\1", r"the \1 of your \2 comes to @V"),
     (r"(?:what|how much) is the ([\w ]+?) of my (.+?)[?.]", r"\1", r"the \1 of your \2 is @V"),
     (r"(?:tell me|know) the ([\w ]+?) of my (.+?)[?.]", r"\1", r"the \1 of your \2 is @V"),
+    (r"how much is my (.+?)\?", r"amount", r"your \1 is @V"),
+    (r"how many ([\w ]+?) did my (.+?) earn me\?", r"\1", r"your \2 earned you @V \1"),
     (r"(?:tell me|what is) my (new )?([\w ]+?)(?: after that| afterwards)?[?.]", r"\2", r"your \1\2 is @V"),
 )
 

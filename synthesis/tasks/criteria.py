@@ -14,8 +14,8 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
-from envs.quality.everyday_ranks import Rank, unmistakable_rank
-from envs.quality.record_names import customer_knows
+from envs.quality.everyday_ranks import Rank, names_a_record, unmistakable_rank
+from envs.quality.spoken import spoken_when
 from envs.quality.text import superlative
 
 from ..domains.domain import Attribute, Entity, plural
@@ -30,6 +30,8 @@ ORDERED = frozenset({"money", "quantity", "integer", "percent", "rating", "date"
 #: Of the writes on a record the user owns, or on a public record a new one is for, how many name it
 #: by a criterion the agent must work out ("my open fine with the highest amount") where one applies.
 CRITERION_SHARE = 0.45
+#: Kinds of attribute that name a record a person picks (a tutor by name, a course by title).
+_LABELS = frozenset({"person_name", "title", "company", "name"})
 #: The most records a search shows at once (its ``limit``): a criterion over more is not checkable.
 SEARCH_LIMIT = 50
 Row = dict[str, Any]
@@ -55,14 +57,15 @@ def _sum(rows: list[Row], column: str) -> float | None:
 
 def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, Rank] | None:
     """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
-    a person says it ("the cheapest plan", "the plan with the most seats left"); None if every such
-    attribute ties at
-    both ends. ``own``: the user's own records, ranked only by what their owner knows of them (a
-    date of their own event or term, what they cost, a count they chose), never by an amount the
-    system keeps ("the highest current balance") or a date only it acts on ("the earliest disconnect
-    date")."""
+    a person says it ("the cheapest plan", "my booking with the most nights"); None if every such
+    attribute ties at both ends. Only the attributes a person names a record by
+    (:func:`names_a_record`): of the user's ``own`` records what their owner knows of them (a date of
+    their own event or term, what they cost, a count they chose), never an amount the system keeps
+    ("the highest current balance") or a date only it acts on ("the earliest disconnect date"); of
+    anyone's, when it is, what it costs or its size, never another party's capacity ("the caregiver
+    with the fewest open hours")."""
     ordered = [a for a in entity.attributes if a.kind in ORDERED]
-    attrs = [a for a in ordered if not own or customer_knows(a.name, a.kind)]
+    attrs = [a for a in ordered if names_a_record(a.name, a.kind, own)]
     rng.shuffle(attrs)
     for a in attrs:
         values = [r.get(a.name) for r in rows]
@@ -157,6 +160,36 @@ class CriterionGoals(ConsentGoals):
                 return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
         return None
 
+    def public_by_label(
+        self, chain: Chain, m: ToolMeta, parent: Entity, column: str, args: dict[str, Any], given: dict[str, Any]
+    ) -> tuple[Row, str] | None:
+        """A record that is nobody's named by what it is and its name, among those a search lists ("the
+        dermatology clinician Ana Ruiz"), where no lookup finds it and no rank a person picks by
+        tells it apart; the search joins the chain. None where no name is unique among them or the
+        create is refused for every one tried."""
+        search = next((x for x in self.meta.values() if x.role == "search" and x.entity == parent.name), None)
+        labels = [a.name for a in parent.attributes if a.kind in _LABELS]
+        if search is None or chain.episode is None or not labels:
+            return None
+        props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
+        filters = [f for f in props if f != "limit" and not f.endswith(("_from", "_to"))]
+        rows = chain.episode.dump(parent.table)
+        for f in self.rng.sample(filters, len(filters)):
+            values = sorted({str(r[f]) for r in rows if r.get(f) is not None})
+            for value in self.rng.sample(values, min(3, len(values))):
+                fitting = [r for r in rows if str(r.get(f)) == value]
+                if len(fitting) > SEARCH_LIMIT:
+                    continue
+                for row in self.rng.sample(fitting, min(4, len(fitting))):
+                    label = next((a for a in labels if [str(r.get(a)) for r in fitting].count(str(row[a])) == 1), None)
+                    tried = {**args, column: row[pk(parent)]}
+                    fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
+                    if label is None or chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
+                        continue
+                    chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
+                    return row, f"the {value.replace('_', ' ')} {parent.human} {row[label]}"
+        return None
+
     def _after_a_date(
         self,
         chain: Chain,
@@ -167,11 +200,16 @@ class CriterionGoals(ConsentGoals):
         given: dict[str, Any],
         search: ToolMeta,
     ) -> tuple[Row, str] | None:
-        """The public record with the earliest date from a day the user names on ("the slot with the
-        earliest start time on or after 2026-03-11"), found with the search's date range."""
+        """The public record with the earliest date from a day the user names on ("the earliest delivery
+        slot on or after March 11"), found with the search's date range; only by a date a person picks
+        a record by (when it happens, never a cargo cutoff)."""
         assert chain.episode is not None
         props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
-        dated = [a for a in parent.attributes if a.kind in ("date", "datetime") and f"{a.name}_from" in props]
+        dated = [
+            a
+            for a in parent.attributes
+            if a.kind in ("date", "datetime") and f"{a.name}_from" in props and names_a_record(a.name, a.kind, False)
+        ]
         if not dated:
             return None
         a = self.rng.choice(dated)
@@ -191,7 +229,9 @@ class CriterionGoals(ConsentGoals):
             if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                 continue
             chain.call(search.tool, **{f"{a.name}_from": start, "limit": SEARCH_LIMIT})
-            return row, f"the {parent.human} with the {superlative(a.name, True, False)} on or after {start}"
+            rank = _rank(a, False, [o for o in parent.attributes if o.kind in ORDERED])
+            day = spoken_when(start, self.env.spec.clock.date())  # "on or after April 16", not an ISO date
+            return row, f"{rank.name(parent.human)} on or after {day}"
         return None
 
     def total_question(self, e: Entity, rows: list[Row]) -> TotalQuestion | None:

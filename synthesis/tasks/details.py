@@ -110,6 +110,13 @@ SWITCH_VERBS = frozenset(
 )  # fmt: skip
 
 
+#: Participles of a thing the user has done themselves: "I've uploaded the invoice.", not "I'd like
+#: the invoice uploaded.".
+_DONE = frozenset({"uploaded", "attached", "signed", "submitted", "enclosed", "provided", "scanned", "sent"})
+#: Participles of a leave the user gives: "You have my permission for access.".
+_GRANTED = frozenset({"permitted", "allowed", "granted", "authorized", "authorised"})
+
+
 def switched(name: str, value: bool) -> str:
     """A yes-or-no detail in a person's words: "Please donate the papers." for a column that is a verb,
     "I'll need a loaner." for one that is asked for, "I'd like the card frozen." for one that is a
@@ -125,6 +132,12 @@ def switched(name: str, value: bool) -> str:
     if len(words) > 1 and words[-1] in ("requested", "needed", "wanted"):  # "I'll need a loaner."
         thing = " ".join(words[:-1])
         return f"I'll need {_an(thing)} {thing}." if value else f"I won't need {_an(thing)} {thing}."
+    if len(words) > 1 and words[-1] in _DONE:  # the user did it: "I've uploaded the invoice."
+        thing = " ".join(words[:-1])
+        return f"I've {words[-1]} the {thing}." if value else f"I haven't {words[-1]} the {thing} yet."
+    if len(words) > 1 and words[-1] in _GRANTED:  # "access_permitted": the user's leave, no state to set
+        thing = " ".join(words[:-1])
+        return f"You have my permission for {thing}." if value else f"I don't give permission for {thing}."
     if len(words) > 1 and words[-1].endswith("ed"):
         thing, state = " ".join(words[:-1]), words[-1]
         return f"I'd like the {thing} {state}." if value else f"I don't want the {thing} {state}."

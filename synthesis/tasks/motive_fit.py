@@ -53,6 +53,10 @@ CHARGED = "charged"
 #: something went wrong, not "before I forget".
 COVER = "cover"
 
+#: The record's latest day so far is within ``SOON_DAYS`` of today: only then did the user write
+#: "straight away" or "as soon as I opened it" (a box delivered six weeks ago is no news).
+RECENT = "recent"
+
 _CLAIM_WORDS = frozenset(
     {"claim", "dispute", "appeal", "complaint", "grievance", "correction", "reimbursement", "expense",
      "compensation", "chargeback", "rebate"}
@@ -176,6 +180,7 @@ class RecordFacts:
     due_soon: bool = False
     started: bool = False
     charged: bool = False
+    recent: bool = False
 
     @classmethod
     def from_phrase(cls, phrase: str) -> RecordFacts:
@@ -197,6 +202,7 @@ class RecordFacts:
         owed = _owed(row)
         ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
         starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
+        past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
         return cls(
             kind_words(phrase),
             overdue,
@@ -205,6 +211,7 @@ class RecordFacts:
             due_soon=any(0 <= (d - today).days <= SOON_DAYS for d in ends),
             started=bool(starts) and min(starts) <= today,
             charged=any(_CHARGE_COLUMN.search(k) and _positive(v) for k, v in row.items()),
+            recent=bool(past) and (today - max(past)).days <= SOON_DAYS,
         )
 
     def facets(self) -> frozenset[str]:
@@ -231,6 +238,8 @@ class RecordFacts:
             found.add(DUE_SOON)
         if self.started:
             found.add(STARTED)
+        if self.recent:
+            found.add(RECENT)
         if self.charged or found & {COSTS_USER}:
             found.add(CHARGED)
         if self.overdue is True:

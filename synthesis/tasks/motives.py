@@ -29,6 +29,7 @@ from .motive_fit import (
     HOSTED,
     PAYS_USER,
     PROBLEM,
+    RECENT,
     Motive,
     RecordFacts,
     motives_of,
@@ -153,16 +154,36 @@ _LOST = motives_of(
     "It never turned up on my end.",
     "I can't find it anywhere and I'm getting worried.",
 )
-_DAMAGED = motives_of(
-    "I noticed the damage as soon as I opened it.",
-    "It got damaged and I wanted you to know straight away.",
-    "It's not in the state it should be, and I'm worried about it.",
+# news told at once only of a record whose latest day is recent: a box of six weeks ago is no news
+_DAMAGED = (
+    *only(
+        RECENT, "I noticed the damage as soon as I opened it.", "It got damaged and I wanted you to know straight away."
+    ),
+    *motives_of(
+        "It's not in the state it should be, and I'm worried about it.",
+        "It's in a bad way, and I'm not happy about it.",
+        "The damage isn't something I can fix myself.",
+    ),
 )
-_REPORT = motives_of(
-    "I wanted to let you know as soon as I noticed.",
-    "I thought you should hear it from me before it causes trouble.",
-    "I'd rather flag it now than have it cause problems later.",
+_REPORT = (
+    *only(RECENT, "I wanted to let you know as soon as I noticed."),
+    *motives_of(
+        "I thought you should hear it from me before it causes trouble.",
+        "I'd rather flag it now than have it cause problems later.",
+    ),
 )
+#: A part of a record replaced (a box's key, an account's card): lost or worn out, never "arrived
+#: damaged" or "not what I ordered", which return a thing bought.
+_REPLACE_PART = motives_of(
+    "I've lost mine and need a new one.",
+    "My old one has stopped working.",
+    "My old one got bent and doesn't work properly anymore.",
+)
+_PARTS = frozenset(
+    {"key", "keys", "card", "badge", "fob", "tag", "pin", "sticker", "decal", "remote", "sim", "pass", "wristband"}
+)
+#: A second start after a pause ("re_enroll" a paused device): taken up again, not "still needed".
+_RESTARTS = frozenset({"enroll", "activate", "register", "join", "subscribe", "open", "start", "admit"})
 _CONFIRM = motives_of(
     "I've gone over it and everything looks right.",
     "I've checked my calendar and it works for me.",
@@ -379,6 +400,10 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     if verb in _NAMED:
         return _NAMED[verb]
     words = verb.split("_")
+    if words[0] in ("replace", "reissue") and set(words[1:]) & _PARTS:
+        return _REPLACE_PART
+    if words[0] == "re" and set(words[1:2]) & _RESTARTS:
+        return _RESUME
     if words[0] == "change" and not set(words) & _TIMES:  # a change of plan or size, not of when
         return _CHANGE
     if words[0] == "add" and set(words[1:]) & _COUNTED:

@@ -103,6 +103,35 @@ _QUALIFIERS = frozenset({"for", "to", "at", "of", "on", "with", "from", "in", "i
 #: Verbs that move or stretch a record in time, and the counts they take: "postpone it by 2 days".
 _SHIFTING_VERBS = frozenset({"postpone", "delay", "defer", "push", "shift", "reschedule", "extend", "move"})
 _SHIFTS = frozenset({"days", "hours", "weeks", "months", "extra_days", "extra_hours", "extra_weeks"})
+#: Verbs that stop a thing for a while: "pause my subscription for 14 days".
+_HOLDING_VERBS = frozenset({"pause", "suspend", "freeze", "hold", "defer", "skip"})
+#: Verbs that set a thing up anew: "schedule the redelivery for my parcel, 8 days later than planned".
+_SETTING_VERBS = frozenset({"schedule", "book", "arrange", "request", "set", "rebook"})
+
+
+def _span(name: str) -> str:
+    """The unit of a count of time a tool takes (``pause_days`` gives "days"), else ""."""
+    if name in _SHIFTS:
+        return name.removeprefix("extra_")
+    last = name.split("_")[-1]
+    return last if last in ("days", "hours", "weeks", "months") and name.count("_") == 1 else ""
+
+
+def spanned(verb: str, unit: str, n: int) -> str | None:
+    """A count of time said with the action it belongs to, never bare ("I need 8 days."): " by 2
+    days" after a move, " for 14 days" after a pause, ", 8 days later than planned" after a
+    redelivery set up, "It's running 3 days late." beside a delay reported; None for other verbs."""
+    said = f"{n} {unit[:-1] if n == 1 else unit}"
+    parts = verb.split("_")
+    if parts[0] in _SHIFTING_VERBS and "delay" not in parts[1:]:
+        return f" by {said}"
+    if parts[0] in _HOLDING_VERBS:
+        return f" for {said}"
+    if "delay" in parts or "late" in parts:
+        return f"It's running {said} late."
+    if parts[0] in _SETTING_VERBS:
+        return f", {said} later than planned"
+    return None
 
 
 def _human(name: str) -> str:
@@ -155,6 +184,25 @@ def record_question(phrase: str, column: str) -> str | None:
         return f"When was {phrase} {' '.join(verb)}?"
     if len(verb) == 1 and verb[0].endswith("s") and not verb[0].endswith("ss"):  # expires, renews, starts
         return f"When does {phrase} {verb[0][:-1]}?"
+    return None
+
+
+#: Units a record earns its owner, asked as "How many miles did … earn me?".
+_EARNED = frozenset({"miles", "points", "credits", "stars"})
+
+
+def plain_question(phrase: str, column: str, kinds: dict[str, str]) -> str | None:
+    """A value of a record asked as a person asks it, where the column's label need not be said: the
+    record's one amount of money ("How much is my damage claim for the booking on April 6?"), a reward
+    it earned ("How many miles did my mileage activity for the retail partner earn me?"). None for
+    other columns, and for an amount beside another (a fee beside a deposit: "how much" cannot say
+    which)."""
+    kind = kinds.get(column)
+    if kind == "money" and sum(k == "money" for k in kinds.values()) == 1:
+        return f"How much is {phrase}?"
+    words = column_words(column).split()
+    if kind in ("integer", "quantity") and words and words[-1] in _EARNED and len(words) <= 2:
+        return f"How many {' '.join(words)} did {phrase} earn me?"
     return None
 
 
@@ -229,12 +277,12 @@ class Phrasing:
         """A request sentence: what to do, to which record, why (``motive``), with any details."""
         action = verb_phrase(verb, phrase)
         extra = dict(extra)
-        shift = next((k for k in extra if k in _SHIFTS and isinstance(extra[k], int)), None)
-        if shift is not None and verb.split("_")[0] in _SHIFTING_VERBS:  # "postpone my lesson by 2 days"
-            n = extra.pop(shift)
-            unit = shift.removeprefix("extra_")
-            action += f" by {n} {unit[:-1] if n == 1 else unit}"
-        details = (f" {motive}" if motive else "") + self._details(extra)
+        said = ""
+        shift = next((k for k in extra if _span(k) and isinstance(extra[k], int)), None)
+        if shift is not None and (span := spanned(verb, _span(shift), extra[shift])):
+            extra.pop(shift)  # "postpone my lesson by 2 days", "pause it for 14 days", not "I need 14 days."
+            action, said = (action + span, "") if span[0] in " ," else (action, f" {span}")
+        details = (f" {motive}" if motive else "") + said + self._details(extra)
         if not first:
             return (
                 self.rng.choice(
@@ -326,7 +374,11 @@ class Phrasing:
             ]
         )
 
-    def ask_record_value(self, phrase: str, column: str) -> str:
+    def ask_record_value(self, phrase: str, column: str, kinds: dict[str, str] | None = None) -> str:
+        """A question of one value of the record ``phrase`` names. With the record's attribute
+        ``kinds``, an amount it is the only one of is asked as "How much is my damage claim for the
+        booking on April 6?" and a reward earned as "How many miles did my … earn me?", not by the
+        column's label chained onto the record's ("the miles of my mileage activity for …")."""
         what = _column_noun(column)
         choices = [
             f"What is the {what} of {phrase}?",
@@ -335,7 +387,7 @@ class Phrasing:
         ]
         question = record_question(phrase, column)
         picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change
-        return question or picked
+        return question or plain_question(phrase, column, kinds or {}) or picked
 
     def param_value(self, name: str, schema: dict[str, Any], verb: str | None = None) -> Any:
         """A value a user gives for a tool's parameter; a reason for transition ``verb`` is one that

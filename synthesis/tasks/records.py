@@ -148,6 +148,10 @@ class RecordGoals(CriterionGoals):
                 else:
                     row = self._fitting_public_row(chain, m, parent, rows, args) if rows else {}
                     phrase = self.name_public_record(chain, parent, row) if row else None
+                    if phrase is None and rows:  # no lookup finds it: what it is and its name
+                        given_now = self._create_inputs(e, m)
+                        if labelled := self.public_by_label(chain, m, parent, ref.column, args, given_now):
+                            (row, phrase), fixed_inputs = labelled, given_now
             if phrase is None:
                 return False
             args[ref.column] = row[pk(parent)]

@@ -458,7 +458,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
             phrase = self.locate(chain, e, row, avoid=col, details=True) if self.identify_user(chain) else None
             if phrase is None:
                 return None
-            chain.requests.append(self.say.ask_record_value(phrase, col))
+            chain.requests.append(self.say.ask_record_value(phrase, col, {a.name: a.kind for a in e.attributes}))
             if phrase != "my account":
                 chain.facts.append(self.say.record_fact(phrase))
             value = row[col]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from typing import Any
 
 import pytest
@@ -156,6 +157,39 @@ def _case(name: str) -> tuple[EnvSpec, ToolCall, str, str]:
             "Why I'm asking to close it: The problem sorted itself out.",
             "Why I'm asking to close it: I don't need it anymore.",
         )
+    if name == "part":  # safe_deposit_box_rentals-006 (seed 79): a lost key replaced "arrived damaged"
+        spec = _spec("safe_deposit_box_rentals")
+        lease = spec.seed["box_leases"][0]
+        args = {"box_lease_id": lease["box_lease_id"], "box_renter_id": lease["box_renter_id"]}
+        return (
+            spec,
+            ToolCall(tool="replace_key_box_lease", arguments=args),
+            "Why I'm asking to replace the key for it: It arrived damaged.",
+            "Why I'm asking to replace the key for it: I've lost mine and need a new one.",
+        )
+    if name == "restart":  # demand_response_rewards-026 (seed 79): a paused device re-enrolled
+        spec = _spec("demand_response_rewards")
+        device = spec.seed["enrolled_devices"][0]
+        args = {"enrolled_device_id": device["enrolled_device_id"], "customer_id": device["customer_id"]}
+        return (
+            spec,
+            ToolCall(tool="re_enroll_enrolled_device", arguments=args),
+            "Why I'm asking to re-enroll it: I'll still need it for a while yet.",
+            "Why I'm asking to re-enroll it: I'm back home now and want to pick it up again.",
+        )
+    if name == "old":  # meal_kit_subscriptions_kb-011 (seed 79): "straight away" of a box six weeks old
+        spec = copy.deepcopy(_spec("meal_kit_subscriptions"))
+        box = spec.seed["weekly_boxes"][0]
+        for column, value in box.items():
+            if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d.*", value):
+                box[column] = "2026-01-16"
+        args = {"weekly_box_id": box["weekly_box_id"], "subscriber_id": box["subscriber_id"]}
+        return (
+            spec,
+            ToolCall(tool="report_damaged_weekly_box", arguments=args),
+            "Why I'm asking to report it as damaged: It got damaged and I wanted you to know straight away.",
+            "Why I'm asking to report it as damaged: It's in a bad way, and I'm not happy about it.",
+        )
     spec = _spec("self_storage_rentals")
     renter = spec.seed["renters"][0]
     args = {"renter_id": renter["renter_id"], "autopay": not renter["autopay"]}
@@ -180,6 +214,9 @@ _COUNTER = {
     "cover": "forget_motives_on_cover",
     "errand": "motives_of_another_kind",
     "mended": "motives_of_another_kind",
+    "part": "motives_of_another_kind",
+    "restart": "motives_of_another_kind",
+    "old": "prompt_motives_on_old_records",
 }
 
 
@@ -214,6 +251,9 @@ def test_a_request_without_a_reason_beside_one_with_a_reason_is_counted() -> Non
         "library_loans",
         "newspaper_home_delivery",
         "travel_insurance_claims",
+        "safe_deposit_box_rentals",
+        "meal_kit_subscriptions",
+        "demand_response_rewards",
     ],
 )
 def test_generated_tasks_give_no_motive_that_contradicts_their_record(domain: str) -> None:

@@ -112,3 +112,14 @@ def test_an_output_date_and_amount_take_several_formats(clinic):
     texts = " ".join(natural_answers(clinic, task).values())
     for written in ("2026-06-09", "June 9, 2026", "9 June 2026", "06/09/2026", "Jun 9, 2026", "June 9th"):
         assert written in texts
+
+
+def test_an_amount_or_a_reward_asked_plainly_is_answered_in_the_questions_words(clinic):
+    task = _task(instruction="How much is my appointment on 2026-06-09?", outputs=["1234.50"])
+    texts = list(natural_answers(clinic, task).values())
+    assert any("your appointment on" in t.lower() and "1,234.50" in t for t in texts)
+    assert any("$1234.50" in t or "1234.50 dollars" in t for t in texts)  # read as money, not a count
+    task = _task(instruction="How many miles did my flight to Oslo earn me?", outputs=["1200"])
+    texts = list(natural_answers(clinic, task).values())
+    assert any("earned you 1200 miles" in t for t in texts)
+    assert all("1200" in t or "1,200" in t for t in texts)

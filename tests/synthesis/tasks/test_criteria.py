@@ -8,13 +8,14 @@ import re
 
 import pytest
 
-from envs import Environment, Task
+from envs import Environment, Task, check_env
 from envs.formats.spec import EnvSpec
 from envs.grading.outputs import as_number
 from envs.quality.derived import derived_arguments
 from envs.quality.spec import Ownership
 from envs.quality.tasks import find_target, is_ambiguous
 from envs.quality.text import normalize
+from synthesis.domains.domain import Attribute
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.criteria import extreme
@@ -43,8 +44,13 @@ def generated() -> list[tuple[EnvSpec, list[Task]]]:
 
 
 def test_extreme_picks_the_one_row_that_holds_a_value_alone():
-    entity = next(e for e in load_ontology()[0].entities if any(a.kind == "money" for a in e.attributes))
-    money = next(a.name for a in entity.attributes if a.kind == "money")
+    from envs.quality.everyday_ranks import names_a_record
+
+    def priced(a: Attribute) -> bool:
+        return a.kind == "money" and names_a_record(a.name, a.kind, own=False)
+
+    entity = next(e for d in load_ontology() for e in d.entities if any(priced(a) for a in e.attributes))
+    money = next(a.name for a in entity.attributes if priced(a))
     others = {a.name: 1 for a in entity.attributes if a.kind not in ("money",)}
     rows = [{**others, money: 5.0}, {**others, money: 9.5}, {**others, money: 5.0}]
     found = extreme(entity, rows, random.Random(0))
@@ -71,6 +77,41 @@ def test_a_rank_is_said_in_everyday_words_only_where_no_other_column_shares_them
     # two prices of one record: "the cheapest" cannot say which
     assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("setup_fee", False)]) is None
     assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("seats_left", False)]) is not None
+
+
+def test_a_record_is_ranked_only_by_what_a_person_picks_it_by():
+    """Of anyone's records (a caregiver, a class) a person picks by when, what it costs or its size,
+    never by another party's capacity or a figure the system keeps; of their own, by what they know
+    of them; and a column ranked is said in everyday words where there are some."""
+    from envs.quality.everyday_ranks import everyday_rank, names_a_record, unmistakable_rank
+
+    assert not names_a_record("open_hours", "integer", own=False)  # no client picks the busiest aide
+    assert not names_a_record("seats_left", "integer", own=False)
+    assert not names_a_record("max_rebate", "money", own=False)
+    assert not names_a_record("cargo_cutoff", "datetime", own=False)
+    assert not names_a_record("party_size", "integer", own=False)  # a count the owner sets, of theirs only
+    assert names_a_record("party_size", "integer", own=True)
+    assert not names_a_record("current_balance", "money", own=True)
+    assert names_a_record("price", "money", own=False) and names_a_record("departure_time", "datetime", own=False)
+    assert names_a_record("capacity", "integer", own=False)  # "the largest room"
+    cost = everyday_rank("credit_cost", False, False)  # a price in credits
+    assert cost is not None and cost.name("license", "my") == "my cheapest license"
+    assert everyday_rank("credit_rate", False, True) is None  # paid to the user: no price
+    rate = everyday_rank("monthly_rate", False, True)
+    assert rate is not None and rate.name("rental") == "the most expensive rental"
+    expected = everyday_rank("expected_date", True, False)
+    assert expected is not None and expected.name("parcel", "my") == "my parcel that is expected first"
+    span = [("window_start", True), ("window_end", True)]
+    first = unmistakable_rank("window_start", True, False, span)
+    assert first is not None and first.name("delivery slot") == "the earliest delivery slot"
+    assert unmistakable_rank("window_end", True, False, span) is None  # "earliest" says the start
+    sitting = everyday_rank("sitting_at", True, False)
+    assert sitting is not None and sitting.name("exam sitting") == "the earliest exam sitting"
+    assert not names_a_record("credit_rate", "money", own=True)  # paid to the user, no price of theirs
+    ends = everyday_rank("end_date", True, False)
+    assert ends is not None and ends.name("rental", "my") == "my rental that ends first"
+    asked = everyday_rank("requested_date", True, False)  # not "my upgrade request with the earliest requested date"
+    assert asked is not None and asked.name("upgrade request", "my") == "my oldest upgrade request"
 
 
 def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated):
@@ -130,3 +171,21 @@ def test_a_what_if_question_is_answered_without_acting_and_not_by_the_value_as_i
             assert task.outputs[0] != now
             seen += 1
     assert seen >= 1
+
+
+def test_a_public_record_no_lookup_finds_is_named_by_what_it_is_and_its_name():
+    """home_health_visits-030 (seed 79): "the home health aide caregiver with the fewest open hours";
+    a client names the aide they want: "the home health aide caregiver Laura Baker"."""
+    from ..seeds.generated import domain
+
+    d = domain("home_health_visits")
+    gen = generate_env(d, seed=0)
+    twin = generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=30, seed=0, twin=twin.spec)
+    names = {r["full_name"] for r in gen.spec.seed["caregivers"]}
+    creates = [t for t in tasks if any(a.tool == "create_care_visit" for a in t.gold_actions)]
+    assert len(creates) >= 3
+    assert not any(re.search(r"open hours", t.instruction) for t in tasks)
+    named = [t for t in creates if any(f"caregiver {n}" in t.instruction for n in names)]
+    assert named
+    assert check_env(gen.spec, tasks).ok

@@ -157,3 +157,21 @@ def test_a_reason_fits_the_kind_of_thing_asked_for() -> None:
     assert redelivered and not {m for m in redelivered if "forget" in m}
     removed = _said("remove_beneficiaries", "my beneficiary")
     assert removed and not {m for m in removed if "suits me better" in m or "cheaper" in m}
+
+
+def test_a_motive_fits_the_action_and_the_records_age() -> None:
+    """The seed-79 review's three: a paused device re-enrolled "I'll still need it for a while yet", a
+    lost key replaced "It arrived damaged", a box of six weeks ago "I wanted you to know straight away"."""
+    from synthesis.tasks.motives import family
+
+    assert family("re_enroll") == family("resume") and family("re_enroll") != family("renew")
+    assert family("replace_key") != family("return") and family("replace_item") == family("return")
+    keys = {transition_motive("replace_key", f"u{i}|my box lease") for i in range(30)}
+    assert keys and not any("arrived" in k or "ordered" in k for k in keys if k)
+    today = date(2026, 3, 2)
+    old = RecordFacts.of_row("my weekly box", {"delivered_on": "2026-01-16", "status": "delivered"}, today)
+    new = RecordFacts.of_row("my weekly box", {"delivered_on": "2026-02-26", "status": "delivered"}, today)
+    said_old = {transition_motive("report_damaged", f"u{i}|my weekly box", record=old) for i in range(40)}
+    said_new = {transition_motive("report_damaged", f"u{i}|my weekly box", record=new) for i in range(40)}
+    assert not any("straight away" in m or "as soon as" in m for m in said_old if m)
+    assert any("straight away" in m or "as soon as" in m for m in said_new if m)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 
 import pytest
@@ -216,9 +217,9 @@ def test_details_are_said_as_a_person_says_them_not_as_form_fields(
 
 def test_a_request_says_why_before_its_details() -> None:
     say = Phrasing(random.Random(0))
-    text = say.request("pause", RECORD, {"weeks": 2}, motive="I'm travelling for a few weeks.")
-    assert text.endswith("order O1. I'm travelling for a few weeks. It's for 2 weeks.") or text.endswith(
-        "order O1? I'm travelling for a few weeks. It's for 2 weeks."
+    text = say.request("book", RECORD, {"nights": 2}, motive="I'm travelling for a few weeks.")
+    assert text.endswith("order O1. I'm travelling for a few weeks. It's for 2 nights.") or text.endswith(
+        "order O1? I'm travelling for a few weeks. It's for 2 nights."
     ), text
     changed = say.update_request("address", RECORD, "14 Elm Street", first=True, motive="I've just moved.")
     assert changed.endswith("to 14 Elm Street. I've just moved."), changed
@@ -233,3 +234,46 @@ def test_a_user_acting_for_their_child_is_no_student() -> None:
     assert parents and not {p for p in parents if "student" in p.lower()}
     learners = {Phrasing(random.Random(s)).persona(24, role="learner") for s in range(200)}
     assert {p for p in learners if "student" in p.lower()}
+
+
+def test_a_records_one_amount_and_a_reward_are_asked_as_a_person_asks_them() -> None:
+    """frequent_flyer_awards-020: "the miles of my mileage activity for the retail partner"."""
+    say = Phrasing(random.Random(0))
+    activity = {"miles": "quantity", "activity_type": "enum", "posted_on": "date"}
+    phrase = "my mileage activity for the retail partner"
+    asked = say.ask_record_value(phrase, "miles", activity)
+    assert asked == "How many miles did my mileage activity for the retail partner earn me?"
+    claim = {"amount": "money", "status": "enum"}
+    assert say.ask_record_value("my damage claim for the booking on April 6", "amount", claim) == (
+        "How much is my damage claim for the booking on April 6?"
+    )
+    # beside a second amount "how much" cannot say which: the column is named
+    both = {"amount": "money", "deposit": "money"}
+    assert "the amount of my damage claim" in say.ask_record_value("my damage claim", "amount", both)
+    assert "the miles redeemed of" in say.ask_record_value(RECORD, "miles_redeemed", {"miles_redeemed": "quantity"})
+
+
+@pytest.mark.parametrize(
+    ("verb", "extra", "said"),
+    [
+        ("schedule_redelivery", {"days": 8}, "schedule the redelivery for my order O1, 8 days later than planned."),
+        ("pause_subscription", {"pause_days": 14}, "for my order O1 for 14 days."),
+        ("postpone_lesson", {"days": 1}, "by 1 day."),
+        ("report_delay", {"days": 3}, "It's running 3 days late."),
+    ],
+)
+def test_a_count_of_time_is_said_with_its_action_never_bare(verb: str, extra: dict[str, int], said: str) -> None:
+    """parcel_delivery_exceptions-025: "Please schedule the redelivery for one of my parcels. … I need 8 days."."""
+    text = Phrasing(random.Random(0)).request(verb, RECORD, extra, motive="It suits me.")
+    assert said in text, text
+    assert not re.search(r"I need \d|I'm after \d|It's for \d", text), text
+
+
+def test_a_thing_the_user_did_or_allows_is_said_as_theirs() -> None:
+    from synthesis.tasks.details import detail
+
+    assert detail("invoice_uploaded", True) == "I've uploaded the invoice."
+    assert detail("invoice_uploaded", False) == "I haven't uploaded the invoice yet."
+    assert detail("access_permitted", True) == "You have my permission for access."
+    assert detail("loaner_requested", True) == "I'll need a loaner."
+    assert detail("account_locked", True) == "I'd like the account locked."
