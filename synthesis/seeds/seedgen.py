@@ -37,7 +37,7 @@ from typing import Any
 from faker import Faker
 
 from ..domains.bounds import started_columns
-from ..domains.catalog_names import catalog_name
+from ..domains.catalog_names import catalog_name, key_of_name
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.labels import Labels
@@ -413,6 +413,8 @@ def generate_seed(
                 if windows or (entity.name, attr.name) in dates.driven:  # both sides of the time rules
                     row[attr.name] = dates.mixed((entity.name, attr.name), windows, attr.kind, rng) or row[attr.name]
                     rank[attr.name] = ANCHORED if (entity.name, attr.name) in dates.driven else PLACED
+            if named is not None:  # the name's own key, so the keyed pool keeps each name once
+                key_of_name(entity, named, row)
             labels.fit(row, lambda name, key: by_id[name].get(key))  # a topic its tutor teaches, drawn after it
             for link in prices:
                 parent_id = row.get(link.ref.column)
