@@ -229,6 +229,10 @@ def without_superseded(text: str, outputs: Iterable[str]) -> str:
     return _CHANGE.sub(cut, text) if wanted else text
 
 
+#: After a label, a thing it names, not a state: "the plan review fee", "the claims office".
+_ATTRIBUTIVE = re.compile(r" (?:fee|fees|charge|charges|cost|costs|deposit|team|department|office|form|forms)\b")
+
+
 def _denied(said: str, at: int, end: int) -> bool:
     return bool(_DENIED_BEFORE.search(said[max(0, at - 60) : at]) or _DENIED_AFTER.match(said, end))
 
@@ -245,10 +249,12 @@ def label_named(text: str, label: str) -> bool:
     False
     >>> label_named("It's queued: payment went through, so it's no longer pending payment.", "pending payment")
     False
+    >>> label_named("It was issued after the $250.00 plan review fee was paid.", "plan_review")
+    False
     """
     said = _words(text)
     for at in _occurrences(_words(label), said):
-        if _denied(said, at, at + len(_words(label))):
+        if _denied(said, at, at + len(_words(label))) or _ATTRIBUTIVE.match(said, at + len(_words(label))):
             continue
         if not _ordinary_verb(label):
             return True

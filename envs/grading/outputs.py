@@ -55,17 +55,51 @@ del _NUMBER_WORDS["one"]
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
+_UNITS = {w: n for n, w in enumerate([*_COUNTS.split(), "seventeen", "eighteen", "nineteen"])}
+_TEN_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TENS = {w: 10 * n for n, w in enumerate(_TEN_WORDS, 2)}
+_SPOKEN_WORD = "|".join([*_UNITS, *_TENS, "hundred", "thousand", "and", "a"])
+#: A whole sum said in words before its currency: "fifty dollars", "one hundred and twenty-five euros".
+_SPOKEN_AMOUNT = re.compile(rf"\b((?:(?:{_SPOKEN_WORD})[\s-]+)+)(?:dollars|euros|pounds|bucks)\b")
+
+
+def _spoken(words: str) -> float | None:
+    """The number a run of number words says ("one hundred and twenty-five" -> 125), or None."""
+    total = part = 0
+    said = False
+    for w in re.split(r"[\s-]+", words.strip()):
+        if w in _UNITS:
+            part += _UNITS[w]
+        elif w in _TENS:
+            part += _TENS[w]
+        elif w == "hundred":
+            part = max(part, 1) * 100
+        elif w == "thousand":
+            total, part = total + max(part, 1) * 1000, 0
+        elif w in ("and", "a"):
+            continue
+        else:
+            return None
+        said = True
+    return float(total + part) if said else None
+
+
 def numbers_in(text: str) -> list[float]:
-    """Every standalone number in ``text`` (digits, or a count from two to twenty in words).
+    """Every standalone number in ``text`` (digits, a count from two to twenty in words, or a whole
+    sum in words before its currency).
 
     >>> numbers_in("Refund of $1,234.50 for order #W1003, two items")
     [1234.5, 2.0]
+    >>> numbers_in("They add up to fifty dollars, or one hundred and twenty-five euros.")
+    [50.0, 125.0]
     """
     # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
     # "1." or "2)" opening a line numbers a list item, it states no value
     t = normalize(re.sub(r"(?m)^\s*\d{1,2}[.)](?=\s)", " ", text))
     found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
-    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(t)]
+    spoken = [v for m in _SPOKEN_AMOUNT.finditer(t) if (v := _spoken(m.group(1))) is not None]
+    counted = _SPOKEN_AMOUNT.sub(" ", t) if spoken else t  # "twenty-five dollars" says no twenty and no five
+    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(counted)] + spoken
 
 
 def _words(text: str) -> str:
