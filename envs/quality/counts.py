@@ -154,6 +154,8 @@ class QualityCounts:
     periodic_rows_off: int = 0
     running_totals_checked: int = 0
     running_totals_below_parts: int = 0
+    priced_lines_checked: int = 0
+    lines_off_their_units: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

@@ -47,6 +47,7 @@ from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
 from .presentation import render_markdown
+from .priced_lines import lines_off_their_units
 from .relations import relation_counts
 from .requests import request_counts
 from .retrieval import retrieval_counts
@@ -207,6 +208,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         periodic_rows_off,
         running_totals_below_parts,
         rows_without_arrangement,
+        lines_off_their_units,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -23,6 +23,7 @@ from .bounds import fit_bounds
 from .made_amounts import fit_made_amounts
 from .own_row import fit_own_rows
 from .passed_rules import fit_passed_rules
+from .priced_lines import fit_unit_prices
 from .status_fields import fit_status_fields
 
 
@@ -73,6 +74,8 @@ def fit_amounts(spec: EnvSpec) -> int:
             value = proportionate(pair, base, rng)
             row[pair.column] = math.floor(value) if kinds[pair.table, pair.column] == "integer" else value
             changed += 1
+    changed += fit_unit_prices(spec)  # a line is its units at the unit price, before a cap scales it
     changed += fit_passed_rules(spec)  # before the bounds: a capped amount stays within its maximum
+    changed += fit_unit_prices(spec, keep_below=True)  # a scaled line in whole units, within its cap
     changed += fit_status_fields(spec)  # a grade once verified, no guardian for an adult
     return changed + fit_bounds(spec) + fit_own_rows(spec) + fit_made_amounts(spec)

@@ -39,6 +39,7 @@ from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
 from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
+from ..domains.priced_lines import fit_unit_prices
 from ..domains.running_totals import settle_running_totals
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
@@ -265,6 +266,8 @@ def generate_env(
     settle_aggregates(domain, spec)  # parents' totals follow their children, as finally seeded
     if settle_amounts(spec):  # a total a parent took from its items may now be below its refunds
         settle_aggregates(domain, spec)
+    if fit_unit_prices(spec, keep_below=True):  # lines a parent's range scaled, in whole units again
+        settle_aggregates(domain, spec, within_ranges=False)
     if fit_fixed_charges(spec):  # a missed-visit credit of 25.00, as the tool posts one
         fit_made_amounts(spec)  # a receipt copied from a fee the tool fixes follows it
         balances_follow_children(spec)  # a fine balance is the fixed fines still open
