@@ -11,7 +11,10 @@ Read from the tools' SQL alone, so the measure runs on any catalog; the seed gen
 * **A check a status passed.** A tool that moves a row into a status only if a number column of the row
   is within a literal bound (``:rec.hours_worked <= 30`` to submit) or a flag is set (``:rec.x IS 1``)
   says every row in that status, or a later one (the status column's values in order) that no tool
-  reaches from a status before it, passed the check: a paid week was submitted.
+  reaches from a status before it, passed the check: a paid week was submitted. A column the moving tool
+  sets itself, or one another tool moves in any state or once the row is past the move, is not read;
+  one another tool moves only before it is (a storage unit moving out owes nothing: the balance is paid
+  while the unit is rented, and scheduling the move-out checks it is paid).
 """
 
 from __future__ import annotations
@@ -81,15 +84,17 @@ def caps(spec: EnvSpec) -> list[Cap]:
     return sorted(out, key=lambda c: (c.table, c.column, c.group))
 
 
-def _moves(spec: EnvSpec) -> Iterator[tuple[str, str, set[str], list[str]]]:
-    """(table, status moved to, from-states, the tool's own-row checks) of every tool moving a status."""
+def _moves(spec: EnvSpec) -> Iterator[tuple[str, str, set[str], list[str], set[tuple[str, str]]]]:
+    """(table, status moved to, from-states, the tool's own-row checks, the columns it sets beside) of
+    every tool moving a status."""
     for tool in spec.tools:
         sql = [(s.kind, (s.sql or "").strip()) for s in tool.steps]
         froms = {v for k, q in sql if k == "require" and (m := _FROM.match(q)) for v in re.findall(r"'(\w+)'", m[1])}
         checks = [q for k, q in sql if k == "require"]
+        sets = {key for k, q in sql if k == "exec" for key in updated_columns(q)}
         for kind, q in sql:
             if kind == "exec" and (m := _MOVE.match(q)) and froms:
-                yield m[1], m[2], froms, checks
+                yield m[1], m[2], froms, checks, sets
 
 
 def passed_checks(spec: EnvSpec) -> list[Passed]:
@@ -98,7 +103,7 @@ def passed_checks(spec: EnvSpec) -> list[Passed]:
     moves = list(_moves(spec))
     moved = _moved_from(spec)  # a column moved after the check says nothing of what it found
     out = []
-    for table, to, froms, checks in moves:
+    for table, to, _froms, checks, sets in moves:
         statuses = status_columns(tables[table]) if table in tables else []
         order = [v for v in (statuses[0].enum or [])] if statuses else []
         if to not in order:
@@ -106,7 +111,13 @@ def passed_checks(spec: EnvSpec) -> list[Passed]:
         states = _past(order, table, to, moves)
         for check in checks:
             found = _BOUND.match(check) or _FLAG.match(check)
-            if found and any(not f or f & states or f == froms for f in moved.get((table, found[1]), [])):
+            # a column the move itself sets (a balance paid off as the plan is), or one another tool moves
+            # in any state or once the row is past the move, may have left what the check found; one
+            # another tool moves only before the move (a balance paid while the unit is rented) was
+            # checked as the row moved
+            if found and (
+                (table, found[1]) in sets or any(not f or f & states for f in moved.get((table, found[1]), []))
+            ):
                 continue
             if m := _BOUND.match(check):
                 out.append(Passed(table, m[1], m[2], float(m[3]), states))
@@ -115,10 +126,14 @@ def passed_checks(spec: EnvSpec) -> list[Passed]:
     return out
 
 
-def _past(order: list[str], table: str, to: str, moves: list[tuple[str, str, set[str], list[str]]]) -> frozenset[str]:
+def _past(
+    order: list[str], table: str, to: str, moves: list[tuple[str, str, set[str], list[str], set[tuple[str, str]]]]
+) -> frozenset[str]:
     before = set(order[: order.index(to)])
     later = [
-        s for s in order[order.index(to) + 1 :] if not any(t == table and d == s and f & before for t, d, f, _ in moves)
+        s
+        for s in order[order.index(to) + 1 :]
+        if not any(t == table and d == s and f & before for t, d, f, _, _ in moves)
     ]
     return frozenset([to, *later])
 

@@ -47,6 +47,19 @@ def test_a_check_on_a_column_the_step_itself_moves_is_not_read(domains):
     assert not [c for c in passed_checks(spec) if c.column == "balance_due"]
 
 
+def test_a_check_on_a_column_only_another_step_moves_before_the_move_is_read(domains):
+    # a balance is paid while the unit is rented; scheduling the move-out checks it is paid, so a
+    # unit moving out owes nothing
+    spec = generated(domains, "self_storage_rentals")
+    [paid] = [c for c in passed_checks(spec) if c.column == "balance_due"]
+    assert (paid.table, paid.op, paid.bound) == ("unit_rentals", "<=", 0)
+    assert "move_out_scheduled" in paid.states and "active" not in paid.states
+    moving = [r for r in spec.seed["unit_rentals"] if r["status"] in paid.states]
+    assert moving and all(r["balance_due"] <= 0 for r in moving)
+    moving[0]["balance_due"] = 12.5
+    assert rows_past_their_rules(spec).rows_past_their_rules == 1
+
+
 @pytest.mark.parametrize("name", ["efficiency_rebate_programs", "unemployment_weekly_claims", "game_store_refunds"])
 def test_generated_seeds_keep_their_rows_within_the_rules_they_passed(domains, name):
     counts = rows_past_their_rules(generated(domains, name))
