@@ -38,7 +38,7 @@ from .motive_fit import (
     only,
     pick,
 )
-from .timed_motives import COLLECT, EXTEND, PAY, REDEEM, REDELIVER, RENEW
+from .timed_motives import COLLECT, EXTEND, PAY, PREPAY, REDEEM, REDELIVER, RENEW
 
 __all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
 
@@ -315,7 +315,8 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
         _RESUME,
     ),
     **dict.fromkeys(("reopen",), _REOPEN),
-    **dict.fromkeys(("pay", "prepay", "settle", "repayment", "payment", "cure"), PAY),
+    **dict.fromkeys(("pay", "settle", "repayment", "payment", "cure"), PAY),
+    "prepay": PREPAY,
     **dict.fromkeys(("renew", "re"), RENEW),
     **dict.fromkeys(("extend",), EXTEND),
     **dict.fromkeys(("reschedule", "postpone", "delay", "move", "shift", "change", "swap", "transfer"), RESCHEDULE),

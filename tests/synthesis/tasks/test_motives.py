@@ -176,3 +176,10 @@ def test_a_document_withdrawn_was_sent_by_mistake_and_a_trade_name_changes_with_
         renamed = update_motive("dba_name", f"U{i}|my business")
         assert "name" in renamed and "find it" not in renamed
     assert "find it" in " ".join(update_motive("nickname", f"U{i}|my card") for i in range(30))
+
+
+def test_a_prepayment_is_paying_ahead_not_a_debt_cleared() -> None:
+    """self_storage_rentals-021 (seed 83): a month prepaid "so it isn't hanging over me"."""
+    said = {transition_motive("prepay", f"U{i}|my unit rental") for i in range(40)}
+    assert None not in said and all("ahead" in str(s) or "next month" in str(s) for s in said)
+    assert any("hanging over" in str(transition_motive("pay", f"U{i}|my bill")) for i in range(40))
