@@ -41,11 +41,17 @@ def _as_written(value: float, integral: bool) -> float | int:
     return round(round(value / step) * step, 2)
 
 
+def holds_amount(old: Any, a: Attribute) -> bool:
+    """Whether ``a`` holds an amount and ``old`` is one to change from (a positive number)."""
+    return a.kind in NEAR_KINDS and not isinstance(old, bool) and isinstance(old, int | float) and old > 0
+
+
 def nearby_amount(old: Any, a: Attribute, schema: dict[str, Any], rng: random.Random) -> float | int | None:
     """A new value of ``a`` near ``old`` (more or less by 4–35 %, rounded as written), inside the
-    attribute's range and the tool's bounds where ``old`` was; None where ``a`` holds no amount or
-    ``old`` is none to change from."""
-    if a.kind not in NEAR_KINDS or isinstance(old, bool) or not isinstance(old, int | float) or old <= 0:
+    attribute's range and the tool's bounds where ``old`` was (part of the way to a bound it would
+    cross); None where ``a`` holds no amount, ``old`` is none to change from, or ``old`` sits on the
+    bound it would move past."""
+    if not holds_amount(old, a):
         return None
     integral = a.kind != "money"
     change = rng.uniform(LEAST_CHANGE, MOST_CHANGE)
@@ -56,8 +62,14 @@ def nearby_amount(old: Any, a: Attribute, schema: dict[str, Any], rng: random.Ra
     low, high = a.range or (None, None)
     low = schema.get("minimum", low) if low is None else max(low, schema.get("minimum", low))
     high = schema.get("maximum", high) if high is None else min(high, schema.get("maximum", high))
-    if (low is not None and low <= old and value < low) or (high is not None and old <= high and value > high):
-        return None  # no value near enough fits its bounds: the caller draws one as before
+    # past a bound the old value keeps: part of the way to the bound instead (a declared value near
+    # the column's top is corrected down a little or up to below it, never drawn anew)
+    if high is not None and old <= high < value:
+        value = _as_written(old + (high - old) * rng.uniform(0.3, 0.9), integral)
+    if low is not None and value < low <= old:
+        value = _as_written(old - (old - low) * rng.uniform(0.3, 0.9), integral)
+    if value == old or (high is not None and old <= high < value) or (low is not None and value < low <= old):
+        return None  # at its bound already, with nowhere to go: the caller draws as before
     return int(value) if integral else float(value)
 
 

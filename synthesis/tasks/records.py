@@ -27,7 +27,7 @@ from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
-from .landing import nearby_amount
+from .landing import holds_amount, nearby_amount
 from .record_motives import create_motive, update_motive
 from .relatives import fit_new_relative
 
@@ -259,8 +259,10 @@ class RecordGoals(CriterionGoals):
         schema = tool.parameters["properties"][a.name]
 
         def draw() -> dict[str, Any]:  # an amount is changed by a little, never drawn anew (measure 80)
-            near = nearby_amount(now.get(a.name), a, schema, self.rng)
-            return {a.name: near if near is not None else self.input_value(a, schema)}
+            old = now.get(a.name)
+            if holds_amount(old, a):  # on its bound, with nowhere to go: unchanged, so no goal
+                return {a.name: nearby_amount(old, a, schema, self.rng) or old}
+            return {a.name: self.input_value(a, schema)}
 
         drawn = self.seasonal(e, now, draw)
         if drawn is None:

@@ -27,7 +27,7 @@ from .answers import participles
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
-from .landing import lands_past, nearby_amount
+from .landing import holds_amount, lands_past, nearby_amount
 from .motive_fit import RecordFacts
 from .motives import PAYOUT_VERB, transition_motive
 from .phrasing import verb_phrase
@@ -145,8 +145,8 @@ class RuleGoals(UserKnowledge):
         for eff in t.effects:
             if eff.kind == "set" and eff.value == f"param:{param}" and (eff.target or "").startswith("field:"):
                 a = e.attribute((eff.target or "")[6:])
-                if a is not None:
-                    return nearby_amount(row.get(a.name), a, schema, self.rng)
+                if a is not None and holds_amount(row.get(a.name), a):  # unchanged on its bound: not clean
+                    return nearby_amount(row.get(a.name), a, schema, self.rng) or row.get(a.name)
         return None
 
     def failing_rules(self, m: ToolMeta, row: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Guard | None]]:

@@ -52,11 +52,16 @@ def test_no_near_amount_for_what_holds_none() -> None:
     assert nearby_amount("x", Attribute(name="note", kind="text"), {}, rng) is None
     assert nearby_amount(0, Attribute(name="fee", kind="money"), {}, rng) is None
     assert nearby_amount(None, Attribute(name="fee", kind="money"), {}, rng) is None
-    # a bound that leaves no value near enough: None, and the caller draws as before
-    capped = [
-        nearby_amount(100.0, Attribute(name="fee", kind="money"), {"maximum": 100}, random.Random(s)) for s in range(40)
-    ]
-    assert None in capped and all(x is None or x <= 100 for x in capped)
+    # a bound the old value keeps is kept: part of the way to it, never a value drawn anew
+    fee = Attribute(name="fee", kind="money", range=(20, 50000))
+    capped = [nearby_amount(39235.72, fee, {}, random.Random(s)) for s in range(60)]
+    assert all(x is not None and 39235.72 * 0.6 <= x <= 50000 for x in capped)
+    assert any(x is not None and x > 39235.72 for x in capped)
+    odometer = Attribute(name="odometer", kind="integer", range=(10000, 150000))
+    read = [nearby_amount(138182, odometer, {}, random.Random(s)) for s in range(40)]
+    assert all(x is not None and 138182 < x <= 150000 for x in read)
+    # on the bound it would move past: nowhere to go
+    assert nearby_amount(150000, odometer, {}, random.Random(0)) is None
 
 
 def test_a_date_to_come_counts_from_the_clock_and_a_past_end_does_not() -> None:
