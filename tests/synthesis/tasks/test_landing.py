@@ -10,6 +10,7 @@ from typing import Any
 from envs import Environment
 from synthesis.domains.domain import Attribute
 from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.chain import Goal
 from synthesis.tasks.landing import lands_past, moved_date, nearby_amount
 from synthesis.tasks.taskgen import TaskGenerator
 from synthesis.tools.envgen import generate_env
@@ -85,3 +86,16 @@ def test_an_extension_still_ending_in_the_past_is_no_task() -> None:
     chosen = {row["rental_id"] for row, _ in gen.candidates(extend)}
     assert chosen and not chosen & {r["rental_id"] for r in past}
     assert chosen <= {r["rental_id"] for r in ahead}
+
+
+def test_no_change_follows_a_create_to_a_field_it_just_set() -> None:
+    """ferry_vehicle_crossings-025 (seed 83): book with "1 passenger", then add a second in the same
+    message; a booking's other steps (check in, cancel) still follow it."""
+    domain, g, env = _generated("ferry_vehicle_crossings")
+    gen = TaskGenerator(domain, g.spec, g.meta, env, seed=0)
+    create, add = gen.meta["create_ferry_booking"], gen.meta["add_passenger_ferry_booking"]
+    booking = domain.entity(add.entity)
+    made = Goal(create.tool, booking.name, "FB9999", "create", "the new ferry booking", {})
+    assert gen._changes(add) & set(g.spec.tool(create.tool).parameters["properties"])
+    assert not gen._follows(add, booking, made)
+    assert gen._follows(gen.meta["check_in_ferry_booking"], booking, made)
