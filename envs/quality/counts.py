@@ -64,6 +64,10 @@ class QualityCounts:
     writes_changing_nothing: int = 0
     amended_after_filing: int = 0
     pointless_write_chains: int = 0
+    amount_updates_checked: int = 0
+    amount_updates_far: int = 0
+    moves_checked: int = 0
+    moves_landing_past: int = 0
     written_dates_checked: int = 0
     written_dates_implausible: int = 0
     internal_key_references: int = 0

@@ -40,6 +40,8 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("chains amending a record after filing it", str(c.amended_after_filing)),
         ("chains a write makes pointless (extend, then pay off)", str(c.pointless_write_chains)),
         ("implausible dates set by writes", f"{c.written_dates_implausible}/{c.written_dates_checked}"),
+        ("amounts updated to under a fifth or over five times", f"{c.amount_updates_far}/{c.amount_updates_checked}"),
+        ("dates moved on that still end in the past", f"{c.moves_landing_past}/{c.moves_checked}"),
         (
             "writes setting a field to the value it holds",
             f"{c.unchanged_field_writes} calls in {c.unchanged_field_tasks} tasks "

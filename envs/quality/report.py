@@ -128,6 +128,10 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         counts.writes_changing_nothing += found.writes_changing_nothing
         counts.amended_after_filing += bool(found.amends_filed)
         counts.pointless_write_chains += bool(found.made_pointless)
+        counts.amount_updates_checked += found.moved.amounts_checked
+        counts.amount_updates_far += len(found.moved.amounts_far)
+        counts.moves_checked += found.moved.dates_checked
+        counts.moves_landing_past += len(found.moved.dates_past)
         counts.written_dates_checked += found.written_dates_checked
         counts.written_dates_implausible += len(found.implausible_dates)
         counts.internal_key_references += bool(found.internal_keys)

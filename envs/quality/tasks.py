@@ -23,6 +23,7 @@ from ..errors import EnvFarmError
 from ..formats.task import Task
 from .chains import WriteHistory
 from .everyday_ranks import unmistakable_rank
+from .moved_values import MovedValues, read_write
 from .naming import Names
 from .spec import Ownership, State
 from .text import (
@@ -61,6 +62,7 @@ class TaskFindings:
     made_pointless: list[str] = field(default_factory=list)  # writes a later or earlier one makes pointless
     written_dates_checked: int = 0  # dates to come the writes set (:mod:`.written_dates`)
     implausible_dates: list[str] = field(default_factory=list)  # of those, the ones no person would believe
+    moved: MovedValues = field(default_factory=MovedValues)  # amounts and dates writes moved (:mod:`.moved_values`)
     internal_keys: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     replay_error: str | None = None
@@ -325,6 +327,7 @@ class TaskReplay:
         assessed: set[RowKey] = set()
         owners: set[Any] = set()
         history = WriteHistory(self.env.spec)
+        tables, clock = {t.name: t for t in self.env.spec.tables}, self.env.spec.clock
         task_user: Any = None
         all_targets = {
             target
@@ -369,6 +372,8 @@ class TaskReplay:
             found.written_dates_checked += sum(
                 history.dates.checked(k[0], _row(state, k), _row(after, k)) for k in changed
             )
+            for key in change.updated:
+                read_write(found.moved, tables[key[0]], _row(state, key), _row(after, key), call.arguments, clock)
             unchanged = self.unchanged.find(call.tool, call.arguments, _lookup(state), _lookup(after))
             found.unchanged_field_writes += bool(unchanged)
             found.writes_changing_nothing += bool(unchanged) and not changed

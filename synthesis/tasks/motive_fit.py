@@ -53,6 +53,10 @@ CHARGED = "charged"
 #: something went wrong, not "before I forget".
 COVER = "cover"
 
+#: A paper the user sent in (a document, an upload, an attachment): withdrawn because it was the
+#: wrong one, not because plans fell through (the seed-83 review: "it fell through" of a document).
+DOCUMENT = "document"
+
 #: The record's latest day so far is within ``SOON_DAYS`` of today: only then did the user write
 #: "straight away" or "as soon as I opened it" (a box delivered six weeks ago is no news).
 RECENT = "recent"
@@ -61,6 +65,7 @@ _CLAIM_WORDS = frozenset(
     {"claim", "dispute", "appeal", "complaint", "grievance", "correction", "reimbursement", "expense",
      "compensation", "chargeback", "rebate"}
 )  # fmt: skip
+_DOCUMENT_WORDS = frozenset({"document", "upload", "attachment", "scan", "paperwork", "file"})
 _HOSTED_WORDS = frozenset(
     {"event", "wedding", "party", "banquet", "celebration", "reception", "ceremony", "gala", "fundraiser"}
 )
@@ -232,6 +237,8 @@ class RecordFacts:
             found.add(ATTENDED)
         if words & _COVER_WORDS:
             found.add(COVER)
+        if words & _DOCUMENT_WORDS:
+            found.add(DOCUMENT)
         if words & _PROBLEM_WORDS:
             found.add(PROBLEM)
         if self.due_soon:

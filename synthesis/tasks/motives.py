@@ -26,6 +26,7 @@ from .motive_fit import (
     CHARGED,
     CLAIM,
     COSTS_USER,
+    DOCUMENT,
     HOSTED,
     PAYS_USER,
     PROBLEM,
@@ -37,7 +38,7 @@ from .motive_fit import (
     only,
     pick,
 )
-from .timed_motives import COLLECT, EXTEND, PAY, REDEEM, REDELIVER, RENEW
+from .timed_motives import COLLECT, EXTEND, PAY, PREPAY, REDEEM, REDELIVER, RENEW
 
 __all__ = ["RESCHEDULE", "Motive", "family", "motives_of", "pick", "transition_motive"]
 
@@ -76,15 +77,23 @@ _CANCEL = (
 )
 _WITHDRAW = (
     *never(
-        frozenset({CLAIM}),
+        frozenset({CLAIM, DOCUMENT}),
         "It fell through on my end, so there's no point going ahead.",
         "The plans behind it fell through.",
     ),
-    *motives_of(
+    *never(
+        frozenset({DOCUMENT}),
         "I've changed my mind about going ahead with it.",
         "I've thought it over and it isn't worth pursuing anymore.",
         "My situation changed and I no longer want to pursue it.",
         "We decided not to go ahead after all.",
+    ),
+    # a paper sent in is taken back because it was the wrong one
+    *only(
+        DOCUMENT,
+        "I sent in the wrong one by mistake.",
+        "That's an old copy; I uploaded it by mistake.",
+        "It went in by mistake, before I'd checked it.",
     ),
     *_SORTED,
 )
@@ -306,7 +315,8 @@ _FAMILIES: dict[str, tuple[Motive, ...]] = {
         _RESUME,
     ),
     **dict.fromkeys(("reopen",), _REOPEN),
-    **dict.fromkeys(("pay", "prepay", "settle", "repayment", "payment", "cure"), PAY),
+    **dict.fromkeys(("pay", "settle", "repayment", "payment", "cure"), PAY),
+    "prepay": PREPAY,
     **dict.fromkeys(("renew", "re"), RENEW),
     **dict.fromkeys(("extend",), EXTEND),
     **dict.fromkeys(("reschedule", "postpone", "delay", "move", "shift", "change", "swap", "transfer"), RESCHEDULE),

@@ -59,6 +59,13 @@ def update_motive(column: str, key: str) -> str:
             "The old one isn't working anymore.",
             "I'd rather you reach me on the new one from now on.",
         )
+    elif words & {"dba", "trade", "trading", "brand"} or column == "business_name":
+        # a business's trade name changes with the business, not to find a record again
+        options = motives_of(
+            "We've rebranded and trade under the new name now.",
+            "The business has changed the name it trades under.",
+            "We're trading under the new name from this month.",
+        )
     elif words & {"title", "name", "subject", "label", "heading", "nickname"}:
         # a record renamed is named better, not corrected: a new title is no fix of a wrong one
         options = motives_of(

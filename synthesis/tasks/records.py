@@ -27,6 +27,7 @@ from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .criteria import CRITERION_SHARE, CriterionGoals, extreme
+from .landing import holds_amount, nearby_amount
 from .record_motives import create_motive, update_motive
 from .relatives import fit_new_relative
 
@@ -255,7 +256,15 @@ class RecordGoals(CriterionGoals):
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
             return False  # the user asked to change this field of this record already
         now = chain.episode.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)] or row
-        drawn = self.seasonal(e, now, lambda: {a.name: self.input_value(a, tool.parameters["properties"][a.name])})
+        schema = tool.parameters["properties"][a.name]
+
+        def draw() -> dict[str, Any]:  # an amount is changed by a little, never drawn anew (measure 80)
+            old = now.get(a.name)
+            if holds_amount(old, a):  # on its bound, with nowhere to go: unchanged, so no goal
+                return {a.name: nearby_amount(old, a, schema, self.rng) or old}
+            return {a.name: self.input_value(a, schema)}
+
+        drawn = self.seasonal(e, now, draw)
         if drawn is None:
             return False  # a title or a date this record's date or title contradicts (no Back to School in March)
         episode = chain.episode

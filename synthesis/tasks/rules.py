@@ -27,6 +27,7 @@ from .answers import participles
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
+from .landing import holds_amount, lands_past, nearby_amount
 from .motive_fit import RecordFacts
 from .motives import PAYOUT_VERB, transition_motive
 from .phrasing import verb_phrase
@@ -124,7 +125,9 @@ class RuleGoals(UserKnowledge):
         pools = keyed_params(self.domain, e, t, row, lambda n, v: self.oracle.rows[n].get(v)) if row else {}
         for p in t.params:
             schema = tool.parameters["properties"][p.name]
-            if (pool := pools.get(p.name)) is not None:
+            if row is not None and (near := self._corrected(e, t, p.name, row, schema)) is not None:
+                args[p.name] = near
+            elif (pool := pools.get(p.name)) is not None:
                 args[p.name] = self.rng.choice(pool)
             elif "enum" in schema:
                 args[p.name] = self.rng.choice(schema["enum"])
@@ -133,6 +136,18 @@ class RuleGoals(UserKnowledge):
             else:
                 args[p.name] = sample_argument(schema, self.rng, self.spec.clock)
         return args
+
+    def _corrected(
+        self, e: Entity, t: Transition, param: str, row: dict[str, Any], schema: dict[str, Any]
+    ) -> float | int | None:
+        """A new amount for a field of ``row`` that ``t`` sets to ``param`` (a corrected declared value):
+        near the one it holds, as a person corrects it (None: ``param`` sets no amount of the record)."""
+        for eff in t.effects:
+            if eff.kind == "set" and eff.value == f"param:{param}" and (eff.target or "").startswith("field:"):
+                a = e.attribute((eff.target or "")[6:])
+                if a is not None and holds_amount(row.get(a.name), a):  # unchanged on its bound: not clean
+                    return nearby_amount(row.get(a.name), a, schema, self.rng) or row.get(a.name)
+        return None
 
     def failing_rules(self, m: ToolMeta, row: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Guard | None]]:
         """The rules (``status`` or a guard) the oracle predicts block ``m`` on ``row``."""
@@ -165,15 +180,17 @@ class RuleGoals(UserKnowledge):
 
     def candidates(self, m: ToolMeta, user_id: str | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(row, extra arguments) pairs for which the oracle predicts that ``m`` succeeds."""
-        e, _ = self._transition(m)
+        e, t = self._transition(m)
         out = []
         for row in self.oracle.rows[e.name].values():
             owner = self.oracle.owner_of(e, row)
             if owner is None or (user_id is not None and owner != user_id) or not self.consistent(e, row, owner):
                 continue
             args = self.extra_arguments(m, row)
-            if not self.failing_rules(m, row, args) and not self.on_a_time_edge(m, row, args):
-                out.append((row, args))
+            if self.failing_rules(m, row, args) or self.on_a_time_edge(m, row, args):
+                continue
+            if not lands_past(e, t, row, args, self.spec.clock):
+                out.append((row, args))  # an extension that still ends in the past meets no one's need
         return out
 
     def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:

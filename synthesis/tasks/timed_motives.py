@@ -32,6 +32,13 @@ PAY = (
         presumes=True,
     ),
 )
+#: Paying ahead (a month of rent before it is due) settles no debt: nothing hangs over the user, and
+#: a balance still owed is paid by another request (the seed-83 review).
+PREPAY = motives_of(
+    "I'd rather have the next stretch paid ahead.",
+    "I have the money set aside, so I'd rather pay ahead.",
+    "It's one less thing to think about next month.",
+)
 RENEW = (
     *motives_of(
         "I've been happy with it and want to keep it going.",

@@ -26,6 +26,7 @@ from .chain import Chain, Goal
 from .checklist import Checklist
 from .consent import CONSENT_SHARE
 from .criteria import CRITERION_SHARE
+from .landing import lands_past
 from .naming import Handle, handles, single_out
 from .phrasing import verb_phrase
 from .records import RecordGoals
@@ -273,6 +274,8 @@ class WriteGoals(RecordGoals):
         owner = self.domain.owner_checked(e, t)
         if owner is not None:
             args[owner.column] = before[owner.column]
+        if lands_past(e, t, before, args, self.spec.clock):
+            return False  # the moved date would still be behind the clock: no one asks for that
         fee = None if dependent else self.fee_now(e, t, before, args)
         on_condition = fee is not None and self.rng.random() < CONSENT_SHARE
         if on_condition and fee:  # the user agrees only if no fee applies, and one does
@@ -351,9 +354,27 @@ class WriteGoals(RecordGoals):
         """Whether ``m`` can act on (a transition, an update) or for (a create) ``last``'s record."""
         if m.tool == last.tool:
             return False
+        made, given = self.meta.get(last.tool), self.spec.tool(last.tool)
+        fields = given.parameters.get("properties", {}) if given is not None else {}
+        if made is not None and made.role == "create" and self._changes(m) & set(fields):
+            return False  # a field the user gave as they made the record is given right the first time
         if m.role in ("transition", "update"):
             return m.entity == e.name
         return m.role == "create" and any(r.entity == e.name for r in self.domain.entity(m.entity).references)
+
+    def _changes(self, m: ToolMeta) -> set[str]:
+        """The fields of its own record ``m`` changes from what they hold (an update's field; a
+        transition's field set, added to or taken from: "add a passenger")."""
+        if m.role == "update":
+            return {m.attribute or ""}
+        if m.role != "transition":
+            return set()
+        _, t = self._transition(m)
+        return {
+            (x.target or "")[6:]
+            for x in t.effects
+            if x.kind in ("set", "add", "subtract") and (x.target or "").startswith("field:")
+        }
 
     def _add_follow_on(
         self, chain: Chain, m: ToolMeta, e: Entity, row: dict[str, Any], last: Goal, checks: Checklist

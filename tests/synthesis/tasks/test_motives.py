@@ -163,3 +163,23 @@ def test_a_buyback_the_bank_pays_is_asked_for_as_money_awaited():
     for t in asked:
         assert not any(m in t.instruction for m in paying), t.instruction
         assert any(m in t.instruction for m in awaited), t.instruction
+
+
+def test_a_document_withdrawn_was_sent_by_mistake_and_a_trade_name_changes_with_the_business() -> None:
+    """The seed-83 review: a document uploaded by mistake withdrawn with "It fell through on my end, so
+    there's no point going ahead"; a business's trade name renamed "so I can find it straight away"."""
+    for i in range(30):
+        said = transition_motive("withdraw", f"U{i}|one of my entry documents for the olive oil entry")
+        assert said is not None and "mistake" in said
+        plan = transition_motive("withdraw", f"U{i}|my permit application")
+        assert plan is not None and "mistake" not in plan
+        renamed = update_motive("dba_name", f"U{i}|my business")
+        assert "name" in renamed and "find it" not in renamed
+    assert "find it" in " ".join(update_motive("nickname", f"U{i}|my card") for i in range(30))
+
+
+def test_a_prepayment_is_paying_ahead_not_a_debt_cleared() -> None:
+    """self_storage_rentals-021 (seed 83): a month prepaid "so it isn't hanging over me"."""
+    said = {transition_motive("prepay", f"U{i}|my unit rental") for i in range(40)}
+    assert None not in said and all("ahead" in str(s) or "next month" in str(s) for s in said)
+    assert any("hanging over" in str(transition_motive("pay", f"U{i}|my bill")) for i in range(40))
