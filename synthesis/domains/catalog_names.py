@@ -37,12 +37,14 @@ def catalog_name(domain: Domain, entity: Entity) -> Attribute | None:
 
 def key_of_name(entity: Entity, attr: Attribute, row: dict[str, Any]) -> None:
     """Set ``row``'s key column to the key whose pool holds its ``attr`` name, where ``attr``'s
-    examples are keyed by a column of the entity itself (not a parent's)."""
+    examples are keyed by a column of the entity itself (not a parent's) and the row's key has a pool."""
     keyed = attr.keyed
     if keyed is None:
         return
     column, pools = keyed
     if column not in {a.name for a in entity.attributes}:
+        return
+    if row.get(column) not in pools:  # a key the pools leave out draws from every name: nothing to fit
         return
     name = row.get(attr.name)
     key = next((k for k, pool in pools.items() if name in pool), None)
