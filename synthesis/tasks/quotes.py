@@ -3,16 +3,21 @@
 "If I paid my open fine from March 3, what would my fine balance be afterwards? Don't pay it yet."
 The answer is worked out from the policy (what the action does) and two records (the amount and the
 balance now); no tool shows it, the agent must not act (the expected state is the initial one), and
-the balance as it is now is a distractor: an answer that only reads it back fails.
+the balance as it is now is a distractor: an answer that only reads it back fails. The question is
+decidable: the action takes no amount the user would have to name, and the amount it moves is in
+what the gold calls read (the reward's points cost beside a redemption) or in the policy.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable
 from typing import Any
 
 from envs import Task
 from envs.errors import ToolError
+from envs.grading.outputs import numbers_in
 
 from ..domains.sqlgen import pk
 from ..tools.confirm import confirmed
@@ -54,7 +59,9 @@ class QuoteGoals(WriteGoals):
             self.rejections["no_what_if"] += 1
             return None
         m, column = self.rng.choice(moves)
-        options = self.candidates(m)
+        # "if I applied my shop credit" cannot say how much of it: an amount the user picks leaves the
+        # question open
+        options = [(row, extra) for row, extra in self.candidates(m) if not any(_is_amount(v) for v in extra.values())]
         if not options:
             return None
         row, extra = self.rng.choice(options)
@@ -75,6 +82,9 @@ class QuoteGoals(WriteGoals):
             if before is None or after is None or abs(after - before) < 0.005:
                 self.rejections["what_if_no_change"] += 1
                 return None
+            if not self._amount_shown(chain, e, row, abs(after - before)):
+                self.rejections["what_if_amount_unread"] += 1
+                return None
             chain.requests.append(self.say.ask_what_if(verb_phrase(t.name, phrase), column_noun(column)))
             return self.finish(
                 chain,
@@ -89,6 +99,26 @@ class QuoteGoals(WriteGoals):
             return None
         finally:
             chain.close()
+
+    def _amount_shown(self, chain: Chain, e: Any, row: Row, amount: float) -> bool:
+        """Whether the amount the action moves is in the policy or in what the chain read, reading
+        the details of the record's parents (the reward a redemption is for) where it is not yet."""
+
+        def shown() -> bool:
+            said = json.dumps(chain.results, default=str) + " " + self.spec.policy
+            return any(math.isclose(n, amount, abs_tol=0.005) for n in numbers_in(said))
+
+        if shown():
+            return True
+        for ref in e.references:
+            reader = self._tool("details", ref.entity)
+            key = row.get(ref.column)
+            if reader is None or key is None or ref.entity == self.user.name:
+                continue
+            chain.call(reader.tool, **{pk(self.domain.entity(ref.entity)): key})
+            if shown():
+                return True
+        return False
 
     def _before_after(
         self, chain: Chain, m: ToolMeta, args: dict[str, Any], column: str
@@ -111,3 +141,7 @@ class QuoteGoals(WriteGoals):
         if not isinstance(before, int | float) or not isinstance(after, int | float):
             return None, None
         return float(before), float(after)
+
+
+def _is_amount(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

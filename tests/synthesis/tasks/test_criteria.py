@@ -3,6 +3,8 @@ records: the gold calls act on or report exactly the value the criterion picks, 
 
 from __future__ import annotations
 
+import json
+import math
 import random
 import re
 
@@ -10,7 +12,7 @@ import pytest
 
 from envs import Environment, Task, check_env
 from envs.formats.spec import EnvSpec
-from envs.grading.outputs import as_number
+from envs.grading.outputs import as_number, numbers_in
 from envs.quality.derived import derived_arguments
 from envs.quality.spec import Ownership
 from envs.quality.tasks import find_target, is_ambiguous
@@ -164,13 +166,35 @@ def test_a_what_if_question_is_answered_without_acting_and_not_by_the_value_as_i
                 continue
             assert not task.expects_change and len(task.outputs) == 1 and len(task.distractors) == 1
             ep = env.episode(task)
-            ep.replay(task.gold_actions)
+            results = ep.replay(task.gold_actions)
             assert score_episode(env, task, ep, answer=task.answer or "").reward == 1.0
             now = task.distractors[0]
+            # decidable: the amount the action would move is read on the way (or the policy says it)
+            moved = abs(float(task.outputs[0]) - float(now))
+            said = json.dumps([getattr(r, "content", r) for r in results], default=str) + spec.policy
+            assert any(math.isclose(n, moved, abs_tol=0.005) for n in numbers_in(said)), task.id
             assert score_episode(env, task, ep, answer=f"Your balance is {now}.").reward == 0.0
             assert task.outputs[0] != now
             seen += 1
     assert seen >= 1
+
+
+def test_a_what_if_reads_the_record_that_says_how_much_the_action_moves():
+    """hotel_loyalty_points-006: "what would my points balance come to if I cancel my redemption?"
+    was asked with the reward's points cost in no gold result; and "if I applied my shop credit"
+    (bike_shop_repairs-002) cannot say how much of it."""
+    from ..seeds.generated import domain
+
+    for name, tool in (("hotel_loyalty_points", "get_reward_details"), ("bike_shop_repairs", None)):
+        d = domain(name)
+        gen = generate_env(d, seed=0)
+        twin = generate_env(d, seed=0, enforce_all=True)
+        tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=33, seed=0, twin=twin.spec)
+        asked = [t for t in tasks if "what would my" in t.instruction]
+        if tool is None:
+            assert not any("credit" in t.instruction for t in asked)
+        else:
+            assert asked and all(tool in [a.tool for a in t.gold_actions] for t in asked)
 
 
 def test_a_public_record_no_lookup_finds_is_named_by_what_it_is_and_its_name():
