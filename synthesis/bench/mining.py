@@ -33,6 +33,7 @@ LABELLED_SETS = {
     "heldout": HERE / "heldout_requests.jsonl",
     "blind": HERE / "blind_requests.jsonl",
     "third_blind": HERE / "third_blind_requests.jsonl",
+    "fourth_blind": HERE / "fourth_blind_requests.jsonl",
 }
 #: Thresholds tried when calibrating.
 GRID = [round(0.05 + 0.005 * i, 3) for i in range(131)]
