@@ -119,6 +119,43 @@ def _event(words: list[str]) -> str:
     return " ".join(w for w in words if w not in ("at", "on", "date", "time")) or "date"
 
 
+#: A record's own time said by the word a column names it for: "my appointment on April 26 at 3:30 PM",
+#: not "with the slot on"; "my bill payment going out on June 6", not "with the send on".
+_OWN_TIME = {
+    "slot": "on",
+    "send": "going out on",
+    "receipt": "from",
+    "return": "returning on",
+    "air": "airing on",
+    "maturity": "maturing on",
+}
+#: Deadlines a customer acts by: "my eyewear order ready by March 8", "my job offer to respond to by April 1".
+_BY = {"ready": "ready by", "respond": "to respond to by", "pickup": "to pick up by", "return": "to return by"}
+
+
+def _event_fragment(event: list[str], when: str, noun: str) -> str:
+    """A record named by the day of an event a column records: "with the hearing on February 17",
+    "whose next billing is on March 16", "my energy audit on January 29"."""
+    said = _event(event)
+    words = said.split()
+    if words and words[-1] == "by":
+        head = " ".join(words[:-1])
+        return f"{_BY[head]} {when}" if head in _BY else f"to {head} by {when}"
+    if words and words[0] == "next":
+        return f"whose {said} is on {when}"  # a membership "whose next credit is on February 5"
+    if words and words[-1] == "deadline":
+        return f"whose {said} is {when}"
+    if words and words[0] == "scheduled":
+        return f"scheduled for {when}"
+    if said in _OWN_TIME:
+        return f"{_OWN_TIME[said]} {when}"
+    if words and (set(words) & set(noun.split()) or words[0].endswith("ed")):
+        # the event is the record itself ("my energy audit on ..."), or a deed done to it: "my top up
+        # from February 25", not "with the topped up on"
+        return f"on {when}" if not words[0].endswith("ed") else f"from {when}"
+    return f"with the {said} on {when}"  # "with the hearing on February 17"
+
+
 @dataclass(frozen=True)
 class Handle:
     """One fact that may single a record out: ``column`` of the record, or of the record it
@@ -164,7 +201,7 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
                 # what the record is named for: "my refund from February 8", not "refunded on"
                 own = noun.split()[-1] if noun else ""
                 return f"from {when}" if own and event[0].startswith(own[:-1]) else f"{event[0]} on {when}"
-            return f"with the {_event(event)} on {when}"  # "with the hearing on February 17"
+            return _event_fragment(event, when, noun)
         return f"on {when}" if a.kind == "datetime" else rng.choice([f"from {when}", f"dated {when}"])
     if a.kind == "title":
         return f"for {value}"  # my recital entry for Moonlight Sonata

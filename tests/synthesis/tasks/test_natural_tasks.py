@@ -137,7 +137,15 @@ def test_a_date_and_what_it_is_name_a_record_together() -> None:
     ("name", "noun", "value", "said"),
     [
         ("hearing_date", "appeal", "2026-02-17", "with the hearing on February 17"),
-        ("next_credit_date", "membership", "2026-05-12", "with the next credit on May 12"),
+        ("next_credit_date", "membership", "2026-05-12", "whose next credit is on May 12"),
+        # seed-83 read: "my top up with the topped up on February 25", "with the send on June 6"
+        ("topped_up_on", "top up", "2026-02-25", "from February 25"),
+        ("send_on", "bill payment", "2026-06-06", "going out on June 6"),
+        ("slot_at", "appointment", "2026-04-26 15:30:00", "on April 26 at 3:30 PM"),
+        ("ready_by", "eyewear order", "2026-03-08", "ready by March 8"),
+        ("pickup_by", "currency order", "2026-06-21", "to pick up by June 21"),
+        ("audit_at", "energy audit", "2026-01-29 12:45:00", "on January 29 at 12:45 PM"),
+        ("scheduled_port_at", "port out request", "2026-03-02 09:30:00", "scheduled for March 2 at 9:30 AM"),
         ("refunded_on", "program refund", "2026-02-08", "from February 8"),
         ("approved_on", "claim", "2025-11-06", "approved on November 6, 2025"),
         ("lesson_at", "lesson", "2026-03-03 09:30:00", "on March 3 at 9:30 AM"),
