@@ -206,6 +206,15 @@ def plain_question(phrase: str, column: str, kinds: dict[str, str]) -> str | Non
     return None
 
 
+#: A field of one's own account as its owner calls it.
+_OWN_FIELD = {"phone": "phone number", "email": "email address", "mobile": "mobile number", "pin": "PIN"}
+
+
+def _field(what: str, phrase: str) -> str:
+    """ "the delivery instructions of my grocery order"; on the account itself, "my phone number"."""
+    return f"the {what} of {phrase}" if phrase else f"my {what}"
+
+
 def _column_noun(column: str) -> str:
     """A column as a noun: ``lesson_at`` is the "lesson time", ``expected_on`` the "expected date"
     (the same words the quality report reads superlatives with)."""
@@ -329,24 +338,26 @@ class Phrasing:
         Elm Street. I've just moved."."""
         why = f" {motive}" if motive else ""
         what = column_words(column)  # "the visit date", not "the visit on"
+        if phrase == "my account":  # "my phone number", not "the phone of my account"
+            what, phrase = _OWN_FIELD.get(what, what), ""
         if isinstance(value, bool):  # "turn off the autopay", not "change the autopay to False"
             return (
-                f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} the {what} of {phrase}.{why}"
+                f"{'Please' if first else 'Also, please'} turn {'on' if value else 'off'} {_field(what, phrase)}.{why}"
             )
         if not dictated(column, value):
             value = spoken_value(column, value, self.today)  # "to March 24 at 10 AM", "to $51.41"
         said = (
             self.rng.choice(  # drawn either way, so the tasks after this one do not change with the wording
                 [
-                    f"Please change the {what} of {phrase} to {value}.",
-                    f"I need the {what} of {phrase} changed to {value}.",
+                    f"Please change {_field(what, phrase)} to {value}.",
+                    f"I need {_field(what, phrase)} changed to {value}.",
                 ]
             )
             if first
-            else f"Also, please change the {what} of {phrase} to {value}."
+            else f"Also, please change {_field(what, phrase)} to {value}."
         )
         if dictated(column, value):  # 'Please change the bio of my profile to "I teach piano."'
-            return f"{'Please' if first else 'Also, please'} change the {what} of {phrase} to {quoted(value)}{why}"
+            return f"{'Please' if first else 'Also, please'} change {_field(what, phrase)} to {quoted(value)}{why}"
         return said + why
 
     def ask_value(self, column: str) -> str:
@@ -379,11 +390,13 @@ class Phrasing:
         ``kinds``, an amount it is the only one of is asked as "How much is my damage claim for the
         booking on April 6?" and a reward earned as "How many miles did my … earn me?", not by the
         column's label chained onto the record's ("the miles of my mileage activity for …")."""
-        what = _column_noun(column)
+        what, of = _column_noun(column), phrase
+        if phrase == "my account":  # "what is my points balance?"
+            what, of = _OWN_FIELD.get(what, what), ""
         choices = [
-            f"What is the {what} of {phrase}?",
-            f"Can you tell me the {what} of {phrase}?",
-            f"I just need to know the {what} of {phrase}.",
+            f"What is {_field(what, of)}?",
+            f"Can you tell me {_field(what, of)}?",
+            f"I just need to know {_field(what, of)}.",
         ]
         question = record_question(phrase, column)
         picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change

@@ -277,3 +277,14 @@ def test_a_thing_the_user_did_or_allows_is_said_as_theirs() -> None:
     assert detail("access_permitted", True) == "You have my permission for access."
     assert detail("loaner_requested", True) == "I'll need a loaner."
     assert detail("account_locked", True) == "I'd like the account locked."
+
+
+def test_a_field_of_ones_own_account_is_said_as_its_owner_says_it() -> None:
+    """324 requests read "change the phone of my account to …" (seed-83 spot read)."""
+    for seed in range(6):
+        say = Phrasing(random.Random(seed))
+        asked = say.update_request("phone", "my account", "+15550100", first=seed % 2 == 0)
+        assert "my phone number" in asked and "of my account" not in asked, asked
+        other = say.update_request("delivery_instructions", "my grocery order", "Leave it at the door", first=True)
+        assert "the delivery instructions of my grocery order" in other, other
+        assert "of my account" not in say.ask_record_value("my account", "points_balance")
