@@ -60,15 +60,19 @@ def policy_tells(rules: list[str], column: str, action: str) -> bool:
     False
     >>> policy_tells(["Tell the customer the remaining account balance after a payment."], "balance_due", "pay_bill")
     True
+    >>> policy_tells(["Tell the renter the new balance after a payment."], "balance_due", "prepay_unit_rental")
+    True
     """
     words = column.lower().split("_")
     nouns = [w for w in words if w not in _KIND_WORDS] or words
-    stem = action.split("_")[0][:4].lower()
+    verb = action.split("_")[0].lower()
+    # "after a payment" is after any way of paying: a prepayment, a payment of a bill
+    stems = {verb[:4], "pay"} if "pay" in verb else {verb[:4]}
     for rule in rules:
         m = _TELL_AFTER.match(rule.strip())
         if m is None or not any(re.search(rf"\b{re.escape(n)}\b", m["what"].lower()) for n in nouns):
             continue
-        if stem in m["when"].lower() or re.search(r"\b(?:any|every) change\b", m["when"], re.I):
+        if any(stem in m["when"].lower() for stem in stems) or re.search(r"\b(?:any|every) change\b", m["when"], re.I):
             return True
     return False
 
@@ -308,6 +312,20 @@ class WriteGoals(RecordGoals):
                 # "Tell the owner the new estimate after approving additional work": the amount the
                 # write leaves on the parent is part of a correct answer, asked or not
                 chain.outputs.append((self.domain.entity(ref.entity).table, before[ref.column], column))
+        if not told:
+            # "Tell the renter the new balance after a payment" of the record's own balance
+            own = next(
+                (
+                    eff.target.removeprefix("field:")
+                    for eff in t.effects
+                    if eff.kind in ("add", "subtract")
+                    and (eff.target or "").startswith("field:")
+                    and policy_tells(self.domain.rules, (eff.target or "").removeprefix("field:"), t.name)
+                ),
+                None,
+            )
+            if own is not None:
+                chain.outputs.append((e.table, key, own))
         return True
 
     def _keep_siblings(self, chain: Chain, e: Entity, key: str, checks: Checklist) -> None:

@@ -40,3 +40,25 @@ def test_an_amount_is_told_by_the_noun_of_its_column_not_its_kind():
     assert policy_tells(power.rules, "balance_due", "pay_utility_bill")
     assert not policy_tells(power.rules, "amount_paid", "pay_utility_bill")
     assert not policy_tells(["Tell the customer the new due date after any change."], "balance_due", "pay")
+
+
+def test_after_a_payment_is_after_any_way_of_paying():
+    # seed 83, self_storage_rentals-021: "Tell the renter the new balance after a payment" and a prepayment
+    rules = ["Tell the renter the new balance after a payment."]
+    assert policy_tells(rules, "balance_due", "prepay_unit_rental")
+    assert policy_tells(rules, "balance_due", "pay_balance")
+    assert not policy_tells(rules, "balance_due", "cancel_unit_rental")
+
+
+def test_the_balance_a_payment_leaves_on_its_own_record_is_told():
+    """self_storage_rentals: "Tell the renter the new balance after a payment" of the unit rental's
+    own balance_due (the write's effect is on the record, not on a parent): it is a required output."""
+    from synthesis.domains.enforcement import DEFAULT_POLICY_SHARE, assign_enforcement
+    from synthesis.tasks.taskgen import generate_tasks
+    from synthesis.tools.envgen import generate_env
+
+    d = assign_enforcement(next(x for x in load_ontology() if x.id == "self_storage_rentals"), DEFAULT_POLICY_SHARE)
+    gen, twin = generate_env(d, seed=0), generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=33, seed=0, twin=twin.spec)
+    paying = [t for t in tasks if t.expects_change and any(a.tool == "pay_balance_unit_rental" for a in t.gold_actions)]
+    assert paying and all(t.outputs for t in paying)
