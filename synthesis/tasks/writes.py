@@ -316,7 +316,7 @@ class WriteGoals(RecordGoals):
             # "Tell the renter the new balance after a payment" of the record's own balance
             own = next(
                 (
-                    eff.target.removeprefix("field:")
+                    (eff.target or "").removeprefix("field:")
                     for eff in t.effects
                     if eff.kind in ("add", "subtract")
                     and (eff.target or "").startswith("field:")
