@@ -79,6 +79,18 @@ class UserKnowledge:
         """The user's records of ``entity`` in the seed."""
         return [r for r in self.oracle.rows[entity.name].values() if self.oracle.owner_of(entity, r) == user_id]
 
+    def largest_amount(self, user_id: str) -> float:
+        """The largest sum on the user's records (a permit's valuation, a loan): what they deal in."""
+        amounts = [
+            float(row[a.name])
+            for e in self.domain.entities
+            if e.name != self.user.name
+            for row in self.owned(e, user_id)
+            for a in e.attributes
+            if a.kind == "money" and isinstance(row.get(a.name), int | float) and not isinstance(row.get(a.name), bool)
+        ]
+        return max(amounts, default=0.0)
+
     def locate(
         self, chain: Chain, entity: Entity, row: dict[str, Any], *, avoid: str | None = None, details: bool = False
     ) -> str | None:

@@ -29,6 +29,8 @@ _PERSONAS: list[tuple[str, int, int]] = [
     ("A frustrated customer who wants this fixed today.", 16, 120),
     ("A friendly person who chats a bit before getting to the point.", 16, 120),
 ]
+#: The largest sum a user on a tight budget deals in.
+_BUDGET_LIMIT = 2500.0
 #: Free-text arguments by words in their name, as a user would fill them in.
 _FREE_TEXT: list[tuple[tuple[str, ...], list[str]]] = [
     (("address", "street", "location", "point"), ["14 Elm Street", "220 Harbor Road", "5 Station Square"]),
@@ -249,14 +251,20 @@ class Phrasing:
         self.rng = rng
         self.today = today  # a day of today's year is said without its year
 
-    def persona(self, age: int | None = None, records: int | None = None, role: str = "") -> str:
+    def persona(
+        self, age: int | None = None, records: int | None = None, role: str = "", largest_amount: float = 0.0
+    ) -> str:
         """A persona, one that fits the user's age, history and role where they are known: a first-time
         customer holds at most one record, a frequent one at least three; a parent booking tutoring
-        for a child is no student (``role``: the name of the user's table, "parents")."""
+        for a child is no student (``role``: the name of the user's table, "parents"); a student on a
+        tight budget holds no sum of thousands (``largest_amount``: a $198,409 building permit)."""
         fitting = [
             p
             for p, lo, hi in _PERSONAS
-            if (age is None or lo <= age <= hi) and _fits_history(p, records) and _fits_role(p, role)
+            if (age is None or lo <= age <= hi)
+            and _fits_history(p, records)
+            and _fits_role(p, role)
+            and not ("tight budget" in p and largest_amount > _BUDGET_LIMIT)
         ]
         return self.rng.choice(fitting)
 

@@ -279,7 +279,12 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "env": self.spec.id,
                 "instruction": self.say.instruction(opening, chain.requests),
                 "user": {
-                    "persona": self.say.persona(self._age(chain.user_id), self._records(chain.user_id), self.user.name),
+                    "persona": self.say.persona(
+                        self._age(chain.user_id),
+                        self._records(chain.user_id),
+                        self.user.name,
+                        largest_amount=self.largest_amount(chain.user_id),
+                    ),
                     "known_facts": facts,
                     "reveal_if_asked": hidden,
                     # a user who changes their mind about a write does so in a task that refuses nothing

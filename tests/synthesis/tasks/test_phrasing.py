@@ -288,3 +288,11 @@ def test_a_field_of_ones_own_account_is_said_as_its_owner_says_it() -> None:
         other = say.update_request("delivery_instructions", "my grocery order", "Leave it at the door", first=True)
         assert "the delivery instructions of my grocery order" in other, other
         assert "of my account" not in say.ask_record_value("my account", "points_balance")
+
+
+def test_a_student_on_a_tight_budget_deals_in_no_sums_of_thousands() -> None:
+    # seed 83, building_permit_applications-010: the student's permits were valued at $198,409
+    rich = {Phrasing(random.Random(seed)).persona(22, 3, "applicants", largest_amount=198_409.81) for seed in range(60)}
+    assert not any("tight budget" in p for p in rich)
+    poor = {Phrasing(random.Random(seed)).persona(22, 3, "applicants", largest_amount=48.5) for seed in range(60)}
+    assert any("tight budget" in p for p in poor)
