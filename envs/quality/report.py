@@ -18,6 +18,7 @@ from ..catalog import CatalogEntry
 from .agreement import parents_against_children
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
+from .already import refusals_of_done_actions
 from .asked import asked_counts
 from .awaited import awaited_long_past
 from .balances import balances_not_adding_up
@@ -177,6 +178,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(wording_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(refusals_of_done_actions(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)
