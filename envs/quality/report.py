@@ -16,9 +16,9 @@ from typing import Any
 
 from ..catalog import CatalogEntry
 from .agreement import parents_against_children
+from .already import refusals_of_done_actions
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
-from .already import refusals_of_done_actions
 from .asked import asked_counts
 from .awaited import awaited_long_past
 from .balances import balances_not_adding_up

@@ -197,7 +197,8 @@ class RuleGoals(UserKnowledge):
     def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:
         """(row, arguments, rule, guard): the user's records on which exactly one rule refuses ``m``."""
         e, t = self._transition(m)
-        done = self.done_statuses(e, t)
+        assert e.lifecycle is not None
+        status, done = e.lifecycle.field, self.done_statuses(e, t)
         out = []
         for row in self.oracle.rows[e.name].values():
             owner = self.oracle.owner_of(e, row)
@@ -205,7 +206,7 @@ class RuleGoals(UserKnowledge):
                 continue
             args = self.extra_arguments(m, row)
             failing = self.failing_rules(m, row, args)
-            if failing == [("status", None)] and row.get(e.lifecycle.field) in done:
+            if failing == [("status", None)] and row.get(status) in done:
                 # "issue my permit" of one already issued (or expired since): a user knows what
                 # was done to their record and asks for nothing it already is (measure 85)
                 continue
