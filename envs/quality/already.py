@@ -73,9 +73,12 @@ def done_states(move: Move, moves: list[Move], initial: Iterable[str] = ()) -> s
     (['issued'], ['approved', 'issued'])
     >>> sorted(done_states(a, [a, b, c], initial={"approved"}))
     ['approved']
+    >>> extend = Move("p", "status", frozenset({"issued"}), "issued")  # a move within the state makes none
+    >>> sorted(done_states(b, [a, b, c, extend]))
+    ['issued']
     """
     same = [m for m in moves if (m.table, m.column) == (move.table, move.column)]
-    if move.to in initial or any(m.to == move.to and m != move for m in same):
+    if move.to in initial or any(m.to == move.to and m != move and m.starts - {move.to} for m in same):
         # an active card need not have been unlocked: only the target itself says it was done
         return {move.to}
     before = _reach(same, move.starts - {move.to}, avoid=move.to)
@@ -91,8 +94,9 @@ class AlreadyCounts:
 
 
 def initial_states(spec: EnvSpec) -> set[tuple[str, str, str]]:
-    """(table, column, state) of every state a tool's INSERT gives a record as a literal."""
-    out = set()
+    """(table, column, state) of every state a record starts in: one a tool's INSERT gives as a
+    literal, and the first of a status column's values (a lifecycle lists its states from the first)."""
+    out = {(t.name, c.name, c.enum[0]) for t in spec.tables for c in t.columns if c.enum and c.name == "status"}
     for tool in spec.tools:
         for step in tool.steps:
             for table, values in inserts(step.sql or ""):
