@@ -164,6 +164,8 @@ class QualityCounts:
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0
     refusals_on_rule_edge: int = 0
+    status_refusals_checked: int = 0
+    refusals_of_done_action: int = 0
     kin_rows_checked: int = 0
     kin_rows_contradicting: int = 0
     children_named: int = 0
@@ -196,6 +198,7 @@ class QualityCounts:
     iso_date_tasks: int = 0
     unknown_value_named_tasks: int = 0
     form_choice_tasks: int = 0
+    label_voiced_tasks: int = 0
     motives_checked: int = 0
     motives_contradicting: int = 0
     late_motives_on_overdue: int = 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .record_names import customer_knows
+from .record_names import customer_knows, is_deadline
 from .text import column_words
 
 
@@ -166,8 +166,29 @@ def unmistakable_rank(column: str, dated: bool, largest: bool, others: list[tupl
         for end in (False, True):
             theirs = everyday_rank(other, other_dated, end)
             if theirs is not None and (theirs.marker in rank.marker or rank.marker in theirs.marker):
-                return None
+                # a price by the period beside another price: "the one that costs the most per
+                # month" still says which (a monthly rent beside an application fee)
+                return _by_the_period(column, largest)
     return rank
+
+
+#: A price's period said as a person says it: "daily" "per day".
+_PER = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+        "yearly": "year", "annual": "year"}  # fmt: skip
+
+
+def _by_the_period(column: str, largest: bool) -> Rank | None:
+    """A price charged by a period, ranked: "the {noun} that costs the most per month"; None for
+    any other column.
+
+    >>> _by_the_period("daily_price", True).name("wheelchair")
+    'the wheelchair that costs the most per day'
+    """
+    words = column_words(column).split()
+    if len(words) != 2 or words[0] not in _PER or words[1] not in _PRICE_WORDS | {"rate"}:
+        return None
+    said = f"costs the {('least', 'most')[largest]} per {_PER[words[0]]}"
+    return Rank(f"the {{noun}} that {said}", said)
 
 
 def names_a_record(column: str, kind: str, own: bool) -> bool:
@@ -178,6 +199,8 @@ def names_a_record(column: str, kind: str, own: bool) -> bool:
     ("the largest room"). Never by another party's capacity ("the caregiver with the fewest open
     hours", "the class with the most seats left"), a counter or a score the system keeps."""
     dated = kind in ("date", "datetime")
+    if dated and is_deadline(column_words(column).split()):
+        return False  # a limit the business sets: "the earliest hold-until date" picks nothing a person would
     if everyday_rank(column, dated, False) is not None and not dated:
         return True  # a price or a size: "the cheapest pass" (its pass price), "the largest room"
     if not customer_knows(column, kind):

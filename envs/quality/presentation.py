@@ -83,6 +83,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ),
         ("records named by a value their owner does not know them by", f"{c.unknown_value_named_tasks} tasks"),
         ("details said as a choice off a form ('I'd go with jeep for the make')", f"{c.form_choice_tasks} tasks"),
+        ("a field's label read out ('For the share percent, it's 10.')", f"{c.label_voiced_tasks} tasks"),
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),
@@ -122,6 +123,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("lines off their quantity times unit price", f"{c.lines_off_their_units}/{c.priced_lines_checked}"),
         ("rows without the arrangement they imply", f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
+        ("refusals of an action already done", f"{c.refusals_of_done_action}/{c.status_refusals_checked}"),
         (
             "relatives' birth dates or documents against the relationship",
             f"{c.kin_rows_contradicting}/{c.kin_rows_checked}",

@@ -49,6 +49,23 @@ _NOT_COLUMN = frozenset({"by", "to", "changed", "as", "for", "with", "and", "fro
 _VALUED = re.compile(r"\bmy [\w' -]+? with ((?:[a-z]+ ){1,3})\$?\d[\d,.]*\b")
 
 
+#: Words of a date the business sets the user a limit by: a hold, a pickup-by day, a paid-through day,
+#: the next billing run. The owner names a record by one ("my order held until March 4") but picks
+#: none by its end: no one says "my pickup order with the earliest hold-until date".
+_DEADLINE_WORDS = frozenset({"by", "until", "till", "through", "thru", "cutoff", "deadline", "hold", "grace"})
+
+
+def is_deadline(words: list[str]) -> bool:
+    """Whether a date column's ``words`` are a limit the business sets (see ``_DEADLINE_WORDS``), or
+    its next run ("next billing date"); a "valid until" day is the record's own expiry.
+
+    >>> is_deadline(["hold", "until"]), is_deadline(["next", "billing", "date"]), is_deadline(["valid", "until"])
+    (True, True, False)
+    """
+    parts = {p for w in words for p in w.split("-")}
+    return "valid" not in parts and (bool(parts & _DEADLINE_WORDS) or words[:1] == ["next"])
+
+
 def _known_words(words: list[str], known: frozenset[str]) -> bool:
     parts = [p for w in words for p in w.split("-")]
     return bool(parts) and set(parts) <= known
@@ -83,6 +100,8 @@ def names_by_unknown_value(text: str) -> bool:
                 break
             words.append(w)
         dated = m.group(0).split(" with the ")[-1].split()[0] in ("earliest", "latest")
+        if dated and is_deadline(words):
+            return True
         if not _known_words(words, KNOWN_DATE_WORDS if dated else KNOWN_MONEY_WORDS | KNOWN_COUNT_WORDS):
             return True
     return False

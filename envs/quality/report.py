@@ -16,6 +16,7 @@ from typing import Any
 
 from ..catalog import CatalogEntry
 from .agreement import parents_against_children
+from .already import refusals_of_done_actions
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
 from .asked import asked_counts
@@ -177,6 +178,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(wording_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(refusals_of_done_actions(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)

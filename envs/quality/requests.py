@@ -15,6 +15,10 @@ Read from the instruction (the user's first message) alone (docs/synthesis.md, "
 * ``unknown_value_named_tasks`` (measure 63): instructions that name the user's record by a column
   its owner does not know it by, or a superlative of one ("my appointment with estimate 316.37",
   "my card with the highest current balance"; :mod:`.record_names`);
+* ``label_voiced_tasks`` (measure 86): instructions that read a field's label or its catch-all value
+  out as the user's own words: "For the share percent, it's 10.", "They're my other.", "It's a van
+  vehicle." (a person says "They should get 10% of it.", "They're not a relative of mine.", "It's
+  a van.");
 * ``form_choice_tasks`` (measure 64): instructions that give a detail as a choice off a form: "I'd
   go with jeep for the make.", "Slow speed symptom, please." (a person says "It's a Jeep.", "The
   internet has been really slow.").
@@ -64,6 +68,12 @@ _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 #: A value picked for a field: "I'd go with jeep for the make.", "Slow speed symptom, please."
 _FORM_CHOICE = re.compile(r"\b(?i:i'd go with) [^.]+ for the [a-z ]+\.|(?:^|[.!?] )[A-Z][a-z]*(?: [a-z]+)+, please\.")
 
+#: A field's label or catch-all value voiced: "For the share percent, it's 10.", "They're my other.",
+#: "It's a van vehicle." (a kind said with the noun it is a kind of).
+_LABEL_VOICED = re.compile(
+    r"\bFor the [a-z ]+, it's [\d.,]+\.|\bThey're my other\.|\bIt's an? [\w ]+ (?:vehicle|device|appliance)\."
+)
+
 
 @dataclass
 class RequestCounts:
@@ -74,6 +84,7 @@ class RequestCounts:
     iso_date_tasks: int = 0
     unknown_value_named_tasks: int = 0
     form_choice_tasks: int = 0
+    label_voiced_tasks: int = 0
 
 
 def has_motive(text: str) -> bool:
@@ -116,4 +127,5 @@ def request_counts(tasks: list[Task]) -> RequestCounts:
         out.iso_date_tasks += _ISO_DATE.search(text) is not None
         out.unknown_value_named_tasks += names_by_unknown_value(text)
         out.form_choice_tasks += _FORM_CHOICE.search(text) is not None
+        out.label_voiced_tasks += _LABEL_VOICED.search(text) is not None
     return out

@@ -40,6 +40,8 @@ _MONEY = frozenset(
 _PAYING = frozenset({"method", "payment_method", "pay_method", "funding_method", "deposit_method", "paid_with"})
 #: Last words of a column that name what kind of thing a record is: "It's a roof project."
 _KINDS = frozenset({"type", "kind", "category", "class"})
+#: Things whose kind is itself their name: "It's a van.", not "It's a van vehicle."
+_NAMED_BY_KIND = frozenset({"vehicle", "device", "appliance", "animal", "pet", "equipment"})
 
 
 def said(name: str, value: Any, options: list[str]) -> str:
@@ -193,8 +195,8 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
             return f"It was {shown}."
         shown = spoken_code(shown)  # "It's an EP release.", not "an ep release"
         spaced = shown.replace("_", " ")
-        if noun and spaced.split()[-1] == noun.split()[-1]:  # "It's a brake service.", not "… service service"
-            return f"It's {_an(spaced)} {spaced}."
+        if noun and (spaced.split()[-1] == noun.split()[-1] or noun in _NAMED_BY_KIND):
+            return f"It's {_an(spaced)} {spaced}."  # "It's a brake service.", not "… service service"
         return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
     if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
         return picked(name, value)  # "It's a Jeep.", not "I'd go with jeep for the make."

@@ -1,5 +1,5 @@
 """A detail picked from a list, said as a person says it: "It's a Jeep.", "It's silver.", "They're my
-spouse.", "Saturday would suit me better.", "I'd like the standard service level.".
+spouse.", "I'd like 5 kW released.", "Saturday would suit me better.", "I'd like the standard service level.".
 
 Never a choice off a form ("I'd go with jeep for the make.", "Slow speed symptom, please."; measure
 64). One sentence per kind of field, read from the column's words; the value is kept whole (a
@@ -57,7 +57,8 @@ def picked(name: str, value: str) -> str:
     if last == "issue":
         return f"It's {_an(shown)} {shown} I need help with."
     if last == "relationship":
-        return f"They're my {shown}."
+        # "They're my other." is the form's catch-all read out: a person says who they are not
+        return "They're not a relative of mine." if shown == "other" else f"They're my {shown}."
     if last in ("ground", "grounds"):
         return f"It's on {shown} grounds."
     if last == "need":
@@ -71,14 +72,49 @@ def picked(name: str, value: str) -> str:
     return f"I'd like the {shown} {' '.join(words)}."
 
 
+#: Units said in their own spelling: "5 kW", not "5 kw".
+_UNIT_SPELLING = {"kw": "kW", "kwh": "kWh", "mw": "MW", "gb": "GB", "mb": "MB", "tb": "TB"}
+#: Units a column names before what is done with them: "kw_released", "miles_claimed".
+_AMOUNT_UNITS = frozenset(
+    {"kw", "kwh", "mw", "miles", "points", "hours", "units", "credits", "gb", "mb", "tb", "minutes", "days", "shares"}
+)  # fmt: skip
+_MORE = frozenset({"additional", "extra", "more"})
+
+
+def _plural(noun: str, value: int | float) -> str:
+    if value == 1 or noun in _UNIT_SPELLING.values():
+        return noun
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
 def counted_detail(name: str, value: int | float) -> str:
     """A number that is no money and no count of a unit, as a sentence: "It weighs 3 kg.", "We'll be
-    4 people.", else "For the dose number, it's 2."."""
+    4 people.", "I'd like 5 kW released.", "They should get 10% of it.", "There are 2 packages.",
+    else "For the estimate, it's 2." (a field's label, measure 86)."""
     what = column_words(name)
-    words = set(what.split())
-    if "weight" in words:
-        unit = "lb" if words & {"lb", "lbs", "pounds"} else "kg"
+    words = what.split()
+    kinds = set(words)
+    spelled = [_UNIT_SPELLING.get(w, w) for w in words]
+    if "weight" in kinds:
+        unit = "lb" if kinds & {"lb", "lbs", "pounds"} else "kg"
         return f"It weighs {value} {unit}."
-    if words & {"party", "attendance", "headcount", "guests", "people"}:
-        return f"We expect {value} people." if "expected" in words else f"We'll be {value} people."
+    if kinds & {"party", "attendance", "headcount", "guests", "people"}:
+        return f"We expect {value} people." if "expected" in kinds else f"We'll be {value} people."
+    if "household" in kinds:
+        return "It's just me at home." if value == 1 else f"There are {value} of us at home."
+    if kinds & {"percent", "percentage", "pct"}:
+        return f"They should get {value}% of it." if "share" in kinds else f"I'd like it at {value}%."
+    if len(words) == 2 and words[0] in _MORE:  # "additional_kw": "I'd like 5 more kW."
+        return f"I'd like {value} more {spelled[1]}."
+    if len(words) == 2 and words[0] in _AMOUNT_UNITS and words[1].endswith("ed"):
+        if words[1] == "expected":  # "units_expected": "We're expecting 2 units."
+            return f"We're expecting {value} {spelled[0]}."
+        return f"I'd like {value} {spelled[0]} {words[1]}."  # "I'd like 5 kW released."
+    if len(words) == 2 and words[1] == "count":  # "package_count": "There are 2 packages."
+        thing = _plural(words[0], value)
+        return f"There's {value} {thing}." if value == 1 else f"There are {value} {thing}."
+    if words and words[-1] == "number" and len(words) > 1:  # "dose_number": "It's dose number 2."
+        return f"It's {what} {value}."
+    if words == ["rating"]:
+        return f"I'd rate it {value}."
     return f"For the {what}, it's {value}."

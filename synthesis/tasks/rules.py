@@ -16,6 +16,7 @@ from envs.errors import StateError, ToolError
 from envs.formats.spec import EnvSpec
 from envs.grading.decidable import decide, is_time_rule
 from envs.grading.outputs import Reading
+from envs.quality.already import Move, done_states
 
 from ..domains.domain import Entity, Guard, Transition, plural
 from ..domains.enforcement import policy_only, rule_guards
@@ -195,7 +196,9 @@ class RuleGoals(UserKnowledge):
 
     def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:
         """(row, arguments, rule, guard): the user's records on which exactly one rule refuses ``m``."""
-        e, _ = self._transition(m)
+        e, t = self._transition(m)
+        assert e.lifecycle is not None
+        status, done = e.lifecycle.field, self.done_statuses(e, t)
         out = []
         for row in self.oracle.rows[e.name].values():
             owner = self.oracle.owner_of(e, row)
@@ -203,9 +206,22 @@ class RuleGoals(UserKnowledge):
                 continue
             args = self.extra_arguments(m, row)
             failing = self.failing_rules(m, row, args)
+            if failing == [("status", None)] and row.get(status) in done:
+                # "issue my permit" of one already issued (or expired since): a user knows what
+                # was done to their record and asks for nothing it already is (measure 85)
+                continue
             if len(failing) == 1 and not self.on_a_time_edge(m, row, args):
                 out.append((row, args, *failing[0]))
         return out
+
+    @staticmethod
+    def done_statuses(e: Entity, t: Transition) -> set[str]:
+        """The statuses that say ``t`` was done already: the one it sets, and those only it leads to."""
+        assert e.lifecycle is not None
+        life = e.lifecycle
+        moves = [Move(e.name, life.field, frozenset(x.from_states), x.to) for x in life.transitions]
+        this = Move(e.name, life.field, frozenset(t.from_states), t.to)
+        return done_states(this, moves, {life.initial})
 
     def allowed_twins(
         self, m: ToolMeta, refused: dict[str, Any], rule: str, guard: Guard | None

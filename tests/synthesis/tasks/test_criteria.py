@@ -76,8 +76,12 @@ def test_a_rank_is_said_in_everyday_words_only_where_no_other_column_shares_them
     assert everyday_rank("seats_left", False, True) is None  # "the most seats left" says it already
     assert everyday_rank("pickup_by", True, False) is None  # a deadline, not when the pickup happens
     assert everyday_rank("refund_fee", False, True) is None
-    # two prices of one record: "the cheapest" cannot say which
-    assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("setup_fee", False)]) is None
+    # two prices of one record: "the cheapest" cannot say which; the one charged by the month is still
+    # "the plan that costs the least per month"
+    two = [("monthly_fee", False), ("setup_fee", False)]
+    monthly = unmistakable_rank("monthly_fee", False, False, two)
+    assert monthly is not None and monthly.name("plan") == "the plan that costs the least per month"
+    assert unmistakable_rank("setup_fee", False, False, two) is None
     assert unmistakable_rank("monthly_fee", False, False, [("monthly_fee", False), ("seats_left", False)]) is not None
 
 

@@ -15,6 +15,7 @@ from envs import Environment
 from envs.catalog import CatalogEntry, load_env_dir
 from envs.grading.outputs import output_present
 from envs.grading.scoring import score_episode
+from envs.quality.already import refusals_of_done_actions
 from envs.quality.derived import derived_arguments
 from envs.quality.gaming import (
     DOCUMENT_WRITES,
@@ -204,19 +205,13 @@ def test_every_refusal_has_claim_words_unless_another_action_shares_its_verb(cat
     assert not missing
 
 
-def test_a_refusal_whose_reason_is_its_participle_keeps_it_as_a_claim(tmp_path):
-    # paying a citation that is already paid: "paid" is the reason and still the claim word
+def test_no_refusal_asks_for_what_its_record_already_is(tmp_path):
+    # paying a citation that is already paid: the user knows it is paid, and asks for nothing it
+    # already is (measure 85); seed 3's draw held such refusals before, and still refuses others
     domain = next(d for d in load_ontology() if d.id == "parking_citation_appeals")
-    # seed 3's draw holds refusals to pay a paid citation, beside tasks that pay none
     assert synthesize_one(domain, 3, SynthesisConfig(out=tmp_path, quality=False)).status == "accepted"
     entry = load_env_dir(next(tmp_path.glob("*/spec.json")).parent)
-    # unless the task also pays another citation: then "paid" reports that payment as well
-    paid = [
-        r
-        for t in entry.tasks
-        if not any(g.tool == "pay_citation" for g in t.gold_actions)
-        for r in t.refusals
-        if r.reason == ["paid"] and r.request.startswith("pay ")
-    ]
-    assert paid
-    assert all(r.claims == ["paid"] for r in paid)
+    refusals = [r for t in entry.tasks for r in t.refusals]
+    assert refusals
+    assert not [r for r in refusals if r.reason == ["paid"] and r.request.startswith("pay ")]
+    assert refusals_of_done_actions(entry.spec, entry.tasks).refusals_of_done_action == 0
