@@ -154,3 +154,18 @@ def test_a_sum_with_cents_says_neither_part():
     assert numbers_in("It comes to 71 dollars and 40 cents.") == [71.4]
     assert not Reading("It comes to 71 dollars and 40 cents.").states("40")
     assert not Reading("71 dollars and 140 cents").states("72.40")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "stated"),
+    [
+        ("It starts at quarter past ten in the morning on the 9th of June, 2026.", "2026-06-09 10:15:00", True),
+        ("It starts at quarter past ten in the morning on the 9th of June, 2026.", "2026-06-09 22:15:00", False),
+        ("Come by at half past two pm.", "14:30", True),
+        ("Come by at quarter to three.", "14:45", True),  # no part of the day: either half
+        ("Come by at seven o'clock in the evening.", "07:00", False),
+        ("Come by at half past ten.", "10:00", False),
+    ],
+)
+def test_a_time_in_words(text, value, stated):
+    assert Reading(text).states(value) is stated
