@@ -22,53 +22,56 @@ from collections.abc import Iterable
 
 from ..formats.spec import EnvSpec
 
-#: Everyday words and the labels each could describe. A word counts for a label only where no other
-#: value of that label's column among those it lists would allow the request: an ``open`` and an
-#: ``overdue`` bill are both unpaid. List every label a word could fit: a label left out is a reading
-#: that passes where it should not.
-EVERYDAY: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = tuple(
-    (frozenset(labels.split()), words)
-    for labels, words in (
+#: Everyday words: the labels they name, the other labels they could also describe, and the words.
+#: A word names a label only where no other value of that label's column among all those it lists
+#: would allow the request: an ``open`` and an ``overdue`` bill are both unpaid. A label left out of
+#: what a word could describe is a reading that passes where it should not, so the second list errs
+#: long.
+EVERYDAY: tuple[tuple[frozenset[str], frozenset[str], tuple[str, ...]], ...] = tuple(
+    (frozenset(named.split()), frozenset(named.split()) | frozenset(fits.split()), words)
+    for named, fits, words in (
         (
-            "open unpaid due duty_due payment_due balance_due amount_due outstanding overdue past_due delinquent "
-            "pending_payment awaiting_payment billed invoiced in_collections in_payment_plan partially_paid "
-            "disputed quoted",
+            "open unpaid due duty_due payment_due balance_due outstanding pending_payment awaiting_payment "
+            "invoiced",
+            "overdue past_due delinquent in_collections in_payment_plan partially_paid disputed "
+            "quoted billed",
             ("unpaid", "not paid", "not yet paid", "not been paid", "hasn't been paid", "has not been paid",
              "awaiting payment", "waiting for payment", "waiting on payment", "pending payment", "still owed",
              "still owing", "outstanding", "payable", "not settled"),
         ),
+        ("equipment equipment_fee hardware device device_payment handset", "router_purchase",
+         ("device", "hardware", "handset")),
+        ("completed done finished fulfilled", "closed resolved", ("finished", "all done", "already done")),
+        ("active live in_effect", "current activated", ("in effect", "in force", "still running")),
+        ("submitted sent", "filed applied requested", ("sent in", "handed in", "already sent")),
+        ("draft", "", ("not submitted yet", "not yet submitted", "hasn't been submitted", "not been submitted")),
+        ("no_show absent", "missed", ("didn't show up", "did not show up", "never showed up", "didn't turn up",
+                                      "did not turn up", "never turned up", "didn't show", "did not show")),
+        ("expired lapsed", "ended", ("run out", "ran out", "no longer valid")),
+        ("paused on_hold", "frozen suspended held", ("on pause", "put on hold", "temporarily stopped")),
+        ("delivered received arrived", "", ("already arrived", "has arrived", "have arrived", "dropped off")),
+        ("picked_up collected", "returned checked_out", ("picked up", "collected")),
+        ("paid paid_off settled", "", ("paid in full", "fully paid", "paid off", "settled")),
+        ("processing queued", "pending in_progress under_review in_review", ("being processed", "in the queue")),
         (
-            "equipment equipment_fee hardware device device_payment router_purchase handset",
-            ("device", "hardware", "handset", "the phone itself"),
-        ),
-        ("completed done finished fulfilled closed resolved", ("finished", "all done", "already done")),
-        ("active live current in_effect activated", ("in effect", "in force", "still running")),
-        ("submitted filed sent applied requested", ("sent in", "handed in", "already sent")),
-        ("draft", ("not submitted yet", "not yet submitted", "hasn't been submitted", "not been submitted")),
-        ("no_show missed absent", ("didn't show up", "did not show up", "never showed up", "didn't turn up",
-                                   "did not turn up", "never turned up", "didn't show", "did not show")),
-        ("expired lapsed ended", ("run out", "ran out", "no longer valid")),
-        ("paused on_hold frozen suspended held", ("on pause", "put on hold", "temporarily stopped")),
-        ("delivered received arrived", ("already arrived", "has arrived", "have arrived", "dropped off")),
-        ("picked_up collected returned checked_out", ("picked up", "collected")),
-        ("paid paid_off settled", ("paid in full", "fully paid", "paid off", "settled")),
-        ("pending processing queued in_progress under_review in_review", ("being processed", "in the queue")),
-        (
-            "open escalated in_progress pending under_review in_review technician_assigned technician_scheduled "
-            "technician_dispatched tracing waiting_parts reported submitted",
+            "open",
+            "escalated in_progress pending under_review in_review technician_assigned "
+            "technician_scheduled technician_dispatched tracing waiting_parts reported submitted",
             ("unresolved", "not resolved", "not yet resolved", "hasn't been resolved", "still being worked on"),
         ),
     )
 )  # fmt: skip
 
 #: Words that give a label's size, not its kind ("1 month", "twelve", "15 days").
-_SIZE = frozenset(
+_UNITS = frozenset(
     re.findall(
         r"\w+",
         "day days week weeks month months year years hour hours night nights minute minutes ride rides visit visits "
-        "session sessions one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty",
+        "session sessions",
     )
 )
+_SIZE = _UNITS | frozenset(re.findall(r"\w+", "one two three four five six seven eight nine ten eleven twelve fifteen "
+                                             "twenty thirty"))  # fmt: skip
 
 
 def plain(value: str) -> str:
@@ -85,8 +88,10 @@ def kind_word(label: str) -> str | None:
     """
     words = plain(label).split()
     kinds = [w for w in words if not (w.isdigit() or w in _SIZE)]
-    # a unit or a number in words makes a size; a bare number beside a word is a code ("class 100")
-    sized = any(w in _SIZE for w in words)
+    # a number in words, or in digits beside its unit, makes a size; a bare number beside a word is a
+    # code ("class 100"), and a unit alone a kind ("sick visit")
+    numbers = {w for w in words if w in _SIZE - _UNITS}
+    sized = bool(numbers) or (any(w.isdigit() for w in words) and any(w in _UNITS for w in words))
     if len(words) < 2 or len(kinds) != 1 or not sized or len(kinds[0]) < 4 or not kinds[0].isalpha():
         return None
     return kinds[0]
@@ -138,9 +143,9 @@ def readings(label: str, column: Iterable[str], blocked: Iterable[str] = (), nam
     out: set[str] = set()
     if (kind := kind_word(label)) is not None and not any(kind in v.split() for v in free):
         out.add(kind)
-    for labels, words in EVERYDAY:
+    for named, labels, words in EVERYDAY:
         fits = {plain(x) for x in labels}
-        if said in fits and not (fits & free):
+        if said in {plain(x) for x in named} and not (fits & free):
             out |= set(words)
     return {w for w in out if not set(w.split()) & field_words}
 
