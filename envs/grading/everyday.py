@@ -101,22 +101,25 @@ _LIST_SPLIT = re.compile(r",\s*(?:or |and )?|\s+or\s+|\s+and\s+")
 
 
 def blocked_values(rules: Iterable[str], column: Iterable[str]) -> set[str]:
-    """The values of ``column`` that the ``rules`` turn down: those a "not when … is X" rule names, and
-    every value a "must be (one of) X, Y" rule leaves out (as plain words).
+    """The values of ``column`` that the ``rules`` (or a tool's description) turn down: those a "not
+    when … is X" rule names, and every value a "must be (one of) X, Y" rule or an "Allowed only when
+    … is X or Y" description leaves out (as plain words).
 
     >>> sorted(blocked_values(["the pass's pass type must be one of flexi 5 days, flexi 10 days"],
     ...                       ["flexi_5_days", "flexi_10_days", "continuous_15_days", "continuous_1_month"]))
     ['continuous 1 month', 'continuous 15 days']
     >>> sorted(blocked_values(["not when the charge's charge type is equipment"], ["equipment", "roaming"]))
     ['equipment']
+    >>> sorted(blocked_values(["Issue a permit. Allowed only when the permit is approved; it must belong to "
+    ...                        "the applicant given."], ["submitted", "approved", "issued"]))
+    ['issued', 'submitted']
     """
     values = {plain(v) for v in column}
     out: set[str] = set()
-    for text in rules:
-        said = plain(text)
-        if m := re.search(r"\bnot when .+? (?:is|are) (.+)$", said):
+    for clause in (c for text in rules for c in re.split(r"[;.]\s", plain(text) + " ")):
+        if m := re.search(r"\bnot when .+? (?:is|are) (.+)$", clause.strip()):
             out |= values & {x.strip() for x in _LIST_SPLIT.split(m[1])}
-        elif m := re.search(r"\bmust be (?:one of )?(.+)$", said):
+        elif m := re.search(r"\b(?:must be (?:one of )?|allowed only when .+? (?:is|are) )(.+)$", clause.strip()):
             listed = values & {x.strip() for x in _LIST_SPLIT.split(m[1])}
             out |= values - listed if listed else set()
     return out

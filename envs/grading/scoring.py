@@ -295,12 +295,13 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             verb=refusal.request.split()[0],
         )
         request, claims = refusal.request, refusal.claims
+        deciding = [*rules, *(t.description for t in env.spec.tools if t.name == tool)]
         # a label said in its column's everyday words ("still unpaid" of an open bill), where they fit
         # no other value the rules would let through
         missing = [
             v
             for v in refusal.reason
-            if not value_stated(said, v, request=request, claims=claims, also=spec_readings(env.spec, v, rules))
+            if not value_stated(said, v, request=request, claims=claims, also=spec_readings(env.spec, v, deciding))
         ]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
         # a reason's rivals are the other values its column could hold (a ticket's other statuses),

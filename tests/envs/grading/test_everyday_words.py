@@ -176,3 +176,9 @@ def test_a_sum_with_cents_says_neither_part():
 )
 def test_a_time_in_words(text, value, stated):
     assert Reading(text).states(value) is stated
+
+
+def test_a_tools_description_says_which_values_it_allows():
+    text = "Hand over an item. Allowed only when the layaway is paid_off; it must belong to the customer given."
+    assert blocked_values([text], ["open", "paid_off", "picked_up"]) == {"open", "picked up"}
+    assert blocked_values(["Hand over an item."], ["open", "paid_off"]) == set()
