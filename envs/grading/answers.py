@@ -101,6 +101,11 @@ _SAID_DONE = re.compile(
 #: it has been paid" claims it, as "once it's been approved, you can …" does not.
 _LOOK_IF = re.compile(r"(?:if|once|when) you(?:'ve| have)? (?:check|look|log|open|visit|go|refresh|view|sign)")
 _PROMISED = r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to) (?:go ahead and |now |just )?"
+#: Beside "already <state>", what makes it no state of the record: the agent did it ("I've already
+#: issued it"), or it is only supposed ("if it's already issued", "once it has already shipped").
+_ALREADY_NOT_A_STATE = re.compile(
+    r"\b(?:i|we)(?:'ve| have|'d| had)? (?:just )?already\b|\b(?:if|unless|whether|once|when)\b"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
@@ -117,15 +122,32 @@ def sentences(text: str) -> list[str]:
     return [s for s in (_clean(part) for part in _SENTENCE_END.split(text)) if s]
 
 
-def says_no(answer: str) -> bool:
-    """Whether some sentence of ``answer`` (outside pasted JSON) turns the request down.
+def says_no(answer: str, already: Iterable[str] = ()) -> bool:
+    """Whether some sentence of ``answer`` (outside pasted JSON) turns the request down. A sentence
+    that says the record is ``already`` in a state the request would bring about or that stops it
+    ("it's already been issued") leaves nothing to do, and turns it down as well, unless the agent
+    says it did it ("I've already issued it") or only supposes it ("if it's already issued").
 
     >>> says_no("I'm afraid that loan cannot be renewed."), says_no("Sorry for the wait! It is renewed.")
     (True, False)
     >>> says_no("It releases in 6 days, so it's too close to submit under the more-than-7-days rule.")
     True
+    >>> says_no("It's already been issued; only approved permits are issued.", ["issued"])
+    True
+    >>> says_no("I've already issued it.", ["issued"]), says_no("It's issued already.", ["approved"])
+    (False, False)
     """
-    return any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in sentences(without_json(answer)))
+    said = sentences(without_json(answer))
+    if any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in said):
+        return True
+    states = "|".join(sorted({re.escape(" ".join(re.sub(r"[-_]", " ", a.lower()).split())) for a in already}))
+    if not states:
+        return False
+    done = re.compile(
+        rf"\balready (?:been |gone |become |being )?(?:fully |completely )?(?:{states})\b|"
+        rf"\b(?:{states}) already\b"
+    )
+    return any(done.search(s.replace("-", " ").replace("_", " ")) and not _ALREADY_NOT_A_STATE.search(s) for s in said)
 
 
 #: Words that only say what a bare value is counted in ("24 hours", "50 USD") or that a list follows

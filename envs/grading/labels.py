@@ -143,10 +143,14 @@ def _number_phrase_said(said: str, label: str) -> bool:
     return False
 
 
-def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[str] = ()) -> bool:
+def label_stated(
+    text: str, label: str, *, request: str = "", claims: Iterable[str] = (), also: Iterable[str] = ()
+) -> bool:
     """Whether ``text`` says a record is in the state ``label`` names, in any of its :func:`phrasings`;
     the participle of the ``request``'s own verb (or one of its ``claims``) counts only outside the
-    request restated ("can't be cancelled").
+    request restated ("can't be cancelled"). ``also`` are everyday words its column lets name it
+    (:mod:`envs.grading.everyday`): they count where they are neither denied ("not paid in full") nor
+    the request restated ("can't be picked up").
 
     >>> label_stated("It's already under dispute, so our team is reviewing it.", "disputed", request="dispute it")
     True
@@ -158,6 +162,11 @@ def label_stated(text: str, label: str, *, request: str = "", claims: Iterable[s
     for phrase in phrasings(label):
         for at in _occurrences(phrase, said):
             if not (restated and _REQUESTED.search(said[max(0, at - 40) : at])):
+                return True
+    for phrase in {_words(p) for p in also} - phrasings(label):
+        for at in _occurrences(phrase, said):
+            before = said[max(0, at - 60) : at]
+            if not (_REQUESTED.search(before[-40:]) or _DENIED_BEFORE.search(before)):
                 return True
     return _number_phrase_said(said, label)
 
@@ -272,9 +281,11 @@ def is_label(value: str) -> bool:
     return parse_value(v) is None and as_number(v) is None and re.fullmatch(r"\d{1,2}:\d{2}", v) is None
 
 
-def value_stated(said: Reading, value: str, *, request: str = "", claims: Iterable[str] | None = ()) -> bool:
-    """Whether the text ``said`` reads states ``value``: a label by :func:`label_stated`, anything else
-    as :class:`~envs.grading.outputs.Reading` reads it."""
+def value_stated(
+    said: Reading, value: str, *, request: str = "", claims: Iterable[str] | None = (), also: Iterable[str] = ()
+) -> bool:
+    """Whether the text ``said`` reads states ``value``: a label by :func:`label_stated` (``also`` its
+    column's everyday words for it), anything else as :class:`~envs.grading.outputs.Reading` reads it."""
     if is_label(value):
-        return label_stated(said.text, value, request=request, claims=claims or ())
+        return label_stated(said.text, value, request=request, claims=claims or (), also=also)
     return said.states(value)

@@ -42,6 +42,15 @@ _YEAR_FIRST_SLASH = re.compile(r"(?<![\w./-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/]
 _CLOCK_12H = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24H = re.compile(r"(?<![\w:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d])(?!\s*[ap]\.?\s?m\b)")
 _NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+_HOURS_SAID = "_ one two three four five six seven eight nine ten eleven twelve"
+_HOUR_NAMES = {w: n for n, w in enumerate(re.findall(r"\w+", _HOURS_SAID))}
+_HOUR = r"(1[0-2]|[1-9]|" + "|".join(w for w in _HOUR_NAMES if w != "_") + r")"
+#: A time said as people say it: "quarter past ten", "half past 2 in the afternoon", "ten o'clock",
+#: "quarter to three pm"; without a part of the day it may be either half of it.
+_SPOKEN_TIME = re.compile(
+    rf"\b(?:(quarter|half) (past|after|to) {_HOUR}(?: o'?clock)?|{_HOUR} o'?clock)"
+    r"(?: (in the morning|in the afternoon|in the evening|at night|tonight|[ap]\.?m\b\.?))?"
+)
 _RELATIVE_DAYS = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|tomorrow|yesterday)\b")
 _RELATIVE_OFFSET = {"tomorrow": 1, "yesterday": -1}
 #: A day counted from today: "48 days ago", "in 6 days", "6 days from now" (a count of days names
@@ -154,6 +163,8 @@ def times_in(text: str) -> set[tuple[int, int]]:
 
     >>> sorted(times_in("at 2:30 PM, or 14:30, noon, 9am, and 2026-03-02 10:30:00"))
     [(9, 0), (10, 30), (12, 0), (14, 30)]
+    >>> sorted(times_in("quarter past ten in the morning, quarter to three pm, or seven o'clock"))
+    [(7, 0), (10, 15), (14, 45), (19, 0)]
     """
     t = text.lower()
     out: set[tuple[int, int]] = set()
@@ -166,7 +177,24 @@ def times_in(text: str) -> set[tuple[int, int]]:
         if m.group(4) is not None:
             out.add((int(m.group(4)), int(m.group(5))))
     out |= {hm for word, hm in _NAMED_TIMES.items() if re.search(rf"\b{word}\b", t)}
+    for m in _SPOKEN_TIME.finditer(t.replace("\u2019", "'")):
+        out |= _spoken_time(m)
     return {(h, mi) for h, mi in out if h < 24 and mi < 60}
+
+
+def _spoken_time(m: re.Match[str]) -> set[tuple[int, int]]:
+    """The (hour, minute) readings of a time said in words: one with its part of the day, else both."""
+    said = m[3] or m[4]
+    hour = int(said) if said.isdigit() else _HOUR_NAMES[said]
+    minute = {"quarter": 15, "half": 30, None: 0}[m[1]]
+    if m[2] == "to":  # "quarter to three" is 2:45
+        hour, minute = hour - 1 or 12, 60 - minute
+    part = m[5] or ""
+    if part.startswith(("in the morning", "a")):
+        return {(hour % 12, minute)}
+    if part:  # the afternoon, the evening, at night, pm
+        return {(hour % 12 + 12, minute)}
+    return {(hour % 12, minute), (hour % 12 + 12, minute)}
 
 
 def date_stated(value: str, text: str) -> bool:
@@ -193,7 +221,7 @@ def without_dates(text: str) -> str:
     'Due at : $12.50'
     """
     t = text
-    for pattern in (_ISO, _YEAR_FIRST_SLASH, _NUMERIC, _MONTH_DAY, _DAY_MONTH, _CLOCK_12H, _CLOCK_24H):
+    for pattern in (_ISO, _YEAR_FIRST_SLASH, _NUMERIC, _MONTH_DAY, _DAY_MONTH, _SPOKEN_TIME, _CLOCK_12H, _CLOCK_24H):
         t = _blank(pattern, t)
     return t
 

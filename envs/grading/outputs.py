@@ -84,22 +84,40 @@ def _spoken(words: str) -> float | None:
     return float(total + part) if said else None
 
 
+#: A sum said in its currency and cents: "71 dollars and 40 cents", "fifty dollars and five cents".
+_WITH_CENTS = re.compile(
+    rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+|(?:(?:{_SPOKEN_WORD})[\s-]+)*(?:{_SPOKEN_WORD}))\s+"
+    rf"(?:dollars?|euros?|pounds?|bucks)(?:,?\s+and)?\s+(\d{{1,2}}|(?:(?:{_SPOKEN_WORD})[\s-]+)*(?:{_SPOKEN_WORD}))"
+    r"\s+cents?\b"
+)
+
+
+def _with_cents(m: re.Match[str]) -> float | None:
+    whole, cents = (float(g.replace(",", "")) if g[0].isdigit() else _spoken(g) for g in (m[1], m[2]))
+    return None if whole is None or cents is None or cents >= 100 else round(whole + cents / 100, 2)
+
+
 def numbers_in(text: str) -> list[float]:
-    """Every standalone number in ``text`` (digits, a count from two to twenty in words, or a whole
-    sum in words before its currency).
+    """Every standalone number in ``text`` (digits, a count from two to twenty in words, a whole
+    sum in words before its currency, or a sum with its cents said after it).
 
     >>> numbers_in("Refund of $1,234.50 for order #W1003, two items")
     [1234.5, 2.0]
     >>> numbers_in("They add up to fifty dollars, or one hundred and twenty-five euros.")
     [50.0, 125.0]
+    >>> numbers_in("It comes to 1,071 dollars and 40 cents, or seventy dollars and five cents.")
+    [1071.4, 70.05]
     """
     # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
     # "1." or "2)" opening a line numbers a list item, it states no value
     t = normalize(re.sub(r"(?m)^\s*\d{1,2}[.)](?=\s)", " ", text))
+    # "71 dollars and 40 cents" is one sum, not a 71 and a 40
+    cents = [v for m in _WITH_CENTS.finditer(t) if (v := _with_cents(m)) is not None]
+    t = _WITH_CENTS.sub(lambda m: " " if _with_cents(m) is not None else m[0], t) if cents else t
     found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
     spoken = [v for m in _SPOKEN_AMOUNT.finditer(t) if (v := _spoken(m.group(1))) is not None]
     counted = _SPOKEN_AMOUNT.sub(" ", t) if spoken else t  # "twenty-five dollars" says no twenty and no five
-    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(counted)] + spoken
+    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(counted)] + spoken + cents
 
 
 def _words(text: str) -> str:

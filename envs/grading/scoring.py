@@ -23,6 +23,7 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
+from .everyday import spec_readings
 from .hedges import hedged_statuses
 from .labels import is_label, label_named, value_stated, without_denied, without_superseded
 from .outputs import Reading
@@ -242,7 +243,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     for out in task.outputs:
         error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
         error = f"the answer turns the request down ({refused!r}), though nothing was refused" if refused else error
-        stated = value_stated(said, out)
+        stated = value_stated(said, out, also=spec_readings(env.spec, out) if is_label(out) else ())
         checklist.append(CheckResult(kind="output", description=out, passed=stated and not error, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
@@ -294,7 +295,14 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             verb=refusal.request.split()[0],
         )
         request, claims = refusal.request, refusal.claims
-        missing = [v for v in refusal.reason if not value_stated(said, v, request=request, claims=claims)]
+        deciding = [*rules, *(t.description for t in env.spec.tools if t.name == tool)]
+        # a label said in its column's everyday words ("still unpaid" of an open bill), where they fit
+        # no other value the rules would let through
+        missing = [
+            v
+            for v in refusal.reason
+            if not value_stated(said, v, request=request, claims=claims, also=spec_readings(env.spec, v, deciding))
+        ]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
         # a reason's rivals are the other values its column could hold (a ticket's other statuses),
         # not another column's (its service type), nor what the gold writes sent
@@ -328,7 +336,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             offered_payments(answer),
         )
         error = None
-        if not says_no(answer):
+        # "it's already been issued" of a request to issue it, or already in the reason's state
+        if not says_no(answer, already=[*refusal.claims, *(v for v in refusal.reason if is_label(v))]):
             error = "the answer does not say it is turned down"
         elif claim is not None:
             error = f"the answer claims it was done: {claim!r}"
