@@ -25,8 +25,9 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
-#: Domains where a status column holds two or three values: "active or closed", "listed, sold or withdrawn".
-DOMAINS = ("unemployment_weekly_claims", "concert_ticket_orders")
+#: Domains with refusals whose status column holds two or three values. Closing an already closed claim
+#: is no request a customer makes (measure 85), which took the first two domains' such refusals away.
+DOMAINS = ("unemployment_weekly_claims", "concert_ticket_orders", "credit_card_disputes", "dealership_test_drives")
 
 
 @functools.cache
