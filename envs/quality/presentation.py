@@ -120,6 +120,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("periodic rows at the wrong spacing", f"{c.periodic_rows_off}/{c.periodic_rows_checked}"),
         ("running totals below their parts", f"{c.running_totals_below_parts}/{c.running_totals_checked}"),
         ("lines off their quantity times unit price", f"{c.lines_off_their_units}/{c.priced_lines_checked}"),
+        ("rows carrying a write its rules forbid", f"{c.rows_against_their_writes}/{c.written_rows_checked}"),
         ("rows without the arrangement they imply", f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
@@ -217,6 +218,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("period spacing", lambda c: f"{c.periodic_rows_off}/{c.periodic_rows_checked}"),
     ("totals below parts", lambda c: f"{c.running_totals_below_parts}/{c.running_totals_checked}"),
     ("lines off units", lambda c: f"{c.lines_off_their_units}/{c.priced_lines_checked}"),
+    ("against their write", lambda c: f"{c.rows_against_their_writes}/{c.written_rows_checked}"),
     ("no arrangement", lambda c: f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),

@@ -64,6 +64,7 @@ from .tiers import tier_prices_inverted
 from .transient import transient_counts
 from .visit_charges import charges_against_visit
 from .wording import wording_counts
+from .write_rules import rows_against_their_writes
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
 JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
@@ -213,6 +214,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         running_totals_below_parts,
         rows_without_arrangement,
         lines_off_their_units,
+        rows_against_their_writes,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -50,6 +50,7 @@ from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
+from ..domains.write_rules import carry_parent_effects, fit_write_rules
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
 from .bulk import BulkTools, bulk_eligible
@@ -255,6 +256,8 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
+    fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
     settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
