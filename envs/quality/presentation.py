@@ -121,6 +121,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("running totals below their parts", f"{c.running_totals_below_parts}/{c.running_totals_checked}"),
         ("lines off their quantity times unit price", f"{c.lines_off_their_units}/{c.priced_lines_checked}"),
         ("rows carrying a write its rules forbid", f"{c.rows_against_their_writes}/{c.written_rows_checked}"),
+        ("things one owner holds twice", f"{c.owned_twice}/{c.owned_rows_checked}"),
         ("rows without the arrangement they imply", f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         (
@@ -219,6 +220,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("totals below parts", lambda c: f"{c.running_totals_below_parts}/{c.running_totals_checked}"),
     ("lines off units", lambda c: f"{c.lines_off_their_units}/{c.priced_lines_checked}"),
     ("against their write", lambda c: f"{c.rows_against_their_writes}/{c.written_rows_checked}"),
+    ("owned twice", lambda c: f"{c.owned_twice}/{c.owned_rows_checked}"),
     ("no arrangement", lambda c: f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),

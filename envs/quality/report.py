@@ -43,6 +43,7 @@ from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
+from .owned_twice import owned_twice
 from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
@@ -215,6 +216,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_without_arrangement,
         lines_off_their_units,
         rows_against_their_writes,
+        owned_twice,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():
