@@ -29,6 +29,11 @@ from .sqlgen import pk
 
 _FROM = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _MOVE = re.compile(r"^UPDATE \"?(\w+)\"? SET \"?status\"? = '(\w+)' WHERE")
+#: A create's limit on the rows of one value of a column: ``(SELECT count(*) FROM "t" WHERE "c" = :c AND
+#: "status" IN ('submitted')) < 2``.
+_LIMIT = re.compile(
+    r'^SELECT \(SELECT count\(\*\) FROM "?(\w+)"? WHERE "?(\w+)"? = :\w+(?: AND "?status"? IN \(([^)]*)\))?\) < (\d+)$'
+)
 
 
 def _sets(t: Transition, target: str) -> bool:
@@ -135,7 +140,9 @@ def _called_off(spec: EnvSpec, table: str, made: str) -> str | None:
     return None
 
 
-def _other_parent(spec: EnvSpec, rule: WriteRule, parent: dict[str, Any], rng: random.Random) -> Any:
+def _other_parent(
+    spec: EnvSpec, rule: WriteRule, row: dict[str, Any], parent: dict[str, Any], rng: random.Random
+) -> Any:
     """The key of another row the create's rule holds of, as like ``parent`` as the row needs: the
     same values in every column the two rows share but the key (its owner), each date on the same
     side of the clock (so the row's own time rules stay met); None when there is none."""
@@ -158,8 +165,28 @@ def _other_parent(spec: EnvSpec, rule: WriteRule, parent: dict[str, Any], rng: r
         and rule.condition.holds(r.get(rule.condition.column))
         and all(r.get(c) == parent.get(c) for c in shared)
         and all(side(r, c) == side(parent, c) for c in dates)
+        and _room(spec, rule, row, r[key])
     ]
     return rng.choice(fits) if fits else None
+
+
+def _room(spec: EnvSpec, rule: WriteRule, row: dict[str, Any], parent_id: Any) -> bool:
+    """Whether ``row`` moved under ``parent_id`` stays within every limit a tool puts on the rows of one
+    parent (at most 2 submitted applications per student)."""
+    status = status_columns(next(t for t in spec.tables if t.name == rule.table))[0].name
+    via = rule.via or ""
+    for tool in spec.tools:
+        for step in tool.steps:
+            m = _LIMIT.match((step.sql or "").strip()) if step.kind == "require" else None
+            if not m or m[1] != rule.table or m[2] != via:
+                continue
+            states = set(re.findall(r"'(\w+)'", m[3] or ""))
+            if states and row.get(status) not in states:
+                continue
+            held = [r for r in spec.seed.get(rule.table, []) if r.get(via) == parent_id]
+            if sum(not states or r.get(status) in states for r in held) + 1 > int(m[4]):
+                return False
+    return True
 
 
 def fit_write_rules(spec: EnvSpec) -> int:
@@ -182,7 +209,7 @@ def fit_write_rules(spec: EnvSpec) -> int:
                 read[cond.column] = rng.choice(pool)
             changed += 1
             continue
-        if (other := _other_parent(spec, rule, read, rng)) is not None:
+        if (other := _other_parent(spec, rule, row, read, rng)) is not None:
             row[rule.via] = other
             changed += 1
             continue

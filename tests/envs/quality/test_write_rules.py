@@ -88,3 +88,21 @@ def test_a_load_with_an_accepted_offer_is_covered(specs):
     assert under and set(under) == {"covered"}
     waiting = [loads[o["load_id"]] for o in spec.seed["load_offers"] if o["status"] == "offered"]
     assert waiting and set(waiting) == {"posted"}
+
+
+def test_a_row_moves_only_under_a_record_with_room_under_the_creates_limit():
+    # school lunch: a benefit application waits on a student not already on free meals, and at most
+    # so many wait per student; moving one must not put a student over that limit
+    domains = {d.id: d for d in load_ontology()}
+    spec = generate_env(assign_enforcement(domains["school_lunch_accounts"]), seed=0).spec
+    [limit] = [
+        s.sql
+        for t in spec.tools
+        if t.name == "create_benefit_application"
+        for s in t.steps
+        if s.kind == "require" and "count(*)" in (s.sql or "")
+    ]
+    most = int(str(limit).rsplit("<", 1)[1])
+    waiting = Counter(r["student_id"] for r in spec.seed["benefit_applications"] if r["status"] == "submitted")
+    assert waiting and max(waiting.values()) <= most
+    assert rows_against_their_writes(spec).rows_against_their_writes == 0
