@@ -70,13 +70,18 @@ def _required(t: Transition, target: str) -> set[str] | None:
 
 
 def _effects(entity: Entity) -> list[tuple[Transition, Effect]]:
+    """The literal sets of a transition on a record its row references, where the transition sets that
+    record nothing else from a source (a swap that hands the shift to another worker is left whole)."""
     lc = entity.lifecycle
-    return [
-        (t, x)
-        for t in (lc.transitions if lc else [])
-        for x in t.effects
-        if x.kind == "set" and x.when is None and str(x.target).startswith("via:") and _literal(x.value)
-    ]
+    out = []
+    for t in lc.transitions if lc else []:
+        for x in t.effects:
+            if x.kind != "set" or x.when is not None or not str(x.target).startswith("via:") or not _literal(x.value):
+                continue
+            ref = str(x.target)[4:].partition(".")[0]
+            if all(_literal(o.value) for o in t.effects if str(o.target).startswith(f"via:{ref}.")):
+                out.append((t, x))
+    return out
 
 
 def _literal(value: Any) -> bool:
@@ -166,8 +171,24 @@ def _other_parent(
         and all(r.get(c) == parent.get(c) for c in shared)
         and all(side(r, c) == side(parent, c) for c in dates)
         and _room(spec, rule, row, r[key])
+        and not _twin(spec, rule, row, r[key])
     ]
     return rng.choice(fits) if fits else None
+
+
+def _twin(spec: EnvSpec, rule: WriteRule, row: dict[str, Any], parent_id: Any) -> bool:
+    """Whether another row not called off already holds every reference ``row`` would hold under
+    ``parent_id`` (a second enrollment of one student in one course)."""
+    table = next(t for t in spec.tables if t.name == rule.table)
+    refs = [fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1]
+    status = status_columns(table)[0].name
+    wanted = {c: (parent_id if c == rule.via else row.get(c)) for c in refs}
+    return any(
+        r is not row
+        and all(r.get(c) == v for c, v in wanted.items())
+        and str(r.get(status)).lower().split("_")[-1] not in CALLED_OFF
+        for r in spec.seed.get(rule.table, [])
+    )
 
 
 def _room(spec: EnvSpec, rule: WriteRule, row: dict[str, Any], parent_id: Any) -> bool:

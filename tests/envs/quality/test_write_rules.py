@@ -13,7 +13,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.write_rules import rows_against_their_writes, write_rules
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
-from synthesis.domains.write_rules import fit_write_rules
+from synthesis.domains.write_rules import carry_parent_effects, fit_write_rules
 from synthesis.tools.envgen import generate_env
 
 _DOMAINS = ("transcript_requests", "dmv_registration_renewals", "carrier_load_tendering")
@@ -106,3 +106,15 @@ def test_a_row_moves_only_under_a_record_with_room_under_the_creates_limit():
     waiting = Counter(r["student_id"] for r in spec.seed["benefit_applications"] if r["status"] == "submitted")
     assert waiting and max(waiting.values()) <= most
     assert rows_against_their_writes(spec).rows_against_their_writes == 0
+
+
+def test_a_move_that_hands_a_record_on_is_not_carried_in_part():
+    # accepting a swap gives the shift back to 'scheduled' under another worker, a value read as the
+    # move runs: setting the status alone would leave a past shift scheduled for the old worker
+    domains = {d.id: d for d in load_ontology()}
+    domain = assign_enforcement(domains["hourly_shift_swaps"])
+    spec = generate_env(domain, seed=0).spec
+    now = spec.clock.strftime("%Y-%m-%d %H:%M:%S")
+    assert all(r["starts_at"] > now for r in spec.seed["shifts"] if r["status"] == "scheduled")
+    accepted = {r["shift_id"] for r in spec.seed["swap_offers"] if r["status"] == "accepted"}
+    assert accepted and carry_parent_effects(domain, spec) == 0
