@@ -24,7 +24,7 @@ from envs.quality.seed import status_columns
 from envs.quality.write_rules import WriteRule, broken_write_rules
 
 from .domain import Domain, Effect, Entity, Lifecycle, Transition
-from .parent_states import reachable
+from .parent_states import keeps_children
 from .sqlgen import pk
 
 _FROM = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
@@ -91,6 +91,35 @@ def _literal(value: Any) -> bool:
     return isinstance(value, bool | int | float)
 
 
+def _made_demands(
+    entity: Entity, rows: list[dict[str, Any]], demands: dict[tuple[str, str], dict[Any, set[Any]]]
+) -> None:
+    """What a create sets on a record it references, demanded by the rows no move has set it again
+    since (a live hold keeps its vehicle on hold): a parent demanded two ways is left as drawn."""
+    lc = entity.lifecycle
+    if lc is None or entity.create is None:
+        return
+    for x in entity.create.effects:
+        target = str(x.target)
+        if x.kind != "set" or x.when is not None or not target.startswith("via:") or not _literal(x.value):
+            continue
+        ref = entity.reference(target[4:].partition(".")[0])
+        if ref is None:
+            continue
+        states, todo = {lc.initial}, [lc.initial]
+        while todo:
+            state = todo.pop()
+            for t in lc.transitions:
+                if state in t.from_states and t.to not in states and not _sets(t, target):
+                    states.add(t.to)
+                    todo.append(t.to)
+        for row in rows:
+            if row.get(ref.column) is not None and row.get(lc.field) in states:
+                demands.setdefault((ref.entity, target.partition(".")[2]), {}).setdefault(row[ref.column], set()).add(
+                    x.value
+                )
+
+
 def carry_parent_effects(domain: Domain, spec: EnvSpec) -> int:
     """Set on each parent what its children's moves set on it, where they all agree (in place); a
     parent's status only while it is still where the move required it. Returns the values set."""
@@ -110,7 +139,11 @@ def carry_parent_effects(domain: Domain, spec: EnvSpec) -> int:
                 if parent_id is not None and row.get(entity.lifecycle.field) in states:
                     demands.setdefault((ref.entity, column), {}).setdefault(parent_id, set()).add(x.value)
                     guards.setdefault((ref.entity, column), {})[parent_id] = _required(t, str(x.target))
+        _made_demands(entity, spec.seed.get(entity.table, []), demands)
     changed = 0
+    # a parent's status moves only where every child of it could have been made under the new one: the
+    # states a child's create allows are read from the parent's own lifecycle (``parent_states``)
+    keeps = keeps_children(domain, spec.seed)
     for (name, column), by_parent in demands.items():
         parent = domain.entity(name)
         is_status = parent.lifecycle is not None and column == parent.lifecycle.field
@@ -124,7 +157,7 @@ def carry_parent_effects(domain: Domain, spec: EnvSpec) -> int:
                 allowed = guards[name, column].get(row[pk(parent)])
                 if allowed is None or row.get(column) not in allowed or value not in parent.lifecycle.states:
                     continue  # moved on since, or never where the move needed it
-                if row.get(column) in reachable(parent.lifecycle, str(value)) - {row.get(column)}:
+                if not keeps(parent.table, row, value):
                     continue
             if row.get(column) != value:
                 row[column] = value
