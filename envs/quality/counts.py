@@ -160,6 +160,10 @@ class QualityCounts:
     running_totals_below_parts: int = 0
     priced_lines_checked: int = 0
     lines_off_their_units: int = 0
+    written_rows_checked: int = 0
+    rows_against_their_writes: int = 0
+    owned_rows_checked: int = 0
+    owned_twice: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

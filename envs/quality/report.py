@@ -44,6 +44,7 @@ from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
+from .owned_twice import owned_twice
 from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
@@ -65,6 +66,7 @@ from .tiers import tier_prices_inverted
 from .transient import transient_counts
 from .visit_charges import charges_against_visit
 from .wording import wording_counts
+from .write_rules import rows_against_their_writes
 
 REFUSAL_TAGS = ("refusal", "partial-refusal")
 JSON_FILE, MARKDOWN_FILE = "quality-report.json", "quality-report.md"
@@ -216,6 +218,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         running_totals_below_parts,
         rows_without_arrangement,
         lines_off_their_units,
+        rows_against_their_writes,
+        owned_twice,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -35,6 +35,7 @@ from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
 from ..domains.one_off import holds_once_in_seed
+from ..domains.owned_twice import settle_owned_twice
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
 from ..domains.periodic_rows import rule_edges, settle_periodic_rows
@@ -50,6 +51,7 @@ from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
+from ..domains.write_rules import carry_parent_effects, fit_write_rules
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
 from .bulk import BulkTools, bulk_eligible
@@ -255,6 +257,9 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
+    fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
+    settle_owned_twice(spec)  # no game owned through two purchases
     settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
