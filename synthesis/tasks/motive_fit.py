@@ -208,8 +208,10 @@ class RecordFacts:
         ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
         starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
         past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
+        # the kind of record its key names too ("my participation" is an event_participation)
+        key = next((k for k in row if k.endswith("_id")), "")
         return cls(
-            kind_words(phrase),
+            kind_words(phrase) | frozenset(key.removesuffix("_id").split("_")) - {""},
             overdue,
             amount if amount is not None else owed,
             owed,

@@ -142,9 +142,7 @@ def _event_fragment(event: list[str], when: str, noun: str) -> str:
         head = " ".join(words[:-1])
         return f"{_BY[head]} {when}" if head in _BY else f"to {head} by {when}"
     if words and words[0] == "next":
-        return f"whose {said} is on {when}"  # a membership "whose next credit is on February 5"
-    if words and words[-1] == "deadline":
-        return f"whose {said} is {when}"
+        return f"with its {said} on {when}"  # a membership "with its next credit on February 5"
     if words and words[0] == "scheduled":
         return f"scheduled for {when}"
     if said in _OWN_TIME:

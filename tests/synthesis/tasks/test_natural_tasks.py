@@ -137,7 +137,7 @@ def test_a_date_and_what_it_is_name_a_record_together() -> None:
     ("name", "noun", "value", "said"),
     [
         ("hearing_date", "appeal", "2026-02-17", "with the hearing on February 17"),
-        ("next_credit_date", "membership", "2026-05-12", "whose next credit is on May 12"),
+        ("next_credit_date", "membership", "2026-05-12", "with its next credit on May 12"),
         # seed-83 read: "my top up with the topped up on February 25", "with the send on June 6"
         ("topped_up_on", "top up", "2026-02-25", "from February 25"),
         ("send_on", "bill payment", "2026-06-06", "going out on June 6"),
