@@ -115,6 +115,10 @@ def unasked_figures(
     >>> visit = {"consultation_id": "C2", "starts_at": "2026-04-18 12:15:00"}
     >>> unasked_figures(["2026-04-18 12:15:00"], [user, listing, visit], rules, key, acted=["C2"])
     []
+    >>> wash = {"wash_visit_id": "W7", "visited_at": "2026-02-10 13:30:00"}
+    >>> claim = {"damage_claim_id": "D2", "wash_visit_id": "W7", "status": "submitted"}
+    >>> unasked_figures(["2026-02-10 13:30:00"], [user, listing, wash, claim], rules, key, acted=["D2"])
+    []
     """
     # a slash date is read both ways: the other reading of a day the answer may say is none
     swapped = {f"{d[:4]}-{d[8:10]}-{d[5:7]}" for d in {a[:10] for a in allowed if is_moment(a)}}
@@ -129,10 +133,20 @@ def unasked_figures(
     holders: dict[str, list[tuple[bool, bool, bool]]] = {}
     wanted = {_key(v): v for v in figures}
     done = set(acted)
-    for record in _records(reads):
+    records = list(_records(reads))
+    # the record an allowed write acts on is named by its parent's values too: "the claim for the
+    # basic wash on February 10" (the visit's day)
+    done |= {
+        str(v)
+        for r in records
+        if str(next(iter(r.values()), "")) in set(acted)
+        for v in r.values()
+        if isinstance(v, str)
+    }
+    for record in records:
         person = "email" in record
         own = refused is not None and record.get(refused[0]) == refused[1]
-        reported = not own and str(next(iter(record.values()), "")) in done
+        reported = not own and not person and str(next(iter(record.values()), "")) in done
         for field, value in record.items():
             if value is None or isinstance(value, bool | dict | list):
                 continue
