@@ -30,6 +30,7 @@ from .criteria import CRITERION_SHARE, CriterionGoals, extreme
 from .landing import holds_amount, nearby_amount
 from .record_motives import create_motive, update_motive
 from .relatives import fit_new_relative
+from .tells import policy_tells
 
 
 class RecordGoals(CriterionGoals):
@@ -178,6 +179,7 @@ class RecordGoals(CriterionGoals):
         if key is None:
             return False
         checks.created(e, key, {**args, **given}, parents)
+        self._tell_after_create(chain, e, m.tool)
         goal = Goal(m.tool, e.name, key, "create", f"the new {e.human}", given, depends_on_previous=onto is not None)
         chain.goals.append(goal)
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in given.items()}
@@ -189,6 +191,17 @@ class RecordGoals(CriterionGoals):
         )
         chain.facts += [self.say.record_fact(p) for p in about if not p.startswith("the same ")]
         return True
+
+    def _tell_after_create(self, chain: Chain, e: Entity, tool: str) -> None:
+        """The amount the policy says to tell after this create, where it moves one of the user's
+        ("Tell the member their new points balance after every change": a redemption takes points)."""
+        for effect in e.create.effects if e.create is not None else []:
+            via, _, column = (effect.target or "").removeprefix("via:").partition(".")
+            ref = e.reference(via) if (effect.target or "").startswith("via:") else None
+            mine = effect.kind in ("add", "subtract") and ref is not None and ref.entity == self.user.name
+            if mine and policy_tells(self.domain.rules, column, tool):
+                chain.outputs.append((self.user.table, chain.user_id, column))
+                return
 
     def _fitting_public_row(
         self, chain: Chain, m: ToolMeta, parent: Entity, rows: list[dict[str, Any]], args: dict[str, Any]

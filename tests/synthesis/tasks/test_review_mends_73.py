@@ -62,3 +62,17 @@ def test_the_balance_a_payment_leaves_on_its_own_record_is_told():
     tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=33, seed=0, twin=twin.spec)
     paying = [t for t in tasks if t.expects_change and any(a.tool == "pay_balance_unit_rental" for a in t.gold_actions)]
     assert paying and all(t.outputs for t in paying)
+
+
+def test_the_balance_a_new_record_takes_from_is_told_after_every_change():
+    """hotel_loyalty_points-007 (seed 89): "Tell the member their new points balance after every
+    change", and a redemption made takes its points; the new balance is a required output."""
+    from synthesis.domains.enforcement import DEFAULT_POLICY_SHARE, assign_enforcement
+    from synthesis.tasks.taskgen import generate_tasks
+    from synthesis.tools.envgen import generate_env
+
+    d = assign_enforcement(next(x for x in load_ontology() if x.id == "hotel_loyalty_points"), DEFAULT_POLICY_SHARE)
+    gen, twin = generate_env(d, seed=0), generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=33, seed=0, twin=twin.spec)
+    redeeming = [t for t in tasks if any(a.tool == "create_redemption" for a in t.gold_actions)]
+    assert redeeming and all(t.outputs for t in redeeming)
