@@ -371,6 +371,9 @@ class WriteGoals(RecordGoals):
         final = not any(t.to in x.from_states for x in e.lifecycle.transitions)
         if earlier is not None and final and set(t.from_states) & set(earlier.from_states):
             return False
+        made = self.meta.get(last.tool)
+        if made is not None and made.role == "update" and (final or called_off(t.to)):
+            return False  # a claim's bag described anew, then the claim withdrawn: the edit was for nothing
         extra = self.extra_arguments(m, row)
         args = {pk(e): last.key, **extra}
         owner = self.domain.owner_checked(e, t)

@@ -115,3 +115,23 @@ def test_a_price_by_the_period_beside_another_price_is_said_per_period():
     assert unmistakable_rank("application_fee", False, True, columns) is None  # "most expensive" says neither
     alone = unmistakable_rank("daily_price", False, False, [("daily_price", False)])
     assert alone is not None and alone.name("wheelchair") == "the cheapest wheelchair"
+
+
+def test_no_record_is_edited_then_called_off_in_one_task():
+    """lost_baggage_claims-010 (seed 89): the bag's description changed, then "withdraw the same
+    baggage claim": the edit was for nothing."""
+    from synthesis.domains.enforcement import DEFAULT_POLICY_SHARE, assign_enforcement
+    from synthesis.domains.ontology import load_ontology
+    from synthesis.tasks.taskgen import generate_tasks
+    from synthesis.tools.envgen import generate_env
+
+    d = assign_enforcement(next(x for x in load_ontology() if x.id == "lost_baggage_claims"), DEFAULT_POLICY_SHARE)
+    gen, twin = generate_env(d, seed=0), generate_env(d, seed=0, enforce_all=True)
+    tasks, _ = generate_tasks(d, gen.spec, gen.meta, count=33, seed=0, twin=twin.spec)
+    for task in tasks:
+        edited: set[str] = set()
+        for call in task.gold_actions:
+            key = call.arguments.get("baggage_claim_id")
+            if call.tool.startswith("update_baggage_claim_"):
+                edited.add(key)
+            assert not (call.tool == "withdraw_baggage_claim" and key in edited), task.id
