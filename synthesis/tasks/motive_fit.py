@@ -56,6 +56,8 @@ COVER = "cover"
 #: A paper the user sent in (a document, an upload, an attachment): withdrawn because it was the
 #: wrong one, not because plans fell through (the seed-83 review: "it fell through" of a document).
 DOCUMENT = "document"
+#: An offer or a quote the user decides on by a deadline.
+DECISION = "decision"
 
 #: The record's latest day so far is within ``SOON_DAYS`` of today: only then did the user write
 #: "straight away" or "as soon as I opened it" (a box delivered six weeks ago is no news).
@@ -66,6 +68,8 @@ _CLAIM_WORDS = frozenset(
      "compensation", "chargeback", "rebate"}
 )  # fmt: skip
 _DOCUMENT_WORDS = frozenset({"document", "upload", "attachment", "scan", "paperwork", "file"})
+#: Records one decides on by a deadline: more time for them is time to decide, not to use them longer.
+_DECISION_WORDS = frozenset({"offer", "counteroffer", "quote", "proposal", "bid"})
 _HOSTED_WORDS = frozenset(
     {"event", "wedding", "party", "banquet", "celebration", "reception", "ceremony", "gala", "fundraiser"}
 )
@@ -241,6 +245,8 @@ class RecordFacts:
             found.add(COVER)
         if words & _DOCUMENT_WORDS:
             found.add(DOCUMENT)
+        if words & _DECISION_WORDS:
+            found.add(DECISION)
         if words & _PROBLEM_WORDS:
             found.add(PROBLEM)
         if self.due_soon:

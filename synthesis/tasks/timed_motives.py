@@ -12,7 +12,20 @@ from the record's row.
 
 from __future__ import annotations
 
-from .motive_fit import BEFORE_DUE, CLEARS, COVER, DUE_SOON, OVERDUE, PART, STARTED, Motive, motives_of, never, only
+from .motive_fit import (
+    BEFORE_DUE,
+    CLEARS,
+    COVER,
+    DECISION,
+    DUE_SOON,
+    OVERDUE,
+    PART,
+    STARTED,
+    Motive,
+    motives_of,
+    never,
+    only,
+)
 
 PAY = (
     *motives_of(
@@ -49,10 +62,10 @@ RENEW = (
     *only(DUE_SOON, "I don't want a gap where I'm without it.", "I still need it, and I'd rather not have it lapse."),
 )
 EXTEND = (
-    *motives_of(
-        "It turns out I want it for longer than I first planned.",
-        "I'd rather have the extra time in hand, just in case.",
-    ),
+    # an offer's deadline is extended to decide, not to keep the offer longer (the seed-89 review)
+    *never(frozenset({DECISION}), "It turns out I want it for longer than I first planned."),
+    *motives_of("I'd rather have the extra time in hand, just in case."),
+    *only(DECISION, "I need a bit more time to decide.", "I need a few more days to think it over."),
     # more time is short only near the end: a stay ending in two months has time in hand
     *only(DUE_SOON, "I need a bit more time."),
     # only what has begun can have taken longer than expected

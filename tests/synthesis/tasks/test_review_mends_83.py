@@ -135,3 +135,15 @@ def test_no_record_is_edited_then_called_off_in_one_task():
             if call.tool.startswith("update_baggage_claim_"):
                 edited.add(key)
             assert not (call.tool == "withdraw_baggage_claim" and key in edited), task.id
+
+
+def test_an_offers_deadline_is_extended_to_decide():
+    """candidate_recruiting_pipeline-015 (seed 89): "extend the deadline for my job offer. It turns out
+    I want it for longer than I first planned" (a rental's reason)."""
+    from synthesis.tasks.motives import transition_motive
+
+    said = {transition_motive("extend", f"U{i}|my job offer for the analyst role") for i in range(30)}
+    assert "It turns out I want it for longer than I first planned." not in said
+    assert "I need a bit more time to decide." in said
+    rental = {transition_motive("extend", f"U{i}|my wheelchair rental") for i in range(30)}
+    assert "I need a bit more time to decide." not in rental
