@@ -232,8 +232,19 @@ def column_noun(column: str) -> str:
 _FOR_OTHERS = ("parent", "guardian", "famil", "caregiver", "household")
 
 
+#: Users who act for a business (a shipper, an importer, a dispatcher): no parent or student persona.
+_FOR_BUSINESS = ("shipper", "importer", "dispatcher", "advertiser", "business", "client_contact", "seller")
+#: Users who work for someone else: no small-business owner.
+_EMPLOYED = ("employee", "worker", "candidate", "juror")
+
+
 def _fits_role(persona: str, role: str) -> bool:
-    return not ("student" in persona.lower() and any(w in role.lower() for w in _FOR_OTHERS))
+    low, role = persona.lower(), role.lower()
+    if "student" in low and any(w in role for w in _FOR_OTHERS):
+        return False
+    if ("parent" in low or "student" in low) and any(w in role for w in _FOR_BUSINESS):
+        return False  # "a busy parent" shipping freight (seed 89)
+    return not ("business owner" in low and any(w in role for w in _EMPLOYED))
 
 
 def _fits_history(persona: str, records: int | None) -> bool:

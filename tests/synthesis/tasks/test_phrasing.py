@@ -296,3 +296,13 @@ def test_a_student_on_a_tight_budget_deals_in_no_sums_of_thousands() -> None:
     assert not any("tight budget" in p for p in rich)
     poor = {Phrasing(random.Random(seed)).persona(22, 3, "applicants", largest_amount=48.5) for seed in range(60)}
     assert any("tight budget" in p for p in poor)
+
+
+def test_a_persona_fits_whom_the_user_acts_for() -> None:
+    # seed 89: "a busy parent" for an ocean shipper, "a small-business owner" for an employee's card
+    shipper = {Phrasing(random.Random(seed)).persona(40, 3, "ocean_shippers") for seed in range(80)}
+    assert not any("parent" in p or "student" in p for p in shipper)
+    employee = {Phrasing(random.Random(seed)).persona(40, 3, "employees") for seed in range(80)}
+    assert not any("business owner" in p for p in employee)
+    customer = {Phrasing(random.Random(seed)).persona(40, 3, "customers") for seed in range(80)}
+    assert any("parent" in p for p in customer) and any("business owner" in p for p in customer)
