@@ -55,14 +55,14 @@ class EventChild:
     tool: str
 
 
-def _word(value: str) -> str:
+def snake(value: str) -> str:
     return value.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def _names(phrase: str, table: str) -> bool:
+def names_table(phrase: str, table: str) -> bool:
     """Whether ``phrase`` ("stay booking", "booking") names the rows of ``table`` (``stay_bookings``)."""
     words = {w.removesuffix("s") for w in table.split("_")}
-    return bool(phrase) and {w.removesuffix("s") for w in _word(phrase).split("_")} <= words
+    return bool(phrase) and {w.removesuffix("s") for w in snake(phrase).split("_")} <= words
 
 
 def _child_table(tool: ToolSpec, binds: dict[str, str]) -> tuple[str, bool] | None:
@@ -86,10 +86,10 @@ def _required(tool: ToolSpec, spec: EnvSpec, binds: dict[str, str], parents: lis
     for rule in spec.rules:
         if rule.tool != tool.name or not (m := _RULE.match(rule.text.strip())):
             continue
-        values = [_word(v) for v in (m[2].split(", ") if m[2] else [m[3]])]
+        values = [snake(v) for v in (m[2].split(", ") if m[2] else [m[3]])]
         for table in parents:
-            enum = {_word(v) for c in status_columns(tables[table]) for v in c.enum or ()}
-            if _names(m[1], table) and values and set(values) <= enum:
+            enum = {snake(v) for c in status_columns(tables[table]) for v in c.enum or ()}
+            if names_table(m[1], table) and values and set(values) <= enum:
                 out.setdefault(table, set()).update(values)
     return out
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats.spec import EnvSpec, TableSpec, ToolSpec
+from .event_children import names_table, snake
 from .passed_rules import _moved_from
 from .seed import status_columns
 from .text import column_words
@@ -73,16 +74,6 @@ class WriteRule:
     tool: str
 
 
-def _word(value: str) -> str:
-    return value.strip().lower().replace(" ", "_").replace("-", "_")
-
-
-def _names(phrase: str, table: str) -> bool:
-    """Whether ``phrase`` ("transcript order", "load") names the rows of ``table``."""
-    words = {w.removesuffix("s") for w in table.split("_")}
-    return bool(phrase) and {w.removesuffix("s") for w in _word(phrase).split("_")} <= words
-
-
 def _column(table: TableSpec, field: str | None) -> str | None:
     """The column ``field`` ("delivery method", "renewal date") names; the status when None."""
     if field is None:
@@ -99,15 +90,15 @@ def _condition(text: str, table: TableSpec) -> Condition | None:
     columns = {c.name: c for c in table.columns}
     if (m := _NOT_WHEN.match(text)) or (m := _ONE_OF.match(text)):
         negated = m.re is _NOT_WHEN
-        if not _names(m[1], table.name) or (column := _column(table, m[2])) is None:
+        if not names_table(m[1], table.name) or (column := _column(table, m[2])) is None:
             return None
-        values = {_word(v) for v in (re.split(r", | or ", m[3]) if not negated else [m[3]])}
+        values = {snake(v) for v in (re.split(r", | or ", m[3]) if not negated else [m[3]])}
         if not values <= set(columns[column].enum or ()):
             return None
         return Condition(table.name, column, frozenset(values), negated, text)
-    if (m := _FLAG.match(text)) and _names(m[1], table.name):
+    if (m := _FLAG.match(text)) and names_table(m[1], table.name):
         negated = bool(m[3])
-        rest = _word(m[5])
+        rest = snake(m[5])
         if m[2] is None and m[4] == "be" and columns.get(f"is_{rest}") is None:
             column = _column(table, None)  # "the load must be posted": a status
             if column and rest in (columns[column].enum or ()):
