@@ -164,6 +164,11 @@ class QualityCounts:
     rows_against_their_writes: int = 0
     owned_rows_checked: int = 0
     owned_twice: int = 0
+    party_rows_checked: int = 0
+    one_party_twice: int = 0
+    winning_rows_checked: int = 0
+    won_twice: int = 0
+    won_untaken: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

@@ -51,6 +51,7 @@ from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
+from ..domains.won_once import settle_won_once
 from ..domains.write_rules import carry_parent_effects, fit_write_rules
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
@@ -257,6 +258,7 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
     fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
     settle_owned_twice(spec)  # no game owned through two purchases
