@@ -102,6 +102,8 @@ class QualityCounts:
     children_before_parent: int = 0
     deadline_rows_checked: int = 0
     deadlines_before_record: int = 0
+    answer_rows_checked: int = 0
+    answers_after_start: int = 0
     amount_groups_checked: int = 0
     amounts_beyond_parent: int = 0
     amount_pairs_checked: int = 0

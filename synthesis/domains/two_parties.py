@@ -4,6 +4,12 @@ money request asks its own requester to pay, no payment goes to its sender.
 :func:`settle_two_parties` redraws the later of two roles holding the same record to another record
 of the referenced table, so the first role (the requester, the sender: whose row it is) stays; where
 the table has no other record the row is left as drawn.
+
+Not run by ``generate_env`` yet: the payment domain's tools check the owner (the requester, the
+sender) on the moves the other party makes (paying or declining a request, claiming or refunding a
+payment), and the task generator acts only on rows whose every referenced person is the acting user,
+so the rows naming one person twice are the only ones those tasks can use; redrawing them leaves the
+domain 8 tasks. It waits on a transition's acting party (the payer pays) in the domain model.
 """
 
 from __future__ import annotations

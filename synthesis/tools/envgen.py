@@ -24,7 +24,7 @@ from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
 from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
-from ..domains.deadlines import settle_deadlines
+from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
 from ..domains.implied_parents import settle_implied_parents
@@ -256,6 +256,7 @@ def generate_env(
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
+    settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
