@@ -26,20 +26,29 @@ def test_two_references_to_the_user_table_are_two_parties(payments):
     assert found == {("p2p_payments", ("sender_id", "recipient_id")), ("money_requests", ("requester_id", "payer_id"))}
 
 
-def test_generated_rows_name_two_different_people(payments):
-    counts = one_party_twice(payments)
-    assert counts.party_rows_checked == len(payments.seed["p2p_payments"]) + len(payments.seed["money_requests"])
-    assert counts.one_party_twice == 0
+def _copy(spec: EnvSpec) -> EnvSpec:
+    return spec.model_copy(update={"seed": copy.deepcopy(spec.seed)})
+
+
+def test_every_row_with_both_roles_is_read_and_the_rule_leaves_two_people_on_each(payments):
+    spec = _copy(payments)
+    counts = one_party_twice(spec)
+    assert counts.party_rows_checked == len(spec.seed["p2p_payments"]) + len(spec.seed["money_requests"])
+    repeated = counts.one_party_twice
+    assert settle_two_parties(spec) == repeated
+    assert one_party_twice(spec).one_party_twice == 0
 
 
 def test_a_request_to_oneself_is_counted_and_its_payer_redrawn(payments):
-    spec = payments.model_copy(update={"seed": copy.deepcopy(payments.seed)})
-    request, payment = spec.seed["money_requests"][0], spec.seed["p2p_payments"][0]
+    spec = _copy(payments)
+    request = next(r for r in spec.seed["money_requests"] if r["payer_id"] != r["requester_id"])
+    payment = next(p for p in spec.seed["p2p_payments"] if p["recipient_id"] != p["sender_id"])
+    already = one_party_twice(spec).one_party_twice
     request["payer_id"] = request["requester_id"]
     payment["recipient_id"] = payment["sender_id"]
     requester, sender = request["requester_id"], payment["sender_id"]
-    assert one_party_twice(spec).one_party_twice == 2
-    assert settle_two_parties(spec) == 2
+    assert one_party_twice(spec).one_party_twice == already + 2
+    assert settle_two_parties(spec) == already + 2
     assert request["requester_id"] == requester and request["payer_id"] != requester
     assert payment["sender_id"] == sender and payment["recipient_id"] != sender
     users = {u["wallet_user_id"] for u in spec.seed["wallet_users"]}
@@ -48,6 +57,6 @@ def test_a_request_to_oneself_is_counted_and_its_payer_redrawn(payments):
 
 
 def test_a_row_missing_one_role_is_not_checked(payments):
-    spec = payments.model_copy(update={"seed": copy.deepcopy(payments.seed)})
+    spec = _copy(payments)
     spec.seed["money_requests"][0]["payer_id"] = None
     assert one_party_twice(spec).party_rows_checked == one_party_twice(payments).party_rows_checked - 1
