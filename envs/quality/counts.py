@@ -102,6 +102,8 @@ class QualityCounts:
     children_before_parent: int = 0
     deadline_rows_checked: int = 0
     deadlines_before_record: int = 0
+    answer_rows_checked: int = 0
+    answers_after_start: int = 0
     amount_groups_checked: int = 0
     amounts_beyond_parent: int = 0
     amount_pairs_checked: int = 0
@@ -164,6 +166,11 @@ class QualityCounts:
     rows_against_their_writes: int = 0
     owned_rows_checked: int = 0
     owned_twice: int = 0
+    party_rows_checked: int = 0
+    one_party_twice: int = 0
+    winning_rows_checked: int = 0
+    won_twice: int = 0
+    won_untaken: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

@@ -64,7 +64,9 @@ from .tasks import TaskReplay
 from .terms import dates_against_terms
 from .tiers import tier_prices_inverted
 from .transient import transient_counts
+from .two_parties import one_party_twice
 from .visit_charges import charges_against_visit
+from .won_once import won_twice
 from .wording import wording_counts
 from .write_rules import rows_against_their_writes
 
@@ -220,6 +222,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         lines_off_their_units,
         rows_against_their_writes,
         owned_twice,
+        one_party_twice,
+        won_twice,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -7,6 +7,10 @@ the purchase.
 the clock the record's status needs (an expired add-on's expiry has passed, an active one's has
 not). A deadline a lifecycle times (``timing.anchored_dates``) stays; the record's own history then
 moves back before it, together, so its order holds. A move that turns a pair backwards is undone.
+
+:func:`settle_answer_deadlines` then moves a start date that comes before the deadline to answer
+what starts (a job offer's ``start_date`` before its ``respond_by``) to 1–8 weeks after the deadline:
+the deadline is what the tools check (an offer is accepted only before it), the start only follows.
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from envs.formats.spec import EnvSpec
-from envs.quality.deadlines import deadline_columns, early_deadlines, opened, opening_columns
+from envs.quality.deadlines import (
+    answer_columns,
+    deadline_columns,
+    early_deadlines,
+    late_answers,
+    opened,
+    opening_columns,
+    start_columns,
+)
 from envs.quality.periods import phase
 from envs.quality.seed import status_columns
 from envs.quality.seed_time import names_past_event
@@ -55,6 +67,36 @@ def settle_deadlines(spec: EnvSpec, anchored: Anchors | None = None) -> int:
             if early_deadlines(row, deadlines, since) and not set(history) & held:
                 _move_history_before(row, history, kinds, min(parse(row[c]) for c in early if c in row), rng)
             if inverted(row, kinds) or early_deadlines(row, deadlines, opened(row, openings) or since):
+                row.update(before)
+                continue
+            moved += row != before
+    return moved
+
+
+def settle_answer_deadlines(spec: EnvSpec, anchored: Anchors | None = None) -> int:
+    """Move start dates before their row's deadline to answer to after it (in place); returns the
+    number of rows changed."""
+    rng = random.Random(f"answer-deadlines:{spec.id}")
+    anchored = anchored or (lambda *_: frozenset())
+    moved = 0
+    for table in spec.tables:
+        answers, starts = answer_columns(table), start_columns(table)
+        kinds: dict[str, str] = {c.name: c.type for c in table.columns if c.type in ("date", "datetime")}
+        for row in spec.seed.get(table.name, []) if answers and starts else []:
+            late = late_answers(row, answers, starts)
+            if not late:
+                continue
+            before, held = dict(row), anchored(table.name, row)
+            due = max(parse(row[c]) for c in late)
+            for column in starts:
+                if (
+                    column not in held
+                    and isinstance(row.get(column), str)
+                    and row[column][:10] < due.strftime("%Y-%m-%d")
+                ):
+                    new = due + timedelta(days=rng.randint(7, 56))
+                    row[column] = new.strftime("%Y-%m-%d") if kinds[column] == "date" else new.strftime(TIME)
+            if inverted(row, kinds) or late_answers(row, answers, starts):
                 row.update(before)
                 continue
             moved += row != before

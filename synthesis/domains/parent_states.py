@@ -31,6 +31,42 @@ def reachable(lc: Lifecycle, start: str) -> set[str]:
     return seen
 
 
+def moved_by_others(domain: Domain, parent: Entity) -> Lifecycle | None:
+    """``parent``'s lifecycle with the moves other records' actions make on its status where they
+    require it in given states: an accepted offer sets its load, required ``posted``, ``covered``. A
+    child made under a posted load still fits the load its sibling's acceptance covered."""
+    plc = parent.lifecycle
+    if plc is None:
+        return None
+    extra: list[Transition] = []
+    for other in domain.entities:
+        for tr in other.lifecycle.transitions if other.lifecycle and other is not parent else []:
+            for ref in (r for r in other.references if r.entity == parent.name):
+                target = f"via:{ref.ref_name}.{plc.field}"
+                for x in tr.effects:
+                    if x.kind != "set" or x.target != target or str(x.value) not in plc.states:
+                        continue
+                    # only a move the action checks the parent for: one from anywhere would free every state
+                    required = _required_states(tr.guards, target)
+                    froms = [s for s in plc.states if s in (required or ())]
+                    if froms:
+                        extra.append(
+                            Transition(
+                                name=f"{other.name}_{tr.name}", description="", from_states=froms, to=str(x.value)
+                            )
+                        )
+    return plc.model_copy(update={"transitions": [*plc.transitions, *extra]}) if extra else plc
+
+
+def _required_states(guards: list[Guard], field: str) -> set[str] | None:
+    out: set[str] | None = None
+    for g in guards:
+        if g.kind in ("equals", "one_of") and g.field == field:
+            values = {str(g.value)} if g.kind == "equals" else {str(v) for v in g.values or []}
+            out = values if out is None else out & values
+    return out
+
+
 class ParentRule(NamedTuple):
     """What a row of an entity needs of one parent: the parent's status column, and per state of the
     row (None for a row without a lifecycle) the states the parent may be in."""
@@ -87,7 +123,7 @@ def parent_states(domain: Domain, entity: Entity) -> dict[str, ParentRule]:
     out: dict[str, ParentRule] = {}
     for ref in entity.references:
         parent = domain.entity(ref.entity)
-        plc = parent.lifecycle if parent is not None else None
+        plc = moved_by_others(domain, parent) if parent is not None else None
         if plc is None:
             continue
         every = frozenset(plc.states)

@@ -24,7 +24,7 @@ from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
 from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
-from ..domains.deadlines import settle_deadlines
+from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
 from ..domains.implied_parents import settle_implied_parents
@@ -51,6 +51,7 @@ from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
+from ..domains.won_once import settle_won_once
 from ..domains.write_rules import carry_parent_effects, fit_write_rules
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
 from .aggregate_steps import aggregate_invariants, aggregate_policy_lines, keep_aggregates
@@ -255,8 +256,10 @@ def generate_env(
     settle_awaited(spec)
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
+    settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
     settle_child_dates(spec, anchors)
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
+    settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
     fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
     settle_owned_twice(spec)  # no game owned through two purchases

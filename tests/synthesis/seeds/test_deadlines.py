@@ -13,7 +13,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.deadlines import deadlines_before_record
 from envs.quality.periods import rows_outside_period
 from envs.quality.seed_time import seed_time
-from synthesis.domains.deadlines import settle_deadlines
+from synthesis.domains.deadlines import settle_answer_deadlines, settle_deadlines
 
 from ...envs.specs import SHOP
 from .generated import generated_spec
@@ -88,3 +88,21 @@ def test_generated_deadlines_follow_their_records(domain_id):
     assert counts.deadlines_before_record == 0
     timeline = seed_time(spec, spec.seed, spec.clock)
     assert (timeline.inverted_date_pairs, timeline.clock_violations) == (0, 0)
+
+
+def test_generated_job_offers_are_answered_before_the_job_starts():
+    spec = generated_spec("candidate_recruiting_pipeline")
+    counts = deadlines_before_record(spec)
+    assert counts.answer_rows_checked == len(spec.seed["job_offers"]) > 0
+    assert counts.answers_after_start == 0
+
+
+def test_a_start_before_the_deadline_to_answer_is_counted_and_moved_after_it():
+    base = generated_spec("candidate_recruiting_pipeline")
+    spec = base.model_copy(update={"seed": copy.deepcopy(base.seed)})
+    offer = spec.seed["job_offers"][0]
+    offer["respond_by"], offer["start_date"] = "2026-06-03", "2026-05-12"
+    assert deadlines_before_record(spec).answers_after_start == 1
+    assert settle_answer_deadlines(spec) == 1
+    assert offer["respond_by"] == "2026-06-03" and "2026-06-10" <= offer["start_date"] <= "2026-07-29"
+    assert deadlines_before_record(spec).answers_after_start == 0

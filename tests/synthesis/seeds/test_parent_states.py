@@ -7,7 +7,13 @@ import pytest
 
 from synthesis.domains.coherence import ENDED
 from synthesis.domains.ontology import load_ontology
-from synthesis.domains.parent_states import _children, keeps_children, parent_states, stranded_children
+from synthesis.domains.parent_states import (
+    _children,
+    keeps_children,
+    moved_by_others,
+    parent_states,
+    stranded_children,
+)
 from synthesis.domains.sqlgen import pk
 
 from .generated import domain, generated_spec
@@ -106,3 +112,22 @@ def test_over_every_domain_the_only_children_left_stranded_are_closed_under_an_e
                     assert status[child[column]].split("_")[-1] in ENDED, (d.id, parent.name, status[child[column]])
     assert checked > 3000
     assert stranded <= 0.01 * checked
+
+
+def test_a_childs_acceptance_moves_its_parent_on_and_keeps_the_siblings_made_before():
+    loads = domain("carrier_load_tendering")
+    offers = next(e for e in loads.entities if e.name == "load_offer")
+    # an offer is made on a posted load, which staff may withdraw or a sibling's acceptance cover: every
+    # state of the load can hold one, so no state of an offer ties its load down
+    assert "load_id" not in parent_states(loads, offers)
+    load = {"load_id": "LD1", "status": "posted"}
+    seed = {"loads": [load], "load_offers": [{"load_offer_id": "LO1", "load_id": "LD1", "status": "declined"}]}
+    assert keeps_children(loads, seed)("loads", load, "covered")
+
+
+def test_a_move_from_anywhere_frees_no_state():
+    # a set on the parent by an action that does not check the parent's state adds no way between states
+    tickets = domain("broadband_outage_tickets")
+    outage = next(e for e in tickets.entities if e.name == "outage_ticket")
+    assert outage.lifecycle is not None
+    assert moved_by_others(tickets, outage) == outage.lifecycle
