@@ -164,6 +164,8 @@ class QualityCounts:
     rows_against_their_writes: int = 0
     owned_rows_checked: int = 0
     owned_twice: int = 0
+    status_notes_checked: int = 0
+    notes_against_status: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

@@ -59,6 +59,7 @@ from .seed_time import SeedTimeCounts, seed_time
 from .set_amounts import amounts_off_their_setting
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .status_fields import fields_ruled_out
+from .status_notes import notes_against_status
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
@@ -220,6 +221,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         lines_off_their_units,
         rows_against_their_writes,
         owned_twice,
+        notes_against_status,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():
