@@ -34,9 +34,9 @@ def fit_status_fields(spec: EnvSpec) -> int:
                 row[field.column] = rng.choice(column.enum)
                 changed += 1
             elif row.get(field.column) is None and (
-                held := sorted({str(r[field.column]) for r in spec.seed[field.table] if r.get(field.column)})
+                held := sorted({r[field.column] for r in spec.seed[field.table] if r.get(field.column)}, key=str)
             ):
-                # a text its status names (a filed claim's notes), as another row in that status has it
+                # a value its status names (a filed claim's notes, a score), as another row has it
                 row[field.column] = rng.choice(held)
                 changed += 1
     for guardian in guardians(spec):
