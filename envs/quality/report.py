@@ -33,6 +33,7 @@ from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
 from .event_children import children_before_event
+from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
@@ -222,6 +223,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_against_their_writes,
         owned_twice,
         notes_against_status,
+        values_before_event,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

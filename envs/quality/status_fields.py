@@ -70,7 +70,7 @@ def _stems(value: str) -> set[str]:
     return {w for w in out if len(w) >= 4}
 
 
-def _moved_from(spec: EnvSpec, table: TableSpec) -> dict[str, set[str]]:
+def moved_from(spec: EnvSpec, table: TableSpec) -> dict[str, set[str]]:
     """Status -> the statuses the tools move a row of ``table`` to it from (cancelling a registration
     only while it is registered; ``*``: from any)."""
     out: dict[str, set[str]] = {}
@@ -94,7 +94,7 @@ def status_fields(spec: EnvSpec) -> list[StatusField]:
     for table in spec.tables:
         statuses = status_columns(table)
         values = [v for v in (statuses[0].enum or [])] if statuses else []
-        moved = _moved_from(spec, table)
+        moved = moved_from(spec, table)
         for col in table.columns:
             if not col.nullable or col.type in ("date", "datetime") or (statuses and col.name == statuses[0].name):
                 continue
@@ -107,14 +107,22 @@ def status_fields(spec: EnvSpec) -> list[StatusField]:
                 or (status_phase(v) == "after" and _stems(v) & words)
             ]
             if named and len(named) < len(values):
-                earlier = set(values[: named[0]])
-                for v in values[named[0] + 1 :]:
-                    if v not in values or values.index(v) in named:
-                        continue
-                    if v in NEVER_CAME or (moved.get(v) and moved[v] <= earlier):
-                        earlier.add(v)
-                out.append(StatusField(table.name, col.name, frozenset(values[i] for i in named), frozenset(earlier)))
+                reached = {values[i] for i in named}
+                earlier = before_reached(values, reached, moved)
+                out.append(StatusField(table.name, col.name, frozenset(reached), earlier))
     return out
+
+
+def before_reached(values: list[str], reached: set[str], moved: dict[str, set[str]]) -> frozenset[str]:
+    """The statuses of ``values`` (in order) a row in ``reached`` has not been through: those listed
+    before the first of them, and those after that say the event never came (a no-show) or that the
+    tools reach only from those before (cancelling needs the registration still registered)."""
+    first = min(values.index(v) for v in reached)
+    earlier = set(values[:first])
+    for v in values[first + 1 :]:
+        if v not in reached and (v in NEVER_CAME or (moved.get(v) and moved[v] <= earlier)):
+            earlier.add(v)
+    return frozenset(earlier)
 
 
 @dataclass(frozen=True)
