@@ -43,6 +43,7 @@ _PARENT_STATUS = re.compile(r"^SELECT :(\w+)\.status (?:IS|=) '(\w+)'$|^SELECT :
 _OWN_STATES = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _INSERT = re.compile(r'^INSERT INTO "?(\w+)"?')
 _LITERAL = re.compile(r"^'(\w+)'$")
+_SETS_STATUS = re.compile(r"""^UPDATE "?(\w+)"? SET "?status"? = '(\w+)' WHERE""")
 #: A rule on a record's status, as the policy words it: "the stay booking must be completed", "the
 #: appointment's status must be one of checked in, completed".
 _RULE = re.compile(r"^the (.+?)(?:'s status must be one of (.+)| must be (.+))$")
@@ -148,6 +149,10 @@ def _kind_children(spec: EnvSpec) -> list[EventChild]:
     made: dict[tuple[str, str, str], list[tuple[str, str, set[str]]]] = {}  # kind -> (tool, parent, after)
     for tool in spec.tools:
         binds = bound_tables(tool)
+        # the state the tool leaves a parent in, where it moves it (reporting missing items credits the order)
+        leaves = {
+            m[1]: m[2] for step in tool.steps if step.kind == "exec" and (m := _SETS_STATUS.match(step.sql or ""))
+        }
         for step in tool.steps:
             if step.kind != "exec":
                 continue
@@ -162,7 +167,7 @@ def _kind_children(spec: EnvSpec) -> list[EventChild]:
                 for column in table.columns:
                     value = values.get(column.name, "")
                     if column.enum and column.name not in statuses and (m := _LITERAL.match(value)):
-                        found = [(p, a) for p, a in required.items() if _past_event(a)]
+                        found = [(p, {leaves[p]} if p in leaves else a) for p, a in required.items() if _past_event(a)]
                         made.setdefault((child, column.name, m[1]), []).append(
                             (tool.name, *found[0]) if len(found) == 1 else (tool.name, "", set())
                         )

@@ -102,6 +102,13 @@ def test_a_kind_only_tools_past_the_event_make_is_read_among_its_table(domains):
     )
     # a registration fee is posted whatever the registration's state; a refund by a tool requiring none past it
     assert ("payment_type", "registration_fee") not in kinds and ("payment_type", "cancellation_refund") not in kinds
+    # a tool that moves the parent on as it makes the row leaves it in the state it moved it to
+    [credit] = [r for r in event_children(generated(domains, "grocery_delivery")) if r.kind is not None]
+    assert (credit.kind, credit.parent, credit.after) == (
+        ("refund_method", "store_credit"),
+        "grocery_orders",
+        {"credited"},
+    )
 
 
 @pytest.mark.parametrize("name", ["standardized_exam_registration", "certificate_of_deposit_accounts"])
