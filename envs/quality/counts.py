@@ -171,6 +171,10 @@ class QualityCounts:
     winning_rows_checked: int = 0
     won_twice: int = 0
     won_untaken: int = 0
+    status_notes_checked: int = 0
+    notes_against_status: int = 0
+    event_values_checked: int = 0
+    values_before_event: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

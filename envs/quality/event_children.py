@@ -13,6 +13,11 @@ its parent's event: a prescription is written at or after the visit, a rental is
 the guests have checked in. So the child rows that tool acts on (the states its own-row check
 allows; every row for a create) sit under a parent whose event has happened: the parent's status is
 one the event leaves behind and its event date (:func:`seed.event_column`) is not after the clock.
+
+A table that tools fill under a parent in any state may still hold one kind of row (a literal an
+INSERT writes to an enum column) that only tools requiring the parent past its event make: a
+score-report fee among an exam registration's payments, posted by adding a score recipient to a
+scored registration. Those rows are read the same way, on their own.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec, ToolSpec
 from .seed import event_column, status_columns, status_phase
 from .text import word_set
-from .tool_sql import bound_tables, one_reference
+from .tool_sql import bound_tables, inserts, one_reference
 
 #: States of a row awaiting a decision or an act (a prescription to send, extra work to approve), as
 #: against a part of its parent at rest (an order line packed, an item listed), which exists from the
@@ -37,6 +42,8 @@ CALLED_OFF = word_set("cancelled canceled withdrawn voided void rejected decline
 _PARENT_STATUS = re.compile(r"^SELECT :(\w+)\.status (?:IS|=) '(\w+)'$|^SELECT :(\w+)\.status IN \(([^)]*)\)$")
 _OWN_STATES = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _INSERT = re.compile(r'^INSERT INTO "?(\w+)"?')
+_LITERAL = re.compile(r"^'(\w+)'$")
+_SETS_STATUS = re.compile(r"""^UPDATE "?(\w+)"? SET "?status"? = '(\w+)' WHERE""")
 #: A rule on a record's status, as the policy words it: "the stay booking must be completed", "the
 #: appointment's status must be one of checked in, completed".
 _RULE = re.compile(r"^the (.+?)(?:'s status must be one of (.+)| must be (.+))$")
@@ -53,6 +60,9 @@ class EventChild:
     after: frozenset[str]
     states: frozenset[str] | None
     tool: str
+    #: (column, value): only the rows of that kind (a score-report fee among a registration's payments),
+    #: where the tools making that kind, and no others, require the parent past its event
+    kind: tuple[str, str] | None = None
 
 
 def snake(value: str) -> str:
@@ -122,7 +132,55 @@ def event_children(spec: EnvSpec) -> list[EventChild]:
                 out.append(EventChild(child, refs[parent], parent, frozenset(after), None if makes else own, tool.name))
     # a row some tool makes under a parent in any state may predate the event, whatever the others require
     waiting = {c: {r.tool for r in out if r.child == c and r.states is None} for c in makers}
-    return [r for r in out if r.states is not None or makers[r.child] <= waiting[r.child]]
+    whole = [r for r in out if r.states is not None or makers[r.child] <= waiting[r.child]]
+    covered = {r.child for r in whole if r.states is None}
+    return whole + [r for r in _kind_children(spec) if r.child not in covered]
+
+
+def _past_event(states: set[str]) -> bool:
+    return bool(states) and all(status_phase(v) == "after" for v in states)
+
+
+def _kind_children(spec: EnvSpec) -> list[EventChild]:
+    """Rows of one kind that only tools requiring the parent past its event make: a registration's
+    score-report fee, posted by adding a score recipient to a scored registration, among payments
+    that registering and cancelling post too."""
+    tables = {t.name: t for t in spec.tables}
+    made: dict[tuple[str, str, str], list[tuple[str, str, set[str]]]] = {}  # kind -> (tool, parent, after)
+    for tool in spec.tools:
+        binds = bound_tables(tool)
+        # the state the tool leaves a parent in, where it moves it (reporting missing items credits the order)
+        leaves = {
+            m[1]: m[2] for step in tool.steps if step.kind == "exec" and (m := _SETS_STATUS.match(step.sql or ""))
+        }
+        for step in tool.steps:
+            if step.kind != "exec":
+                continue
+            for child, values in inserts(step.sql or ""):
+                table = tables.get(child)
+                if table is None:
+                    continue
+                statuses = {c.name for c in status_columns(table)}
+                refs = {fk.table: col for fk in table.foreign_keys if (col := one_reference(table, fk.table))}
+                parents = [p for p in refs if p != child and p in tables]
+                required = _required(tool, spec, binds, parents)
+                for column in table.columns:
+                    value = values.get(column.name, "")
+                    if column.enum and column.name not in statuses and (m := _LITERAL.match(value)):
+                        found = [(p, {leaves[p]} if p in leaves else a) for p, a in required.items() if _past_event(a)]
+                        made.setdefault((child, column.name, m[1]), []).append(
+                            (tool.name, *found[0]) if len(found) == 1 else (tool.name, "", set())
+                        )
+    out = []
+    for (child, kind, value), makers in made.items():
+        held_by = {parent for _, parent, _ in makers}
+        if len(held_by) == 1 and (parent := held_by.pop()):
+            column_of = one_reference(tables[child], parent)
+            after = frozenset(v for _, _, a in makers for v in a)
+            tools = ", ".join(sorted({t for t, _, _ in makers}))
+            if column_of is not None:
+                out.append(EventChild(child, column_of, parent, after, None, tools, (kind, value)))
+    return out
 
 
 def event_ahead(
@@ -178,6 +236,8 @@ def event_child_findings(
             own = row.get(statuses[0].name) if statuses else None
             parent = parents.get(row.get(rule.column))
             if parent is None or (rule.states is not None and own not in rule.states):
+                continue
+            if rule.kind is not None and row.get(rule.kind[0]) != rule.kind[1]:
                 continue
             seen.add((rule.child, id(row)))
             yield rule, row, not happened(spec, rule, tables[rule.parent], parent, rows)

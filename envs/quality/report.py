@@ -33,6 +33,7 @@ from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
 from .event_children import children_before_event
+from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
@@ -59,6 +60,7 @@ from .seed_time import SeedTimeCounts, seed_time
 from .set_amounts import amounts_off_their_setting
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
 from .status_fields import fields_ruled_out
+from .status_notes import notes_against_status
 from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
@@ -224,6 +226,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         owned_twice,
         one_party_twice,
         won_twice,
+        notes_against_status,
+        values_before_event,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -8,13 +8,18 @@ Read by column names alone, so the measure runs on any catalog; the seed generat
 * **A value a status is named for.** A nullable column that is no date (measure 59 reads those) and
   whose name holds the first word of some status values (``final_grade`` and ``grade_verified``) is
   set on the rows in those statuses and on none in a status before them (the status column's values
-  in order): a grade is recorded when it is verified, never while the course is only applied for.
+  in order): a grade is recorded when it is verified, never while the course is only applied for. A
+  status an event leaves (measure 7's words: ``scored``) also names a column by its noun
+  (``total_score``); and a status listed after it that says the event never came (a no-show), or
+  that the tools reach only from statuses before it (a registration cancelled while registered),
+  rules the value out too: no score on a sitting missed or never sat.
 * **A guardian of an adult.** A column named for a guardian is empty where the person the row belongs
   to (a table with a birth date, through at most two foreign keys) is 18 or older on the clock.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -22,9 +27,13 @@ from typing import Any
 
 from ..formats.spec import EnvSpec, ForeignKey, TableSpec
 from .own_row import status_of
-from .seed import status_columns
+from .seed import status_columns, status_phase
 
 ADULT_AGE = 18
+#: Statuses saying the event a row waited for never came.
+NEVER_CAME = frozenset({"no_show", "noshow", "missed", "failed_to_appear", "did_not_attend"})
+_SETS = re.compile(r"""^UPDATE "?(\w+)"? SET "?status"? = '(\w+)' WHERE""")
+_FROM = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _BIRTH_WORDS = frozenset({"birth", "dob", "birthdate"})
 
 
@@ -45,27 +54,75 @@ class StatusField:
         return None
 
 
+def _stems(value: str) -> set[str]:
+    """The words a status's first word is said by in a column's name: ``scored`` by ``score``,
+    ``refunded`` by ``refund``, ``verified`` by ``verify``.
+
+    >>> sorted(_stems("scored")), sorted(_stems("grade_verified"))
+    (['scor', 'score', 'scored'], ['grade'])
+    """
+    first = value.split("_")[0]
+    out = {first}
+    if first.endswith("ied"):
+        out.add(first[:-3] + "y")
+    elif first.endswith("ed"):
+        out |= {first[:-1], first[:-2]}
+    return {w for w in out if len(w) >= 4}
+
+
+def moved_from(spec: EnvSpec, table: TableSpec) -> dict[str, set[str]]:
+    """Status -> the statuses the tools move a row of ``table`` to it from (cancelling a registration
+    only while it is registered; ``*``: from any)."""
+    out: dict[str, set[str]] = {}
+    for tool in spec.tools:
+        sets, froms = set(), set()
+        for step in tool.steps:
+            if step.kind == "exec" and (m := _SETS.match(step.sql or "")) and m[1] == table.name:
+                sets.add(m[2])
+            elif step.kind == "require" and (m := _FROM.match(step.sql or "")):
+                froms.update(re.findall(r"'(\w+)'", m[1]))
+        for status in sets:
+            out.setdefault(status, set()).update(froms or {"*"})
+    return out
+
+
 def status_fields(spec: EnvSpec) -> list[StatusField]:
-    """The nullable value columns named for a status."""
+    """The nullable value columns named for a status; empty in the statuses before it and in those
+    saying its event never came: a no-show's, or one the tools reach only from statuses before it (a
+    registration cancelled while still only registered has no score)."""
     out = []
     for table in spec.tables:
         statuses = status_columns(table)
         values = [v for v in (statuses[0].enum or [])] if statuses else []
+        moved = moved_from(spec, table)
         for col in table.columns:
             if not col.nullable or col.type in ("date", "datetime") or (statuses and col.name == statuses[0].name):
                 continue
             words = set(col.name.lower().split("_"))
-            named = [i for i, v in enumerate(values) if len(first := v.split("_")[0]) >= 4 and first in words]
+            # a status's first word as it stands, or said as a noun where the status is an event's result
+            named = [
+                i
+                for i, v in enumerate(values)
+                if (len(v.split("_")[0]) >= 4 and v.split("_")[0] in words)
+                or (status_phase(v) == "after" and _stems(v) & words)
+            ]
             if named and len(named) < len(values):
-                out.append(
-                    StatusField(
-                        table.name,
-                        col.name,
-                        frozenset(values[i] for i in named),
-                        frozenset(values[: named[0]]),
-                    )
-                )
+                reached = {values[i] for i in named}
+                earlier = before_reached(values, reached, moved)
+                out.append(StatusField(table.name, col.name, frozenset(reached), earlier))
     return out
+
+
+def before_reached(values: list[str], reached: set[str], moved: dict[str, set[str]]) -> frozenset[str]:
+    """The statuses of ``values`` (in order) a row in ``reached`` has not been through: those listed
+    before the first of them, and those after that say the event never came (a no-show) or that the
+    tools reach only from those before (cancelling needs the registration still registered)."""
+    first = min(values.index(v) for v in reached)
+    earlier = set(values[:first])
+    for v in values[first + 1 :]:
+        if v not in reached and (v in NEVER_CAME or (moved.get(v) and moved[v] <= earlier)):
+            earlier.add(v)
+    return frozenset(earlier)
 
 
 @dataclass(frozen=True)

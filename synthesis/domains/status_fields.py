@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from envs.formats.spec import EnvSpec
+from envs.quality.event_values import event_value_findings
 from envs.quality.own_row import status_of
 from envs.quality.status_fields import guardian_of_adult, guardians, status_fields
 
@@ -34,11 +35,16 @@ def fit_status_fields(spec: EnvSpec) -> int:
                 row[field.column] = rng.choice(column.enum)
                 changed += 1
             elif row.get(field.column) is None and (
-                held := sorted({str(r[field.column]) for r in spec.seed[field.table] if r.get(field.column)})
+                held := sorted({r[field.column] for r in spec.seed[field.table] if r.get(field.column)}, key=str)
             ):
-                # a text its status names (a filed claim's notes), as another row in that status has it
+                # a value its status names (a filed claim's notes, a score), as another row has it
                 row[field.column] = rng.choice(held)
                 changed += 1
+    for rule, row, before in list(event_value_findings(spec, spec.seed)):
+        if before:  # no score recipient on a registration not yet scored: the count it was made with
+            column = next(c for c in tables[rule.table].columns if c.name == rule.column)
+            row[rule.column] = int(float(rule.made)) if column.type == "integer" else float(rule.made)
+            changed += 1
     for guardian in guardians(spec):
         for row in spec.seed.get(guardian.table, []):
             if guardian_of_adult(spec, spec.seed, guardian, row):

@@ -46,6 +46,7 @@ from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
 from ..domains.status_fields import fit_status_fields
+from ..domains.status_notes import settle_status_notes
 from ..domains.surnames import settle_surnames
 from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
@@ -285,4 +286,5 @@ def generate_env(
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     fit_status_fields(spec)  # so a value named for a status is set in it once more (a claim's notes once filed)
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
+    settle_status_notes(domain, spec, seed)  # no denied claim's note reads "Approved"
     return GeneratedEnv(spec=spec, meta=b.meta)

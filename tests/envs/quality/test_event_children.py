@@ -87,3 +87,42 @@ def test_a_child_no_parent_fits_is_dropped(domains):
     assert early == sum(r["status"] == "pending" for r in spec.seed["eprescriptions"]) > 0
     assert settle_event_children(spec) == early
     assert not any(r["status"] == "pending" for r in spec.seed["eprescriptions"])
+
+
+def test_a_kind_only_tools_past_the_event_make_is_read_among_its_table(domains):
+    # payments are posted on registering and cancelling too; a score-report fee only on a scored one
+    spec = generated(domains, "standardized_exam_registration")
+    kinds = {r.kind: r for r in event_children(spec) if r.kind is not None}
+    fee = kinds[("payment_type", "score_report_fee")]
+    assert (fee.child, fee.column, fee.parent, fee.after) == (
+        "exam_payments",
+        "registration_id",
+        "registrations",
+        {"scored"},
+    )
+    # a registration fee is posted whatever the registration's state; a refund by a tool requiring none past it
+    assert ("payment_type", "registration_fee") not in kinds and ("payment_type", "cancellation_refund") not in kinds
+    # a tool that moves the parent on as it makes the row leaves it in the state it moved it to
+    [credit] = [r for r in event_children(generated(domains, "grocery_delivery")) if r.kind is not None]
+    assert (credit.kind, credit.parent, credit.after) == (
+        ("refund_method", "store_credit"),
+        "grocery_orders",
+        {"credited"},
+    )
+
+
+@pytest.mark.parametrize("name", ["standardized_exam_registration", "certificate_of_deposit_accounts"])
+def test_generated_seeds_keep_a_kind_after_its_parents_event(domains, name):
+    spec = generated(domains, name)
+    read = [(rule, row, early) for rule, row, early in event_child_findings(spec, spec.seed) if rule.kind is not None]
+    assert len(read) >= 5
+    assert not [row for _, row, early in read if early]
+    # the kind read is the tool's, and the same rows drawn under any parent are counted
+    broken = spec.model_copy(deep=True)
+    rule, row, _ = read[0]
+    parents = broken.seed[rule.parent]
+    key = next(t for t in broken.tables if t.name == rule.parent).primary_key[0]
+    early = next(p for p in parents if p.get("status") not in rule.after)
+    moved = next(r for r in broken.seed[rule.child] if r == row)
+    moved[rule.column] = early[key]
+    assert children_before_event(broken).children_before_event == 1
