@@ -289,3 +289,32 @@ def value_stated(
     if is_label(value):
         return label_stated(said.text, value, request=request, claims=claims or (), also=also)
     return said.states(value)
+
+
+def without_user_words(text: str, user: str, least: int = 4) -> str:
+    """``text`` less every run of at least ``least`` words that the user said themselves: "the status
+    of your order delivered on January 3 is placed" restates how the user named the order, so its
+    "delivered" is not the agent stating that status.
+
+    >>> without_user_words("The status of your order delivered on January 3 is placed.",
+    ...                    "I need the status of my order delivered on January 3 at 1:15 PM.")
+    'The status of your  is placed.'
+    >>> without_user_words("It was delivered on January 3.", "my order from January 3")
+    'It was delivered on January 3.'
+    """
+    said = " " + " ".join(re.findall(r"[a-z0-9:']+", user.lower())) + " "
+    spans = [(m.start(), m.end(), m[0].lower()) for m in re.finditer(r"[A-Za-z0-9:']+", text)]
+    cut: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        j = i + least
+        while j <= len(spans) and f" {' '.join(w for _, _, w in spans[i:j])} " in said:
+            j += 1
+        if j - 1 - i >= least:
+            cut.append((spans[i][0], spans[j - 2][1]))
+            i = j - 1
+        else:
+            i += 1
+    for start, end in reversed(cut):
+        text = text[:start] + text[end:]
+    return text

@@ -25,7 +25,7 @@ from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
 from .everyday import spec_readings
 from .hedges import hedged_statuses
-from .labels import is_label, label_named, value_stated, without_denied, without_superseded
+from .labels import is_label, label_named, value_stated, without_denied, without_superseded, without_user_words
 from .outputs import Reading
 from .reassurance import refusal_gives_reason, without_kept_status
 from .reports import acted_on, call_ids, required_values, turned_down
@@ -247,7 +247,8 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         checklist.append(CheckResult(kind="output", description=out, passed=stated and not error, error=error))
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
-    kept = without_superseded(plainly.text, task.outputs)
+    # nor does it state what it restates of the user's own words ("your order delivered on January 3")
+    kept = without_superseded(without_user_words(plainly.text, user), task.outputs)
     undenied = Reading(without_denied(kept))
     for value in task.distractors:
         named = label_named(kept, value) if is_label(value) else undenied.states(value)

@@ -49,3 +49,14 @@ def test_the_record_an_allowed_write_acts_on_is_named_by_its_parents_day() -> No
     assert unasked_figures(["2026-02-10 13:30:00"], reads, rules, key) == ["2026-02-10 13:30:00"]
     # the acted record names its owner too, but the owner's own particulars are still read out
     assert unasked_figures(["1955-04-16"], reads, rules, key, acted=["D2"]) == ["1955-04-16"]
+
+
+def test_a_distractor_in_the_users_own_words_restated_is_not_stated() -> None:
+    """ "The status of your order delivered on January 3 is placed." restates how the user named the
+    order; the agent does not say it was delivered. Said in its own words, it does."""
+    from envs.grading.labels import without_user_words
+
+    user = "I just need to know the status of my order delivered on January 3 at 1:15 PM."
+    kept = without_user_words("The status of your order delivered on January 3 is placed.", user)
+    assert "delivered" not in kept and "placed" in kept
+    assert "delivered" in without_user_words("It has been delivered, I checked.", user)
