@@ -56,7 +56,8 @@ _REFUSAL = re.compile(
     r"(?:i|we) (?:didn't|did not|haven't|have not|hadn't|had not)|(?:held|hold|holding) off|"
     r"(?:wasn't|was not|weren't|were not) able|not done|didn't|did not|no longer possible|"
     r"(?:no|not any) (?:changes?|action) (?:was|were|has been|have been)|"
-    r"left (?:it|them|everything) (?:as|unchanged))\b"
+    r"left (?:it|them|everything) (?:as|unchanged)|"
+    r"(?:it|that|this|they) (?:stays|remains|stay|remain) as (?:it is|they are|is))\b"
 )
 #: Before a claim word, these negate it or make it a hypothetical ("not renewed", "would be renewed
 #: once paid"); after it they do not ("it is renewed, let me know if …" still claims it).

@@ -52,6 +52,9 @@ EVERYDAY: tuple[tuple[frozenset[str], frozenset[str], tuple[str, ...]], ...] = t
         ("delivered received arrived", "", ("already arrived", "has arrived", "have arrived", "dropped off")),
         ("picked_up collected", "returned checked_out", ("picked up", "collected")),
         ("paid paid_off settled", "", ("paid in full", "fully paid", "paid off", "settled")),
+        ("approved accepted granted", "completed processed paid credited posted",
+         ("gone through", "went through", "been okayed", "got the go-ahead")),
+        ("refund refunded", "returned reversed credited", ("refunded", "a refund", "money back")),
         ("processing queued", "pending in_progress under_review in_review", ("being processed", "in the queue")),
         (
             "open",

@@ -191,14 +191,32 @@ _DENIED_VALUE = re.compile(
 )
 
 
+#: Several words denied together: "not a deposit or balance payment", "neither pending nor open".
+_DENIED_LIST = re.compile(
+    r"\b(?:not|neither|never) (?:an? |the )?[a-z]+(?:,? (?:or|nor) (?:an? |the )?[a-z]+)+\b", re.IGNORECASE
+)
+
+
+def without_denied_lists(text: str) -> str:
+    """``text`` less the words it denies together ("not a deposit or balance payment").
+
+    >>> without_denied_lists("It was a refund, not a deposit or balance payment.")
+    'It was a refund,  payment.'
+    """
+    return _DENIED_LIST.sub("", text)
+
+
 def without_denied(text: str) -> str:
     """``text`` less the values it says are not the case ("$40, not $50" keeps "$40"): a wrong value
     denied is not stated.
 
     >>> without_denied("It was $40, not $50; never 2026-03-02. Not June 9, 2026 either.")
     'it was $40, ; . either.'
+    >>> without_denied("It was a refund, not a deposit or balance payment.")
+    'it was a refund, payment.'
     """
-    return _DENIED_VALUE.sub("", " ".join(text.split()).replace("_", " ").lower()).replace("  ", " ")
+    flat = " ".join(text.split()).replace("_", " ").lower()
+    return _DENIED_VALUE.sub("", _DENIED_LIST.sub("", flat)).replace("  ", " ")
 
 
 #: One value said: an amount ("$1,083.44"), a date in words, or one word or token.

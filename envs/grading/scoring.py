@@ -25,7 +25,15 @@ from ..formats.task import Refusal, Task, ToolCall
 from .answers import claimed, prose, says_no, worded
 from .everyday import spec_readings
 from .hedges import hedged_statuses
-from .labels import is_label, label_named, value_stated, without_denied, without_superseded, without_user_words
+from .labels import (
+    is_label,
+    label_named,
+    value_stated,
+    without_denied,
+    without_denied_lists,
+    without_superseded,
+    without_user_words,
+)
 from .outputs import Reading
 from .reassurance import refusal_gives_reason, without_kept_status
 from .reports import acted_on, call_ids, required_values, turned_down
@@ -251,7 +259,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     kept = without_superseded(without_user_words(plainly.text, user), task.outputs)
     undenied = Reading(without_denied(kept))
     for value in task.distractors:
-        named = label_named(kept, value) if is_label(value) else undenied.states(value)
+        named = label_named(without_denied_lists(kept), value) if is_label(value) else undenied.states(value)
         checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
     checklist += _refusal_checks(task, answer, env, expected)
     return checklist

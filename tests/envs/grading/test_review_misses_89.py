@@ -60,3 +60,17 @@ def test_a_distractor_in_the_users_own_words_restated_is_not_stated() -> None:
     kept = without_user_words("The status of your order delivered on January 3 is placed.", user)
     assert "delivered" not in kept and "placed" in kept
     assert "delivered" in without_user_words("It has been delivered, I checked.", user)
+
+
+def test_the_seed_97_reviews_answers_in_other_words() -> None:
+    """ "those are final, so it stays as it is" turns a reversal down; "gone through" is an approved
+    claim, "refunded" a refund; "not a deposit or balance payment" states neither."""
+    from envs.grading.everyday import EVERYDAY
+    from envs.grading.labels import without_denied_lists
+
+    assert says_no("It was paid with a voucher, and those are final, so it stays as it is.")
+    assert not says_no("Your plan remains unchanged after the upgrade I made.")
+    words = {w: named for named, _, said in EVERYDAY for w in said}
+    assert "approved" in words["gone through"] and "refund" in words["refunded"]
+    kept = without_denied_lists("It was a refund, not a deposit or balance payment.")
+    assert "refund" in kept and "deposit" not in kept and "balance" not in kept
