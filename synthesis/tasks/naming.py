@@ -170,6 +170,9 @@ class Handle:
     preference: int = 4
     #: an amount its owner knows (what it cost), not one the system keeps (an estimate, a kW rating)
     known: bool = False
+    #: a limit the business sets (a return deadline, a pickup-by day): no one names their record by it
+    #: while anything else tells it apart
+    limit: bool = False
 
     def fits(self, row: Row, parents: Mapping[str, Mapping[Any, Row]]) -> bool:
         """Whether another record ``row`` has the same value (``parents``: rows by id, per entity)."""
@@ -236,6 +239,13 @@ def _parent_fragment(parent: Entity, a: Attribute, value: Any, today: date | Non
     return f"for the {parent.human} with {a.name.replace('_', ' ')} {str(value).replace('_', ' ')}"
 
 
+def _is_limit(column: str) -> bool:
+    """Whether a date column is a limit the business sets: ``return_deadline``, ``pickup_by``,
+    ``hold_until``, ``respond_by``."""
+    words = column.split("_")
+    return "deadline" in words or words[-1] in ("by", "until")
+
+
 def handles(
     domain: Domain,
     entity: Entity,
@@ -267,6 +277,7 @@ def handles(
                     prefix,
                     OWN_NAME if _own_name(entity, a) else rank,
                     known=a.name in _PAID or customer_knows(a.name, a.kind),
+                    limit=is_date and _is_limit(a.name),
                 )
             )
     for ref in entity.references:
@@ -296,6 +307,7 @@ def single_out(
     if rng.random() < PREFERRED_SHARE:
         options.sort(key=lambda h: h.preference)  # stable: random within a rank
     options.sort(key=lambda h: h.preference != OWN_NAME)  # a person by their name, always first
+    options.sort(key=lambda h: h.limit)  # "my title with the return deadline on February 11": last
     named = [h for h in options if not h.is_amount]
     for h in named:
         if not any(h.fits(s, parents) for s in others):

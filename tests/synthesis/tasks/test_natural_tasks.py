@@ -373,3 +373,22 @@ def test_another_one_of_my_records_is_said_only_by_a_user_who_holds_three(
             for entity in domains[spec.id].entities:
                 if re.search(rf"\banother one of my {plural(entity.human)}\b", task.instruction):
                     assert len(mine.get(entity.table, [])) >= 3, (task.id, entity.name)
+
+
+def test_a_limit_the_business_sets_names_a_record_only_when_nothing_else_does() -> None:
+    """Seed 97: "my title with the return deadline on February 11, 2027", "my charge with the dispute
+    deadline on May 29": a customer names the book or the charge, not the day the business set."""
+    from synthesis.tasks.naming import Handle, _is_limit
+
+    assert _is_limit("return_deadline") and _is_limit("pickup_by") and _is_limit("hold_until")
+    assert not _is_limit("loaned_on") and not _is_limit("due_date")
+    deadline = Handle(
+        "with the return deadline on February 11", "return_deadline", "2027-02-11", None, True, limit=True
+    )
+    loaned = Handle("from January 2", "loaned_on", "2026-01-02", None, True)
+    sibling = {"return_deadline": "2027-03-01", "loaned_on": "2026-01-20"}
+    for seed in range(20):
+        found = single_out([deadline, loaned], [sibling], {}, random.Random(seed))
+        assert found is not None and [h.column for h in found] == ["loaned_on"]
+    alone = single_out([deadline], [sibling], {}, random.Random(0))
+    assert alone is not None and alone[0].column == "return_deadline"
