@@ -203,7 +203,10 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
                 own = noun.split()[-1] if noun else ""
                 return f"from {when}" if own and event[0].startswith(own[:-1]) else f"{event[0]} on {when}"
             return _event_fragment(event, when, noun)
-        return f"on {when}" if a.kind == "datetime" else rng.choice([f"from {when}", f"dated {when}"])
+        said = rng.choice([f"from {when}", f"dated {when}"])  # drawn either way: later draws keep
+        if today is not None and str(value)[:10] > today.isoformat():
+            said = f"for {when}"  # a day to come: "my installation order for June 10", not "from"
+        return f"on {when}" if a.kind == "datetime" else said
     if a.kind == "title":
         return f"for {value}"  # my recital entry for Moonlight Sonata
     if a.kind == "person_name":  # my student Leah Reid (the record's own name); my pickup pass for Sam Lee

@@ -149,6 +149,7 @@ def test_a_date_and_what_it_is_name_a_record_together() -> None:
         ("refunded_on", "program refund", "2026-02-08", "from February 8"),
         ("approved_on", "claim", "2025-11-06", "approved on November 6, 2025"),
         ("lesson_at", "lesson", "2026-03-03 09:30:00", "on March 3 at 9:30 AM"),
+        ("install_date", "installation order", "2026-06-10", "for June 10"),  # a day to come is no "from"
     ],
 )
 def test_a_record_is_named_by_its_day_in_words_not_by_a_column(name: str, noun: str, value: str, said: str) -> None:
