@@ -103,7 +103,7 @@ def rule_subject(text: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class Tested:
+class Decisive:
     """A rule a gold write rests on and what it tests: the table, the record's key, the column, the value."""
 
     index: int
@@ -114,7 +114,7 @@ class Tested:
     value: str
 
 
-def tested_values(env: Environment, task: Task) -> Iterator[Tested]:
+def decisive_values(env: Environment, task: Task) -> Iterator[Decisive]:
     """Each rule the tools leave to the policy on each gold write of ``task``, with the value it tests
     on the record the write acts on, read from the state just before the call (rules whose subject
     the call does not reach are skipped)."""
@@ -138,7 +138,7 @@ def tested_values(env: Environment, task: Task) -> Iterator[Tested]:
                 done = i
                 rows = episode.query(sql, params)
                 if len(rows) == 1 and rows[0]["v"] is not None:
-                    yield Tested(i, rule.text, table, str(rows[0]["k"]), column, str(rows[0]["v"]))
+                    yield Decisive(i, rule.text, table, str(rows[0]["k"]), column, str(rows[0]["v"]))
     finally:
         if episode is not None:
             episode.close()
@@ -168,12 +168,12 @@ def shows(result: Any, column: str, value: str) -> bool:
     return False
 
 
-def unshown_values(env: Environment, task: Task, results: list[Any]) -> list[Tested]:
+def unshown_values(env: Environment, task: Task, results: list[Any]) -> list[Decisive]:
     """The values gold writes of ``task`` rest on that no call before the write returns (a read, or
     the create that made the record) and the instruction does not state (``results``: each gold
     call's result, in order)."""
     missing = []
-    for t in tested_values(env, task):
+    for t in decisive_values(env, task):
         if not any(shows(r, t.column, t.value) for r in results[: t.index]) and not output_present(
             t.value, task.instruction
         ):
