@@ -100,8 +100,10 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
     (``envs.schemas.lint``); seed satisfies the invariants; and for every task: its initial patch
     applies, gold actions name existing tools, run without error and return what the tool's output
     schema says, change state exactly when the task says so, keep the invariants, satisfy the
-    task's checklist, give the same bytes when run twice, leave state unchanged on read calls, and
-    the gold replay scores 1.0.
+    task's checklist, give the same bytes when run twice, leave state unchanged on read calls, rest
+    on nothing the agent is not told (a condition only the user can state is among the user's
+    facts; the value a policy-only rule tests comes back from a call before the write), and the
+    gold replay scores 1.0.
 
     >>> from envs.catalog import load_env
     >>> entry = load_env("clinic")
