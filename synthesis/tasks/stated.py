@@ -41,12 +41,12 @@ class Statements:
         found = list(dict.fromkeys(found))
         if len(found) == 1:
             return [f"{found[0][0].statement}."]
-        return [f"About {p}: {c.statement}." if p else f"{c.statement}." for c, p in dict.fromkeys(found)]
+        return [f"About {p}: {c.statement}." if p else f"{c.statement}." for c, p in found]
 
 
 def read_what_rules_test(env: Environment, task: Task, results: Sequence[Any]) -> Task:
     """``task`` with a read of each record a rule left to the policy tests on a gold write, where no
-    earlier read returns the value (``envs.grading.tested``): a score recipient added within 30 days
+    earlier call returns the value (``envs.grading.tested``): a score recipient added within 30 days
     of the sitting reads the sitting, or the agent decides on a date it was never shown. Each read
     goes just before the write; a record with no details tool is left as it is (``check_env`` says so)."""
     inserts: dict[int, list[ToolCall]] = {}
