@@ -63,11 +63,12 @@ class Stated:
     unless: str | None = None
 
     def governs(self, spec: EnvSpec) -> list[str]:
-        """The write tools of ``spec`` the action names (never the hand-over)."""
+        """The agent's write tools of ``spec`` the action names (never the hand-over; the user's own
+        tools are no call the policy binds)."""
         words = {_stem(w) for w in re.findall(r"[a-z]+", self.action.lower())} - _STOP
         out = []
         for tool in spec.tools:
-            if tool.kind != "write" or tool.name == "transfer_to_human_agent":
+            if tool.kind != "write" or tool.actor != "agent" or tool.name == "transfer_to_human_agent":
                 continue
             named = {_stem(w) for w in tool.name.split("_")}
             if tool.description.lower().startswith(self.action.lower() + " ") or words <= named:
