@@ -4,8 +4,8 @@ one household named Andrea.
 
 :func:`settle_own_names` runs once rows are final: a row repeating a name its owner already gave
 takes a name another row of the table has (so the name is one the domain draws, in its pool when the
-name is keyed by a column of the row: a campaign's name among those of its kind) that the owner has
-not given; where every such name is taken, the row is left as drawn.
+name is keyed by a column of the row: a campaign's name among those of its kind; one that fits the
+row's season: no "Mother's Day Promo" starting in July) that the owner has not given; where every such name is taken, the row is left as drawn.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality.own_names import named_again, own_names
 
 from .domain import Domain
+from .seasons import fits, when_column
 
 
 def settle_own_names(domain: Domain, spec: EnvSpec) -> int:
@@ -28,6 +29,7 @@ def settle_own_names(domain: Domain, spec: EnvSpec) -> int:
         entity = entities.get(names.table)
         attr = next((a for a in entity.attributes if a.name == names.column), None) if entity else None
         key = attr.keyed[0] if attr is not None and attr.keyed is not None else None
+        when = when_column(entity) if entity is not None else None  # "Mother's Day Promo" stays in May
         for row in named_again(names, rows):
             given = {
                 str(r.get(names.column)).strip().lower() for r in rows if r.get(names.owner) == row.get(names.owner)
@@ -39,6 +41,7 @@ def settle_own_names(domain: Domain, spec: EnvSpec) -> int:
                     if isinstance(r.get(names.column), str)
                     and r[names.column].strip().lower() not in given
                     and (key is None or "." in key or r.get(key) == row.get(key))
+                    and (when is None or fits(r[names.column], row.get(when)))
                 }
             )
             if pool:
