@@ -5,7 +5,8 @@ one household named Andrea.
 :func:`settle_own_names` runs once rows are final: a row repeating a name its owner already gave
 takes a name another row of the table has (so the name is one the domain draws, in its pool when the
 name is keyed by a column of the row: a campaign's name among those of its kind; one that fits the
-row's season: no "Mother's Day Promo" starting in July) that the owner has not given; where every such name is taken, the row is left as drawn.
+row's season: no "Mother's Day Promo" starting in July) that the owner has not given; where every
+such name is taken, the row is left as drawn.
 """
 
 from __future__ import annotations
