@@ -92,6 +92,31 @@ def _row_count(domain: Domain, entity: Entity, rng: random.Random, rows: tuple[i
     return min(rng.randint(lo, max(lo, hi)), _MAX_ROWS)
 
 
+#: Where the row's number goes among a unique code's nine digits: spread, so that no code ends in its
+#: row's id (a reviewer read plates "332703004" of vehicle VH0004).
+_SPREAD = (3, 0, 7, 1, 5, 8, 2, 6, 4)
+_PLATE_LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
+_VIN_MAKERS = ("1HG", "JHM", "1FA", "WBA", "5YJ", "2T1", "3VW", "KNA", "1G1", "JTD")
+_VIN_CHARS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
+
+
+def _unique_code(attr: Attribute, drawn: int, index: int) -> str:
+    """A unique code from one draw and the row's number, shaped as its kind is printed: a plate as
+    "7KDL214", a VIN as 17 characters, any other code as its prefix and nine digits. The row's number
+    enters each through a bijection, so codes stay unique without showing it."""
+    scrambled = (index * 337 + 211) % 1000  # 337 is prime to 1000: one code per row number below 1000
+    if "plate" in attr.name:
+        letters = "".join(_PLATE_LETTERS[drawn // 23**i % 23] for i in range(3))
+        return f"{drawn % 9 + 1}{letters}{scrambled:03d}"
+    if attr.name == "vin":
+        # maker, five descriptor characters, a check digit, model year and plant, then a 6-digit serial
+        chars = random.Random(drawn).choices(_VIN_CHARS, k=7)
+        maker = _VIN_MAKERS[drawn % len(_VIN_MAKERS)]
+        return f"{maker}{''.join(chars[:5])}{drawn % 10}{''.join(chars[5:])}{drawn % 1000:03d}{scrambled:03d}"
+    digits = f"{drawn}{index:03d}"
+    return f"{attr.prefix or ''}{''.join(digits[i] for i in _SPREAD)}"
+
+
 def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, row: dict[str, Any], index: int) -> Any:
     k = attr.kind
     name = attr.name
@@ -119,7 +144,7 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
         return fake.country()
     if k == "code":
         return (
-            f"{attr.prefix or ''}{rng.randint(100000, 999999)}{index:03d}"
+            _unique_code(attr, rng.randint(100000, 999999), index)
             if attr.unique
             else (f"{attr.prefix or ''}{rng.randint(1000, 9999)}")
         )

@@ -23,3 +23,23 @@ def test_no_two_players_share_a_display_name() -> None:
     for example in digit_ended:
         again = [n for n in numbered if n.startswith(example)]
         assert again and all(n[len(example)] == "_" for n in again)
+
+
+def test_unique_codes_are_shaped_as_printed_and_hide_the_row_number() -> None:
+    """Plates read "7KDL214" and VINs 17 characters, and no code ends in its row's number (a reviewer
+    read plate "332703004" on vehicle VH0004); every code of a table stays unique."""
+    import re
+
+    vehicles = generated_spec("residential_parking_permits").seed["vehicles"]
+    plates = [v["plate_number"] for v in vehicles]
+    assert len(set(plates)) == len(plates) > 10
+    assert all(re.fullmatch(r"[1-9][A-Z]{3}\d{3}", p) for p in plates)
+    assert sum(p.endswith(f"{i:03d}") for i, p in enumerate(plates, 1)) <= 1
+
+    cars = generated_spec("vehicle_recall_repairs").seed["owned_vehicles"]
+    vins = [c["vin"] for c in cars]
+    assert len(set(vins)) == len(vins) and all(re.fullmatch(r"[A-HJ-NPR-Z0-9]{17}", v) for v in vins)
+
+    policies = [p["policy_number"] for p in generated_spec("pet_insurance_claims").seed["pet_policies"]]
+    assert len(set(policies)) == len(policies) and all(re.fullmatch(r"PET-\d{9}", p) for p in policies)
+    assert sum(p.endswith(f"{i:03d}") for i, p in enumerate(policies, 1)) <= 1
