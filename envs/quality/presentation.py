@@ -129,6 +129,10 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("winners under a parent not taken", f"{c.won_untaken}/{c.winning_rows_checked}"),
         ("notes against their status", f"{c.notes_against_status}/{c.status_notes_checked}"),
         ("values an event makes, before the event", f"{c.values_before_event}/{c.event_values_checked}"),
+        (
+            "children under a parent their making never moved",
+            f"{c.children_on_unmoved_parents}/{c.moved_parent_rows_checked}",
+        ),
         ("rows without the arrangement they imply", f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
         ("refusals on a time rule's edge", f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
         ("refusals of an action already done", f"{c.refusals_of_done_action}/{c.status_refusals_checked}"),
@@ -235,6 +239,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("won untaken", lambda c: f"{c.won_untaken}/{c.winning_rows_checked}"),
     ("notes vs status", lambda c: f"{c.notes_against_status}/{c.status_notes_checked}"),
     ("values pre-event", lambda c: f"{c.values_before_event}/{c.event_values_checked}"),
+    ("parent unmoved", lambda c: f"{c.children_on_unmoved_parents}/{c.moved_parent_rows_checked}"),
     ("no arrangement", lambda c: f"{c.rows_without_arrangement}/{c.implied_rows_checked}"),
     ("on rule edge", lambda c: f"{c.refusals_on_rule_edge}/{c.time_refusals_checked}"),
     ("kin ages", lambda c: f"{c.kin_rows_contradicting}/{c.kin_rows_checked}"),

@@ -43,6 +43,7 @@ from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
+from .moved_parents import children_on_unmoved_parents
 from .one_off import recorded_many_times
 from .own_row import states_against_own_row
 from .owned_twice import owned_twice
@@ -228,6 +229,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         won_twice,
         notes_against_status,
         values_before_event,
+        children_on_unmoved_parents,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

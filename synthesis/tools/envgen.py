@@ -34,6 +34,7 @@ from ..domains.lapses import settle_lapses
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
+from ..domains.moved_parents import settle_moved_parents
 from ..domains.one_off import holds_once_in_seed
 from ..domains.owned_twice import settle_owned_twice
 from ..domains.paid_children import pay_children_in_full
@@ -245,6 +246,7 @@ def generate_env(
         }
     )
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
+    settle_moved_parents(spec)  # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
