@@ -33,6 +33,7 @@ from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
 from .event_children import children_before_event
+from .event_sides import rows_on_wrong_side
 from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
 from .implied_parents import rows_without_arrangement
@@ -230,6 +231,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         notes_against_status,
         values_before_event,
         children_on_unmoved_parents,
+        rows_on_wrong_side,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

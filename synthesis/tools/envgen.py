@@ -27,6 +27,7 @@ from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
+from ..domains.event_sides import settle_event_sides
 from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
@@ -261,6 +262,7 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
     settle_child_dates(spec, anchors)
+    settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
