@@ -13,6 +13,7 @@ create needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from envs.formats.spec import EnvSpec
@@ -22,8 +23,9 @@ from envs.quality.seed import status_columns
 from .write_rules import _called_off
 
 
-def settle_moved_parents(spec: EnvSpec) -> int:
-    """Move each parent a child's making moves, or call the child off (in place). Returns the rows changed."""
+def settle_moved_parents(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any], bool] | None = None) -> int:
+    """Move each parent a child's making moves, or call the child off (in place), moving none that
+    ``keeps`` (``parent_states.keeps_children``) says would strand a row. Returns the rows changed."""
     tables = {t.name: t for t in spec.tables}
     found = list(unmoved_parents(spec, spec.seed))
     by_parent: dict[int, list[tuple[MovedParent, dict[str, Any]]]] = {}
@@ -44,6 +46,7 @@ def settle_moved_parents(spec: EnvSpec) -> int:
         key = (rule.parent, parent.get(rule.column))
         children = by_parent[pid]
         movable = _before(spec, rule, parent) and {r.to for r, _ in children} == {rule.to}
+        movable = movable and (keeps is None or keeps(rule.parent, parent, rule.to))
         offs = {id(row): _called_off(spec, r.child, r.made) for r, row in children}
         if movable and (moved.get(key, 0) < (drawn[key] + 1) // 2 or not all(offs.values())):
             parent[rule.column] = rule.to

@@ -247,7 +247,8 @@ def generate_env(
         }
     )
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
-    settle_moved_parents(spec)  # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
+    # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
+    settle_moved_parents(spec, keeps_children(domain, spec.seed))
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
