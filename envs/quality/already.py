@@ -19,11 +19,8 @@ from dataclasses import dataclass
 
 from ..formats.spec import EnvSpec, ExecStep, RequireStep, ToolSpec
 from ..formats.task import Task
-from .tool_sql import inserts
+from .tool_sql import inserts, required_states, set_state
 
-_REQUIRED = re.compile(r"^\s*SELECT :rec\.(\w+) IN \(([^)]*)\)\s*$")
-_SET_STATE = re.compile(r"""^\s*UPDATE "?(\w+)"? SET "?(\w+)"? = '(\w+)' WHERE """)
-_STATE = re.compile(r"'(\w+)'")
 _LITERAL = re.compile(r"^'(\w+)'$")
 
 
@@ -43,10 +40,10 @@ def move_of(tool: ToolSpec) -> Move | None:
     found: Move | None = None
     for step in tool.steps:
         sql = step.sql or ""
-        if isinstance(step, RequireStep) and (m := _REQUIRED.match(sql)):
-            starts[m[1]] = frozenset(_STATE.findall(m[2]))
-        elif isinstance(step, ExecStep) and (m := _SET_STATE.match(sql)) and m[2] in starts:
-            found = Move(m[1], m[2], starts[m[2]], m[3])
+        if isinstance(step, RequireStep) and (required := required_states(sql)):
+            starts[required[0]] = required[1]
+        elif isinstance(step, ExecStep) and (moved := set_state(sql)) and moved.column in starts:
+            found = Move(moved.table, moved.column, starts[moved.column], moved.state)
     return found
 
 

@@ -177,6 +177,12 @@ class QualityCounts:
     notes_against_status: int = 0
     event_values_checked: int = 0
     values_before_event: int = 0
+    moved_parent_rows_checked: int = 0
+    children_on_unmoved_parents: int = 0
+    event_records_checked: int = 0
+    records_of_events_ahead: int = 0
+    waiting_rows_checked: int = 0
+    waiting_for_events_past: int = 0
     implied_rows_checked: int = 0
     rows_without_arrangement: int = 0
     time_refusals_checked: int = 0

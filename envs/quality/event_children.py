@@ -30,7 +30,7 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec, ToolSpec
 from .seed import event_column, status_columns, status_phase
 from .text import word_set
-from .tool_sql import bound_tables, inserts, one_reference
+from .tool_sql import bound_tables, inserts, one_reference, required_states, status_moves
 
 #: States of a row awaiting a decision or an act (a prescription to send, extra work to approve), as
 #: against a part of its parent at rest (an order line packed, an item listed), which exists from the
@@ -40,10 +40,8 @@ AWAITING = word_set("pending pending_approval awaiting requested proposed submit
 CALLED_OFF = word_set("cancelled canceled withdrawn voided void rejected declined")
 
 _PARENT_STATUS = re.compile(r"^SELECT :(\w+)\.status (?:IS|=) '(\w+)'$|^SELECT :(\w+)\.status IN \(([^)]*)\)$")
-_OWN_STATES = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _INSERT = re.compile(r'^INSERT INTO "?(\w+)"?')
 _LITERAL = re.compile(r"^'(\w+)'$")
-_SETS_STATUS = re.compile(r"""^UPDATE "?(\w+)"? SET "?status"? = '(\w+)' WHERE""")
 #: A rule on a record's status, as the policy words it: "the stay booking must be completed", "the
 #: appointment's status must be one of checked in, completed".
 _RULE = re.compile(r"^the (.+?)(?:'s status must be one of (.+)| must be (.+))$")
@@ -123,8 +121,8 @@ def event_children(spec: EnvSpec) -> list[EventChild]:
         parents = [p for p in refs if p != child and p in tables]
         own: frozenset[str] | None = None
         for step in tool.steps:
-            if step.kind == "require" and (m := _OWN_STATES.match((step.sql or "").strip())):
-                own = frozenset(re.findall(r"'(\w+)'", m[1]))
+            if step.kind == "require" and (required := required_states(step.sql or "")) and required[0] == "status":
+                own = required[1]
         if not makes and (own is None or not own <= AWAITING):
             continue  # a row at rest, or in any state, says nothing of when it was made
         for parent, after in _required(tool, spec, binds, parents).items():
@@ -150,9 +148,7 @@ def _kind_children(spec: EnvSpec) -> list[EventChild]:
     for tool in spec.tools:
         binds = bound_tables(tool)
         # the state the tool leaves a parent in, where it moves it (reporting missing items credits the order)
-        leaves = {
-            m[1]: m[2] for step in tool.steps if step.kind == "exec" and (m := _SETS_STATUS.match(step.sql or ""))
-        }
+        leaves = {m.table: m.state for m in status_moves(tool)}
         for step in tool.steps:
             if step.kind != "exec":
                 continue

@@ -28,14 +28,12 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec
 from .own_row import status_of
 from .seed import status_columns
-from .tool_sql import number, updated_columns
+from .tool_sql import number, required_moves, required_statuses, updated_columns
 
 _CAP = re.compile(
     r'round\(\(SELECT coalesce\(sum\("?(\w+)"?\), 0\) FROM "?(\w+)"? WHERE "?(\w+)"? = :[\w.]+'
     r'(?: AND "?status"? IN \(([^)]*)\))?\) \+ :[\w.]+, 2\) <= (\d+(?:\.\d+)?)\s*$'
 )
-_FROM = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
-_MOVE = re.compile(r"^UPDATE \"?(\w+)\"? SET \"?status\"? = '(\w+)' WHERE")
 _BOUND = re.compile(r"^SELECT :rec\.(\w+) (<=|>=|<|>) (\d+(?:\.\d+)?)$")
 _FLAG = re.compile(r"^SELECT :rec\.(\w+) (?:IS|=) (?:1|TRUE)$", re.I)
 _EDIT = re.compile(r'^UPDATE "?\w+"? SET "?\w+"? = :\w+ WHERE "?\w+"? = :\w+$')
@@ -87,14 +85,10 @@ def caps(spec: EnvSpec) -> list[Cap]:
 def _moves(spec: EnvSpec) -> Iterator[tuple[str, str, set[str], list[str], set[tuple[str, str]]]]:
     """(table, status moved to, from-states, the tool's own-row checks, the columns it sets beside) of
     every tool moving a status."""
-    for tool in spec.tools:
-        sql = [(s.kind, (s.sql or "").strip()) for s in tool.steps]
-        froms = {v for k, q in sql if k == "require" and (m := _FROM.match(q)) for v in re.findall(r"'(\w+)'", m[1])}
-        checks = [q for k, q in sql if k == "require"]
-        sets = {key for k, q in sql if k == "exec" for key in updated_columns(q)}
-        for kind, q in sql:
-            if kind == "exec" and (m := _MOVE.match(q)) and froms:
-                yield m[1], m[2], froms, checks, sets
+    for tool, move, froms in required_moves(spec):
+        checks = [(s.sql or "").strip() for s in tool.steps if s.kind == "require"]
+        sets = {key for s in tool.steps if s.kind == "exec" for key in updated_columns((s.sql or "").strip())}
+        yield move.table, move.state, set(froms), checks, sets
 
 
 def passed_checks(spec: EnvSpec) -> list[Passed]:
@@ -154,7 +148,7 @@ def _moved_from(spec: EnvSpec) -> dict[tuple[str, str], list[set[str]]]:
     out: dict[tuple[str, str], list[set[str]]] = {}
     for tool in spec.tools:
         sql = [(s.kind, (s.sql or "").strip()) for s in tool.steps]
-        froms = {v for k, q in sql if k == "require" and (m := _FROM.match(q)) for v in re.findall(r"'(\w+)'", m[1])}
+        froms = set(required_statuses(tool))
         for kind, q in sql:
             if kind != "exec" or _EDIT.match(q):
                 continue  # a field edited to what the user says is a correction, no step of the process

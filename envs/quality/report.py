@@ -33,6 +33,7 @@ from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
 from .event_children import children_before_event
+from .event_sides import rows_on_wrong_side
 from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
 from .implied_parents import rows_without_arrangement
@@ -43,6 +44,7 @@ from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
+from .moved_parents import children_on_unmoved_parents
 from .one_off import recorded_many_times
 from .own_names import own_names_repeated
 from .own_row import states_against_own_row
@@ -230,6 +232,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         won_twice,
         notes_against_status,
         values_before_event,
+        children_on_unmoved_parents,
+        rows_on_wrong_side,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats.spec import EnvSpec
-from .passed_rules import _moves
 from .seed import status_columns
 from .text import word_set
+from .tool_sql import required_moves
 from .write_rules import write_rules
 
 #: Child statuses saying the other side chose this one.
@@ -45,7 +45,7 @@ class Contest:
 
 def _onward(spec: EnvSpec, table: str, start: frozenset[str]) -> frozenset[str]:
     """``start`` and every status a tool moves a row of ``table`` on to from one of them."""
-    moves = [(to, froms) for t, to, froms, _, _ in _moves(spec) if t == table]
+    moves = [(m.state, froms) for _, m, froms in required_moves(spec) if m.table == table]
     out, grew = set(start), True
     while grew:
         grew = False
@@ -59,7 +59,7 @@ def _onward(spec: EnvSpec, table: str, start: frozenset[str]) -> frozenset[str]:
 def contests(spec: EnvSpec) -> list[Contest]:
     """The child tables whose rows compete for one parent."""
     tables = {t.name: t for t in spec.tables}
-    moved_into = {(t, to) for t, to, _, _, _ in _moves(spec)}
+    moved_into = {(m.table, m.state) for _, m, _ in required_moves(spec)}
     out: dict[tuple[str, str], Contest] = {}
     for rule in write_rules(spec):
         cond = rule.condition

@@ -37,11 +37,9 @@ from .event_children import names_table, snake
 from .passed_rules import _moved_from
 from .seed import status_columns
 from .text import column_words
-from .tool_sql import bound_tables, inserts, one_reference
+from .tool_sql import bound_tables, inserts, one_reference, set_state, status_moves
 
 _MARK = re.compile(r'^UPDATE "?(\w+)"? SET "?(\w+)"? = (0|1|TRUE|FALSE) WHERE "?(\w+)"? = :(\w+)$', re.I)
-_MOVE = re.compile(r"^UPDATE \"?(\w+)\"? SET \"?status\"? = '(\w+)' WHERE")
-_FROM = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _NOT_WHEN = re.compile(r"^not when the (.+?)(?:'s (.+))? is (.+)$")
 _ONE_OF = re.compile(r"^the (.+?)(?:'s (.+?))? must be one of (.+)$")
 _FLAG = re.compile(r"^the (.+?)(?:'s (.+?))? must (not )?(be marked|be|have) (.+)$")
@@ -127,7 +125,7 @@ def _creates(tool: ToolSpec, tables: Mapping[str, TableSpec]) -> list[tuple[str,
 
 def _moved_into(spec: EnvSpec) -> set[tuple[str, str]]:
     """(table, status) every tool moving a row into that status."""
-    return {(m[1], m[2]) for t in spec.tools for s in t.steps if s.kind == "exec" and (m := _MOVE.match(s.sql or ""))}
+    return {(m.table, m.state) for t in spec.tools for m in status_moves(t)}
 
 
 def _marks(spec: EnvSpec, tables: Mapping[str, TableSpec]) -> dict[tuple[str, str, int], list[str]]:
@@ -187,8 +185,9 @@ def write_rules(spec: EnvSpec) -> list[WriteRule]:
             sql = (step.sql or "").strip()
             if step.kind != "exec":
                 continue
-            if (m := _MOVE.match(sql)) and m[1] == own and m[2] not in born.get(own, ()):
-                carried.append((status_columns(tables[own])[0].name, frozenset({m[2]})))
+            if (into_state := set_state(sql)) and into_state.column == "status" and into_state.table == own:
+                if into_state.state not in born.get(own, ()):
+                    carried.append((status_columns(tables[own])[0].name, frozenset({into_state.state})))
             elif (m := _MARK.match(sql)) and m[1] == own:
                 value = int(m[3].upper() in ("1", "TRUE"))
                 inserted = made_with.get((own, m[2]), "").upper()

@@ -33,27 +33,31 @@ def reachable(lc: Lifecycle, start: str) -> set[str]:
 
 def moved_by_others(domain: Domain, parent: Entity) -> Lifecycle | None:
     """``parent``'s lifecycle with the moves other records' actions make on its status where they
-    require it in given states: an accepted offer sets its load, required ``posted``, ``covered``. A
-    child made under a posted load still fits the load its sibling's acceptance covered."""
+    require it in given states: an accepted offer sets its load, required ``posted``, ``covered``; a
+    pickup scheduled for an ``authorized`` return sets it ``pickup_scheduled``. A child made under a
+    posted load still fits the load its sibling's acceptance covered."""
     plc = parent.lifecycle
     if plc is None:
         return None
     extra: list[Transition] = []
     for other in domain.entities:
-        for tr in other.lifecycle.transitions if other.lifecycle and other is not parent else []:
+        # a create moves its parent too (scheduling a pickup moves its return to pickup_scheduled)
+        actions: list[tuple[str, list[Guard], list[Effect]]] = [
+            *((t.name, t.guards, t.effects) for t in (other.lifecycle.transitions if other.lifecycle else [])),
+            *([("create", other.create.guards, other.create.effects)] if other.create else []),
+        ]
+        for name, guards, effects in actions if other is not parent else []:
             for ref in (r for r in other.references if r.entity == parent.name):
                 target = f"via:{ref.ref_name}.{plc.field}"
-                for x in tr.effects:
+                for x in effects:
                     if x.kind != "set" or x.target != target or str(x.value) not in plc.states:
                         continue
                     # only a move the action checks the parent for: one from anywhere would free every state
-                    required = _required_states(tr.guards, target)
+                    required = _required_states(guards, target)
                     froms = [s for s in plc.states if s in (required or ())]
                     if froms:
                         extra.append(
-                            Transition(
-                                name=f"{other.name}_{tr.name}", description="", from_states=froms, to=str(x.value)
-                            )
+                            Transition(name=f"{other.name}_{name}", description="", from_states=froms, to=str(x.value))
                         )
     return plc.model_copy(update={"transitions": [*plc.transitions, *extra]}) if extra else plc
 

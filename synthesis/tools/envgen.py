@@ -27,6 +27,7 @@ from ..domains.child_dates import settle_child_dates
 from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
+from ..domains.event_sides import settle_event_sides
 from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
@@ -34,6 +35,7 @@ from ..domains.lapses import settle_lapses
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
+from ..domains.moved_parents import settle_moved_parents
 from ..domains.one_off import holds_once_in_seed
 from ..domains.own_names import settle_own_names
 from ..domains.owned_twice import settle_owned_twice
@@ -246,6 +248,8 @@ def generate_env(
         }
     )
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
+    # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
+    settle_moved_parents(spec, keeps_children(domain, spec.seed))
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
@@ -260,6 +264,7 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
     settle_child_dates(spec, anchors)
+    settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
