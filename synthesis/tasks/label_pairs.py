@@ -3,7 +3,7 @@
 Asked alone, "what is the status of my return?" is won by a guess at one chance in the column's
 values, better where the request leans one way (``envs.quality.guesses``: 34 % of such questions on
 a 40-environment sample, with no call made). So the question also asks for one of the record's
-amounts or days, one the user has not said: "What is the status of my booking for flight AW6233,
+amounts, days or counts, one the user has not said: "What is the status of my booking for flight AW6233,
 and its total fare?". One person's question about one record; the answer must hold both.
 """
 
@@ -19,8 +19,8 @@ from envs.grading.outputs import as_number, output_present
 from ..domains.domain import Entity
 from .phrasing import column_noun, record_question
 
-#: The kinds of value a reader learns only from the record, most telling first.
-_READ_KINDS = ("money", "date", "datetime")
+#: The kinds of value a reader learns only from the record, most telling first (a count only above 9).
+_READ_KINDS = ("money", "date", "datetime", "quantity")
 
 
 def _said(value: Any, text: str) -> bool:
@@ -64,7 +64,10 @@ def ask_pair(question: str, column: str) -> str:
     head, stop = question[:-1], question[-1] if question[-1] in "?." else ""
     if when is not None:
         return f"{question if stop else question + '.'} {when}"
-    return f"{head if stop else question}, and its {column_noun(column)}{stop or '?'}"
+    noun = column_noun(column)
+    if noun.split()[-1] in ("until", "by"):  # "its valid until date", not "its valid until"
+        noun += " date"
+    return f"{head if stop else question}, and its {noun}{stop or '?'}"
 
 
 def pair_label(

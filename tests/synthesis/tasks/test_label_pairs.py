@@ -32,6 +32,9 @@ def test_the_read_value_is_asked_of_the_same_record():
         ask_pair("What is the status of my booking for flight AW6233?", "total_fare")
         == "What is the status of my booking for flight AW6233, and its total fare?"
     )
+    assert ask_pair("What is the status of my rail pass?", "valid_until") == (
+        "What is the status of my rail pass, and its valid until date?"
+    )
     assert (
         ask_pair("I just need to know the status of my fine from May 3.", "paid_on")
         == "I just need to know the status of my fine from May 3. When was it paid?"
