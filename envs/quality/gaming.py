@@ -21,7 +21,8 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
 
 Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
-without the grader's ground truth. Those measure the grader's false positives; the correct answers
+without the grader's ground truth, those of :mod:`.outside_adversaries`, and :mod:`.guesses`' agent
+that answers a question with no call at all. Those measure the grader's false positives; the correct answers
 of :mod:`.natural_answers`, written in many natural forms, measure its false negatives.
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
@@ -56,6 +57,7 @@ from .classes import (
     WRITE,
     task_class,
 )
+from .guesses import GUESS_ADVERSARIES, play_guess
 from .natural_answers import natural_answers
 from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
 from .outside_answers import outside_answers
@@ -84,8 +86,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "follows-distractor": (DOCUMENTS, DOCUMENT_WRITES),
     **ADVERSARIES,
     **OUTSIDE_ADVERSARIES,
+    **GUESS_ADVERSARIES,
 }
-AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES)
+AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES, *GUESS_ADVERSARIES)
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
 #: names (on a refusal task that answer is a correct one; only the tasks where the same request must
@@ -179,6 +182,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_adversary(agent, env, task)
     if agent in OUTSIDE_ADVERSARIES:
         return play_outside(agent, env, task)
+    if agent in GUESS_ADVERSARIES:
+        return play_guess(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []

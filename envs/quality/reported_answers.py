@@ -88,7 +88,7 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["number-words"] = spelled
     if len(task.outputs) == 1 and not task.refusals and (shared := _shared_label_total(task, results)):
         out["shared-label-total"] = shared
-    if len(task.outputs) == 1 and not task.refusals and (denied := _denied_distractor(task)):
+    if task.outputs and not task.refusals and (denied := _denied_distractor(task)):
         out["denied-distractor"] = denied
     if task.refusals and (passing := _other_column_label(env, task, results)):
         out["other-column-label"] = passing
@@ -221,12 +221,14 @@ def _shared_label_total(task: Task, results: list[Any]) -> str | None:
 
 
 def _denied_distractor(task: Task) -> str | None:
-    """The reference answer, then the first distractor said not to be the case (labels only)."""
+    """The reference answer, with the first distractor said not to be the case after the label it
+    states first (labels only; a label asked beside an amount keeps the amount's sentence after it)."""
     output = task.outputs[0]
     labels = [d for d in task.distractors if _LABEL.fullmatch(d) and d != output]
-    if not labels or not _LABEL.fullmatch(output) or not task.answer:
+    said = f" {output}."
+    if not labels or not _LABEL.fullmatch(output) or not task.answer or said not in task.answer:
         return None
-    return f"{task.answer.rstrip('.')}, not {labels[0].replace('_', ' ')}."
+    return task.answer.replace(said, f" {output}, not {labels[0].replace('_', ' ')}.", 1)
 
 
 def _plain(value: Any) -> str:

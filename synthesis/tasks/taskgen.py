@@ -42,6 +42,7 @@ from ..tools.toolkit import ToolMeta
 from .answers import told_value
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
+from .label_pairs import pair_label
 from .outcome import Outcomes
 from .phrasing import Phrasing, column_noun, verb_phrase
 from .quotes import QuoteGoals
@@ -467,7 +468,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
             phrase = self.locate(chain, e, row, avoid=col, details=True) if self.identify_user(chain) else None
             if phrase is None:
                 return None
-            chain.requests.append(self.say.ask_record_value(phrase, col, {a.name: a.kind for a in e.attributes}))
+            question = self.say.ask_record_value(phrase, col, {a.name: a.kind for a in e.attributes})
             if phrase != "my account":
                 chain.facts.append(self.say.record_fact(phrase))
             value = row[col]
@@ -480,13 +481,24 @@ class TaskGenerator(QuoteGoals, Outcomes):
             if not distractors:  # a dump of every tool result would answer it: nothing to tell apart
                 self.rejections["no_distractor"] += 1
                 return None
+            info, told = [str(shown)], [told_value(phrase, column_noun(col))]
+            if is_label:  # a label alone is won by a guess: an amount or a day of the record is asked too
+                paired = pair_label(e, row, col, question, [*chain.facts, *chain.hidden], task_id)
+                if paired is None:
+                    self.rejections["label_without_read_value"] += 1
+                    return None
+                question, other = paired
+                info.append(str(row[other]))
+                told.append(told_value(phrase, column_noun(other)))
+                distractors += self.distractors(chain, e, row, other, info[1], False)
+            chain.requests.append(question)
             return self.finish(
                 chain,
                 task_id,
                 Checklist(self.domain, self.spec.clock, self.oracle.holds),
-                info=[str(shown)],
-                distractors=distractors,
-                told=[told_value(phrase, column_noun(col))],
+                info=info,
+                distractors=[d for d in distractors if not any(output_present(d, o) for o in info)],
+                told=told,
             )
         except ChainBroken:
             self.rejections["chain_failed"] += 1
