@@ -35,6 +35,7 @@ from .effects import effect_counts
 from .event_children import children_before_event
 from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
+from .generator_words import generator_word_counts
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
@@ -182,6 +183,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(asked_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(wording_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(generator_word_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
         setattr(counts, name, value)
