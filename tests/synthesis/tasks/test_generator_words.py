@@ -17,12 +17,19 @@ from envs.quality.generator_words import (
 )
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.details import coded_reason, detail
 from synthesis.tasks.phrasing import kind_question, verb_phrase
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
 # the domains where the seed-97 review read each kind, and where the main catalog held most of them
-DOMAINS = ("freight_ltl_shipments", "hourly_shift_swaps", "banquet_event_planning", "efficiency_rebate_programs")
+DOMAINS = (
+    "freight_ltl_shipments",
+    "hourly_shift_swaps",
+    "banquet_event_planning",
+    "efficiency_rebate_programs",
+    "credit_card_disputes",
+)
 
 
 def task(text: str) -> Task:
@@ -80,6 +87,7 @@ def test_generated_requests_carry_none_of_the_generator_s_words(generated):
     assert len(tasks) >= 30
     counts = generator_word_counts(spec, tasks)
     assert (counts.status_ranked_tasks, counts.kind_asked_tasks, counts.staff_worded_tasks) == (0, 0, 0)
+    assert counts.dictated_reason_tasks == 0
 
 
 def test_the_measure_reads_the_statuses_of_the_spec(generated):
@@ -90,3 +98,14 @@ def test_the_measure_reads_the_statuses_of_the_spec(generated):
     plain = task("Please cancel my booking that expires last.")
     counts = generator_word_counts(spec, [ranked, plain])
     assert (counts.status_ranked_tasks, counts.staff_worded_tasks, counts.kind_asked_tasks) == (1, 1, 0)
+
+
+def test_a_reason_kept_as_a_code_is_the_user_s_reason_not_text_to_type():
+    assert detail("reason", "not received") == "It was not received."
+    assert detail("reason", "extended_travel") == "It falls under extended travel."
+    assert detail("dispute_reason", "duplicate charge") == "It falls under duplicate charge."
+    assert not dictates_reason(detail("reason", "extended travel"))
+    # prose is kept word for word, so it is still handed over as said
+    assert dictates_reason(detail("reason", "I never agreed to that."))
+    assert coded_reason("note", "ring twice") is None  # only a reason is one of a list
+    assert coded_reason("reason", "Higher than what the rep quoted me") is None
