@@ -67,7 +67,7 @@ def status_ranked(text: str, states: list[str]) -> bool:
         return False
     said = "|".join(re.escape(s) for s in states)
     after = rf"\b(?:my|the) (?:{said}) (?:[\w-]+ ){{1,3}}{_AFTER}"
-    before = rf"\b(?:my|the) {_BEFORE} (?:{said}) [\w-]+"
+    before = rf"(?<!with )\b(?:my|the) {_BEFORE} (?:{said}) [\w-]+"  # not "with the earliest ready date"
     return re.search(after, text, re.I) is not None or re.search(before, text, re.I) is not None
 
 
@@ -109,12 +109,3 @@ def scan(root: Path) -> dict[str, int]:
         for name, value in asdict(generator_word_counts(entry.spec, entry.tasks)).items():
             setattr(total, name, getattr(total, name) + value)
     return asdict(total)
-
-
-if __name__ == "__main__":  # python -m envs.quality.generator_words CATALOG_DIR
-    import sys
-
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m envs.quality.generator_words CATALOG_DIR")
-    for key, count in scan(Path(sys.argv[1])).items():
-        print(f"{key}: {count}")

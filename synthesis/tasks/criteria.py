@@ -90,7 +90,7 @@ def _names_a_kind(parent: Entity, search_filter: str) -> bool:
     if search_filter == "limit" or search_filter.endswith(("_from", "_to")):
         return False
     status = parent.lifecycle.field if parent.lifecycle else None
-    return search_filter != status and search_filter not in ("status", "state")
+    return search_filter != status and search_filter.split("_")[-1] not in ("status", "state")
 
 
 def _rank(a: Attribute, largest: bool, ordered: list[Attribute]) -> Rank:

@@ -53,6 +53,8 @@ def generated(request):
         ("Please cancel my latest booked appointment.", ["booked"], True),
         ("Please decline my freight quote that expires last.", ["open"], False),
         ("Please cancel my booked appointment on March 3.", ["booked"], False),  # a state, no rank
+        ("Please pick up my refill with the earliest ready date.", ["ready"], False),  # a column's words
+        ("It is for the cheapest active listing.", ["active"], True),
     ],
 )
 def test_a_rank_with_its_status_before_the_noun_is_read(text, states, kind):
