@@ -23,6 +23,8 @@ from .grading.decidable import decide, is_time_rule, stated_now
 from .grading.mentions import parse_value
 from .grading.outputs import as_number, numbers_in, output_present
 from .grading.scoring import expected_outcome, score_episode
+from .grading.stated import missing_statements, policy_conditions
+from .grading.tested import unshown_values
 from .schemas.lint import lint_tool
 
 
@@ -98,8 +100,10 @@ def check_env(spec: EnvSpec | dict[str, Any], tasks: Iterable[Task] = ()) -> Che
     (``envs.schemas.lint``); seed satisfies the invariants; and for every task: its initial patch
     applies, gold actions name existing tools, run without error and return what the tool's output
     schema says, change state exactly when the task says so, keep the invariants, satisfy the
-    task's checklist, give the same bytes when run twice, leave state unchanged on read calls, and
-    the gold replay scores 1.0.
+    task's checklist, give the same bytes when run twice, leave state unchanged on read calls, rest
+    on nothing the agent is not told (a condition only the user can state is among the user's
+    facts; the value a policy-only rule tests comes back from a call before the write), and the
+    gold replay scores 1.0.
 
     >>> from envs.catalog import load_env
     >>> entry = load_env("clinic")
@@ -220,6 +224,7 @@ def _check_task(env: Environment, task: Task, report: CheckReport) -> None:
             )
     for missing in _unknown_documents(env, task, initial):
         report.fail("document", where, f"required document '{missing}' is no row of a full-text table")
+    _check_told(env, task, initial, expected.results, report)
     for value in task.distractors:
         if any(output_present(value, out) or output_present(out, value) for out in task.outputs):
             report.fail("distractor", where, f"distractor '{value}' is also a required output")
@@ -241,6 +246,35 @@ def _unknown_documents(env: Environment, task: Task, initial: Episode) -> list[s
         if table.full_text and len(table.primary_key) == 1:
             held |= {str(row[table.primary_key[0]]) for row in initial.dump(table.name)}
     return [d for d in task.required_documents if d not in held]
+
+
+def _documents(env: Environment, initial: Episode) -> list[str]:
+    """The text of every document the agent can search (the rows of full-text tables)."""
+    out = []
+    for table in env.spec.tables:
+        for row in initial.dump(table.name) if table.full_text else []:
+            out += [str(row[c]) for c in table.full_text if row.get(c) is not None]
+    return out
+
+
+def _check_told(env: Environment, task: Task, initial: Episode, results: list[Any], report: CheckReport) -> None:
+    """Every condition a gold write rests on must reach the agent: what only the user can state is
+    among the user's facts (``envs.grading.stated``), and the value a rule the tools leave to the
+    policy tests comes back from a read before the write (``envs.grading.tested``)."""
+    where = f"task {task.id}"
+    conditions = policy_conditions([env.spec.policy, *_documents(env, initial)])
+    for i, c in missing_statements(env.spec, conditions, task):
+        report.fail(
+            "told",
+            f"{where} gold_actions[{i}]",
+            f"'{c.line}' waits on the user saying \"{c.statement}\", which no fact of the user holds",
+        )
+    for t in unshown_values(env, task, results):
+        report.fail(
+            "told",
+            f"{where} gold_actions[{t.index}]",
+            f"the rule '{t.rule}' tests {t.table} {t.key}'s {t.column} ({t.value}), which no call before it returns",
+        )
 
 
 def _check_refusals(env: Environment, task: Task, run: Episode, report: CheckReport) -> None:

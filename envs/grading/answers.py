@@ -78,6 +78,16 @@ _QUANTITY_BEFORE = re.compile(
     r"\b(?:total|amount|sum)(?: (?!(?:is|are|was|were|has|have|had|be|been|being)\b)[a-z]+){0,2} $"
 )
 _QUANTITY_AFTER = re.compile(r"(?: [a-z']+){0,4}? ?(?:is|was|are|were|stands|comes|came|remains|stays|totals)\b| ?:")
+#: A rule said of records in general, not of this one: a plural subject with no owner, "are" and the
+#: claim word, then the condition ("Business licenses are renewed when the expiry date is no more than
+#: 60 days away"). "Your licenses are renewed when you asked" has an owner and still claims.
+_GENERAL_SUBJECT = re.compile(
+    r"(?:^|[,:] )(?:(?!(?:your|my|our|his|her|their|these|those|this|that|it|its|they|we|i|you)\b)[a-z'-]+ ){0,3}"
+    r"[a-z'-]{2,}s (?:are|get) (?:only |usually |normally |generally |always )?$"
+)
+_CONDITION_AFTER = re.compile(
+    r" (?:only )?(?:when|if|once|while|as long as|unless|provided|so long as)\b(?! (?:you )?(?:asked|requested|wanted))"
+)
 #: What an agent that did the action says of it, beside the claim word ("I've cancelled", "as requested").
 _AGENT_DID = re.compile(
     r"\bhas now been\b|\bhave now been\b|\bas (?:you )?(?:requested|asked)\b|\bsuccessfully\b|"
@@ -361,6 +371,8 @@ def _claims_at(s: str, found: re.Match[str], described: set[str]) -> bool:
     if _excused(before):  # negated, hypothetical, or asked for
         return False
     if _QUANTITY_BEFORE.search(before) and _QUANTITY_AFTER.match(s, found.end()):
+        return False
+    if _GENERAL_SUBJECT.search(before) and _CONDITION_AFTER.match(s, found.end()) and not _AGENT_DID.search(s):
         return False
     noun = _PLURAL_NOUN.match(s, found.end())
     if noun is not None and noun.group(1) not in _NOT_NOUNS:

@@ -1,7 +1,7 @@
 """Dates and times as people write them, read out of an agent's answer.
 
 Tools return ISO values (``2026-06-09``, ``2026-03-02 10:30:00``); an agent writes "June 9, 2026",
-"9 June 2026", "06/09/2026", "Jun 9th" or "10:30 AM on March 2". A value is stated when some
+"9 June 2026", "06/09/2026", "6/9/26", "Jun 9th" or "10:30 AM on March 2". A value is stated when some
 mention in the text names the same day (a mention without a year names that day in any year) and,
 for a value with a time of day, when the text also names that time. Slash dates are read both ways
 (month first and day first), since an answer does not say which convention it follows. Where the
@@ -37,7 +37,7 @@ _YEAR = r"(?:,?\s+(\d{4}))?"
 _ISO = re.compile(r"(?<![\w.])(\d{4})-(\d{1,2})-(\d{1,2})(?:[t\s](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?(?![\d])")
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORDINAL}\b{_YEAR}")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?{_MONTH}(?![a-z]){_YEAR}")
-_NUMERIC = re.compile(r"(?<![\w./-])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\w/]|\.\d)")
+_NUMERIC = re.compile(r"(?<![\w./-])(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})(?![\w/]|\.\d)")
 _YEAR_FIRST_SLASH = re.compile(r"(?<![\w./-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
 _CLOCK_12H = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?")
 _CLOCK_24H = re.compile(r"(?<![\w:.])(\d{1,2}):(\d{2})(?::\d{2})?(?![\d])(?!\s*[ap]\.?\s?m\b)")
@@ -104,7 +104,7 @@ def days_in(text: str) -> set[Day]:
     for m in _DAY_MONTH.finditer(t):
         out.add((_year(m.group(3)), _MONTH_NUMBER[m.group(2)], int(m.group(1))))
     for m in _NUMERIC.finditer(t):
-        first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        first, second, year = int(m.group(1)), int(m.group(2)), _full_year(m.group(3))
         out |= {(year, first, second), (year, second, first)}
     return {d for d in out if 1 <= d[1] <= 12 and 1 <= d[2] <= 31}
 
@@ -156,6 +156,15 @@ def relative_days(text: str, today: date) -> set[Day]:
 
 def _year(text: str | None) -> int | None:
     return int(text) if text else None
+
+
+def _full_year(text: str) -> int:
+    """A year as written in a numeric date; two digits are read as POSIX ``strptime`` reads ``%y``
+    (69-99 the 1900s, 00-68 the 2000s), so "4/13/26" is 2026 and a birthday "5/2/80" is 1980."""
+    year = int(text)
+    if len(text) == 4:
+        return year
+    return year + (1900 if year >= 69 else 2000)
 
 
 def times_in(text: str) -> set[tuple[int, int]]:

@@ -166,6 +166,8 @@ class QualityCounts:
     rows_against_their_writes: int = 0
     owned_rows_checked: int = 0
     owned_twice: int = 0
+    own_names_checked: int = 0
+    own_names_repeated: int = 0
     party_rows_checked: int = 0
     one_party_twice: int = 0
     winning_rows_checked: int = 0

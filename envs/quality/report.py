@@ -45,6 +45,7 @@ from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .motive_fit import motive_fit_counts
 from .one_off import recorded_many_times
+from .own_names import own_names_repeated
 from .own_row import states_against_own_row
 from .owned_twice import owned_twice
 from .passed_rules import rows_past_their_rules
@@ -227,6 +228,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         lines_off_their_units,
         rows_against_their_writes,
         owned_twice,
+        own_names_repeated,
         one_party_twice,
         won_twice,
         notes_against_status,

@@ -127,7 +127,10 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
         # a unique title takes its place in the list first, then a numbered edition of one
         if attr.unique:
             n = len(attr.examples)
-            return attr.examples[index % n] + ("" if index < n else f" {index // n + 1}")
+            # a handle takes its number joined, as people number a taken one ("TacoTuesday2")
+            taken = attr.examples[index % n]
+            joint = " " if any(" " in e for e in attr.examples) else "_" if taken[-1].isdigit() else ""
+            return taken + ("" if index < n else f"{joint}{index // n + 1}")
         return fake.random.choice(attr.examples)  # Faker's draws, as its sentences were: the row's others stay
     if k == "title":
         return " ".join(w.capitalize() for w in fake.words(rng.randint(2, 4)))

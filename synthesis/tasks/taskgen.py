@@ -46,6 +46,7 @@ from .outcome import Outcomes
 from .phrasing import Phrasing, column_noun, verb_phrase
 from .quotes import QuoteGoals
 from .rules import reason_is_claim
+from .stated import Statements, read_what_rules_test
 from .values import UserValues
 
 #: Target shares of the task kinds (the rest are writes, many with dependent steps).
@@ -97,6 +98,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
     ) -> None:
         self.domain = domain
         self.spec = spec
+        self.statements = Statements(spec)  # what only the user can tell, when the policy waits on it
         self.meta = {m.tool: m for m in meta if spec.tool(m.tool) is not None}
         self.env = env  # every rule checked by its tool: gold chains run here and keep the policy
         self.served = served or env
@@ -268,12 +270,13 @@ class TaskGenerator(QuoteGoals, Outcomes):
             opening: list[str] = []
         else:
             opening = facts[:1]
+        hidden += self.statements.facts(chain.calls, writes)
         for g in writes:
             self.used[g.tool] += 1
         # a record the user first asks for and then drops is not one they ask for in earnest too
         targets = {(g.entity, str(g.key)) for g in chain.goals}
         asked = {script for script, record in chain.decoys.items() if record in targets}
-        return Task.model_validate(
+        task = Task.model_validate(
             {
                 "id": task_id,
                 "env": self.spec.id,
@@ -306,6 +309,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
                 "ignore": ignore or [],
             }
         )
+        return read_what_rules_test(ep.env, task, chain.results)  # the value a rule tests is read, not assumed
 
     def _records(self, user_id: str) -> int:
         """How many records the user holds in the seed (bookings, cards, claims): their history."""

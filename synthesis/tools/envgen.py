@@ -35,6 +35,7 @@ from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
 from ..domains.one_off import holds_once_in_seed
+from ..domains.own_names import settle_own_names
 from ..domains.owned_twice import settle_owned_twice
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_states import keeps_children
@@ -264,6 +265,7 @@ def generate_env(
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
     fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
     settle_owned_twice(spec)  # no game owned through two purchases
+    settle_own_names(domain, spec)  # no owner with two businesses trading under one name
     settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
