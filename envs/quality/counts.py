@@ -240,6 +240,10 @@ class QualityCounts:
     switch_garbled_tasks: int = 0
     form_request_tasks: int = 0
     role_as_beneficiary_tasks: int = 0
+    status_ranked_tasks: int = 0
+    kind_asked_tasks: int = 0
+    staff_worded_tasks: int = 0
+    dictated_reason_tasks: int = 0
     total_questions: int = 0
     totals_over_ended: int = 0
     value_questions: int = 0

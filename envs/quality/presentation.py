@@ -72,6 +72,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             f"{c.column_verb_tasks} / {c.repeated_kind_tasks} / {c.switch_garbled_tasks} / {c.form_request_tasks}"
             f" / {c.role_as_beneficiary_tasks} tasks",
         ),
+        (
+            "generator's words: status-ranked / kind as a field / staff's step / reason dictated",
+            f"{c.status_ranked_tasks} / {c.kind_asked_tasks} / {c.staff_worded_tasks}"
+            f" / {c.dictated_reason_tasks} tasks",
+        ),
         ("requests left without a reason beside others with one", str(c.requests_unexplained)),
         (
             "questions: totals over ended records / a field the user set",

@@ -36,6 +36,7 @@ from .event_children import children_before_event
 from .event_sides import rows_on_wrong_side
 from .event_values import values_before_event
 from .fixed_charges import charges_off_fixed_amount
+from .generator_words import generator_word_counts
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
@@ -185,6 +186,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(asked_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(wording_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(generator_word_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
         setattr(counts, name, value)

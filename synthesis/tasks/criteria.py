@@ -10,6 +10,7 @@ include the listing or search that shows every record that fits, so an agent can
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
@@ -56,14 +57,19 @@ def _sum(rows: list[Row], column: str) -> float | None:
 
 
 def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> tuple[Row, Rank] | None:
-    """The one row of ``rows`` with the smallest or largest value of some ordered attribute, and how
-    a person says it ("the cheapest plan", "my booking with the most nights"); None if every such
-    attribute ties at both ends. Only the attributes a person names a record by
+    """The first of :func:`extremes`, or None."""
+    return next(extremes(entity, rows, rng, own=own), None)
+
+
+def extremes(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = False) -> Iterator[tuple[Row, Rank]]:
+    """Each row of ``rows`` with the smallest or largest value of some ordered attribute, and how
+    a person says it ("the cheapest plan", "my booking with the most nights"); none where every
+    such attribute ties at both ends. Only the attributes a person names a record by
     (:func:`names_a_record`): of the user's ``own`` records what their owner knows of them (a date of
     their own event or term, what they cost, a count they chose), never an amount the system keeps
     ("the highest current balance") or a date only it acts on ("the earliest disconnect date"); of
     anyone's, when it is, what it costs or its size, never another party's capacity ("the caregiver
-    with the fewest open hours")."""
+    with the fewest open hours"). Every such row and rank, in a random order of attributes."""
     ordered = [a for a in entity.attributes if a.kind in ORDERED]
     attrs = [a for a in ordered if names_a_record(a.name, a.kind, own)]
     rng.shuffle(attrs)
@@ -74,9 +80,17 @@ def extreme(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool = 
         for largest in rng.sample([False, True], 2):
             best = max(values) if largest else min(values)  # type: ignore[type-var]
             if values.count(best) == 1:
-                row = rows[values.index(best)]
-                return row, _rank(a, largest, ordered)
-    return None
+                yield rows[values.index(best)], _rank(a, largest, ordered)
+
+
+def _names_a_kind(parent: Entity, search_filter: str) -> bool:
+    """Whether a search's filter says what kind of record it lists ("economy flight"): no limit, no
+    date range, and no status, which said before the noun reads as the system's word ("the up for
+    swap shift with the fewest hours")."""
+    if search_filter == "limit" or search_filter.endswith(("_from", "_to")):
+        return False
+    status = parent.lifecycle.field if parent.lifecycle else None
+    return search_filter != status and search_filter.split("_")[-1] not in ("status", "state")
 
 
 def _rank(a: Attribute, largest: bool, ordered: list[Attribute]) -> Rank:
@@ -106,21 +120,15 @@ class CriterionGoals(ConsentGoals):
         self, m: ToolMeta, user_id: str, chain: Chain | None = None
     ) -> tuple[Row, dict[str, Any], str] | None:
         """(row, extra arguments, phrase): the user's record a transition is asked for by a criterion
-        among their records in the same state, when the one it picks is one the policy allows."""
-        e, t = self._transition(m)
-        assert e.lifecycle is not None
+        among all their records, when the one it picks is one the policy allows."""
+        e, _ = self._transition(m)
         allowed = {r[pk(e)]: (r, extra) for r, extra in self.candidates(m, user_id)}
-        states: list[str | None] = list(t.from_states)
-        self.rng.shuffle(states)
-        mine = self.owned_now(e, user_id, chain)
-        for state in [*states, None]:  # among the records in one state, else among all of them
-            rows = [r for r in mine if state is None or r.get(e.lifecycle.field) == state]
-            found = extreme(e, rows, self.rng, own=True) if len(rows) >= 2 else None
-            if found is None or found[0][pk(e)] not in allowed:
-                continue
-            row, rank = found
-            which = f"{state.replace('_', ' ')} {e.human}" if state else e.human
-            return row, allowed[row[pk(e)]][1], rank.name(which, "my")
+        # among all the user's records: a rank among those in one state says the state before the
+        # noun ("my open freight quote that expires last"), which no one says of their own records
+        rows = self.owned_now(e, user_id, chain)
+        for row, rank in extremes(e, rows, self.rng, own=True) if len(rows) >= 2 else ():
+            if row[pk(e)] in allowed:  # another rank where this one picks a record the policy refuses
+                return row, allowed[row[pk(e)]][1], rank.name(e.human, "my")
         self.rejections["no_criterion"] += 1
         return None
 
@@ -138,9 +146,7 @@ class CriterionGoals(ConsentGoals):
         assert spec is not None
         if self.rng.random() < 0.5 and (after := self._after_a_date(chain, m, parent, column, args, given, search)):
             return after
-        filters = [
-            f for f in spec.parameters.get("properties", {}) if f != "limit" and not f.endswith(("_from", "_to"))
-        ]
+        filters = [f for f in spec.parameters.get("properties", {}) if _names_a_kind(parent, f)]
         self.rng.shuffle(filters)
         rows = chain.episode.dump(parent.table)
         for f in filters:
@@ -172,7 +178,7 @@ class CriterionGoals(ConsentGoals):
         if search is None or chain.episode is None or not labels:
             return None
         props = self.env.spec.tool(search.tool).parameters.get("properties", {})  # type: ignore[union-attr]
-        filters = [f for f in props if f != "limit" and not f.endswith(("_from", "_to"))]
+        filters = [f for f in props if _names_a_kind(parent, f)]
         rows = chain.episode.dump(parent.table)
         for f in self.rng.sample(filters, len(filters)):
             values = sorted({str(r[f]) for r in rows if r.get(f) is not None})

@@ -57,6 +57,23 @@ def dictated(name: str, value: Any) -> bool:
     return name.split("_")[-1] in _DICTATED or value.endswith((".", "!", "?")) or len(value.split()) >= 6
 
 
+#: A reason the system keeps as a code ("not_received", "extended_travel"): one of a list, not prose.
+_CODE = re.compile(r"[a-z]+(?:[ _][a-z]+){0,3}")
+
+
+def coded_reason(name: str, value: Any) -> str | None:
+    """A reason kept as a code, given as the user's own reason rather than text for the agent to
+    type in: "It was not received.", "It falls under extended travel.", not 'Please put
+    "extended travel" as the reason.' (which of the tool's codes it is, the agent works out). None
+    for any other detail, and for a reason in prose, which the record keeps word for word."""
+    if name.split("_")[-1] != "reason" or not isinstance(value, str) or not _CODE.fullmatch(value):
+        return None
+    words = value.replace("_", " ")
+    if words.startswith("not "):  # "It was not my service."
+        return f"It was {words}."
+    return f"It falls under {words}."  # one of a list: the agent finds which of the tool's codes it is
+
+
 def quoted(value: str) -> str:
     """``value`` in quotes, ending the sentence: a value that ends in a stop needs no second one."""
     return f'"{value}"' if value.endswith((".", "!", "?")) else f'"{value}".'
@@ -154,6 +171,8 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
     if isinstance(value, int) and name.endswith("s"):
         return _counted(name, value) or ""
     what = column_words(name)
+    if (why := coded_reason(name, value)) is not None:
+        return why
     if dictated(name, value):
         if value.endswith((".", "!", "?")):  # 'For the note, please put "Ring twice."', no second stop
             return said(

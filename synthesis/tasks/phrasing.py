@@ -95,6 +95,16 @@ _INTRANSITIVE = {
     "occurred": "occur",
     "happened": "happen",
 }
+#: Steps of the business's own work, as a customer asks for them: "have my claim reviewed", not
+#: "start the review for my claim" (the words of the staff who do it).
+_STAFF_WORK = {
+    "review": "reviewed",
+    "investigation": "investigated",
+    "assessment": "assessed",
+    "audit": "audited",
+    "evaluation": "evaluated",
+    "inspection": "inspected",
+}
 _RESULT_WORDS = {"pass": "passed", "fail": "failed", "found": "found", "lost": "lost", "won": "won", "fixed": "fixed"}
 
 
@@ -164,6 +174,8 @@ def verb_phrase(verb: str, phrase: str) -> str:
     if _is_tail(rest):
         return f"{head} {phrase} {' '.join(rest)}"
     noun = " ".join(rest)
+    if head in ("start", "begin", "open") and noun in _STAFF_WORK:
+        return f"have {phrase} {_STAFF_WORK[noun]}"
     if head == "add":
         article = "" if rest[-1] in _MASS_NOUNS else ("an " if noun[0] in "aeiou" else "a ")
         return f"add {article}{noun} to {phrase}"
@@ -205,6 +217,25 @@ def plain_question(phrase: str, column: str, kinds: dict[str, str]) -> str | Non
     words = column_words(column).split()
     if kind in ("integer", "quantity") and words and words[-1] in _EARNED and len(words) <= 2:
         return f"How many {' '.join(words)} did {phrase} earn me?"
+    return None
+
+
+#: Last words of a column that say what kind a record is, and what a person asks of one.
+_KIND_WORDS = frozenset({"type", "kind", "category", "class"})
+
+
+def kind_question(phrase: str, column: str) -> str | None:
+    """A record's kind or how it was paid asked as a person asks it: ``payment_type`` gives "What
+    kind of payment is my event payment …?", ``payment_method`` "What payment method did I use for
+    my …?", not "What is the payment type of my …?" (a form's field). None for other columns."""
+    words = column_words(column).split()
+    if not words or not phrase.startswith("my "):
+        return None
+    if words[-1] in _KIND_WORDS:
+        noun = " ".join(words[:-1])
+        return f"What kind of {noun} is {phrase}?" if noun else f"What {words[-1]} is {phrase}?"
+    if words[-1] == "method":
+        return f"What {' '.join(words)} did I use for {phrase}?"
     return None
 
 
@@ -419,7 +450,7 @@ class Phrasing:
         ]
         question = record_question(phrase, column)
         picked = self.rng.choice(choices)  # drawn either way, so the tasks after this one do not change
-        return question or plain_question(phrase, column, kinds or {}) or picked
+        return question or plain_question(phrase, column, kinds or {}) or kind_question(phrase, column) or picked
 
     def param_value(self, name: str, schema: dict[str, Any], verb: str | None = None) -> Any:
         """A value a user gives for a tool's parameter; a reason for transition ``verb`` is one that

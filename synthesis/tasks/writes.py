@@ -118,7 +118,7 @@ class WriteGoals(RecordGoals):
         """A write goal with one of the least-used tools (not ``besides``), one a dependent write can
         follow if one can."""
         tools = [m for m in self._writes() if m.tool != besides]
-        return any(self.add_write(chain, m, checks) for m in self._leading_first(self._by_use(tools))[:5])
+        return any(self.add_write(chain, m, checks) for m in self._leading_first(self._by_use(tools))[:8])
 
     def add_write(self, chain: Chain, m: ToolMeta, checks: Checklist) -> bool:
         mark = chain.checkpoint()
