@@ -2,21 +2,19 @@
 
 A task is a user with 1–3 goals on their own records. Goals are of five kinds:
 
-* a **write** the oracle predicts every rule allows (a transition, a create, an update, or one call
-  on several items of a record);
-* a **dependent write** that the previous goal made possible: a transition on the record a create
-  just made, or on the record a transition just moved into its from-state (a state edge of the
-  tool graph, followed on the live episode);
-* a **refused** request: the oracle predicts exactly one rule blocks it (the record's status, a
-  balance below an amount, a date too close or already past, a value that must be another) — the
-  expected state is unchanged, the agent must read the record and state the reason, and a call of
-  the tool on a copy of the episode must fail;
+* a **write** the oracle predicts every rule allows (a transition, a create, an update, or one call on several
+  items of a record);
+* a **dependent write** that the previous goal made possible: a transition on the record a create just made, or
+  on the record a transition just moved into its from-state (a state edge of the tool graph, followed live);
+* a **refused** request: the oracle predicts exactly one rule blocks it (the record's status, a balance below an
+  amount, a date too close or already past, a value that must be another) — the expected state is unchanged,
+  the agent must read the record and state the reason, and a call of the tool on a copy must fail;
 * an **information** question about a record;
 * a **hand-over**: the user asks for a staff action, which the agent passes to a human agent.
 
-Each goal is expanded backwards to what the user knows (``task_knowledge``); some of it the user
-only reveals when asked. Every gold call runs as it joins the chain. The checklist is written from
-the goals (``checklist``), and a task whose gold run touches another user's rows is rejected.
+Each goal is expanded backwards to what the user knows (``task_knowledge``); some of it the user only reveals
+when asked. Every gold call runs as it joins the chain. The checklist is written from the goals
+(``checklist``), and a task whose gold run touches another user's rows is rejected.
 """
 
 from __future__ import annotations
@@ -54,8 +52,8 @@ from .values import UserValues
 SHARES = {"information": 0.15, "refusal": 0.17, "partial-refusal": 0.12, "escalation": 0.06}
 Row = dict[str, Any]
 DECLINED_SHARE = 0.3  # of refusals where an action would charge a fee: the user declines the fee
-#: Of information tasks, how many ask for a total over several records, and how many what an action
-#: would leave the user with (the rest ask for one value of one record).
+#: Of information tasks, how many ask for a total over several records, and how many what an action would leave
+#: the user with (the rest ask for one value of one record).
 TOTAL_QUESTIONS, WHAT_IF_QUESTIONS = 0.4, 0.25
 #: Of refusals where a policy-only rule could be the reason, how many rest on one (the rest on any rule).
 POLICY_REFUSALS = 0.75
@@ -222,8 +220,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
             self.rejections["cross_user_write"] += 1
             return None
         if any((self.domain.entity(g.entity).table, (g.key,)) in _changed(ep) for g in refused):
-            # another write of the task changed the refused record (a payment on the member whose
-            # balance is the reason): the reason the task states is no longer what the agent reads
+            # another write changed the refused record (a payment on the member whose balance is the reason)
             self.rejections["refused_record_changed"] += 1
             return None
         if any(reason_is_claim(g, writes) for g in refused):
@@ -349,8 +346,7 @@ class TaskGenerator(QuoteGoals, Outcomes):
             if not self.identify_user(chain):
                 return None
             twins = [] if partial else self.allowed_twins(m, row, rule, guard)
-            # with no such record, another allowed write of theirs: a refusal alone is passed by an
-            # agent that refuses everything and names the value the policy line is about
+            # with no such record, another allowed write of theirs: an agent refusing all passes a lone refusal
             other_write = partial or not twins
             if other_write and not self.add_some_write(chain, checks, first=True) and partial:
                 self.rejections["no_allowed_part"] += 1
