@@ -53,6 +53,7 @@ _REFUSAL = re.compile(
     r"'s not something|outside (?:of )?(?:the|our) (?:window|policy|period)|"
     r"against (?:our|the) policy|"
     r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:possible|allowed|permitted|eligible|available|something)|"
+    r"\bno (?:[a-z'-]+ ){1,2}(?:is|are|was|were|would be) (?:possible|allowed|permitted)|"
     r"(?:i|we) (?:didn't|did not|haven't|have not|hadn't|had not)|(?:held|hold|holding) off|"
     r"(?:wasn't|was not|weren't|were not) able|not done|didn't|did not|no longer possible|"
     r"(?:no|not any) (?:changes?|action) (?:was|were|has been|have been)|"

@@ -167,7 +167,8 @@ def spec_readings(spec: EnvSpec, label: str, rules: Iterable[str] = ()) -> set[s
     said, texts = plain(label), list(rules)
     found: list[set[str]] = []
     for table in spec.tables:
-        names = [table.name, *(c.name for c in table.columns)]
+        # a day column names when, not a state: "hasn't been submitted" of a draft with a submitted_on
+        names = [table.name, *(c.name for c in table.columns if c.type not in ("date", "datetime"))]
         for column in table.columns:
             if column.enum and said in {plain(v) for v in column.enum}:
                 found.append(readings(label, column.enum, blocked_values(texts, column.enum), names))

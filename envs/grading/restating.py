@@ -149,6 +149,31 @@ def rivals(
     return sorted(v for v in extra if kind(v) in kinds and v not in same)
 
 
+#: A rule weighing one amount against a field of the record: "the wallet balance must be at least the
+#: price", "the refund must not exceed the amount paid".
+_WEIGHED_AGAINST = re.compile(
+    r"\b(?:at least|at most|no more than|no less than|more than|less than|greater than|exceeds?|below|above|"
+    r"cover|covers|up to)\s+(?:the\s+)?(?:[a-z]+(?: [a-z]+)?'s\s+)?([a-z][a-z ]*?)\s*$"
+)
+
+
+def weighed_against(rule: str, reads: Iterable[object], key: tuple[str, str] | None) -> set[str]:
+    """The amounts of the refused record (the read whose ``key`` column holds its id) that ``rule``
+    weighs the reason against: an answer that says both sides ("it costs 252.51 and your balance is
+    only 209.63") has said which decides, however many amounts it gives.
+
+    >>> weighed_against("the patient's wallet balance must be at least the price",
+    ...                 [{"lab_order_id": "LO4", "price": 252.51, "fee": 12.5}], ("lab_order_id", "LO4"))
+    {'252.51'}
+    """
+    m = _WEIGHED_AGAINST.search(rule.lower().strip().rstrip("."))
+    if m is None or key is None:
+        return set()
+    field = m[1].strip().replace(" ", "_")
+    records = [r for r in reads if isinstance(r, dict) and r.get(key[0]) == key[1]]
+    return shown_values([r[c] for r in records for c in r if c == field or c.endswith("_" + field)])
+
+
 def reason_labels(spec: EnvSpec, reason: Iterable[str]) -> set[str]:
     """The labels of a reason's own kind: every value of each column whose values hold one of the
     ``reason``'s (as the tool writes it or as said). A cancelled ticket's rivals are its other

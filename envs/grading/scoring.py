@@ -48,6 +48,7 @@ from .restating import (
     rivals,
     shown_values,
     states_status,
+    weighed_against,
 )
 from .unasked import offered_payments, refused_key, unasked_figures
 
@@ -323,7 +324,10 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # one status of the policy said in passing is often another record's ("SP0025 was quoted, and
         # I've signed it"); a list of them beside the reason is not
         said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
-        rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values]
+        # the field a rule weighs the reason against is the other side of the reason, not its rival
+        rule_text = next((r.text for r in env.spec.rules if r.id == refusal.rule), "")
+        weighed = weighed_against(rule_text, context.reads, refused_key(refusal.call))
+        rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values | weighed]
         # the record said to be any of several of its column's statuses, the reason among them
         hedged = hedged_statuses(answer, own_kind, labels)
         # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
