@@ -96,7 +96,11 @@ def _row_count(domain: Domain, entity: Entity, rng: random.Random, rows: tuple[i
 #: row's id (a reviewer read plates "332703004" of vehicle VH0004).
 _SPREAD = (3, 0, 7, 1, 5, 8, 2, 6, 4)
 _PLATE_LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
-_VIN_MAKERS = ("1HG", "JHM", "1FA", "WBA", "5YJ", "2T1", "3VW", "KNA", "1G1", "JTD")
+#: World manufacturer identifiers, the first three characters of a VIN, by make.
+_VIN_MAKERS = {
+    "honda": "1HG", "ford": "1FA", "bmw": "WBA", "tesla": "5YJ", "toyota": "2T1", "volkswagen": "3VW", "kia": "KNA",
+    "chevrolet": "1G1", "nissan": "1N4", "hyundai": "KMH", "subaru": "JF1", "mazda": "JM1",
+}  # fmt: skip
 _VIN_CHARS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
 
 
@@ -111,7 +115,8 @@ def _unique_code(attr: Attribute, drawn: int, index: int) -> str:
     if attr.name == "vin":
         # maker, five descriptor characters, a check digit, model year and plant, then a 6-digit serial
         chars = random.Random(drawn).choices(_VIN_CHARS, k=7)
-        maker = _VIN_MAKERS[drawn % len(_VIN_MAKERS)]
+        makers = sorted(_VIN_MAKERS.values())
+        maker = makers[drawn % len(makers)]
         return f"{maker}{''.join(chars[:5])}{drawn % 10}{''.join(chars[5:])}{drawn % 1000:03d}{scrambled:03d}"
     digits = f"{drawn}{index:03d}"
     return f"{attr.prefix or ''}{''.join(digits[i] for i in _SPREAD)}"
@@ -426,6 +431,8 @@ def generate_seed(
                     row[attr.name] = None
                     continue
                 row[attr.name] = _value(attr, fake, rng, clock, row, i)
+                if attr.name == "make" and isinstance(row.get("vin"), str):  # drawn before its make
+                    row["vin"] = _VIN_MAKERS.get(str(row["make"]).lower(), row["vin"][:3]) + row["vin"][3:]
                 if attr is named:
                     row[attr.name] = names[i - 1]
                 windows = dates.driven.get((entity.name, attr.name), set())

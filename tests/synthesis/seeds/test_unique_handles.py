@@ -43,3 +43,12 @@ def test_unique_codes_are_shaped_as_printed_and_hide_the_row_number() -> None:
     policies = [p["policy_number"] for p in generated_spec("pet_insurance_claims").seed["pet_policies"]]
     assert len(set(policies)) == len(policies) and all(re.fullmatch(r"PET-\d{9}", p) for p in policies)
     assert sum(p.endswith(f"{i:03d}") for i, p in enumerate(policies, 1)) <= 1
+
+
+def test_a_vin_begins_with_its_makes_manufacturer_code() -> None:
+    """A reviewer read VINs of Toyota and Ford (2T1, 1FA) on cars whose make is "nissan"."""
+    for domain_id, table in (("vehicle_warranty_claims", "covered_vehicles"), ("car_service_booking", "vehicles")):
+        cars = generated_spec(domain_id).seed[table]
+        wmi = {"toyota": "2T1", "ford": "1FA", "chevrolet": "1G1", "nissan": "1N4", "kia": "KNA", "honda": "1HG"}
+        wmi |= {"hyundai": "KMH", "subaru": "JF1"}
+        assert cars and all(c["vin"].startswith(wmi[c["make"]]) for c in cars)
