@@ -263,7 +263,8 @@ class RecordGoals(CriterionGoals):
         if not dependent and e.name != self.user.name and self.rng.random() < CRITERION_SHARE:
             mine = self.owned_now(e, chain.user_id, chain)
             found = extreme(e, mine, self.rng, own=True) if len(mine) >= 2 else None
-            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets:
+            # a rank over all their records may pick one nobody changes any more (the earliest order, cancelled)
+            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets and not self.is_final(e, found[0]):
                 row, rank = found
                 named = rank.name(e.human, "my")
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
