@@ -8,20 +8,21 @@ import pytest
 from envs.engine import Environment
 from envs.formats.task import Assertion, Task, UserProfile
 from envs.grading.scoring import score_episode
-from envs.quality.classes import INFORMATION
+from envs.quality.classes import INFORMATION, task_class
 from envs.quality.gaming import AGENTS, OPEN_AGENTS, TARGETS, play
 from envs.quality.guesses import GUESS_ADVERSARIES, NAME, guess, guess_answer, play_guess, visible_columns
 
+from .generated_envs import LABELLED, of_class
 from .generated_envs import generated as generated_envs
-from .generated_envs import of_class
 
 SENTINEL = "ZZSENTINEL"
 
 
 @pytest.fixture(scope="module")
 def questions() -> list[tuple[Environment, Task]]:
-    generated_envs()
-    found = of_class(INFORMATION)
+    found = of_class(INFORMATION) + [
+        (env, t) for env, tasks in generated_envs(LABELLED) for t in tasks if task_class(env, t) == INFORMATION
+    ]
     assert len(found) >= 4
     return found
 

@@ -7,12 +7,12 @@ from envs.grading.scoring import score_episode
 from envs.quality.classes import INFORMATION, POLICY_REFUSAL
 from envs.quality.reported_answers import FORMS, _spelled, reported_answers
 
-from .generated_envs import generated, of_class
+from .generated_envs import LABELLED, generated, of_class
 
 
 def _graded() -> dict[str, list[float]]:
     rewards: dict[str, list[float]] = {form: [] for form in FORMS}
-    for env, tasks in generated():
+    for env, tasks in generated() + generated(LABELLED):
         for task in tasks:
             episode = env.episode(task)
             try:
