@@ -96,7 +96,12 @@ class CatalogNameCounts:
 
 def catalog_name_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> Iterator[tuple[str, bool]]:
     """(table, repeats) for every named row read."""
-    for names in catalog_names(spec):
+    return name_findings(catalog_names(spec), rows)
+
+
+def name_findings(groups: list[CatalogNames], rows: Mapping[str, list[dict[str, Any]]]) -> Iterator[tuple[str, bool]]:
+    """(table, repeats) for every row named by one of ``groups``, a name repeating within its parent."""
+    for names in groups:
         table_rows = rows.get(names.table, [])
         again = {id(r) for r in repeated(names, table_rows)}
         for row in table_rows:

@@ -13,26 +13,17 @@ of a rental: one hotel stayed at twice is two stays).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..formats.spec import EnvSpec, TableSpec
-from .catalog_names import names_thing
+from .catalog_names import CatalogNames, name_findings, names_thing
 from .spec import user_table
 from .tool_sql import one_reference
 
 #: Names a person gives their own thing whatever the table is called.
 _GIVEN_NAMES = frozenset({"nickname", "dba_name", "display_name", "trading_name"})
-
-
-@dataclass(frozen=True)
-class OwnNames:
-    """``table.column`` names each of one ``owner``'s rows once."""
-
-    table: str
-    column: str
-    owner: str
 
 
 def own_name_column(table: TableSpec) -> str | None:
@@ -47,8 +38,9 @@ def own_name_column(table: TableSpec) -> str | None:
     )
 
 
-def own_names(spec: EnvSpec) -> list[OwnNames]:
-    """The tables of the user's own things with a name of their own."""
+def own_names(spec: EnvSpec) -> list[CatalogNames]:
+    """The tables of the user's own things with a name of their own, each name once per owner (the
+    owner's column is the group's ``parent``)."""
     users = user_table(spec)
     if users is None:
         return []
@@ -59,22 +51,7 @@ def own_names(spec: EnvSpec) -> list[OwnNames]:
         owner = one_reference(table, users)
         column = own_name_column(table)
         if owner is not None and column is not None:
-            out.append(OwnNames(table.name, column, owner))
-    return out
-
-
-def named_again(names: OwnNames, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows whose name an earlier row of the same owner has (seed order)."""
-    seen: set[tuple[Any, str]] = set()
-    out = []
-    for row in rows:
-        value = row.get(names.column)
-        if not isinstance(value, str) or not value.strip() or row.get(names.owner) is None:
-            continue
-        key = (row.get(names.owner), value.strip().lower())
-        if key in seen:
-            out.append(row)
-        seen.add(key)
+            out.append(CatalogNames(table.name, column, owner))
     return out
 
 
@@ -86,20 +63,10 @@ class OwnNameCounts:
     own_names_repeated: int = 0
 
 
-def own_name_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> Iterator[tuple[str, bool]]:
-    """(table, repeats) for every named row read."""
-    for names in own_names(spec):
-        table_rows = rows.get(names.table, [])
-        again = {id(r) for r in named_again(names, table_rows)}
-        for row in table_rows:
-            if isinstance(row.get(names.column), str) and row[names.column].strip():
-                yield names.table, id(row) in again
-
-
 def own_names_repeated(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] | None = None) -> OwnNameCounts:
     """Measure 95 over ``rows`` (table -> rows; the seed by default)."""
     out = OwnNameCounts()
-    for _, again in own_name_findings(spec, spec.seed if rows is None else rows):
+    for _, again in name_findings(own_names(spec), spec.seed if rows is None else rows):
         out.own_names_checked += 1
         out.own_names_repeated += again
     return out

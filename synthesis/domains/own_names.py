@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 from envs.formats.spec import EnvSpec
-from envs.quality.own_names import named_again, own_names
+from envs.quality.catalog_names import repeated
+from envs.quality.own_names import own_names
 
 from .domain import Domain
 from .seasons import fits, when_column
@@ -26,15 +27,13 @@ def settle_own_names(domain: Domain, spec: EnvSpec) -> int:
     entities = {e.table: e for e in domain.entities}
     renamed = 0
     for names in own_names(spec):
-        rows = spec.seed.get(names.table, [])
+        rows, owner = spec.seed.get(names.table, []), names.parent or ""  # own names always have an owner
         entity = entities.get(names.table)
         attr = next((a for a in entity.attributes if a.name == names.column), None) if entity else None
         key = attr.keyed[0] if attr is not None and attr.keyed is not None else None
         when = when_column(entity) if entity is not None else None  # "Mother's Day Promo" stays in May
-        for row in named_again(names, rows):
-            given = {
-                str(r.get(names.column)).strip().lower() for r in rows if r.get(names.owner) == row.get(names.owner)
-            }
+        for row in repeated(names, rows):
+            given = {str(r.get(names.column)).strip().lower() for r in rows if r.get(owner) == row.get(owner)}
             pool = sorted(
                 {
                     r[names.column]

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from envs.formats.spec import EnvSpec
-from envs.quality.own_names import OwnNames, own_names, own_names_repeated
+from envs.quality.catalog_names import CatalogNames
+from envs.quality.own_names import own_names, own_names_repeated
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
 from synthesis.domains.own_names import settle_own_names
@@ -28,7 +29,7 @@ def licensing() -> EnvSpec:
 
 
 def test_a_business_is_named_by_its_trading_name_per_owner(licensing):
-    assert OwnNames("businesses", "dba_name", "business_owner_id") in own_names(licensing)
+    assert CatalogNames("businesses", "dba_name", "business_owner_id") in own_names(licensing)
 
 
 def test_the_names_of_things_a_row_only_points_at_are_not_its_own():
