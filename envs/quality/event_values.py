@@ -20,9 +20,8 @@ from typing import Any
 from ..formats.spec import EnvSpec, TableSpec
 from .seed import status_columns, status_phase
 from .status_fields import before_reached, moved_from
-from .tool_sql import inserts, updated_columns
+from .tool_sql import inserts, required_states, updated_columns
 
-_OWN_STATES = re.compile(r"^SELECT :rec\.status IN \(([^)]*)\)$")
 _LITERAL = re.compile(r"^'?(-?[\w.]+)'?$")
 
 
@@ -62,8 +61,8 @@ def event_values(spec: EnvSpec) -> list[EventValue]:
         for tool in spec.tools:
             own: set[str] | None = None
             for step in tool.steps:
-                if step.kind == "require" and (m := _OWN_STATES.match((step.sql or "").strip())):
-                    own = set(re.findall(r"'(\w+)'", m[1]))
+                if step.kind == "require" and (req := required_states(step.sql or "")) and req[0] == "status":
+                    own = set(req[1])
             for step in tool.steps:
                 if step.kind != "exec":
                     continue
