@@ -95,6 +95,11 @@ class Attribute(Model):
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
     editable: bool = Field(False, description="The user may change it (an update tool is generated)")
+    editable_while: list[str] | None = Field(
+        None,
+        description="The record's states in which the user may change it (delivery instructions until the "
+        "order is picked); by default every state some transition still leaves",
+    )
 
     @model_validator(mode="after")
     def _kind_fits(self) -> Attribute:
@@ -393,6 +398,28 @@ class Entity(Model):
 
     def reference(self, name: str) -> Reference | None:
         return next((r for r in self.references if r.ref_name == name), None)
+
+    def editable_states(self, a: Attribute) -> list[str] | None:
+        """The states in which the user may change ``a`` (None: any, the entity has no lifecycle).
+        By default those some transition still leaves: nobody edits a cancelled order's notes."""
+        if self.lifecycle is None:
+            return None
+        if a.editable_while is not None:
+            return [s for s in self.lifecycle.states if s in a.editable_while]
+        return [s for s in self.lifecycle.states if any(s in t.from_states for t in self.lifecycle.transitions)]
+
+    @model_validator(mode="after")
+    def _editable_states_exist(self) -> Entity:
+        for a in self.attributes:
+            if a.editable_while is None:
+                continue
+            if not a.editable:
+                raise ValueError(f"attribute '{self.name}.{a.name}' has editable_while but is not editable")
+            known = self.lifecycle.states if self.lifecycle else []
+            bad = [s for s in a.editable_while if s not in known]
+            if bad or not a.editable_while:
+                raise ValueError(f"attribute '{self.name}.{a.name}': editable_while names unknown state(s) {bad}")
+        return self
 
 
 class Domain(Model):

@@ -49,6 +49,12 @@ class RecordGoals(CriterionGoals):
             return False
         return row.get(e.lifecycle.field) not in {s for t in e.lifecycle.transitions for s in t.from_states}
 
+    @staticmethod
+    def editable(e: Entity, a: Attribute, row: dict[str, Any]) -> bool:
+        """Whether the user may change ``a`` of ``row`` in its state (its update tool allows it)."""
+        states = e.editable_states(a)
+        return states is None or (e.lifecycle is not None and row.get(e.lifecycle.field) in states)
+
     def clean_write(self, chain: Chain, tool: str, args: dict[str, Any]) -> bool:
         """Whether ``tool`` would succeed on a copy of the episode and be clean: not undo an earlier
         write of the task, set a field an earlier write set, or write filler into a structured field."""
@@ -254,7 +260,7 @@ class RecordGoals(CriterionGoals):
             rows = [self.oracle.rows[e.name][chain.user_id]]
         else:
             rows = [r for r in self.owned(e, chain.user_id) if (e.name, r[pk(e)]) not in chain.targets]
-        rows = [r for r in rows if not self.is_final(e, r)]
+        rows = [r for r in rows if self.editable(e, a, r)]
         if not rows:
             return False
         dependent = row is not None
@@ -264,7 +270,7 @@ class RecordGoals(CriterionGoals):
             mine = self.owned_now(e, chain.user_id, chain)
             found = extreme(e, mine, self.rng, own=True) if len(mine) >= 2 else None
             # a rank over all their records may pick one nobody changes any more (the earliest order, cancelled)
-            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets and not self.is_final(e, found[0]):
+            if found is not None and (e.name, found[0][pk(e)]) not in chain.targets and self.editable(e, a, found[0]):
                 row, rank = found
                 named = rank.name(e.human, "my")
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):

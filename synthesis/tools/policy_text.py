@@ -21,7 +21,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..domains.domain import Domain, Entity, Guard, Transition
+from ..domains.domain import Attribute, Domain, Entity, Guard, Transition
 from ..domains.whole_payments import LEAST
 from .coherence_rules import creation_guards
 from .escalation import TOOL as HANDOVER_TOOL
@@ -251,6 +251,12 @@ def _has_tool(meta: Sequence[ToolMeta], entity: Entity, t: Transition) -> bool:
     return any(m.entity == entity.name and m.transition == t.name and m.role == "transition" for m in meta)
 
 
+def _updates(entity: Entity, meta: Sequence[ToolMeta]) -> list[Attribute]:
+    """The attributes of ``entity`` the customer can change with a tool of their own."""
+    names = {m.attribute for m in meta if m.entity == entity.name and m.role == "update"}
+    return [a for a in entity.attributes if a.name in names]
+
+
 def state_rows(domain: Domain, entity: Entity, meta: Sequence[ToolMeta]) -> list[str]:
     """The status table of an entity with a lifecycle: every state, what it means, what can be done."""
     life = entity.lifecycle
@@ -272,9 +278,13 @@ def state_rows(domain: Domain, entity: Entity, meta: Sequence[ToolMeta]) -> list
             meaning.append("reached " + ", or ".join(reached))
         out = [t for t in life.transitions if s in t.from_states]
         can = [_words(t.name) for t in out if t.actor == "customer" and _has_tool(meta, entity, t)]
+        can += [
+            f"change the {_words(a.name)}" for a in _updates(entity, meta) if s in (entity.editable_states(a) or [s])
+        ]
         staff = [_words(t.name) for t in out if t.actor != "customer"]
-        if not out:
-            done = "nothing more can be done; it is final"
+        if not out and not can:
+            # a state nothing leads into is one the business moves on from (an order being picked)
+            done = "nothing more can be done; it is final" if into else "nothing you can do at this stage"
         else:
             done = "; ".join(can) if can else "nothing you can do"
             if staff:

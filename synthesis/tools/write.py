@@ -415,6 +415,20 @@ class WriteTools(ToolBuilderBase):
             inputs[owner.column] = f"{owner.entity}.{owner.entity}_id"
             steps.append(owner_step(e, pk(e), "rec", owner.column, parent))
         props[a.name] = param_schema(a.kind, a.values, "The new value")
+        states = e.editable_states(a)
+        life = e.lifecycle
+        while_ = ""
+        if life is not None and states is not None and set(states) != set(life.states):
+            # owner first, as for a transition: never reveal the state of someone else's record
+            steps.append(
+                {
+                    "kind": "require",
+                    "sql": f"SELECT :rec.{life.field} IN ({', '.join(map(literal, states))})",
+                    "message": f"{upper_first(e.human)} {{{pk(e)}}} is {{rec.{life.field}}}; its "
+                    f"{a.name.replace('_', ' ')} can be changed only while it is {' or '.join(states)}",
+                }
+            )
+            while_ = f" Allowed only when the {e.human} is {' or '.join(states)}."
         if a.unique:
             steps.append(
                 {
@@ -434,7 +448,7 @@ class WriteTools(ToolBuilderBase):
                 "name": name,
                 "kind": "write",
                 "description": f"Change the {a.name.replace('_', ' ')} of {a_(e.human)}"
-                f"{' (must not be used by another ' + e.human + ')' if a.unique else ''}.",
+                f"{' (must not be used by another ' + e.human + ')' if a.unique else ''}.{while_}",
                 "parameters": object_schema(props, list(props)),
                 "steps": steps,
             },
@@ -445,6 +459,7 @@ class WriteTools(ToolBuilderBase):
                 "update",
                 inputs={**inputs, a.name: f"param.{a.name}"},
                 outputs=self.outputs(e),
+                requires=[f"{e.name}:{s}" for s in states or []] if while_ else [],
                 attribute=a.name,
             ),
         )

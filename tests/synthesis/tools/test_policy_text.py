@@ -78,6 +78,7 @@ def test_status_tables_say_what_each_state_means_and_allows(generated):
     for domain, g in generated:
         sections = _sections(g.spec.policy)
         tools = {(m.entity, m.transition) for m in g.meta if m.role == "transition"}
+        updated = {(m.entity, m.attribute) for m in g.meta if m.role == "update"}
         for e in domain.entities:
             if e.lifecycle is None:
                 continue
@@ -91,8 +92,17 @@ def test_status_tables_say_what_each_state_means_and_allows(generated):
             assert "starts here" in rows[e.lifecycle.initial][0]
             for state, (meaning, allowed) in rows.items():
                 out = [t for t in e.lifecycle.transitions if state in t.from_states]
-                if not out:
-                    assert allowed == "nothing more can be done; it is final"
+                changes = [
+                    a.name.replace("_", " ")
+                    for a in e.attributes
+                    if (e.name, a.name) in updated and state in (e.editable_states(a) or [state])
+                ]
+                for change in changes:  # an edit the update tool allows in this state is listed with it
+                    assert f"change the {change}" in allowed, (domain.id, e.name, state, change)
+                if not out and not changes:
+                    reached = any(t.to == state for t in e.lifecycle.transitions)
+                    final = "nothing more can be done; it is final"
+                    assert allowed == (final if reached else "nothing you can do at this stage"), (e.name, state)
                 for t in out:
                     if t.actor == "customer" and (e.name, t.name) in tools:
                         assert t.name.replace("_", " ") in allowed.split("; only our staff")[0], (e.name, state)
