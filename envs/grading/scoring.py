@@ -50,7 +50,7 @@ from .restating import (
     states_status,
     weighed_against,
 )
-from .unasked import offered_payments, refused_key, unasked_figures
+from .unasked import offered_payments, refused_key, reminders, unasked_figures
 
 FLOAT_REL_TOL = 1e-6
 #: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
@@ -347,6 +347,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             [*context.allowed, *refusal.reason],
             acted,
             offered_payments(answer),
+            reminders(env.spec.policy),
         )
         error = None
         # "it's already been issued" of a request to issue it, or already in the reason's state

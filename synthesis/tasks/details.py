@@ -217,8 +217,13 @@ def detail(name: str, value: Any, today: date | None = None) -> str:
         if noun and (spaced.split()[-1] == noun.split()[-1] or noun in _NAMED_BY_KIND):
             return f"It's {_an(spaced)} {spaced}."  # "It's a brake service.", not "… service service"
         return f"It's {_an(shown)} {shown} {noun}." if noun else f"It's the {shown} {words[-1]}."
+    if isinstance(value, str) and "@" in value and words[-1] in ("email", "address"):
+        owner = " ".join(words[:-1])  # "The recommender's email is …", not "I'd like the … recommender email."
+        return f"The {owner}'s email is {value}." if owner else f"The email is {value}."
     if isinstance(value, str) and value == value.lower() and not any(ch.isdigit() for ch in value):
         return picked(name, value)  # "It's a Jeep.", not "I'd go with jeep for the make."
     if isinstance(value, int | float):
         return counted_detail(name, value)
-    return f"The {what} is {shown}."  # a name, an address, a code: "The contact name is Jordan Lee."
+    if len(words) >= 2 and words[-1] == "name" and re.fullmatch(r"[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)+", str(value)):
+        return f"The {' '.join(words[:-1])} is {shown}."  # "The recommender is Patricia Watkins."
+    return f"The {what} is {shown}."  # an address, a code: "The pickup address is 14 Elm Street."

@@ -370,7 +370,13 @@ class Phrasing:
         # the verb and its object, as a user says it ("book a tour"), not the tool's description of
         # what it is for ("book a tour of an apartment at a future time")
         words = action.split()
-        cut = next((i for i, w in enumerate(words) if i >= 2 and (w in _QUALIFIERS or w.startswith("("))), len(words))
+        cuts = [i for i, w in enumerate(words) if i >= 2 and (w in _QUALIFIERS or w.startswith("("))]
+        # "ask a faculty member for a recommendation letter": asking someone, the first "for" or "to"
+        # says what is asked (cut there, it asks nothing)
+        asks_someone = words[:1] == ["Ask"] and len(words) > 1 and words[1] not in _QUALIFIERS
+        if asks_someone and cuts and words[cuts[0]] in ("for", "to"):
+            cuts = cuts[1:]
+        cut = cuts[0] if cuts else len(words)
         action = " ".join(words[:cut])
         action = action[:1].lower() + action[1:]
         # "I'd also like to request to move a number" is a form's wording: the user would like to move

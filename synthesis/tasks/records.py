@@ -102,6 +102,8 @@ class RecordGoals(CriterionGoals):
             return self.rng.choice(a.values)
         if a.kind in ("date", "datetime"):
             return user_date(a.name, a.kind, self.spec.clock, self.rng)
+        if a.kind == "email":
+            return self.values.email()
         if a.kind in ("money", "quantity", "integer", "percent", "rating"):
             lo, hi = a.range or (1, 5)
             if a.kind == "money":
@@ -241,6 +243,10 @@ class RecordGoals(CriterionGoals):
                 for name in inputs
                 if (a := e.attribute(name)) is not None and name in props
             }
+            person = next((v for n, v in values.items() if kinds.get(n) == "person_name" and isinstance(v, str)), None)
+            for name in values:  # the recommender's address is the recommender's name's
+                if kinds.get(name) == "email" and person is not None:
+                    values[name] = self.values.email(person)
             return ordered_inputs(values, kinds, self.rng)
 
         return self.seasonal(e, self.created_today(e), draw) or draw()  # out of season still: add_create drops it

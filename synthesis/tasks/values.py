@@ -35,6 +35,8 @@ _NAMED: list[tuple[frozenset[str], SemanticKind]] = [
         "company",
     ),
 ]
+#: What a name carries that its owner's address does not: "John Smith MD" is john.smith@.
+_SUFFIXES = frozenset({"md", "dds", "phd", "jr", "sr", "ii", "iii", "iv", "dvm", "pharmd"})
 _MODEL_NAMES = ("One", "Pro", "Max", "Sport", "Lite", "Plus", "GT", "LX")
 
 
@@ -46,6 +48,15 @@ class UserValues:
         self.say = say
         self.clock = clock
         self.fake = Faker("en_US")
+
+    def email(self, person: str | None = None) -> str:
+        """An address a person gives for someone: that person's name at a mail provider (never a
+        made-up handle), a drawn name's when none is given."""
+        self.fake.seed_instance(self.rng.randint(0, 2**31))
+        named = [w for w in (person or self.fake.name()).split() if not w.endswith(".") and w.lower() not in _SUFFIXES]
+        words = [w for w in ("".join(c for c in w.lower() if c.isalpha()) for w in named) if w]
+        local = f"{words[0]}.{words[-1]}" if len(words) >= 2 else (words[0] if words else "contact")
+        return f"{local}@{self.rng.choice(('example.org', 'example.net'))}"
 
     def kind_of(self, name: str, kind: str) -> str | None:
         """The structured kind of value a field takes: its own kind if structured; for free text and

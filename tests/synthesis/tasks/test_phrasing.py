@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 
@@ -203,6 +203,12 @@ def test_a_sentence_is_quoted_whatever_field_it_goes_in_and_ends_with_one_stop()
         ({"requested_date": "2026-03-24"}, ("I'd like it on March 24.", "March 24 would suit me best.")),
         ({"limit_price": 51.41}, ("I'm looking at a limit price of $51.41.", "A limit price of $51.41, please.")),
         ({"cabin": "economy"}, ("I'd like the economy cabin.",)),
+        # seed 101: "I'd like the patricia.watkins@example.org recommender email."
+        (
+            {"recommender_email": "patricia.watkins@example.org"},
+            ("The recommender's email is patricia.watkins@example.org.",),
+        ),
+        ({"recommender_name": "Patricia Watkins"}, ("The recommender is Patricia Watkins.",)),
     ],
 )
 def test_details_are_said_as_a_person_says_them_not_as_form_fields(
@@ -306,3 +312,29 @@ def test_a_persona_fits_whom_the_user_acts_for() -> None:
     assert not any("business owner" in p for p in employee)
     customer = {Phrasing(random.Random(seed)).persona(40, 3, "customers") for seed in range(80)}
     assert any("parent" in p for p in customer) and any("business owner" in p for p in customer)
+
+
+def test_asking_someone_keeps_what_is_asked_of_them() -> None:
+    """study_abroad_applications-003 (seed 101): "I'd like to ask a faculty member." asked nothing."""
+    say = Phrasing(random.Random(0))
+    asked = say.create_request(
+        "Ask a faculty member for a recommendation letter for a draft or submitted application", [], {}, first=False
+    )
+    assert asked == "I'd also like to ask a faculty member for a recommendation letter.", asked
+    approved = say.create_request(
+        "Ask the architectural committee to approve an exterior change, at least two weeks ahead", [], {}, first=False
+    )
+    assert approved == "I'd also like to ask the architectural committee to approve an exterior change.", approved
+    assert say.create_request("Ask for an accommodation for a summons", [], {}, first=False) == (
+        "I'd also like to ask for an accommodation."
+    )
+
+
+def test_an_address_given_for_someone_is_theirs_never_a_made_up_handle() -> None:
+    """seed 101: a recommender named Patricia Watkins reached at probe4594@example.org."""
+    from synthesis.tasks.values import UserValues
+
+    values = UserValues(random.Random(3), Phrasing(random.Random(3)), datetime(2026, 3, 2))
+    assert re.fullmatch(r"patricia\.watkins@example\.(?:org|net)", values.email("Patricia Watkins"))
+    assert re.fullmatch(r"[a-z]+\.[a-z]+@example\.(?:org|net)", values.email())
+    assert values.email("Dr. Anne-Marie O'Neil Jr").startswith("annemarie.oneil@")
