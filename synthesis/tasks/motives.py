@@ -385,6 +385,18 @@ PAYOUT_VERB = "receive_payout"
 _NAMED: dict[str, tuple[Motive, ...]] = {
     PAYOUT_VERB: motives_of("I've been waiting on the money for it.", "I need the money before the weekend."),
     "take_down": _CANCEL,
+    # a deposit comes back when the service ends or has been paid for long enough: no complaint
+    "refund_deposit": motives_of(
+        "I've kept up with every bill, so the deposit should come back to me.",
+        "I'm closing out the account, so the deposit should be returned.",
+        "I was told the deposit comes back after a year of on-time payments.",
+    ),
+    # a credit for a delivery that never came: it was missed, not charged twice
+    "credit": motives_of(
+        "It never arrived that morning.",
+        "It didn't come that day, so I shouldn't pay for it.",
+        "I went without it that day.",
+    ),
     "check_in": motives_of("I want it out of the way before I get there.", "I'd rather not queue when I arrive."),
     "check_in_online": motives_of(
         "I want it out of the way before I get there.", "I'd rather not queue when I arrive."

@@ -175,3 +175,14 @@ def test_a_motive_fits_the_action_and_the_records_age() -> None:
     said_new = {transition_motive("report_damaged", f"u{i}|my weekly box", record=new) for i in range(40)}
     assert not any("straight away" in m or "as soon as" in m for m in said_old if m)
     assert any("straight away" in m or "as soon as" in m for m in said_new if m)
+
+
+def test_a_deposit_comes_back_and_a_missed_delivery_is_credited_without_a_billing_complaint() -> None:
+    """gas_service_start_stop-018 and newspaper_home_delivery_kb-005 (seed 101): "I didn't get what I
+    paid for" asked a deposit back, "I think I was charged twice" a credit for a paper never delivered."""
+    complaint = re.compile(r"charged twice|didn't get what I paid|wasn't as described|wasn't what was promised")
+    deposit = _said("refund_deposit", "my account")
+    assert deposit and not {m for m in deposit if complaint.search(m)}
+    missed = _said("credit", "my missed delivery for the subscription on May 20")
+    assert missed and not {m for m in missed if complaint.search(m)}
+    assert {m for m in _said("refund", "my pay per view order") if complaint.search(m)}  # a purchase may
