@@ -56,6 +56,8 @@ EVERYDAY: tuple[tuple[frozenset[str], frozenset[str], tuple[str, ...]], ...] = t
          ("gone through", "went through", "been okayed", "got the go-ahead")),
         ("refund refunded", "returned reversed credited", ("refunded", "a refund", "money back")),
         ("processing queued", "pending in_progress under_review in_review", ("being processed", "in the queue")),
+        ("scheduled booked", "confirmed reserved requested assigned planned upcoming",
+         ("on the calendar", "on the schedule", "on the books", "still booked in")),
         (
             "open",
             "escalated in_progress pending under_review in_review technician_assigned "

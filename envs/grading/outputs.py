@@ -59,6 +59,10 @@ _UNITS = {w: n for n, w in enumerate([*_COUNTS.split(), "seventeen", "eighteen",
 _TEN_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _TENS = {w: 10 * n for n, w in enumerate(_TEN_WORDS, 2)}
 _SPOKEN_WORD = "|".join([*_UNITS, *_TENS, "hundred", "thousand", "and", "a"])
+#: A count from twenty to ninety-nine in words, without a currency: "forty-three", "thirty four".
+_TENS_NUMBER = re.compile(
+    rf"\b({'|'.join(_TEN_WORDS)})(?:[\s-]({'|'.join(w for w, n in _UNITS.items() if 1 <= n <= 9)}))?\b"
+)
 #: A whole sum said in words before its currency: "fifty dollars", "one hundred and twenty-five euros".
 _SPOKEN_AMOUNT = re.compile(rf"\b((?:(?:{_SPOKEN_WORD})[\s-]+)+)(?:dollars|euros|pounds|bucks)\b")
 
@@ -107,6 +111,8 @@ def numbers_in(text: str) -> list[float]:
     [50.0, 125.0]
     >>> numbers_in("It comes to 1,071 dollars and 40 cents, or seventy dollars and five cents.")
     [1071.4, 70.05]
+    >>> numbers_in("You have forty-three credits left, twenty of them new, and three on hold.")
+    [3.0, 43.0, 20.0]
     """
     # Signs are read from the text too ("-5"), but a hyphen inside words is not a sign.
     # "1." or "2)" opening a line numbers a list item, it states no value
@@ -117,7 +123,9 @@ def numbers_in(text: str) -> list[float]:
     found = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(t)]
     spoken = [v for m in _SPOKEN_AMOUNT.finditer(t) if (v := _spoken(m.group(1))) is not None]
     counted = _SPOKEN_AMOUNT.sub(" ", t) if spoken else t  # "twenty-five dollars" says no twenty and no five
-    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(counted)] + spoken + cents
+    tens = [float(_TENS[m[1]] + (_UNITS[m[2]] if m[2] else 0)) for m in _TENS_NUMBER.finditer(counted)]
+    counted = _TENS_NUMBER.sub(" ", counted) if tens else counted  # "forty-three" says no three
+    return found + [_NUMBER_WORDS[m.group(1)] for m in _NUMBER_WORD.finditer(counted)] + tens + spoken + cents
 
 
 def _words(text: str) -> str:

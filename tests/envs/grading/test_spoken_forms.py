@@ -1,0 +1,31 @@
+"""Forms a correct answer takes that the grader missed on the outside corpus (docs/synthesis.md,
+"Gaming"): a count in hyphenated words ("forty-three"), a scheduled visit "on the calendar"."""
+
+from __future__ import annotations
+
+from envs.grading.everyday import spec_readings
+from envs.grading.outputs import numbers_in
+from synthesis.domains.enforcement import assign_enforcement
+from synthesis.domains.ontology import load_ontology
+from synthesis.tools.envgen import generate_env
+
+
+def test_a_count_in_tens_and_units_is_one_number():
+    assert numbers_in("Your download credits is now forty-three.") == [43.0]
+    assert numbers_in("thirty four left") == [34.0]
+    assert numbers_in("twenty-one days, or twenty days") == [21.0, 20.0]
+    # no number hides in other words
+    assert numbers_in("Fortyish people were there, unfortunately.") == []
+
+
+def test_a_scheduled_record_is_on_the_calendar_only_where_every_booked_state_is_refused():
+    domain = next(d for d in load_ontology() if d.id == "lab_test_orders")
+    spec = generate_env(assign_enforcement(domain), seed=0).spec
+    refusing = ["Cancel a lab order. Allowed only when the lab order is requested."]
+    assert "on the calendar" in spec_readings(spec, "scheduled", refusing)
+    # where a confirmed order could be changed, "on the calendar" does not say it is the scheduled one
+    furniture = next(d for d in load_ontology() if d.id == "furniture_custom_orders")
+    spec = generate_env(assign_enforcement(furniture), seed=0).spec
+    allowing = ["Cancel a furniture order. Allowed only when the furniture order is quoted or confirmed."]
+    assert "on the calendar" not in spec_readings(spec, "scheduled", allowing)
+    assert "on the calendar" in spec_readings(spec, "scheduled", ["Allowed only when it is quoted."])
