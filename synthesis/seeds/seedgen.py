@@ -193,7 +193,10 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
         return rng.randint(int(lo), int(hi))
     if k == "date":
         if "birth" in name or name in ("dob",):
-            return (clock - timedelta(days=rng.randint(YOUNGEST * 365, 80 * 365))).strftime("%Y-%m-%d")
+            # drawn over 18–80 and scaled into YOUNGEST–80: the same draws, so every later value stays
+            drawn = rng.randint(18 * 365, 80 * 365) - 18 * 365
+            days = YOUNGEST * 365 + drawn * (80 - YOUNGEST) // (80 - 18)
+            return (clock - timedelta(days=days)).strftime("%Y-%m-%d")
         return (clock + timedelta(days=rng.randint(-120, 120))).strftime("%Y-%m-%d")
     if k == "datetime":
         day = clock + timedelta(days=rng.randint(-60, 60))

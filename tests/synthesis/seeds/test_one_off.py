@@ -25,9 +25,9 @@ from .generated import domain, generated_spec
 )
 def test_generated_seeds_record_one_thing_once(domain_id):
     counts = recorded_many_times(generated_spec(domain_id))
-    # enough groups to mean something: grocery_delivery holds 9 to 13 (the draw moves with the seed's
-    # other values) since missing-item reports hang only under orders already credited for them (measure 76)
-    assert counts.one_off_groups_checked >= 8
+    # enough groups to mean something: grocery_delivery holds 13 since missing-item reports hang only
+    # under orders already credited for them (measure 76)
+    assert counts.one_off_groups_checked >= 12
     assert counts.one_off_recorded_many_times == 0
 
 
