@@ -21,16 +21,23 @@ from envs.quality.date_order import date_order_findings
 GAPS = {"billed": (21, 45), "window": (60, 300), "filed": (14, 60), "steps": (1, 14)}
 
 
-def settle_date_order(spec: EnvSpec) -> int:
-    """Move each earlier date of a pair out of order back before its later one (in place); returns
-    the dates moved."""
-    rng = random.Random(f"date-order:{spec.id}")
+def settle_date_order(spec: EnvSpec, *, forward: bool = False) -> int:
+    """Move each earlier date of a pair out of order back before its later one (in place); with
+    ``forward``, once children's dates have followed their parents' and the earlier one is bound,
+    the later one on after it instead, not past the clock's day if it was before it. Returns the
+    dates moved."""
+    rng = random.Random(f"date-order:{spec.id}:{forward}")
+    today = spec.clock.strftime("%Y-%m-%d")
     moved = 0
     for pair, row, wrong in list(date_order_findings(spec, spec.seed)):
-        if not wrong or str(row[pair.later])[:10] >= str(row[pair.earlier])[:10]:
+        first, then = str(row[pair.earlier]), str(row[pair.later])
+        if not wrong or then[:10] >= first[:10]:
             continue  # put in order by an earlier pair of the row
-        later = datetime.strptime(str(row[pair.later])[:10], "%Y-%m-%d")
-        day = later - timedelta(days=rng.randint(*GAPS[pair.kind]))
-        row[pair.earlier] = day.strftime("%Y-%m-%d") + str(row[pair.earlier])[10:]
+        gap = timedelta(days=rng.randint(*GAPS[pair.kind]))
+        if forward:
+            day = (datetime.strptime(first[:10], "%Y-%m-%d") + gap).strftime("%Y-%m-%d")
+            row[pair.later] = (min(day, today) if then[:10] <= today else day) + then[10:]
+        else:
+            row[pair.earlier] = (datetime.strptime(then[:10], "%Y-%m-%d") - gap).strftime("%Y-%m-%d") + first[10:]
         moved += 1
     return moved

@@ -268,6 +268,7 @@ def generate_env(
     settle_filled_dates(spec)  # no draft with a submission day, no submitted application without one
     settle_date_order(spec)  # no bill due before its service, no hearing before its filing
     settle_child_dates(spec, anchors)
+    settle_date_order(spec, forward=True)  # an appeal's filing bound by its week: its hearing follows it
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets

@@ -86,3 +86,14 @@ def test_a_row_in_order_or_with_a_date_missing_is_no_fault(bills):
     }
     counts = rows_out_of_order(bills, rows)
     assert (counts.ordered_rows_checked, counts.rows_out_of_order) == (2, 1)
+
+
+def test_once_the_earlier_date_is_bound_the_later_follows_it_on_its_side_of_the_clock(bills):
+    spec = bills.model_copy(update={"seed": copy.deepcopy(bills.seed)})
+    today = spec.clock.strftime("%Y-%m-%d")
+    row = spec.seed["hospital_bills"][0]
+    row["service_date"], row["due_date"] = "2026-02-20", "2025-12-01"  # due long past, before the service
+    assert settle_date_order(spec, forward=True) == 1
+    assert row["service_date"] == "2026-02-20"
+    assert "2026-02-20" <= row["due_date"] <= today  # a bill already due stays due
+    assert rows_out_of_order(spec).rows_out_of_order == 0
