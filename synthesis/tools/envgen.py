@@ -266,7 +266,7 @@ def generate_env(
     settle_deadlines(spec, anchors)
     settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
     settle_filled_dates(spec)  # no draft with a submission day, no submitted application without one
-    settle_date_order(spec)  # no bill due before its service, no hearing before its filing
+    settle_date_order(spec, anchors)  # no bill due before its service, no hearing before its filing
     settle_child_dates(spec, anchors)
     settle_date_order(spec, forward=True)  # an appeal's filing bound by its week: its hearing follows it
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap

@@ -13,6 +13,7 @@ from envs.quality.date_order import OrderedPair, ordered_pairs, rows_out_of_orde
 from synthesis.domains.date_order import settle_date_order
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
+from synthesis.domains.timing import anchored_dates
 from synthesis.tools.envgen import generate_env
 
 _DOMAINS = {d.id: d for d in load_ontology()}
@@ -97,3 +98,18 @@ def test_once_the_earlier_date_is_bound_the_later_follows_it_on_its_side_of_the_
     assert row["service_date"] == "2026-02-20"
     assert "2026-02-20" <= row["due_date"] <= today  # a bill already due stays due
     assert rows_out_of_order(spec).rows_out_of_order == 0
+
+
+def test_a_date_its_lifecycle_times_stays_and_the_later_one_moves_on():
+    domain = assign_enforcement(_DOMAINS["vehicle_warranty_claims"])
+    spec = generate_env(domain, seed=0).spec
+    today = spec.clock.strftime("%Y-%m-%d")
+    row = max(
+        (r for r in spec.seed["warranty_contracts"] if r["status"] == "active"), key=lambda r: r["free_look_ends"]
+    )
+    look = row["free_look_ends"]  # an active contract's free look is still ahead: its lifecycle says so
+    assert look > today
+    row["expires_on"] = today  # still running, yet ending before its free look
+    assert rows_out_of_order(spec).rows_out_of_order == 1
+    assert settle_date_order(spec, anchored_dates(domain)) == 1
+    assert row["free_look_ends"] == look and row["expires_on"] > look
