@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from envs.formats.spec import EnvSpec
 from envs.quality.date_order import date_order_findings
+from envs.quality.terms import terms
 
 from .timing import Anchors
 
@@ -31,11 +32,15 @@ def settle_date_order(spec: EnvSpec, anchors: Anchors | None = None, *, forward:
     moved."""
     rng = random.Random(f"date-order:{spec.id}:{forward}")
     today = datetime(spec.clock.year, spec.clock.month, spec.clock.day)
+    # a pair a tool makes as a term (a next bill 30 days after the start) is set by the terms, later
+    termed = {(t.table, t.start, t.end) for t in terms(spec)} if not forward else set()
     moved = 0
     for pair, row, wrong in list(date_order_findings(spec, spec.seed)):
         first, then = str(row[pair.earlier]), str(row[pair.later])
         if not wrong or then[:10] >= first[:10]:
             continue  # put in order by an earlier pair of the row
+        if {(pair.table, pair.earlier, pair.later), (pair.table, pair.later, pair.earlier)} & termed:
+            continue
         gap = timedelta(days=rng.randint(*GAPS[pair.kind]))
         if forward or (anchors is not None and pair.earlier in anchors(pair.table, row)):
             day = datetime.strptime(first[:10], "%Y-%m-%d") + gap
