@@ -69,3 +69,12 @@ def test_a_new_application_is_made_without_a_submission_day(abroad):
 def test_a_renewal_day_a_pause_moves_is_not_read():
     spec = _spec("coworking_space_memberships")
     assert not [f for f in filled_dates(spec) if f.column == "renews_on"]
+
+
+def test_a_draft_expense_report_has_no_submission_day():
+    spec = _spec("employee_expense_claims")
+    (found,) = [f for f in filled_dates(spec) if f.column == "submitted_on"]
+    assert found.nullable and found.empty == {"draft"}
+    drafts = [r for r in spec.seed["expense_reports"] if r["status"] == "draft"]
+    assert drafts and all(r["submitted_on"] is None for r in drafts)
+    assert dates_off_their_move(spec).dates_off_their_move == 0
