@@ -168,6 +168,11 @@ class QualityCounts:
     owned_twice: int = 0
     own_names_checked: int = 0
     own_names_repeated: int = 0
+    ordered_date_pairs: int = 0
+    ordered_rows_checked: int = 0
+    rows_out_of_order: int = 0
+    filled_dates_checked: int = 0
+    dates_off_their_move: int = 0
     party_rows_checked: int = 0
     one_party_twice: int = 0
     winning_rows_checked: int = 0

@@ -27,6 +27,7 @@ from .bounds import values_beyond_record
 from .catalog_names import catalog_names_repeated
 from .child_dates import children_before_parent
 from .counts import EnvQuality, QualityCounts, share
+from .date_order import rows_out_of_order
 from .deadlines import deadlines_before_record
 from .derived import derived_arguments
 from .dual import dual_counts
@@ -35,6 +36,7 @@ from .effects import effect_counts
 from .event_children import children_before_event
 from .event_sides import rows_on_wrong_side
 from .event_values import values_before_event
+from .filled_dates import dates_off_their_move
 from .fixed_charges import charges_off_fixed_amount
 from .generator_words import generator_word_counts
 from .implied_parents import rows_without_arrangement
@@ -231,6 +233,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_against_their_writes,
         owned_twice,
         own_names_repeated,
+        rows_out_of_order,
+        dates_off_their_move,
         one_party_twice,
         won_twice,
         notes_against_status,

@@ -24,10 +24,12 @@ from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
 from ..domains.bounds import balances_follow_children
 from ..domains.child_dates import settle_child_dates
+from ..domains.date_order import settle_date_order
 from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
 from ..domains.event_sides import settle_event_sides
+from ..domains.filled_dates import settle_filled_dates
 from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
@@ -263,7 +265,10 @@ def generate_env(
     settle_transient(spec, anchors)  # a parcel out for delivery since this week, not since November
     settle_deadlines(spec, anchors)
     settle_answer_deadlines(spec, anchors)  # an offer answered before the job it offers starts
+    settle_filled_dates(spec)  # no draft with a submission day, no submitted application without one
+    settle_date_order(spec, anchors)  # no bill due before its service, no hearing before its filing
     settle_child_dates(spec, anchors)
+    settle_date_order(spec, forward=True)  # an appeal's filing bound by its week: its hearing follows it
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets

@@ -318,9 +318,12 @@ class WriteTools(ToolBuilderBase):
             vals.append(f":{ref.column}")
         given = {a.name: f":{a.name}" if a.name in c.inputs else self.default(a) for a in e.attributes}
         moved = {x.target.removeprefix("field:") for x in c.effects if x.target and x.target.startswith("field:")}
+        later = transition_dates(e)
         for a in e.attributes:  # a date the create's own effects move (a loan due 21 days on) starts today
             if a.name not in c.inputs and a.name not in moved and a.kind in ("date", "datetime"):
                 given[a.name] = self.default_to_come(a) if names_date_to_come(a.name) else given[a.name]
+                if a.name in later and a.nullable:  # a draft has no submission day until it is submitted
+                    given[a.name] = "NULL"
         for end, (start, gap) in period_starts(e).items():
             a = e.attribute(end)
             if end not in c.inputs and a is not None:  # a period's end starts after its start, not today
@@ -463,3 +466,18 @@ class WriteTools(ToolBuilderBase):
                 attribute=a.name,
             ),
         )
+
+
+def transition_dates(e: Entity) -> set[str]:
+    """The attributes a move out of the record's first state sets (``submit`` sets ``submitted_on``):
+    a new record has not made that move yet, so a create leaves them empty where they may be."""
+    lc = e.lifecycle
+    if lc is None:
+        return set()
+    return {
+        x.target.removeprefix("field:")
+        for t in lc.transitions
+        if t.to != lc.initial
+        for x in t.effects
+        if x.kind == "set" and x.target and x.target.startswith("field:")
+    }
