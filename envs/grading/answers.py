@@ -349,12 +349,36 @@ def claimed(
     return None
 
 
+def without_general_rules(answer: str) -> str:
+    """``answer`` without its sentences that state a rule of records in general ("Recommendations
+    are cancelled when their status allows it."): a status such a sentence names is no state of the
+    record it speaks of.
+
+    >>> without_general_rules("It's received. Recommendations are cancelled when their status allows it.")
+    "It's received."
+    """
+    kept = []
+    for sentence in re.split(r"(?<=[.!?])\s+", answer.strip()):
+        low = sentence.lower()
+        general = any(
+            _GENERAL_SUBJECT.search(low[: m.start()] + m.group(1) + " ") and _CONDITION_AFTER.match(low, m.end())
+            for m in re.finditer(r"\b(are|get) [a-z'-]+", low)
+        )
+        if not general or _AGENT_DID.search(low):
+            kept.append(sentence)
+    return " ".join(kept)
+
+
 def _says_done(s: str, found: re.Match[str], described: set[str], claims: re.Pattern[str]) -> bool:
     """Whether a success said in other words (``found`` in sentence ``s``) says the refused action
     happened: not when negated or hypothetical, nor when it is the record's own state that it
     describes ("its status shows as closed", "it's already completed")."""
     if _excused(s[: found.start()]) or s[: found.start()].endswith("already "):
         return False
+    # "Applications are confirmed when their status allows it": a rule said of records in general
+    verb = re.match(r"(?:are|get) ", found.group(0))
+    if verb and _GENERAL_SUBJECT.search(s[: found.start()] + verb.group(0)) and _CONDITION_AFTER.match(s, found.end()):
+        return _AGENT_DID.search(s) is not None
     near = s[found.start() : found.end() + 40]
     return claims.search(near) is not None or not any(re.search(rf"\b{re.escape(st)}\b", near) for st in described)
 

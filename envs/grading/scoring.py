@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Refusal, Task, ToolCall
-from .answers import claimed, prose, says_no, worded
+from .answers import claimed, prose, says_no, without_general_rules, worded
 from .everyday import spec_readings
 from .hedges import hedged_statuses
 from .labels import (
@@ -333,10 +333,11 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
         # where the refusal itself gives the reason; it is no reason
         kept = refusal_gives_reason(answer, refusal.reason, env.spec.clock.date(), request)
+        general_free = without_general_rules(answer)  # "X are cancelled when …" names no state of this one
         allowing = [
             s
             for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
-            if states_status(without_kept_status(answer, s) if kept else answer, s)
+            if states_status(without_kept_status(general_free, s) if kept else general_free, s)
         ]
         # figures of fields no rule of the request names: the user's particulars, other rows', or a string
         figures = unasked_figures(

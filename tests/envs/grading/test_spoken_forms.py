@@ -29,3 +29,18 @@ def test_a_scheduled_record_is_on_the_calendar_only_where_every_booked_state_is_
     allowing = ["Cancel a furniture order. Allowed only when the furniture order is quoted or confirmed."]
     assert "on the calendar" not in spec_readings(spec, "scheduled", allowing)
     assert "on the calendar" in spec_readings(spec, "scheduled", ["Allowed only when it is quoted."])
+
+
+def test_a_rule_said_of_records_in_general_claims_nothing_and_names_no_state_of_this_one():
+    from envs.grading.answers import claimed, without_general_rules
+
+    answer = "I'm sorry, I can't confirm the place for your application: it's draft. "
+    rule = "Applications are confirmed when their status allows it."
+    assert claimed(answer + rule, ["confirmed"], about="confirm the place for my application") is None
+    # said as what the agent did, it claims
+    done = "As requested, applications are confirmed when possible."
+    assert claimed(answer + done, ["confirmed"], about="confirm the place for my application") is not None
+    assert without_general_rules("It's received. Recommendations are cancelled when their status allows it.") == (
+        "It's received."
+    )
+    assert without_general_rules("Your recommendations are cancelled now.") == "Your recommendations are cancelled now."
