@@ -50,6 +50,7 @@ from .one_off import recorded_many_times
 from .own_names import own_names_repeated
 from .own_row import states_against_own_row
 from .owned_twice import owned_twice
+from .parent_kinds import children_parent_denies
 from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
@@ -237,6 +238,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         values_before_event,
         children_on_unmoved_parents,
         rows_on_wrong_side,
+        children_parent_denies,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():
