@@ -40,6 +40,7 @@ from .generator_words import generator_word_counts
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .kind_fits import kinds_and_sizes_unfit
 from .labels import labels_apart
 from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
@@ -239,6 +240,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         children_on_unmoved_parents,
         rows_on_wrong_side,
         children_parent_denies,
+        kinds_and_sizes_unfit,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -42,6 +42,7 @@ from ..domains.owned_twice import settle_owned_twice
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_kinds import settle_parent_kinds
 from ..domains.parent_states import keeps_children
+from ..domains.part_prices import settle_part_prices
 from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
 from ..domains.priced_lines import fit_unit_prices
@@ -248,6 +249,7 @@ def generate_env(
             "rules": b.rules,
         }
     )
+    settle_part_prices(spec, seed)  # no 5,265.30 alternator, before amounts copied from costs follow
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
     # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
     settle_moved_parents(spec, keeps_children(domain, spec.seed))
