@@ -184,6 +184,12 @@ class QualityCounts:
     values_before_event: int = 0
     moved_parent_rows_checked: int = 0
     children_on_unmoved_parents: int = 0
+    parent_kind_rows_checked: int = 0
+    children_parent_denies: int = 0
+    kind_pairs_checked: int = 0
+    kinds_unfit_for_parent: int = 0
+    priced_parts_checked: int = 0
+    parts_out_of_band: int = 0
     event_records_checked: int = 0
     records_of_events_ahead: int = 0
     waiting_rows_checked: int = 0

@@ -42,6 +42,7 @@ from .generator_words import generator_word_counts
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
+from .kind_fits import kinds_and_sizes_unfit
 from .labels import labels_apart
 from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
@@ -52,6 +53,7 @@ from .one_off import recorded_many_times
 from .own_names import own_names_repeated
 from .own_row import states_against_own_row
 from .owned_twice import owned_twice
+from .parent_kinds import children_parent_denies
 from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
@@ -241,6 +243,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         values_before_event,
         children_on_unmoved_parents,
         rows_on_wrong_side,
+        children_parent_denies,
+        kinds_and_sizes_unfit,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -42,7 +42,9 @@ from ..domains.one_off import holds_once_in_seed
 from ..domains.own_names import settle_own_names
 from ..domains.owned_twice import settle_owned_twice
 from ..domains.paid_children import pay_children_in_full
+from ..domains.parent_kinds import settle_parent_kinds
 from ..domains.parent_states import keeps_children
+from ..domains.part_prices import settle_part_prices
 from ..domains.periodic_rows import rule_edges, settle_periodic_rows
 from ..domains.periods import settle_periods
 from ..domains.priced_lines import fit_unit_prices
@@ -249,9 +251,11 @@ def generate_env(
             "rules": b.rules,
         }
     )
+    settle_part_prices(spec, seed)  # no 5,265.30 alternator, before amounts copied from costs follow
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
     # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
     settle_moved_parents(spec, keeps_children(domain, spec.seed))
+    settle_parent_kinds(spec, keeps_children(domain, spec.seed))  # no deposit refund on a deposit still held
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)
