@@ -72,7 +72,8 @@ _DOUBLED = frozenset(
 _FIRST_PERSON_NO = re.compile(
     r"\b(?:i|we)(?:'m|'ve|'d|'ll)?(?: (?:am|have|had|was|were|really|just|also|still|unfortunately|actually|simply))*"
     r" (?:can't|cannot|can not|couldn't|could not|didn't|did not|haven't|have not|hadn't|had not|won't|will not|"
-    r"wasn't|was not|weren't|were not|am not|'m not|unable|not)(?: [\w']+){0,3} $"
+    r"wasn't|was not|weren't|were not|am not|'m not|unable|not)"
+    r"(?: (?:be|been|able|to|go|ahead|and|yet|actually|successfully|get|fully|manage|managed|allowed|permitted))* $"
 )
 #: A negated passive before the participle: "it wasn't added", "it hasn't been rescheduled yet".
 _PASSIVE_NO = re.compile(
@@ -89,7 +90,11 @@ _NOTHING_DONE = re.compile(
     r"\b(?:no changes? (?:was|were|has been|have been|got) made|nothing (?:was|has been|got) (?:changed|done|updated)|"
     r"(?:i|we) (?:didn't|did not|haven't|have not) (?:change|do|make|update) anything|"
     r"(?:i|we) (?:left|kept) (?:it|them|everything) (?:as|unchanged|the same)|"
-    r"(?:it|everything|they) (?:stays|remains|stay|remain) (?:as (?:it was|it is|they were|is)|unchanged))\b"
+    r"(?:it|everything|they) (?:stays|remains|stay|remain) (?:as (?:it was|it is|they were|is)|unchanged)|"
+    r"(?:i|we)(?:'m|'ve| am| have| was| were)? (?:can't|cannot|couldn't|could not|wasn't|was not|weren't|were not|"
+    r"unable|not|haven't|have not|didn't|did not)(?: (?:be|been|able|to|yet|actually|successfully|manage|managed))* "
+    r"(?:process|complete|handle|do|fulfil|fulfill|carry out|fix|resolve|solve|sort out|help with) "
+    r"(?:your|the|this|that|it)\b)"
 )
 
 
