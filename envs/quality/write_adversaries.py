@@ -55,8 +55,8 @@ def _answer(name: str, agent: Agent, before: list[Any]) -> str:
         ]
         return "Here are the amounts: " + ", ".join(dict.fromkeys(amounts)) + "."
     old = dict(_pairs(before))
-    changed = [(k, old[k], v) for k, v in dict(_pairs(agent.results[-len(before) :] if before else [])).items()]
-    lines = [f"{k.replace('_', ' ')}: {was}, {now}" for k, was, now in changed if was != now]
+    now = dict(_pairs(agent.results[-len(before) :] if before else []))
+    lines = [f"{k.replace('_', ' ')}: {old[k]}, {v}" for k, v in now.items() if k in old and old[k] != v]
     return "\n".join(lines) or "Done."
 
 
