@@ -44,7 +44,16 @@ def test_a_confirmation_with_side_remarks_says_nothing_of_the_kind(answer):
     assert denied_writes(answer, VERBS) is None
 
 
+def test_after_a_hand_over_to_staff_only_the_transfer_is_the_agents_write():
+    verbs = write_verbs(["transfer_to_human_agent"])
+    assert denied_writes("I can't approve it myself, so I've transferred you to a colleague who can.", verbs) is None
+    assert denied_writes("I can't do that.", verbs) is not None
+    assert denied_writes("I wasn't able to transfer you.", verbs) is not None
+
+
 def test_only_a_bare_turn_down_denies_what_the_user_does_on_their_own_device():
+    thanks = "Thanks for replacing the batteries on your side; I can't do that on your device myself. It's working again."
+    assert denied_writes(thanks, []) is None
     # no verb of the agent's own: "I can't toggle it for you" is the user's part, said as theirs
     assert denied_writes("I can't toggle airplane mode for you; thanks for doing it.", []) is None
     assert denied_writes("I'm sorry, I can't do that.", []) is not None
