@@ -52,7 +52,9 @@ def test_after_a_hand_over_to_staff_only_the_transfer_is_the_agents_write():
 
 
 def test_only_a_bare_turn_down_denies_what_the_user_does_on_their_own_device():
-    thanks = "Thanks for replacing the batteries on your side; I can't do that on your device myself. It's working again."
+    thanks = (
+        "Thanks for replacing the batteries on your side; I can't do that on your device myself. It's working again."
+    )
     assert denied_writes(thanks, []) is None
     # no verb of the agent's own: "I can't toggle it for you" is the user's part, said as theirs
     assert denied_writes("I can't toggle airplane mode for you; thanks for doing it.", []) is None
