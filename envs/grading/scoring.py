@@ -51,7 +51,7 @@ from .restating import (
     weighed_against,
 )
 from .unasked import offered_payments, refused_key, unasked_figures
-from .written import denied_writes, old_values, stated_as_current, write_verbs
+from .written import denied_writes, old_values, stated_as_current
 
 FLOAT_REL_TOL = 1e-6
 #: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
@@ -254,7 +254,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         # where the writes were made, an answer that says they were not ("I can't do that", "I wasn't
         # able to add the liftgate") misreports them, hand-overs included; the user's own writes are
         # theirs to do, so only a bare turn-down denies those
-        refused = denied_writes(answer, write_verbs(c.tool for c in writes if c.actor != "user"))
+        refused = denied_writes(answer, [c.tool for c in writes if c.actor != "user"])
     elif not task.refusals and task.outputs:
         refused = turned_down(answer)
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does

@@ -128,33 +128,49 @@ def write_verbs(tools: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def denied_writes(answer: str, agent_verbs: Iterable[str]) -> str | None:
+def denied_writes(answer: str, agent_tools: Iterable[str]) -> str | None:
     """The first sentence of ``answer`` that says the task's writes were not made, or None: a bare
     turn-down of the request ("I'm sorry, I can't do that."), the whole of it said undone ("no changes
-    were made"), or a verb of the agent's own writes (``agent_verbs``, see :func:`write_verbs`) negated
-    with the agent as its subject or in the passive ("I wasn't able to add the liftgate", "your visit
-    hasn't been booked"). A negated verb about something else, again or later, or the user's own part
-    ("I can't change anything else", "it can't be moved again", "I can't do that for you") is none.
+    were made"), or a verb of the agent's own writes (``agent_tools``' names, see :func:`write_verbs`)
+    negated with the agent as its subject or in the passive, in a sentence that names what a write acts
+    on or says "it" after the verb ("I wasn't able to add the liftgate", "your visit hasn't been
+    booked", "I couldn't cancel it"). A negated verb about something else, again or later, or the
+    user's own part ("I can't change the cabin", "it can't be moved again") is none.
 
-    >>> denied_writes("Done — your booking is cancelled. I can't refund the booking fee, though.", ["cancel"])
-    >>> denied_writes("I'm sorry, I wasn't able to cancel your booking.", ["cancel"])
+    >>> denied_writes("Done — your booking is cancelled. I can't refund the booking fee, though.", ["cancel_booking"])
+    >>> denied_writes("I'm sorry, I wasn't able to cancel your booking.", ["cancel_booking"])
     "i'm sorry, i wasn't able to cancel your booking."
     """
     bare = turned_down(answer)
     if bare is not None:
         return bare
-    forms = sorted({f for v in agent_verbs for f in _forms(v.lower())}, key=len, reverse=True)
+    tools = list(agent_tools)
+    forms = sorted({f for v in write_verbs(tools) for f in _forms(v.lower())}, key=len, reverse=True)
     verb = re.compile(r"\b(?:" + "|".join(map(re.escape, forms)) + r")\b") if forms else None
+    objects = _objects(tools)
     for s in sentences(without_json(answer)):
         if _ELSEWHERE.search(s):
             continue
         if _NOTHING_DONE.search(s):
             return s
+        named = bool(set(re.findall(r"[a-z]+", s)) & objects)
         for found in verb.finditer(s) if verb else ():
             before = s[: found.start()]
+            if not (named or _IT_AFTER.match(s, found.end())):
+                continue
             if _FIRST_PERSON_NO.search(before) or _PASSIVE_NO.search(before[-40:]):
                 return s
     return None
+
+
+#: After a negated verb, the thing done said as "it": "I couldn't cancel it", "I wasn't able to do so".
+_IT_AFTER = re.compile(r" (?:it|them|that|this|so|you|your request)\b")
+
+
+def _objects(tools: Iterable[str]) -> set[str]:
+    """The words of what the tools act on, singular and plural ("liftgate", "shipment", "shipments")."""
+    words = {w for t in tools for w in t.split("_")[1:] if len(w) > 2 and w not in ("for", "the", "and", "from")}
+    return words | {w + "s" for w in words} | {w[:-1] for w in words if w.endswith("s")}
 
 
 def old_values(rows: Mapping[tuple[str, Any], tuple[Any, Any]], outputs: Iterable[str]) -> list[str]:

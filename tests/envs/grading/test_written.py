@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from envs.grading.written import denied_writes, old_values, stated_as_current, write_verbs
+from envs.grading.written import denied_writes, old_values, stated_as_current
 
-VERBS = write_verbs(["cancel_booking", "add_liftgate_freight_shipment", "create_access_visit"])
+TOOLS = ["cancel_booking", "add_liftgate_freight_shipment", "create_access_visit"]
 
 
 @pytest.mark.parametrize(
@@ -21,10 +21,11 @@ VERBS = write_verbs(["cancel_booking", "add_liftgate_freight_shipment", "create_
         "No changes were made to your account.",
         "Unfortunately, I wasn't able to process your request.",
         "We have not yet cancelled it.",
+        "I couldn't book the visit.",
     ],
 )
 def test_an_answer_that_says_the_writes_were_not_made_is_found(answer):
-    assert denied_writes(answer, VERBS) is not None
+    assert denied_writes(answer, TOOLS) is not None
 
 
 @pytest.mark.parametrize(
@@ -37,15 +38,16 @@ def test_an_answer_that_says_the_writes_were_not_made_is_found(answer):
         "I can't waive the fee, but your visit is booked for March 14 at 10 AM.",
         "There's nothing else you need to do.",
         "Your visit is booked. If you can't make it, let me know.",
+        "I've added the liftgate to your shipment. I can't change the pickup terminal, though.",
         "",
     ],
 )
 def test_a_confirmation_with_side_remarks_says_nothing_of_the_kind(answer):
-    assert denied_writes(answer, VERBS) is None
+    assert denied_writes(answer, TOOLS) is None
 
 
 def test_after_a_hand_over_to_staff_only_the_transfer_is_the_agents_write():
-    verbs = write_verbs(["transfer_to_human_agent"])
+    verbs = ["transfer_to_human_agent"]
     assert denied_writes("I can't approve it myself, so I've transferred you to a colleague who can.", verbs) is None
     assert denied_writes("I can't do that.", verbs) is not None
     assert denied_writes("I wasn't able to transfer you.", verbs) is not None
