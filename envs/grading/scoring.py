@@ -262,11 +262,15 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     # nor does it state what it restates of the user's own words ("your order delivered on January 3")
     kept = without_superseded(without_user_words(plainly.text, user), task.outputs)
     # an asked value the writes changed: what it was before them is said as what it was, or not at all
-    excused = required_values(env, task, expected.results) if writes and task.outputs else set()
+    done = [
+        (c.arguments, r)
+        for c, r in zip(task.gold_actions, expected.results, strict=False)
+        if env.tools[c.tool].kind == "write"
+    ]
     replaced = [
         v
-        for v in (old_values(expected.rows, task.outputs) if writes and task.outputs else [])
-        if not any(Reading(e).states(v) for e in excused) and not Reading(user).states(v) and stated_as_current(kept, v)
+        for v in (old_values(expected.rows, task.outputs, done) if writes and task.outputs else [])
+        if not Reading(user).states(v) and stated_as_current(kept, v)
     ]
     for out in task.outputs:
         error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None

@@ -119,12 +119,13 @@ def _forms(verb: str) -> list[str]:
 
 def write_verbs(tools: Iterable[str]) -> list[str]:
     """The verbs an answer reports the agent's own writes with: each tool's leading word ("add" of
-    ``add_liftgate_freight_shipment``, "check in" of ``check_in_booking``) and its everyday equals."""
+    ``add_liftgate_freight_shipment``, "check in" and "check" of ``check_in_booking``: "pay" of
+    ``pay_in_full_bill`` is no "pay in") and its everyday equals."""
     out: list[str] = []
     for tool in tools:
         words = tool.split("_")
-        head = words[0] + (f" {words[1]}" if len(words) > 2 and words[1] in ("in", "out", "up", "off", "back") else "")
-        out += [head, *_SAME_AS.get(head, ())]
+        particle = len(words) > 2 and words[1] in ("in", "out", "up", "off", "back")
+        out += [*([f"{words[0]} {words[1]}"] if particle else []), words[0], *_SAME_AS.get(words[0], ())]
     return list(dict.fromkeys(out))
 
 
@@ -173,12 +174,22 @@ def _objects(tools: Iterable[str]) -> set[str]:
     return words | {w + "s" for w in words} | {w[:-1] for w in words if w.endswith("s")}
 
 
-def old_values(rows: Mapping[tuple[str, Any], tuple[Any, Any]], outputs: Iterable[str]) -> list[str]:
+def old_values(
+    rows: Mapping[tuple[str, Any], tuple[Any, Any]], outputs: Iterable[str], writes: Iterable[tuple[Any, Any]] = ()
+) -> list[str]:
     """The values the required ``outputs`` (numbers and dates) had before the writes changed them:
     for each row the writes changed (``rows``: expected and initial row by table and key), the initial
-    value of each column whose new value is an output. An old value an output also states is none."""
+    value of each column whose new value is an output. An old value an output also states is none, nor
+    one the ``writes`` (arguments and result of each) sent or returned as another field (the past-due
+    amount paid, equal to the balance it cleared): the answer reports it as that. The changed column
+    shown by a write's result before a later write changed it again is still the old value.
+
+    >>> rows = {("accounts", ("A1",)): ({"balance": 0.0}, {"balance": 120.0})}
+    >>> old_values(rows, ["0.00"]), old_values(rows, ["0.00"], [({"amount": 120.0}, {"paid": True})])
+    (['120.0'], [])
+    """
     asked = [o for o in outputs if as_number(o) is not None or parse_value(o.strip()) is not None]
-    out: list[str] = []
+    found: dict[str, str] = {}
     for after, before in rows.values():
         if not isinstance(after, dict) or not isinstance(before, dict):
             continue
@@ -187,8 +198,23 @@ def old_values(rows: Mapping[tuple[str, Any], tuple[Any, Any]], outputs: Iterabl
             if old is None or new is None or old == new or isinstance(new, bool):
                 continue
             if any(Reading(str(new)).states(o) and Reading(o).states(str(new)) for o in asked):
-                out.append(str(old))
-    return [v for v in dict.fromkeys(out) if not any(Reading(o).states(v) for o in outputs)]
+                found.setdefault(str(old), col)
+    sent = [(k, v) for pair in writes for part in pair for k, v in _scalars(part)]
+    return [
+        v
+        for v, col in found.items()
+        if not any(Reading(o).states(v) for o in outputs)
+        and not any(k != col and Reading(str(x)).states(v) and Reading(v).states(str(x)) for k, x in sent)
+    ]
+
+
+def _scalars(data: Any, key: str = "") -> list[tuple[str, Any]]:
+    """Every scalar in ``data`` with the field name it stands under."""
+    if isinstance(data, dict):
+        return [p for k, v in data.items() for p in _scalars(v, str(k))]
+    if isinstance(data, list):
+        return [p for v in data for p in _scalars(v, key)]
+    return [] if data is None or isinstance(data, bool) else [(key, data)]
 
 
 #: Words that say a value is what it was: "from", "previously", "your old credit of", "(was …)".

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.grading.written import denied_writes, old_values, stated_as_current
+from envs.grading.written import denied_writes, old_values, stated_as_current, write_verbs
 
 TOOLS = ["cancel_booking", "add_liftgate_freight_shipment", "create_access_visit"]
 
@@ -44,6 +44,12 @@ def test_an_answer_that_says_the_writes_were_not_made_is_found(answer):
 )
 def test_a_confirmation_with_side_remarks_says_nothing_of_the_kind(answer):
     assert denied_writes(answer, TOOLS) is None
+
+
+def test_a_tools_second_word_is_a_particle_only_where_it_is_one():
+    assert write_verbs(["check_in_booking"])[:2] == ["check in", "check"]
+    assert "pay" in write_verbs(["pay_in_full_hospital_bill"])
+    assert denied_writes("I wasn't able to pay your hospital bill.", ["pay_in_full_hospital_bill"]) is not None
 
 
 def test_after_a_hand_over_to_staff_only_the_transfer_is_the_agents_write():
