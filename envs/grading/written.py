@@ -134,9 +134,9 @@ def denied_writes(answer: str, agent_tools: Iterable[str]) -> str | None:
     turn-down of the request ("I'm sorry, I can't do that."), the whole of it said undone ("no changes
     were made"), or a verb of the agent's own writes (``agent_tools``' names, see :func:`write_verbs`)
     negated with the agent as its subject or in the passive, in a sentence that names what a write acts
-    on or says "it" after the verb ("I wasn't able to add the liftgate", "your visit hasn't been
-    booked", "I couldn't cancel it"). A negated verb about something else, again or later, or the
-    user's own part ("I can't change the cabin", "it can't be moved again") is none.
+    on or says "it" or "your" after the verb ("I wasn't able to add the liftgate", "your visit hasn't
+    been booked", "I couldn't cancel it", "I couldn't reinstate your account"). A negated verb about
+    something else, again or later ("I can't change the cabin", "it can't be moved again") is none.
 
     >>> denied_writes("Done — your booking is cancelled. I can't refund the booking fee, though.", ["cancel_booking"])
     >>> denied_writes("I'm sorry, I wasn't able to cancel your booking.", ["cancel_booking"])
@@ -164,8 +164,9 @@ def denied_writes(answer: str, agent_tools: Iterable[str]) -> str | None:
     return None
 
 
-#: After a negated verb, the thing done said as "it": "I couldn't cancel it", "I wasn't able to do so".
-_IT_AFTER = re.compile(r" (?:it|them|that|this|so|you|your request)\b")
+#: After a negated verb, the thing done said as "it" or as the user's: "I couldn't cancel it", "I wasn't
+#: able to reinstate your account" (a record named in words no tool's name holds).
+_IT_AFTER = re.compile(r" (?:it|them|that|this|so|you|your)\b")
 
 
 def _objects(tools: Iterable[str]) -> set[str]:

@@ -22,6 +22,7 @@ TOOLS = ["cancel_booking", "add_liftgate_freight_shipment", "create_access_visit
         "Unfortunately, I wasn't able to process your request.",
         "We have not yet cancelled it.",
         "I couldn't book the visit.",
+        "Unfortunately, I wasn't able to create your account.",
     ],
 )
 def test_an_answer_that_says_the_writes_were_not_made_is_found(answer):
