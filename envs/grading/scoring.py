@@ -51,13 +51,14 @@ from .restating import (
     weighed_against,
 )
 from .unasked import offered_payments, refused_key, reminders, unasked_figures
+from .written import denied_writes, old_values, stated_as_current
 
 FLOAT_REL_TOL = 1e-6
 #: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
 #: the reason to leave unsaid which one stops the request (one shown by a tool is a rival alone).
 MIN_LISTED_RIVALS = 2
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
-ANSWER_CHECKS = ("output", "distractor", "refusal")
+ANSWER_CHECKS = ("output", "distractor", "refusal", "report")
 
 Row = dict[str, Any]
 Key = tuple[Any, ...]
@@ -247,17 +248,50 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     reported = [*task.outputs, *required_values(env, task, expected.results)] if task.outputs else []
     acted = acted_on(env, task, expected.results)
     dumped = dumped_records(answer, reads, reported, user, names=call_ids(task), acted_on=acted) if task.outputs else []
-    # where nothing was to be refused, "I'm sorry, I can't do that." reports the writes made as not made
-    refused = turned_down(answer) if task.outputs and not task.refusals else None
-    for out in task.outputs:
-        error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
-        error = f"the answer turns the request down ({refused!r}), though nothing was refused" if refused else error
-        stated = value_stated(said, out, also=spec_readings(env.spec, out) if is_label(out) else ())
-        checklist.append(CheckResult(kind="output", description=out, passed=stated and not error, error=error))
+    writes = [c for c in task.gold_actions if env.tools[c.tool].kind == "write"]
+    refused = None
+    if not task.refusals and writes:
+        # where the writes were made, an answer that says they were not ("I can't do that", "I wasn't
+        # able to add the liftgate") misreports them, hand-overs included; the user's own writes are
+        # theirs to do, so only a bare turn-down denies those
+        refused = denied_writes(answer, [c.tool for c in writes if c.actor != "user"])
+    elif not task.refusals and task.outputs:
+        refused = turned_down(answer)
     plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
     # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
     # nor does it state what it restates of the user's own words ("your order delivered on January 3")
     kept = without_superseded(without_user_words(plainly.text, user), task.outputs)
+    # an asked value the writes changed: what it was before them is said as what it was, or not at all
+    done = [
+        (c.arguments, r)
+        for c, r in zip(task.gold_actions, expected.results, strict=False)
+        if env.tools[c.tool].kind == "write"
+    ]
+    replaced = [
+        v
+        for v in (old_values(expected.rows, task.outputs, done) if writes and task.outputs else [])
+        if not Reading(user).states(v) and stated_as_current(kept, v)
+    ]
+    for out in task.outputs:
+        error = f"stated only by reading out the records {', '.join(dumped)}" if dumped else None
+        if replaced:
+            error = (
+                f"the answer states {', '.join(replaced)}, the value before the writes, as the current one or "
+                "beside the new one with nothing telling which is which"
+            )
+        error = f"the answer turns the request down ({refused!r}), though nothing was refused" if refused else error
+        stated = value_stated(said, out, also=spec_readings(env.spec, out) if is_label(out) else ())
+        checklist.append(CheckResult(kind="output", description=out, passed=stated and not error, error=error))
+    if refused and not task.outputs:
+        # checked only where it fails, so that the partial credit of every answer it passes stays as it was
+        checklist.append(
+            CheckResult(
+                kind="report",
+                description="the answer does not say the writes made were not made",
+                passed=False,
+                error=f"the answer says the request was not done ({refused!r}), though it was",
+            )
+        )
     undenied = Reading(without_denied(kept))
     for value in task.distractors:
         named = label_named(without_denied_lists(kept), value) if is_label(value) else undenied.states(value)

@@ -29,7 +29,9 @@ Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rest
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
 (dual control: the user must change something on their own side), ``documents`` and ``documents
 (write)`` (a knowledge-base task whose refusal, or only whose writes, rest on a rule in an article the
-agent must find, beside close-but-wrong ones) and ``write``.
+agent must find, beside close-but-wrong ones), ``write`` and ``write (value asked)`` (a write task that
+asks for a value too). :mod:`.write_adversaries` do a write task's writes and then misreport them;
+:mod:`.write_answers` confirms them correctly in many forms.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from .classes import (
     POLICY_REFUSAL,
     USER_ACTS,
     WRITE,
+    WRITE_VALUE,
     task_class,
 )
 from .guesses import GUESS_ADVERSARIES, play_guess
@@ -63,6 +66,8 @@ from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
 from .outside_answers import outside_answers
 from .reported_answers import reported_answers
 from .verbose_answers import verbose_answers
+from .write_adversaries import WRITE_ADVERSARIES, play_write
+from .write_answers import write_answers
 
 OWN_AGENTS = (
     "oracle",
@@ -87,8 +92,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     **ADVERSARIES,
     **OUTSIDE_ADVERSARIES,
     **GUESS_ADVERSARIES,
+    **WRITE_ADVERSARIES,
 }
-AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES, *GUESS_ADVERSARIES)
+AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES, *GUESS_ADVERSARIES, *WRITE_ADVERSARIES)
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
 #: names (on a refusal task that answer is a correct one; only the tasks where the same request must
@@ -121,6 +127,7 @@ __all__ = [
     "TARGETS",
     "USER_ACTS",
     "WRITE",
+    "WRITE_VALUE",
     "task_class",
 ]
 
@@ -184,6 +191,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_outside(agent, env, task)
     if agent in GUESS_ADVERSARIES:
         return play_guess(agent, env, task)
+    if agent in WRITE_ADVERSARIES:
+        return play_write(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []
@@ -268,7 +277,8 @@ MAX_QUOTED_PER_FORM = 3
 
 def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str) -> None:
     """Score each correct answer of ``task`` on one replay of its gold actions."""
-    answers = natural_answers(env, task)
+    # confirmations of what a write task did, in their own forms
+    answers = natural_answers(env, task) | {f"write {k}": v for k, v in write_answers(env, task).items()}
     if not answers:
         return
     episode = env.episode(task)

@@ -264,7 +264,10 @@ def _inform(c: _Ctx, f: _Form) -> str:
     m = re.fullmatch(r"(.+?) (?:is|are|would be|comes to) (.+?)\.", said)
     what = (m[1][0].lower() + m[1][1:]) if m else "the answer"
     low = said[:1].lower() + said[1:] if not re.match(r"[A-Z]{2}|[A-Z]\w*\d", said) else said
-    return f.inform.format(said=said, low=low, V=", ".join(values), what=what, name=c.name)
+    text = f.inform.format(said=said, low=low, V=", ".join(values), what=what, name=c.name)
+    # "nothing has been changed" closes an answer to a question; after the task's writes it is untrue
+    writes = any((t := c.env.spec.tool(a.tool)) is not None and t.kind == "write" for a in c.task.gold_actions)
+    return text.replace(" Nothing has been changed.", "") if writes and not c.task.refusals else text
 
 
 def outside_answers(env: Environment, task: Task, results: list[Any]) -> dict[str, str]:

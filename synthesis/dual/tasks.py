@@ -117,7 +117,8 @@ def build_task(
             "assertions": assertions,
             "difficulty": ("easy", "medium", "hard")[min(len(faults), 3) - 1],
             "expects_change": True,
-            "reward_basis": ["state", "assertions"],
+            # the answer is graded too: one that says the fix was not made after it was fails
+            "reward_basis": ["state", "outputs", "assertions"],
             "tags": ["dual-control", f"faults-{mix}", *(f"fault:{f.id}" for f in faults)],
         }
     )
