@@ -22,6 +22,7 @@ from envs.formats.task import Task, ToolCall
 from envs.grading.decidable import stated_now
 
 from .articles import RulePlan, write_articles
+from .choices import choice_task
 from .distractors import looser, stricter
 from .header import header_policy
 from .policy_split import rule_reasons, split_policy
@@ -174,6 +175,7 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     )
     variant = KbVariant(EnvSpec.model_validate(data), [], spec.id, plans)
     lookups = _Lookups(variant.spec, rows, plans)
+    now = stated_now(spec.policy)
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
@@ -182,20 +184,32 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         documents = list(dict.fromkeys(p.article for p, _, _ in deciding))
         reads = [call for d in documents for call in lookups.calls(d)]
         answer = task.answer.replace("the policy says", "the help center says") if task.answer else task.answer
-        variant.tasks.append(
-            task.model_copy(
-                update={
-                    "id": tid,
-                    "env": vid,
-                    "required_documents": documents,
-                    "gold_actions": [*reads, *task.gold_actions],
-                    "answer": answer,
-                    "tags": [*task.tags, "knowledge-base"],
-                }
-            )
+        copied = task.model_copy(
+            update={
+                "id": tid,
+                "env": vid,
+                "required_documents": documents,
+                "gold_actions": [*reads, *task.gold_actions],
+                "answer": answer,
+                "tags": [*task.tags, "knowledge-base"],
+            }
         )
         shift = len(reads)  # the variant's gold finds and reads the documents first
-        variant.deciding[tid] = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
+        decided = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
+        if not task.refusals:  # the user names the record the rule allows: only a choice can rest on it
+            plan, _, index = deciding[0]
+            choice = (
+                choice_task(variant.spec, copied, plan, index + shift, now)
+                if len(deciding) == 1 and index is not None and now
+                else None
+            )
+            if choice is None:  # kept as a plain write: acting without the article gives its state
+                tags = [t for t in copied.tags if t != "knowledge-base"]
+                variant.tasks.append(copied.model_copy(update={"required_documents": [], "tags": tags}))
+                continue
+            copied = choice.model_copy(update={"tags": [*choice.tags, "document-choice"]})
+        variant.tasks.append(copied)
+        variant.deciding[tid] = decided
     lookups.close()
     return variant
 
