@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from envs.engine import Environment, Episode
-from envs.errors import ToolError
+from envs.errors import SpecError, ToolError
 from envs.formats.spec import EnvSpec, TableSpec
 from envs.formats.task import Assertion, PatchOp, Task, ToolCall, UserProfile
 from envs.grading.tested import column_named, owner_and_column, owner_table
@@ -125,16 +125,39 @@ class _Shape:
         self.ok = True
 
 
+def _fresh(taken: set[str], value: str) -> str:
+    """A value of a unique column in the same form as ``value`` that no row holds: its number moved on
+    ("CN-48213" gives "CN-48214"), or a letter added."""
+    m = re.fullmatch(r"(.*?)(\d+)", value)
+    for n in range(1, 1000):
+        candidate = f"{m[1]}{int(m[2]) + n:0{len(m[2])}d}" if m else f"{value}-{n}"
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
+    raise ValueError(value)
+
+
 def _copies(
     episode: Episode, shape: _Shape, row: dict[str, Any], value: Any, ids: tuple[str, str]
 ) -> list[dict[str, Any]]:
     if shape.via is None:
-        return [{**row, shape.key: i, shape.column: value} for i in ids]
-    key = shape.tested.primary_key[0]
-    target = episode.query(
-        f'SELECT "{key}" AS k FROM "{shape.tested.name}" WHERE "{shape.column}" = :v ORDER BY 1', {"v": value}
-    )
-    return [{**row, shape.key: i, shape.via: target[0]["k"]} for i in ids] if target else []
+        copies = [{**row, shape.key: i, shape.column: value} for i in ids]
+    else:
+        key = shape.tested.primary_key[0]
+        target = episode.query(
+            f'SELECT "{key}" AS k FROM "{shape.tested.name}" WHERE "{shape.column}" = :v ORDER BY 1', {"v": value}
+        )
+        if not target:
+            return []
+        copies = [{**row, shape.key: i, shape.via: target[0]["k"]} for i in ids]
+    unique = {c.name for c in shape.table.columns if c.unique} | {u[0] for u in shape.table.unique if len(u) == 1}
+    for column in unique - {shape.key}:
+        if row.get(column) is None:
+            continue
+        taken = {str(r["v"]) for r in episode.query(f'SELECT "{column}" AS v FROM "{shape.table.name}"')}
+        for copy in copies:
+            copy[column] = _fresh(taken, str(row[column]))
+    return copies
 
 
 def choice_task(spec: EnvSpec, task: Task, plan: RulePlan, index: int, now: datetime) -> Task | None:
@@ -176,8 +199,10 @@ def choice_task(spec: EnvSpec, task: Task, plan: RulePlan, index: int, now: date
         return None
     patch = [PatchOp(op="insert", table=shape.table.name, rows=copies)]
     draft = task.model_copy(update={"initial_patch": [*task.initial_patch, *patch]})
-    # a fresh engine: the first caches the task's initial state by id, without the patch
-    return _rewritten(Environment(spec), draft, shape, plan, call, listing, user[0], now)
+    try:  # a fresh engine: the first caches the task's initial state by id, without the patch
+        return _rewritten(Environment(spec), draft, shape, plan, call, listing, user[0], now)
+    except SpecError:  # the copies break a constraint of the table (a unique pair, a check)
+        return None
 
 
 def _tested(episode: Episode, shape: _Shape, record: dict[str, Any]) -> str | None:
