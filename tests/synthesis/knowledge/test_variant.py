@@ -15,7 +15,10 @@ from envs.catalog import CatalogEntry, load_env_dir
 from envs.check import check_env
 from envs.engine import Environment
 from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
-from envs.quality.gaming import DOCUMENTS, play, task_class
+from envs.formats.task import Task
+from envs.grading.scoring import score_episode
+from envs.quality.adversaries import Agent
+from envs.quality.gaming import DOCUMENT_WRITES, DOCUMENTS, WRITE, play, task_class
 from envs.quality.retrieval import retrieval_counts
 from synthesis.catalog.default_catalog import synthesis_config
 from synthesis.catalog.pipeline import synthesize_one
@@ -208,8 +211,10 @@ def with_writes(tmp_path_factory: pytest.TempPathFactory) -> KbVariant:
 def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_writes: KbVariant):
     env = Environment(with_writes.spec)
     rows = with_writes.spec.seed[TABLE]
-    written = [(t, i, text, value) for t in with_writes.tasks for text, value, i in with_writes.deciding[t.id] if i]
-    assert len({t.id for t, *_ in written}) >= 3
+    written = [
+        (t, i, text, value) for t in with_writes.tasks for text, value, i in with_writes.deciding.get(t.id, []) if i
+    ]
+    assert len({t.id for t, *_ in written}) >= 1
     for task, index, text, value in written:
         assert task.gold_actions[index].tool in {r.tool for r in with_writes.spec.rules if r.text == text}
         plan = next(p for p in with_writes.plans if p.text == text)
@@ -229,7 +234,7 @@ def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     task, (text, value, _) = next(
         (t, d)
         for t in broken.tasks
-        for d in broken.deciding[t.id]
+        for d in broken.deciding.get(t.id, [])
         if d[2] is not None and all(x[2] is not None for x in broken.deciding[t.id])
     )
     plan = next(p for p in broken.plans if p.text == text)
@@ -241,3 +246,42 @@ def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     assert (
         str(err.value) == f"airport_parking_reservations_kb: task {task.id}: no distractor of '{text}' refuses {value}"
     )
+
+
+def _act_on_listed(env: Environment, task: Task, pick: str) -> float:
+    """An agent that reads what the gold reads, then makes the request's write on the first, the last
+    or every record of the last listing, without deciding which the rules allow."""
+    episode = env.episode(task)
+    try:
+        agent = Agent(env, episode, task.instruction, list(task.gold_actions)).read()
+        tool, args = agent.write_calls()[0]
+        rows = next(r for r in reversed(agent.results) if isinstance(r, list) and r and isinstance(r[0], dict))
+        key = next(k for k in args if k in rows[0])
+        for row in {"first": rows[:1], "last": rows[-1:], "every": rows}[pick]:
+            agent.call(tool, {**args, key: row[key]})
+        return score_episode(env, task, episode, answer="Done.").reward
+    finally:
+        episode.close()
+
+
+def test_a_document_decided_write_is_a_choice_only_the_current_article_makes(with_writes: KbVariant):
+    env = Environment(with_writes.spec)
+    now = with_writes.spec.clock
+    decided = [t for t in with_writes.tasks if task_class(env, t) == DOCUMENT_WRITES]
+    plain = [t for t in with_writes.tasks if not t.required_documents]
+    assert decided and plain
+    for task in decided:
+        # two copies of the written record patched in, listed first and last, that the rule refuses
+        (patch,) = [op for op in task.initial_patch if op.op == "insert"]
+        assert len(patch.rows) == 2 and "document-choice" in task.tags
+        (text, value, _), *_ = with_writes.deciding[task.id]
+        plan = next(p for p in with_writes.plans if p.text == text)
+        assert plan.terms is not None and plan.terms.allows(now, value) is True
+        assert play("oracle", env, task) == 1.0, task.id
+        for agent in ("segment-terms", "follows-distractor", "top-document"):
+            assert play(agent, env, task) < 1.0, (agent, task.id)
+        for pick in ("first", "last", "every"):
+            assert _act_on_listed(env, task, pick) < 1.0, (pick, task.id)
+    for task in plain:  # the user names a record the rule allows: acting without the article passes
+        assert task_class(env, task) == WRITE and "knowledge-base" not in task.tags
+        assert play("oracle", env, task) == 1.0
