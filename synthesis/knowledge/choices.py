@@ -25,12 +25,13 @@ from envs.engine import Environment, Episode
 from envs.errors import SpecError, ToolError
 from envs.formats.spec import EnvSpec, TableSpec
 from envs.formats.task import Assertion, PatchOp, Task, ToolCall, UserProfile
-from envs.grading.tested import column_named, owner_and_column, owner_table
+from envs.grading.decidable import decide
+from envs.grading.tested import column_named, details_tool, owner_and_column, owner_table, record_lookup
 
 from ..tasks.checklist import condition
 from ..tasks.phrasing import verb_phrase
 from .articles import RulePlan
-from .terms import Terms
+from .terms import Terms, read_terms
 
 _TIMED = ("after", "before", "last", "passed")
 
@@ -217,6 +218,49 @@ def _tested(episode: Episode, shape: _Shape, record: dict[str, Any]) -> str | No
     return None if value is None else str(value)
 
 
+def _shown(spec: EnvSpec, shape: _Shape, written: list[dict[str, Any]], reads: list[ToolCall]) -> list[ToolCall]:
+    """The reads that show the tested value of each record written, where the listing does not: the
+    details of the record it references."""
+    tool = details_tool(spec, shape.tested.name) if shape.via is not None else None
+    if tool is None:
+        return []
+    key = shape.tested.primary_key[0]
+    wanted = [ToolCall(tool=tool, arguments={key: r[shape.via]}) for r in written if shape.via is not None]
+    out: list[ToolCall] = []
+    for c in wanted:
+        if c not in reads and c not in out:
+            out.append(c)
+    return out
+
+
+_MARKED = re.compile(r"^(?P<owner>.+?) must (?P<neg>not )?be marked (?P<column>[a-z ]+)$")
+
+
+def _rule_allows(spec: EnvSpec, episode: Episode, text: str, args: dict[str, Any], now: datetime) -> bool | None:
+    """Whether the rule ``text`` allows the write with ``args``: its terms (:mod:`.terms`), "… must be in
+    the future" or "… must (not) be marked <flag>" applied to the value the call reaches; None when
+    the words are none of those or the value is out of reach."""
+    terms = read_terms(text)
+    marked = _MARKED.match(text)
+    if marked is not None:
+        owner_words, column = marked["owner"].removeprefix("the "), marked["column"].replace(" ", "_")
+    else:
+        owner_words, column = owner_and_column((terms.subject if terms else None) or text.split(" must ")[0])
+    table = owner_table(spec, owner_words)
+    timed = terms is None or terms.kind in _TIMED
+    name = column_named(table, column, timed) if table is not None else None
+    lookup = record_lookup(spec, table, name, args) if table is not None and name else None
+    rows = episode.query(*lookup) if lookup else []
+    if len(rows) != 1 or rows[0]["v"] is None:
+        return None
+    value = rows[0]["v"]
+    if terms is not None:
+        return terms.allows(now, [str(value)])
+    if marked is not None:
+        return bool(value) is not bool(marked["neg"])
+    return decide(text, now, str(value))  # "must be in the future", and any other time rule it reads
+
+
 def _accepts(env: Environment, task: Task, reads: list[ToolCall], call: ToolCall) -> bool:
     episode = env.episode(task)
     try:
@@ -247,8 +291,22 @@ def _rewritten(
         listed = episode.call_tool(listing.tool, listing.arguments).content
         records = [r for r in listed if isinstance(r, dict)]
         verdicts = [(r, plan.terms.allows(now, [v]) if (v := _tested(episode, shape, r)) else None) for r in records]
+        others = [
+            r.text for r in env.spec.rules if r.tool == call.tool and r.enforced_by == "policy" and r.text != plan.text
+        ]
+        # the tool's other rules left to the policy, on each record the deciding rule allows
+        held = {
+            str(r[shape.key]): [
+                _rule_allows(env.spec, episode, text, {**call.arguments, shape.key: r[shape.key]}, now)
+                for text in others
+            ]
+            for r, ok in verdicts
+            if ok is True
+        }
     finally:
         episode.close()
+    if any(None in v for v in held.values()):  # a rule this reading cannot apply: which to write is unknown
+        return None
     ids = [str(c[shape.key]) for c in task.initial_patch[-1].rows]
     if not records or str(records[0][shape.key]) != ids[0] or str(records[-1][shape.key]) != ids[-1]:
         return None
@@ -257,11 +315,12 @@ def _rewritten(
         for r in records
     }
     accepted = {k for k, c in calls.items() if _accepts(env, task, reads, c)}
-    allowed = [str(r[shape.key]) for r, ok in verdicts if ok is True and str(r[shape.key]) in accepted]
+    allowed = [k for r, ok in verdicts if ok is True and (k := str(r[shape.key])) in accepted and all(held[k])]
     refused = [str(r[shape.key]) for r, ok in verdicts if ok is False and str(r[shape.key]) in accepted]
     if str(call.arguments[shape.key]) not in allowed or not set(ids) <= set(refused):
         return None
-    gold = [*reads, *(calls[k] for k in allowed)]
+    gold = [*reads, *_shown(env.spec, shape, [r for r in records if str(r[shape.key]) in allowed], reads)]
+    gold += [calls[k] for k in allowed]
     assertions = _assertions(env, task, reads, gold, shape, refused, calls)
     if assertions is None:
         return None
@@ -329,6 +388,9 @@ def _assertions(
                         sql = f'SELECT count(*) = 1 FROM "{t.name}" WHERE "{key}" = \'{r[key]}\' AND {condition(c, v)}'
                         out.append(Assertion(description=f"The {c.replace('_', ' ')} of {r[key]}", sql=sql))
         rows = {r[shape.key]: r for r in before.dump(shape.table.name)}
+        now_rows = {r[shape.key]: r for r in after.dump(shape.table.name)}
+        if any(rows[k] != now_rows.get(k) for k in refused):  # the gold's writes reach them too
+            return None
         for k in refused:
             for c in sorted(changed_columns):
                 where = f"\"{shape.key}\" = '{k}' AND {condition(c, rows[k][c])}"
@@ -340,3 +402,59 @@ def _assertions(
         before.close()
         after.close()
     return out or None
+
+
+def more_choices(spec: EnvSpec, template: Task, plan: RulePlan, index: int, now: datetime) -> list[tuple[Task, int]]:
+    """Choice tasks like ``template``'s (whose gold write ``index`` the rule of ``plan`` allows) for the
+    other customers: each record of the kind the rule allows and its archived edition refuses, once
+    per customer, the gold re-addressed to them (``template``'s article reads, their identity look-up,
+    their listing, the write), each with the index of its write on the record picked; ids and tags are
+    the caller's."""
+    call = template.gold_actions[index]
+    if plan.terms is None or plan.stricter is None:
+        return []
+    shape = _Shape(spec, call, plan.terms)
+    if not shape.ok:
+        return []
+    env = Environment(spec)
+    base = env.episode()
+    try:
+        rows = base.dump(shape.table.name)
+        users = {r[shape.user.primary_key[0]]: r for r in base.dump(shape.user.name)}
+        mine = next((r for r in rows if r[shape.key] == call.arguments.get(shape.key)), None)
+        owner = users.get(mine[shape.owner]) if mine else None
+        lookup = next(
+            (c for c in template.gold_actions[:index] if owner and c.arguments == {shape.email: owner[shape.email]}),
+            None,
+        )
+        listing = _listed(base, template.gold_actions[:index], shape.key, call.arguments[shape.key])
+        picked: list[dict[str, Any]] = []
+        for row in rows:
+            value = _tested(base, shape, row)
+            held = row[shape.owner]
+            if value is None or held in {r[shape.owner] for r in picked}:
+                continue
+            if plan.terms.allows(now, [value]) is True and plan.stricter.allows(now, [value]) is False:
+                picked.append(row)
+    finally:
+        base.close()
+    if owner is None or lookup is None or listing is None:
+        return []
+    articles = template.gold_actions[: template.gold_actions.index(lookup)]
+    user_key = shape.user.primary_key[0]
+    out = []
+    for row in picked:
+        swap = {owner[user_key]: row[shape.owner], call.arguments[shape.key]: row[shape.key]}
+
+        def moved(c: ToolCall, swap: dict[Any, Any] = swap) -> ToolCall:
+            return c.model_copy(update={"arguments": {k: swap.get(v, v) for k, v in c.arguments.items()}})
+
+        email = users[row[shape.owner]][shape.email]
+        gold = [*articles, lookup.model_copy(update={"arguments": {shape.email: email}}), moved(listing), moved(call)]
+        draft = template.model_copy(
+            update={"id": f"{template.id}-{row[shape.key]}", "gold_actions": gold, "initial_patch": []}
+        )
+        made = choice_task(spec, draft, plan, len(gold) - 1, now)
+        if made is not None:
+            out.append((made, made.gold_actions.index(moved(call))))
+    return out

@@ -12,6 +12,7 @@ is verified by :mod:`.verify`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,7 +23,7 @@ from envs.formats.task import Task, ToolCall
 from envs.grading.decidable import stated_now
 
 from .articles import RulePlan, write_articles
-from .choices import choice_task
+from .choices import choice_task, more_choices
 from .distractors import looser, stricter
 from .header import header_policy
 from .policy_split import rule_reasons, split_policy
@@ -176,6 +177,7 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     variant = KbVariant(EnvSpec.model_validate(data), [], spec.id, plans)
     lookups = _Lookups(variant.spec, rows, plans)
     now = stated_now(spec.policy)
+    templates: list[tuple[Task, RulePlan, int]] = []  # write tasks as choices, and what decides them
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
@@ -197,21 +199,56 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         shift = len(reads)  # the variant's gold finds and reads the documents first
         decided = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
         if not task.refusals:  # the user names the record the rule allows: only a choice can rest on it
-            plan, _, index = deciding[0]
-            choice = (
-                choice_task(variant.spec, copied, plan, index + shift, now)
-                if len(deciding) == 1 and index is not None and now
-                else None
-            )
-            if choice is None:  # kept as a plain write: acting without the article gives its state
+            plan, at = deciding[0][0], decided[0][2] if len(decided) == 1 else None
+            choice = choice_task(variant.spec, copied, plan, at, now) if at is not None and now else None
+            if choice is None or at is None:  # kept as a plain write: acting without the article gives its state
                 tags = [t for t in copied.tags if t != "knowledge-base"]
                 variant.tasks.append(copied.model_copy(update={"required_documents": [], "tags": tags}))
+                if at is not None:  # its record may still make a choice task of its own (_more_choices)
+                    templates.append((copied, plan, at))
                 continue
+            written = copied.gold_actions[at]
             copied = choice.model_copy(update={"tags": [*choice.tags, "document-choice"]})
+            at = copied.gold_actions.index(written)  # the writes follow the listing's order
+            decided = [(text, value, at) for text, value, _ in decided]
+            templates.append((copied, plan, at))
         variant.tasks.append(copied)
         variant.deciding[tid] = decided
     lookups.close()
+    _more_choices(variant, templates)
     return variant
+
+
+def _key(call: ToolCall) -> str:
+    return json.dumps([call.tool, call.arguments], sort_keys=True, default=str)
+
+
+def _more_choices(variant: KbVariant, templates: list[tuple[Task, RulePlan, int]]) -> None:
+    """Choice tasks for other customers, while the variant has fewer than ``MIN_TASKS`` tasks a document
+    decides (a write task that names its record became a plain write)."""
+    now = stated_now(variant.spec.policy)
+    decided = sum(bool(t.required_documents) for t in variant.tasks)
+    # one task per record written: those the choice tasks already decide
+    seen = {
+        _key(t.gold_actions[i]) for t in variant.tasks for _, _, i in variant.deciding.get(t.id, []) if i is not None
+    }
+    tried: set[tuple[str, str]] = set()
+    for template, plan, index in templates:
+        if decided >= MIN_TASKS or now is None:
+            return
+        if (plan.text, template.gold_actions[index].tool) in tried:  # the same customers again
+            continue
+        tried.add((plan.text, template.gold_actions[index].tool))
+        for made, at in more_choices(variant.spec, template, plan, index, now):
+            if decided >= MIN_TASKS or _key(made.gold_actions[at]) in seen:
+                continue
+            tid = f"{variant.spec.id}-{len(variant.tasks) + 1:03d}"
+            tags = [*dict.fromkeys([*made.tags, "knowledge-base", "document-choice"])]
+            variant.tasks.append(made.model_copy(update={"id": tid, "tags": tags}))
+            value = tested_value(Environment(variant.spec), made, at, plan.terms) if plan.terms else None
+            variant.deciding[tid] = [(plan.text, [value] if value is not None else [], at)]
+            seen.add(_key(made.gold_actions[at]))
+            decided += 1
 
 
 class _Lookups:
