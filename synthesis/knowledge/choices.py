@@ -240,8 +240,8 @@ def _rule_allows(spec: EnvSpec, episode: Episode, text: str, args: dict[str, Any
     """Whether the rule ``text`` allows the write with ``args``: its terms (:mod:`.terms`), "… must be in
     the future" or "… must (not) be marked <flag>" applied to the value the call reaches; None when
     the words are none of those or the value is out of reach."""
-    terms = read_terms(text)
     marked = _MARKED.match(text)
+    terms = None if marked else read_terms(text)  # "must be marked …" reads as a status otherwise
     if marked is not None:
         owner_words, column = marked["owner"].removeprefix("the "), marked["column"].replace(" ", "_")
     else:
@@ -261,7 +261,7 @@ def _rule_allows(spec: EnvSpec, episode: Episode, text: str, args: dict[str, Any
     return decide(text, now, str(value))  # "must be in the future", and any other time rule it reads
 
 
-def _accepts(env: Environment, task: Task, reads: list[ToolCall], call: ToolCall) -> bool:
+def _accepts(env: Environment, task: Task | None, reads: list[ToolCall], call: ToolCall) -> bool:
     episode = env.episode(task)
     try:
         episode.replay(reads)
@@ -305,7 +305,7 @@ def _rewritten(
         }
     finally:
         episode.close()
-    if any(None in v for v in held.values()):  # a rule this reading cannot apply: which to write is unknown
+    if any(None in v and False not in v for v in held.values()):  # no rule refuses it, one cannot be applied
         return None
     ids = [str(c[shape.key]) for c in task.initial_patch[-1].rows]
     if not records or str(records[0][shape.key]) != ids[0] or str(records[-1][shape.key]) != ids[-1]:
@@ -315,7 +315,11 @@ def _rewritten(
         for r in records
     }
     accepted = {k for k, c in calls.items() if _accepts(env, task, reads, c)}
-    allowed = [k for r, ok in verdicts if ok is True and (k := str(r[shape.key])) in accepted and all(held[k])]
+    allowed = [
+        k
+        for r, ok in verdicts
+        if ok is True and (k := str(r[shape.key])) in accepted and all(v is True for v in held[k])
+    ]
     refused = [str(r[shape.key]) for r, ok in verdicts if ok is False and str(r[shape.key]) in accepted]
     if str(call.arguments[shape.key]) not in allowed or not set(ids) <= set(refused):
         return None
@@ -406,12 +410,12 @@ def _assertions(
 
 def more_choices(spec: EnvSpec, template: Task, plan: RulePlan, index: int, now: datetime) -> list[tuple[Task, int]]:
     """Choice tasks like ``template``'s (whose gold write ``index`` the rule of ``plan`` allows) for the
-    other customers: each record of the kind the rule allows and its archived edition refuses, once
+    other customers: a record of the kind the rule allows, once
     per customer, the gold re-addressed to them (``template``'s article reads, their identity look-up,
     their listing, the write), each with the index of its write on the record picked; ids and tags are
     the caller's."""
     call = template.gold_actions[index]
-    if plan.terms is None or plan.stricter is None:
+    if plan.terms is None:
         return []
     shape = _Shape(spec, call, plan.terms)
     if not shape.ok:
@@ -428,20 +432,26 @@ def more_choices(spec: EnvSpec, template: Task, plan: RulePlan, index: int, now:
             None,
         )
         listing = _listed(base, template.gold_actions[:index], shape.key, call.arguments[shape.key])
+        rules = [r.text for r in spec.rules if r.tool == call.tool and r.enforced_by == "policy"]
+        user_key = shape.user.primary_key[0]
         picked: list[dict[str, Any]] = []
         for row in rows:
-            value = _tested(base, shape, row)
             held = row[shape.owner]
-            if value is None or held in {r[shape.owner] for r in picked}:
+            if held in {r[shape.owner] for r in picked}:
                 continue
-            if plan.terms.allows(now, [value]) is True and plan.stricter.allows(now, [value]) is False:
+            args = {
+                k: row[shape.key] if k == shape.key else held if k == user_key else v for k, v in call.arguments.items()
+            }
+            # every rule left to the policy allows it (the deciding one among them), and the tool takes it
+            if all(_rule_allows(spec, base, text, args, now) is True for text in rules) and _accepts(
+                env, None, [], call.model_copy(update={"arguments": args})
+            ):
                 picked.append(row)
     finally:
         base.close()
     if owner is None or lookup is None or listing is None:
         return []
     articles = template.gold_actions[: template.gold_actions.index(lookup)]
-    user_key = shape.user.primary_key[0]
     out = []
     for row in picked:
         swap = {owner[user_key]: row[shape.owner], call.arguments[shape.key]: row[shape.key]}

@@ -13,6 +13,7 @@ is verified by :mod:`.verify`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -34,6 +35,8 @@ from .terms import Terms, read_terms
 Acted = tuple[str, int, str]
 Deciding = tuple[RulePlan, list[str], int | None]
 SUFFIX = "_kb"
+#: The tag of a write task the articles decide as a choice among the customer's records (:mod:`.choices`).
+CHOICE = "document-choice"
 TABLE = "help_articles"
 #: A source environment gets a variant when at least this many of its tasks can rest on an article.
 MIN_TASKS = 8
@@ -178,6 +181,7 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     lookups = _Lookups(variant.spec, rows, plans)
     now = stated_now(spec.policy)
     templates: list[tuple[Task, RulePlan, int]] = []  # write tasks as choices, and what decides them
+    chosen: set[str] = set()  # the deciding write of each choice task
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
@@ -201,6 +205,8 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         if not task.refusals:  # the user names the record the rule allows: only a choice can rest on it
             plan, at = deciding[0][0], decided[0][2] if len(decided) == 1 else None
             choice = choice_task(variant.spec, copied, plan, at, now) if at is not None and now else None
+            if at is not None and _key(copied.gold_actions[at]) in chosen:  # the same request again
+                choice = None
             if choice is None or at is None:  # kept as a plain write: acting without the article gives its state
                 tags = [t for t in copied.tags if t != "knowledge-base"]
                 variant.tasks.append(copied.model_copy(update={"required_documents": [], "tags": tags}))
@@ -208,7 +214,8 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
                     templates.append((copied, plan, at))
                 continue
             written = copied.gold_actions[at]
-            copied = choice.model_copy(update={"tags": [*choice.tags, "document-choice"]})
+            chosen.add(_key(written))
+            copied = choice.model_copy(update={"tags": choice_tags(variant.spec, choice)})
             at = copied.gold_actions.index(written)  # the writes follow the listing's order
             decided = [(text, value, at) for text, value, _ in decided]
             templates.append((copied, plan, at))
@@ -217,6 +224,13 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     lookups.close()
     _more_choices(variant, templates)
     return variant
+
+
+def choice_tags(spec: EnvSpec, task: Task) -> list[str]:
+    """A choice task's tags: its writes counted anew ("2-write"), ``knowledge-base``, ``document-choice``."""
+    writes = sum(1 for c in task.gold_actions if (t := spec.tool(c.tool)) is not None and t.kind == "write")
+    kept = [t for t in task.tags if not re.fullmatch(r"\d+-writes?", t)]
+    return [*dict.fromkeys([*kept, f"{writes}-write", "knowledge-base", CHOICE])]
 
 
 def _key(call: ToolCall) -> str:
@@ -243,8 +257,7 @@ def _more_choices(variant: KbVariant, templates: list[tuple[Task, RulePlan, int]
             if decided >= MIN_TASKS or _key(made.gold_actions[at]) in seen:
                 continue
             tid = f"{variant.spec.id}-{len(variant.tasks) + 1:03d}"
-            tags = [*dict.fromkeys([*made.tags, "knowledge-base", "document-choice"])]
-            variant.tasks.append(made.model_copy(update={"id": tid, "tags": tags}))
+            variant.tasks.append(made.model_copy(update={"id": tid, "tags": choice_tags(variant.spec, made)}))
             value = tested_value(Environment(variant.spec), made, at, plan.terms) if plan.terms else None
             variant.deciding[tid] = [(plan.text, [value] if value is not None else [], at)]
             seen.add(_key(made.gold_actions[at]))
