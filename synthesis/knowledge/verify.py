@@ -91,6 +91,8 @@ def _writing_copies_fails(env: Environment, task: Task, env_id: str, index: int)
         raise KnowledgeBuildError(env_id, task.id, "a choice task with no refused records patched in")
     for table, row in copies:
         key = env.spec.table(table).primary_key[0]
+        if any(c.tool == write.tool and c.arguments.get(key) == row[key] for c in task.gold_actions):
+            raise KnowledgeBuildError(env_id, task.id, f"the gold writes {row[key]}, which the rule refuses")
         episode = env.episode(task)
         try:  # the copy written where the gold makes its first write, as an agent that acts on it would
             episode.replay(task.gold_actions[:first])

@@ -15,7 +15,7 @@ from envs.catalog import CatalogEntry, load_env_dir
 from envs.check import check_env
 from envs.engine import Environment
 from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
-from envs.formats.task import Task
+from envs.formats.task import Task, ToolCall
 from envs.grading.scoring import score_episode
 from envs.quality.adversaries import Agent
 from envs.quality.gaming import DOCUMENT_WRITES, DOCUMENTS, WRITE, play, task_class
@@ -26,7 +26,7 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, write_kb_catalog
 from synthesis.knowledge.articles import faq_question
 from synthesis.knowledge.catalog import variant_for
-from synthesis.knowledge.variant import TABLE
+from synthesis.knowledge.variant import CHOICE, TABLE
 from synthesis.knowledge.verify import stating
 
 
@@ -230,7 +230,7 @@ def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_wr
 
 def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     broken = copy.deepcopy(with_writes)
-    # a task whose deciding rules are all writes': a refusal beside it would fail first, on its own terms
+    # a write task kept as it was (no choice): only an archived edition's terms can decide it
     task, (text, value, _) = next(
         (t, d)
         for t in broken.tasks
@@ -240,12 +240,36 @@ def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     plan = next(p for p in broken.plans if p.text == text)
     assert plan.terms is not None
     plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value allows the write
-    broken.tasks = [task]
+    broken.tasks = [task.model_copy(update={"tags": [t for t in task.tags if t != CHOICE]})]
     with pytest.raises(KnowledgeBuildError) as err:
         verify_variant(broken)
     assert (
         str(err.value) == f"airport_parking_reservations_kb: task {task.id}: no distractor of '{text}' refuses {value}"
     )
+
+
+def test_a_choice_task_whose_copies_do_not_decide_it_is_refused(with_writes: KbVariant):
+    task = next(t for t in with_writes.tasks if CHOICE in t.tags)
+    (op,) = task.initial_patch
+    for broken_task, message in (
+        (task.model_copy(update={"initial_patch": []}), "a choice task with no refused records patched in"),
+        (
+            task.model_copy(update={"gold_actions": [*task.gold_actions, _on(task, op.rows[0])]}),
+            "the gold writes ",
+        ),
+    ):
+        broken = copy.deepcopy(with_writes)
+        broken.tasks = [broken_task]
+        with pytest.raises(KnowledgeBuildError) as err:
+            verify_variant(broken)
+        assert f"task {task.id}: {message}" in str(err.value)
+
+
+def _on(task: Task, row: dict) -> ToolCall:
+    """The task's last write made on ``row`` instead."""
+    write = task.gold_actions[-1]
+    key = next(k for k in write.arguments if k in row and row[k] != write.arguments[k])
+    return write.model_copy(update={"arguments": {**write.arguments, key: row[key]}})
 
 
 def _act_on_listed(env: Environment, task: Task, pick: str) -> float:
