@@ -24,14 +24,13 @@ from typing import Any
 from envs.engine import Environment, Episode
 from envs.errors import SpecError, ToolError
 from envs.formats.spec import EnvSpec, TableSpec
-from envs.formats.task import Assertion, PatchOp, Task, ToolCall, UserProfile
-from envs.grading.decidable import decide
-from envs.grading.tested import column_named, details_tool, owner_and_column, owner_table, record_lookup
+from envs.formats.task import PatchOp, Task, ToolCall, UserProfile
+from envs.grading.tested import column_named, details_tool, owner_and_column, owner_table
 
-from ..tasks.checklist import condition
 from ..tasks.phrasing import verb_phrase
 from .articles import RulePlan
-from .terms import Terms, read_terms
+from .choice_rules import checklist, rule_allows
+from .terms import Terms
 
 _TIMED = ("after", "before", "last", "passed")
 
@@ -233,34 +232,6 @@ def _shown(spec: EnvSpec, shape: _Shape, written: list[dict[str, Any]], reads: l
     return out
 
 
-_MARKED = re.compile(r"^(?P<owner>.+?) must (?P<neg>not )?be marked (?P<column>[a-z ]+)$")
-
-
-def _rule_allows(spec: EnvSpec, episode: Episode, text: str, args: dict[str, Any], now: datetime) -> bool | None:
-    """Whether the rule ``text`` allows the write with ``args``: its terms (:mod:`.terms`), "… must be in
-    the future" or "… must (not) be marked <flag>" applied to the value the call reaches; None when
-    the words are none of those or the value is out of reach."""
-    marked = _MARKED.match(text)
-    terms = None if marked else read_terms(text)  # "must be marked …" reads as a status otherwise
-    if marked is not None:
-        owner_words, column = marked["owner"].removeprefix("the "), marked["column"].replace(" ", "_")
-    else:
-        owner_words, column = owner_and_column((terms.subject if terms else None) or text.split(" must ")[0])
-    table = owner_table(spec, owner_words)
-    timed = terms is None or terms.kind in _TIMED
-    name = column_named(table, column, timed) if table is not None else None
-    lookup = record_lookup(spec, table, name, args) if table is not None and name else None
-    rows = episode.query(*lookup) if lookup else []
-    if len(rows) != 1 or rows[0]["v"] is None:
-        return None
-    value = rows[0]["v"]
-    if terms is not None:
-        return terms.allows(now, [str(value)])
-    if marked is not None:
-        return bool(value) is not bool(marked["neg"])
-    return decide(text, now, str(value))  # "must be in the future", and any other time rule it reads
-
-
 def _accepts(env: Environment, task: Task | None, reads: list[ToolCall], call: ToolCall) -> bool:
     episode = env.episode(task)
     try:
@@ -297,7 +268,7 @@ def _rewritten(
         # the tool's other rules left to the policy, on each record the deciding rule allows
         held = {
             str(r[shape.key]): [
-                _rule_allows(env.spec, episode, text, {**call.arguments, shape.key: r[shape.key]}, now)
+                rule_allows(env.spec, episode, text, {**call.arguments, shape.key: r[shape.key]}, now)
                 for text in others
             ]
             for r, ok in verdicts
@@ -325,7 +296,7 @@ def _rewritten(
         return None
     gold = [*reads, *_shown(env.spec, shape, [r for r in records if str(r[shape.key]) in allowed], reads)]
     gold += [calls[k] for k in allowed]
-    assertions = _assertions(env, task, reads, gold, shape, refused, calls)
+    assertions = checklist(env, task, reads, gold, (shape.table.name, shape.key), refused)
     if assertions is None:
         return None
     noun = shape.table.name.replace("_", " ")
@@ -351,61 +322,6 @@ def _rewritten(
             "answer": None,
         }
     )
-
-
-def _assertions(
-    env: Environment,
-    task: Task,
-    reads: list[ToolCall],
-    gold: list[ToolCall],
-    shape: _Shape,
-    refused: list[str],
-    calls: dict[str, ToolCall],
-) -> list[Assertion] | None:
-    """What the gold changes, row by row, and that each refused record keeps what a write on it would
-    change."""
-    tables = [t for t in env.spec.tables if len(t.primary_key) == 1 and not t.full_text]
-    before, after = env.episode(task), env.episode(task)
-    try:
-        before.replay(reads)
-        try:
-            after.replay(gold)
-        except ToolError:
-            return None
-        out: list[Assertion] = []
-        changed_columns: set[str] = set()
-        for t in tables:
-            key = t.primary_key[0]
-            old = {r[key]: r for r in before.dump(t.name)}
-            for r in after.dump(t.name):
-                prior = old.get(r[key])
-                if prior is None:
-                    cols = [c for c in r if c != key and r[c] is not None]
-                    where = " AND ".join(condition(c, r[c]) for c in cols)
-                    sql = f'SELECT count(*) >= 1 FROM "{t.name}" WHERE {where}'
-                    out.append(Assertion(description=f"A new {t.name.replace('_', ' ')} record is added", sql=sql))
-                    continue
-                for c, v in r.items():
-                    if v != prior[c]:
-                        if t.name == shape.table.name:
-                            changed_columns.add(c)
-                        sql = f'SELECT count(*) = 1 FROM "{t.name}" WHERE "{key}" = \'{r[key]}\' AND {condition(c, v)}'
-                        out.append(Assertion(description=f"The {c.replace('_', ' ')} of {r[key]}", sql=sql))
-        rows = {r[shape.key]: r for r in before.dump(shape.table.name)}
-        now_rows = {r[shape.key]: r for r in after.dump(shape.table.name)}
-        if any(rows[k] != now_rows.get(k) for k in refused):  # the gold's writes reach them too
-            return None
-        for k in refused:
-            for c in sorted(changed_columns):
-                where = f"\"{shape.key}\" = '{k}' AND {condition(c, rows[k][c])}"
-                sql = f'SELECT count(*) = 1 FROM "{shape.table.name}" WHERE {where}'
-                out.append(
-                    Assertion(description=f"{k} keeps its {c.replace('_', ' ')}: the current terms refuse it", sql=sql)
-                )
-    finally:
-        before.close()
-        after.close()
-    return out or None
 
 
 def more_choices(spec: EnvSpec, template: Task, plan: RulePlan, index: int, now: datetime) -> list[tuple[Task, int]]:
@@ -443,7 +359,7 @@ def more_choices(spec: EnvSpec, template: Task, plan: RulePlan, index: int, now:
                 k: row[shape.key] if k == shape.key else held if k == user_key else v for k, v in call.arguments.items()
             }
             # every rule left to the policy allows it (the deciding one among them), and the tool takes it
-            if all(_rule_allows(spec, base, text, args, now) is True for text in rules) and _accepts(
+            if all(rule_allows(spec, base, text, args, now) is True for text in rules) and _accepts(
                 env, None, [], call.model_copy(update={"arguments": args})
             ):
                 picked.append(row)
