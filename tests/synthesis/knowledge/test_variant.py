@@ -26,6 +26,7 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, write_kb_catalog
 from synthesis.knowledge.articles import faq_question
 from synthesis.knowledge.catalog import variant_for
+from synthesis.knowledge.choice_rules import rule_allows
 from synthesis.knowledge.variant import CHOICE, TABLE
 from synthesis.knowledge.verify import stating
 
@@ -309,3 +310,49 @@ def test_a_document_decided_write_is_a_choice_only_the_current_article_makes(wit
     for task in plain:  # the user names a record the rule allows: acting without the article passes
         assert task_class(env, task) == WRITE and "knowledge-base" not in task.tags
         assert play("oracle", env, task) == 1.0
+
+
+@pytest.fixture(scope="module")
+def transcripts(tmp_path_factory: pytest.TempPathFactory) -> KbVariant:
+    """The transcript office: "must not be marked expedited" beside an excluded delivery method."""
+    out = tmp_path_factory.mktemp("catalog")
+    domain = next(d for d in load_ontology() if d.id == "transcript_requests")
+    assert synthesize_one(domain, 0, synthesis_config(out)).status == "accepted"
+    built = variant_for(out / "transcript_requests")
+    assert built is not None
+    return built
+
+
+def test_the_rules_a_choice_applies_read_flags_times_and_terms_and_nothing_else(transcripts: KbVariant):
+    spec, now = transcripts.spec, transcripts.spec.clock
+    episode = Environment(spec).episode()
+    try:
+        orders = episode.dump("transcript_orders")
+        assert {bool(r["expedited"]) for r in orders} == {True, False}
+        for row in orders:
+            args = {"transcript_order_id": row["transcript_order_id"]}
+            flag = rule_allows(spec, episode, "the transcript order must not be marked expedited", args, now)
+            assert flag is (not row["expedited"])
+            assert rule_allows(spec, episode, "the transcript order must be marked expedited", args, now) is bool(
+                row["expedited"]
+            )
+            pickup = rule_allows(spec, episode, "not when the transcript order's delivery method is pickup", args, now)
+            assert pickup is (row["delivery_method"] != "pickup")
+            count = "at most 2 pending payment transcript orders per alumnus"  # a count: not read here
+            assert rule_allows(spec, episode, count, args, now) is None
+    finally:
+        episode.close()
+    env = Environment(spec)
+    for task in transcripts.tasks:
+        if CHOICE not in task.tags:
+            continue
+        # no order the gold expedites was marked expedited before: the other rule of the action holds too
+        state = env.episode(task)
+        try:
+            flags = {r["transcript_order_id"]: r["expedited"] for r in state.dump("transcript_orders")}
+        finally:
+            state.close()
+        written = [
+            c.arguments["transcript_order_id"] for c in task.gold_actions if c.tool == "expedite_transcript_order"
+        ]
+        assert written and not any(flags[w] for w in written), task.id
