@@ -303,22 +303,29 @@ def _rewritten(
     verb = call.tool.removesuffix("_" + shape.table.name.removesuffix("s")).removesuffix("_" + shape.table.name)
     email = str(user[shape.email])
     asked = verb_phrase(verb, f"each of my {noun}")
+    # what only the customer can say (a new time, a description) is said, the same for each record
+    said = [(k, v) for k, v in call.arguments.items() if k not in (shape.key, shape.user.primary_key[0])]
+    details = "; ".join(f"the {k.replace('_', ' ')}: {v}" for k, v in said)
     return task.model_copy(
         update={
-            "instruction": f"Hi, my email is {email}. Could you {asked} that your current terms allow? "
-            f"I'm not sure which of them qualify; leave the others as they are.",
+            "instruction": f"Hi, my email is {email}. Could you {asked} that your current terms allow"
+            + (f", with {details} for each" if said else "")
+            + "? I'm not sure which of them qualify; leave the others as they are.",
             "user": UserProfile(
                 persona=task.user.persona,
                 known_facts=[
                     f"My email is {email}.",
                     f"I want each of my {noun} that the current terms allow handled, and no other; "
                     "I don't know which ones qualify.",
+                    *([f"For each, {details}."] if said else []),
                 ],
             ),
             "gold_actions": gold,
             "assertions": assertions,
             "outputs": [],
             "distractors": [],
+            "refusals": [],
+            "expects_change": True,
             "answer": None,
         }
     )

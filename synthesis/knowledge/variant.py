@@ -182,6 +182,7 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     now = stated_now(spec.policy)
     templates: list[tuple[Task, RulePlan, int]] = []  # write tasks as choices, and what decides them
     chosen: set[str] = set()  # the deciding write of each choice task
+    refused: list[tuple[Task, RulePlan, int]] = []  # refusal tasks, with the refused call as their write
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
@@ -221,15 +222,23 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
             templates.append((copied, plan, at))
         variant.tasks.append(copied)
         variant.deciding[tid] = decided
+        for refusal in task.refusals:
+            call = refusal.call
+            under = next((p for p, _, i in deciding if i is None and call and call.tool in p.tools), None)
+            if under is not None and call is not None:
+                # a refused call under the rule: its reads lead to the customers' records of the kind too
+                gold = [*copied.gold_actions, call]
+                refused.append((copied.model_copy(update={"gold_actions": gold}), under, len(gold) - 1))
     lookups.close()
-    _more_choices(variant, templates)
+    _more_choices(variant, [*templates, *refused])
     return variant
 
 
 def choice_tags(spec: EnvSpec, task: Task) -> list[str]:
     """A choice task's tags: its writes counted anew ("2-write"), ``knowledge-base``, ``document-choice``."""
     writes = sum(1 for c in task.gold_actions if (t := spec.tool(c.tool)) is not None and t.kind == "write")
-    kept = [t for t in task.tags if not re.fullmatch(r"\d+-writes?", t)]
+    refusals = {"refusal", "partial-refusal", "same-action-allowed"}  # a refusal task's, when one is its model
+    kept = [t for t in task.tags if not re.fullmatch(r"\d+-writes?", t) and t not in refusals]
     return [*dict.fromkeys([*kept, f"{writes}-write", "knowledge-base", CHOICE])]
 
 
