@@ -58,7 +58,7 @@ def checklist(
 ) -> list[Assertion] | None:
     """What the gold changes, row by row (from the state after ``reads``), and that each ``refused``
     record of the ``written`` (table, key) keeps what the gold's writes change on that table; None
-    when the gold fails or reaches a refused record too."""
+    when the gold fails, breaks an invariant or reaches a refused record too."""
     table, pk = written
     tables = [t for t in env.spec.tables if len(t.primary_key) == 1 and not t.full_text]
     before, after = env.episode(task), env.episode(task)
@@ -66,6 +66,10 @@ def checklist(
         before.replay(reads)
         try:
             after.replay(gold)
+            # the copies keep the environment's invariants (a customer's count of open records, a
+            # record's customer the one of the record it belongs to), before the gold and after it
+            if any(after.query(inv.violations) or before.query(inv.violations) for inv in env.spec.invariants):
+                return None
         except ToolError:
             return None
         out: list[Assertion] = []
