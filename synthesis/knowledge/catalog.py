@@ -24,7 +24,8 @@ MEASURES_FILE = "knowledge-base-measures.json"
 
 def variant_for(env_dir: Path, *, check: bool = True) -> KbVariant | None:
     """The verified (and, with ``check``, checked) variant of the environment in ``env_dir``, or None
-    when it has too few tasks that can rest on an article.
+    when it has too few tasks that can rest on an article (counted again once its write tasks are
+    choices or plain writes).
 
     Raises:
         KnowledgeBuildError: a task breaks the verification, or the variant fails ``check_env``.
@@ -33,6 +34,8 @@ def variant_for(env_dir: Path, *, check: bool = True) -> KbVariant | None:
     if entry.spec.id.endswith(SUFFIX) or eligible_tasks(entry.spec, entry.tasks) < MIN_TASKS:
         return None
     variant = build_variant(entry.spec, entry.tasks)
+    if sum(bool(t.required_documents) for t in variant.tasks) < MIN_TASKS:
+        return None  # its write tasks became plain writes, and too few choices could be made
     verify_variant(variant)
     if check:
         report = check_env(variant.spec, variant.tasks)

@@ -12,6 +12,8 @@ is verified by :mod:`.verify`.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +24,7 @@ from envs.formats.task import Task, ToolCall
 from envs.grading.decidable import stated_now
 
 from .articles import RulePlan, write_articles
+from .choices import choice_task, more_choices
 from .distractors import looser, stricter
 from .header import header_policy
 from .policy_split import rule_reasons, split_policy
@@ -32,6 +35,8 @@ from .terms import Terms, read_terms
 Acted = tuple[str, int, str]
 Deciding = tuple[RulePlan, list[str], int | None]
 SUFFIX = "_kb"
+#: The tag of a write task the articles decide as a choice among the customer's records (:mod:`.choices`).
+CHOICE = "document-choice"
 TABLE = "help_articles"
 #: A source environment gets a variant when at least this many of its tasks can rest on an article.
 MIN_TASKS = 8
@@ -174,6 +179,10 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
     )
     variant = KbVariant(EnvSpec.model_validate(data), [], spec.id, plans)
     lookups = _Lookups(variant.spec, rows, plans)
+    now = stated_now(spec.policy)
+    templates: list[tuple[Task, RulePlan, int]] = []  # write tasks as choices, and what decides them
+    chosen: set[str] = set()  # the deciding write of each choice task
+    refused: list[tuple[Task, RulePlan, int]] = []  # refusal tasks, with the refused call as their write
     for task in tasks:
         deciding = _deciding(spec, task, plans)
         if deciding is None:
@@ -182,22 +191,86 @@ def build_variant(spec: EnvSpec, tasks: Sequence[Task]) -> KbVariant:
         documents = list(dict.fromkeys(p.article for p, _, _ in deciding))
         reads = [call for d in documents for call in lookups.calls(d)]
         answer = task.answer.replace("the policy says", "the help center says") if task.answer else task.answer
-        variant.tasks.append(
-            task.model_copy(
-                update={
-                    "id": tid,
-                    "env": vid,
-                    "required_documents": documents,
-                    "gold_actions": [*reads, *task.gold_actions],
-                    "answer": answer,
-                    "tags": [*task.tags, "knowledge-base"],
-                }
-            )
+        copied = task.model_copy(
+            update={
+                "id": tid,
+                "env": vid,
+                "required_documents": documents,
+                "gold_actions": [*reads, *task.gold_actions],
+                "answer": answer,
+                "tags": [*task.tags, "knowledge-base"],
+            }
         )
         shift = len(reads)  # the variant's gold finds and reads the documents first
-        variant.deciding[tid] = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
+        decided = [(p.text, value, None if i is None else i + shift) for p, value, i in deciding]
+        if not task.refusals:  # the user names the record the rule allows: only a choice can rest on it
+            plan, at = deciding[0][0], decided[0][2] if len(decided) == 1 else None
+            choice = choice_task(variant.spec, copied, plan, at, now) if at is not None and now else None
+            if at is not None and _key(copied.gold_actions[at]) in chosen:  # the same request again
+                choice = None
+            if choice is None or at is None:  # kept as a plain write: acting without the article gives its state
+                tags = [t for t in copied.tags if t != "knowledge-base"]
+                variant.tasks.append(copied.model_copy(update={"required_documents": [], "tags": tags}))
+                if at is not None:  # its record may still make a choice task of its own (_more_choices)
+                    templates.append((copied, plan, at))
+                continue
+            written = copied.gold_actions[at]
+            chosen.add(_key(written))
+            copied = choice.model_copy(update={"tags": choice_tags(variant.spec, choice)})
+            at = copied.gold_actions.index(written)  # the writes follow the listing's order
+            decided = [(text, value, at) for text, value, _ in decided]
+            templates.append((copied, plan, at))
+        variant.tasks.append(copied)
+        variant.deciding[tid] = decided
+        for refusal in task.refusals:
+            call = refusal.call
+            under = next((p for p, _, i in deciding if i is None and call and call.tool in p.tools), None)
+            if under is not None and call is not None:
+                # a refused call under the rule: its reads lead to the customers' records of the kind too
+                gold = [*copied.gold_actions, call]
+                refused.append((copied.model_copy(update={"gold_actions": gold}), under, len(gold) - 1))
     lookups.close()
+    _more_choices(variant, [*templates, *refused])
     return variant
+
+
+def choice_tags(spec: EnvSpec, task: Task) -> list[str]:
+    """A choice task's tags: its writes counted anew ("2-write"), ``knowledge-base``, ``document-choice``."""
+    writes = sum(1 for c in task.gold_actions if (t := spec.tool(c.tool)) is not None and t.kind == "write")
+    refusals = {"refusal", "partial-refusal", "same-action-allowed"}  # a refusal task's, when one is its model
+    kept = [t for t in task.tags if not re.fullmatch(r"\d+-writes?", t) and t not in refusals]
+    return [*dict.fromkeys([*kept, f"{writes}-write", "knowledge-base", CHOICE])]
+
+
+def _key(call: ToolCall) -> str:
+    return json.dumps([call.tool, call.arguments], sort_keys=True, default=str)
+
+
+def _more_choices(variant: KbVariant, templates: list[tuple[Task, RulePlan, int]]) -> None:
+    """Choice tasks for other customers, while the variant has fewer than ``MIN_TASKS`` tasks a document
+    decides (a write task that names its record became a plain write)."""
+    now = stated_now(variant.spec.policy)
+    decided = sum(bool(t.required_documents) for t in variant.tasks)
+    # one task per record written: those the choice tasks already decide
+    seen = {
+        _key(t.gold_actions[i]) for t in variant.tasks for _, _, i in variant.deciding.get(t.id, []) if i is not None
+    }
+    tried: set[tuple[str, str]] = set()
+    for template, plan, index in templates:
+        if decided >= MIN_TASKS or now is None:
+            return
+        if (plan.text, template.gold_actions[index].tool) in tried:  # the same customers again
+            continue
+        tried.add((plan.text, template.gold_actions[index].tool))
+        for made, at in more_choices(variant.spec, template, plan, index, now):
+            if decided >= MIN_TASKS or _key(made.gold_actions[at]) in seen:
+                continue
+            tid = f"{variant.spec.id}-{len(variant.tasks) + 1:03d}"
+            variant.tasks.append(made.model_copy(update={"id": tid, "tags": choice_tags(variant.spec, made)}))
+            value = tested_value(Environment(variant.spec), made, at, plan.terms) if plan.terms else None
+            variant.deciding[tid] = [(plan.text, [value] if value is not None else [], at)]
+            seen.add(_key(made.gold_actions[at]))
+            decided += 1
 
 
 class _Lookups:

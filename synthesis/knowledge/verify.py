@@ -7,6 +7,11 @@
     them fails the task: with the writes they refuse left out of the gold calls, the refused calls
     made and the reference answer given, the task scores below 1.0 on the real engine.
 
+A write task the articles decide as a choice (:mod:`.choices`, tagged ``document-choice``) holds (b)
+in its own form: the write made on each record its patch adds (those the rule refuses and another
+segment's terms allow) after the gold calls fails it. A plain write kept in the variant (no
+``required_documents``) is not checked.
+
 A task that breaks either stops the build with :class:`KnowledgeBuildError`, naming the environment
 and the task.
 """
@@ -19,7 +24,7 @@ from envs.formats.task import Task
 from envs.grading.decidable import stated_now
 from envs.grading.scoring import score_episode
 
-from .variant import TABLE, KbVariant
+from .variant import CHOICE, TABLE, KbVariant
 
 
 class KnowledgeBuildError(EnvFarmError):
@@ -48,6 +53,8 @@ def verify_variant(variant: KbVariant) -> None:
     env = Environment(spec)
     plans = {p.text: p for p in variant.plans}
     for task in variant.tasks:
+        if not task.required_documents:  # a plain write kept in the variant: no article decides it
+            continue
         writes = []
         for text, value, index in variant.deciding.get(task.id, []):
             found = stating(rows, text)
@@ -61,12 +68,48 @@ def verify_variant(variant: KbVariant) -> None:
                 index is None
             )  # a refusal is flipped by terms that allow its value, a write by terms that refuse it
             flips = [a for a, t in plan.distractors.items() if now is not None and t.allows(now, value) is flipped]
+            if CHOICE in task.tags and index is not None:  # the refused copies decide it (_writing_copies_fails)
+                _writing_copies_fails(env, task, spec.id, index)
+                writes += [index] if flips else []  # an archived edition that refuses it is checked too
+                continue
             if not flips:
                 what = f"lets {value} through" if flipped else f"refuses {value}"
                 raise KnowledgeBuildError(spec.id, task.id, f"no distractor of '{text}' {what}")
             if index is not None:
                 writes.append(index)
-        _acting_fails(env, task, spec.id, skip=writes)
+        if writes or CHOICE not in task.tags:
+            _acting_fails(env, task, spec.id, skip=writes)
+
+
+def _writing_copies_fails(env: Environment, task: Task, env_id: str, index: int) -> None:
+    """A choice task (:mod:`.choices`): the write made on each record its patch adds (those the rule
+    refuses, listed first and last) beside the gold calls must fail it."""
+    write = task.gold_actions[index]
+    first = next(i for i, c in enumerate(task.gold_actions) if c.tool == write.tool)
+    copies = [(op.table, row) for op in task.initial_patch if op.op == "insert" for row in op.rows]
+    if not copies:
+        raise KnowledgeBuildError(env_id, task.id, "a choice task with no refused records patched in")
+    for table, row in copies:
+        key = env.spec.table(table).primary_key[0]
+        if any(c.tool == write.tool and c.arguments.get(key) == row[key] for c in task.gold_actions):
+            raise KnowledgeBuildError(env_id, task.id, f"the gold writes {row[key]}, which the rule refuses")
+        episode = env.episode(task)
+        try:  # the copy written where the gold makes its first write, as an agent that acts on it would
+            episode.replay(task.gold_actions[:first])
+            try:
+                episode.call_tool(write.tool, {**write.arguments, key: row[key]})
+            except ToolError:
+                raise KnowledgeBuildError(env_id, task.id, f"the tool refuses the write on {row[key]}") from None
+            for call in task.gold_actions[first:]:
+                try:
+                    episode.call_tool(call.tool, call.arguments, actor=call.actor)
+                except ToolError:
+                    continue
+            reward = score_episode(env, task, episode, answer=task.answer or "").reward
+        finally:
+            episode.close()
+        if reward >= 1.0:
+            raise KnowledgeBuildError(env_id, task.id, f"writing {row[key]}, which the rule refuses, still scores 1.0")
 
 
 def _acting_fails(env: Environment, task: Task, env_id: str, skip: list[int]) -> None:

@@ -15,7 +15,10 @@ from envs.catalog import CatalogEntry, load_env_dir
 from envs.check import check_env
 from envs.engine import Environment
 from envs.formats.knowledge_modes import knowledge_policy, withheld_tools
-from envs.quality.gaming import DOCUMENTS, play, task_class
+from envs.formats.task import Task, ToolCall
+from envs.grading.scoring import score_episode
+from envs.quality.adversaries import Agent
+from envs.quality.gaming import DOCUMENT_WRITES, DOCUMENTS, WRITE, play, task_class
 from envs.quality.retrieval import retrieval_counts
 from synthesis.catalog.default_catalog import synthesis_config
 from synthesis.catalog.pipeline import synthesize_one
@@ -23,7 +26,8 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, write_kb_catalog
 from synthesis.knowledge.articles import faq_question
 from synthesis.knowledge.catalog import variant_for
-from synthesis.knowledge.variant import TABLE
+from synthesis.knowledge.choice_rules import rule_allows
+from synthesis.knowledge.variant import CHOICE, TABLE
 from synthesis.knowledge.verify import stating
 
 
@@ -208,8 +212,10 @@ def with_writes(tmp_path_factory: pytest.TempPathFactory) -> KbVariant:
 def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_writes: KbVariant):
     env = Environment(with_writes.spec)
     rows = with_writes.spec.seed[TABLE]
-    written = [(t, i, text, value) for t in with_writes.tasks for text, value, i in with_writes.deciding[t.id] if i]
-    assert len({t.id for t, *_ in written}) >= 3
+    written = [
+        (t, i, text, value) for t in with_writes.tasks for text, value, i in with_writes.deciding.get(t.id, []) if i
+    ]
+    assert len({t.id for t, *_ in written}) >= 1
     for task, index, text, value in written:
         assert task.gold_actions[index].tool in {r.tool for r in with_writes.spec.rules if r.text == text}
         plan = next(p for p in with_writes.plans if p.text == text)
@@ -225,19 +231,128 @@ def test_a_write_a_stricter_distractor_would_refuse_rests_on_its_article(with_wr
 
 def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
     broken = copy.deepcopy(with_writes)
-    # a task whose deciding rules are all writes': a refusal beside it would fail first, on its own terms
+    # a write task kept as it was (no choice): only an archived edition's terms can decide it
     task, (text, value, _) = next(
         (t, d)
         for t in broken.tasks
-        for d in broken.deciding[t.id]
+        for d in broken.deciding.get(t.id, [])
         if d[2] is not None and all(x[2] is not None for x in broken.deciding[t.id])
     )
     plan = next(p for p in broken.plans if p.text == text)
     assert plan.terms is not None
     plan.distractors = {d: plan.terms for d in plan.distractors}  # the rule's own value allows the write
-    broken.tasks = [task]
+    broken.tasks = [task.model_copy(update={"tags": [t for t in task.tags if t != CHOICE]})]
     with pytest.raises(KnowledgeBuildError) as err:
         verify_variant(broken)
     assert (
         str(err.value) == f"airport_parking_reservations_kb: task {task.id}: no distractor of '{text}' refuses {value}"
     )
+
+
+def test_a_choice_task_whose_copies_do_not_decide_it_is_refused(with_writes: KbVariant):
+    task = next(t for t in with_writes.tasks if CHOICE in t.tags)
+    (op,) = task.initial_patch
+    for broken_task, message in (
+        (task.model_copy(update={"initial_patch": []}), "a choice task with no refused records patched in"),
+        (
+            task.model_copy(update={"gold_actions": [*task.gold_actions, _on(task, op.rows[0])]}),
+            "the gold writes ",
+        ),
+    ):
+        broken = copy.deepcopy(with_writes)
+        broken.tasks = [broken_task]
+        with pytest.raises(KnowledgeBuildError) as err:
+            verify_variant(broken)
+        assert f"task {task.id}: {message}" in str(err.value)
+
+
+def _on(task: Task, row: dict) -> ToolCall:
+    """The task's last write made on ``row`` instead."""
+    write = task.gold_actions[-1]
+    key = next(k for k in write.arguments if k in row and row[k] != write.arguments[k])
+    return write.model_copy(update={"arguments": {**write.arguments, key: row[key]}})
+
+
+def _act_on_listed(env: Environment, task: Task, pick: str) -> float:
+    """An agent that reads what the gold reads, then makes the request's write on the first, the last
+    or every record of the last listing, without deciding which the rules allow."""
+    episode = env.episode(task)
+    try:
+        agent = Agent(env, episode, task.instruction, list(task.gold_actions)).read()
+        tool, args = agent.write_calls()[0]
+        rows = next(r for r in reversed(agent.results) if isinstance(r, list) and r and isinstance(r[0], dict))
+        key = next(k for k in args if k in rows[0])
+        for row in {"first": rows[:1], "last": rows[-1:], "every": rows}[pick]:
+            agent.call(tool, {**args, key: row[key]})
+        return score_episode(env, task, episode, answer="Done.").reward
+    finally:
+        episode.close()
+
+
+def test_a_document_decided_write_is_a_choice_only_the_current_article_makes(with_writes: KbVariant):
+    env = Environment(with_writes.spec)
+    now = with_writes.spec.clock
+    decided = [t for t in with_writes.tasks if task_class(env, t) == DOCUMENT_WRITES]
+    plain = [t for t in with_writes.tasks if not t.required_documents]
+    assert decided and plain
+    for task in decided:
+        # two copies of the written record patched in, listed first and last, that the rule refuses
+        (patch,) = [op for op in task.initial_patch if op.op == "insert"]
+        assert len(patch.rows) == 2 and "document-choice" in task.tags
+        (text, value, _), *_ = with_writes.deciding[task.id]
+        plan = next(p for p in with_writes.plans if p.text == text)
+        assert plan.terms is not None and plan.terms.allows(now, value) is True
+        assert play("oracle", env, task) == 1.0, task.id
+        for agent in ("segment-terms", "follows-distractor", "top-document"):
+            assert play(agent, env, task) < 1.0, (agent, task.id)
+        for pick in ("first", "last", "every"):
+            assert _act_on_listed(env, task, pick) < 1.0, (pick, task.id)
+    for task in plain:  # the user names a record the rule allows: acting without the article passes
+        assert task_class(env, task) == WRITE and "knowledge-base" not in task.tags
+        assert play("oracle", env, task) == 1.0
+
+
+@pytest.fixture(scope="module")
+def transcripts(tmp_path_factory: pytest.TempPathFactory) -> KbVariant:
+    """The transcript office: "must not be marked expedited" beside an excluded delivery method."""
+    out = tmp_path_factory.mktemp("catalog")
+    domain = next(d for d in load_ontology() if d.id == "transcript_requests")
+    assert synthesize_one(domain, 0, synthesis_config(out)).status == "accepted"
+    built = variant_for(out / "transcript_requests")
+    assert built is not None
+    return built
+
+
+def test_the_rules_a_choice_applies_read_flags_times_and_terms_and_nothing_else(transcripts: KbVariant):
+    spec, now = transcripts.spec, transcripts.spec.clock
+    episode = Environment(spec).episode()
+    try:
+        orders = episode.dump("transcript_orders")
+        assert {bool(r["expedited"]) for r in orders} == {True, False}
+        for row in orders:
+            args = {"transcript_order_id": row["transcript_order_id"]}
+            flag = rule_allows(spec, episode, "the transcript order must not be marked expedited", args, now)
+            assert flag is (not row["expedited"])
+            assert rule_allows(spec, episode, "the transcript order must be marked expedited", args, now) is bool(
+                row["expedited"]
+            )
+            pickup = rule_allows(spec, episode, "not when the transcript order's delivery method is pickup", args, now)
+            assert pickup is (row["delivery_method"] != "pickup")
+            count = "at most 2 pending payment transcript orders per alumnus"  # a count: not read here
+            assert rule_allows(spec, episode, count, args, now) is None
+    finally:
+        episode.close()
+    env = Environment(spec)
+    for task in transcripts.tasks:
+        if CHOICE not in task.tags:
+            continue
+        # no order the gold expedites was marked expedited before: the other rule of the action holds too
+        state = env.episode(task)
+        try:
+            flags = {r["transcript_order_id"]: r["expedited"] for r in state.dump("transcript_orders")}
+        finally:
+            state.close()
+        written = [
+            c.arguments["transcript_order_id"] for c in task.gold_actions if c.tool == "expedite_transcript_order"
+        ]
+        assert written and not any(flags[w] for w in written), task.id
