@@ -95,6 +95,10 @@ class Checklist:
         return self.domain.entity(ref.entity), parent, col
 
     def _current(self, entity: Entity, row: dict[str, Any], col: str) -> Any:
+        # a record the task created holds what its earlier effects left there ("set today", then "+21 days")
+        made = self.new_rows.get((entity.table, row[pk(entity)]))
+        if made is not None and col in made:
+            return made[col]
         return self.expected.get((entity.table, row[pk(entity)], col), row.get(col))
 
     def transition(

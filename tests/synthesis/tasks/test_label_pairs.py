@@ -14,7 +14,7 @@ from synthesis.tools.envgen import generate_env
 
 from ..domains import library
 
-_DOMAINS = ("airline_rebooking", "bike_shop_repairs", "banquet_event_planning")
+_DOMAINS = ("airline_rebooking", "bike_shop_repairs", "banquet_event_planning", "airport_parking_reservations")
 
 
 @pytest.fixture(scope="module")

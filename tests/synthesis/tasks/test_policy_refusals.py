@@ -173,11 +173,15 @@ def test_some_users_push_back_or_hold_a_wrong_belief_only_when_a_refusal_is_comi
     tasks = [t for e in entries for t in e.tasks]
     acting = [t for t in tasks if any("push back" in b or "you believe" in b for b in t.user.behaviour)]
     assert all(t.refusals for t in acting)
-    # users who change their mind are rare (a tenth of first writes): one seed known to have some
+    # users who change their mind are rare (a tenth of first writes that are moves): drawn until some are
     d = assign_enforcement(next(d for d in load_ontology() if d.id == "hotel_room_reservations"))
     g, twin = generate_env(d, seed=0), generate_env(d, seed=0, enforce_all=True)
-    more = generate_tasks(d, g.spec, g.meta, count=30, seed=4, twin=twin.spec)[0]
-    minded = [t for t in [*tasks, *more] if any("change your mind" in b for b in t.user.behaviour)]
+    minded = [t for t in tasks if any("change your mind" in b for b in t.user.behaviour)]
+    for seed in range(1, 16):
+        if minded:
+            break
+        more = generate_tasks(d, g.spec, g.meta, count=30, seed=seed, twin=twin.spec)[0]
+        minded = [t for t in more if any("change your mind" in b for b in t.user.behaviour)]
     assert minded and all(t.expects_change and not t.refusals for t in minded)
     for t in minded:  # the record first asked for and then dropped is not also asked for in earnest
         script = next(b for b in t.user.behaviour if "change your mind" in b)
