@@ -20,5 +20,5 @@ def test_a_created_records_later_effects_apply_in_order():
     checks.created(appeal, "CA1001", made, {})
     row = {"citation_appeal_id": "CA1001", **made, "hearing_date": None, "status": "submitted"}
     checks.transition(appeal, hearing, row, {}, {})
-    [(table, values, _)] = [i for i in checks.inserted if i[0] == "citation_appeals"]
+    [(_, values, _)] = [i for i in checks.inserted if i[0] == "citation_appeals"]
     assert values["hearing_date"] == "2026-03-23" and values["status"] == "hearing"
