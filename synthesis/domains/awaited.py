@@ -36,10 +36,13 @@ def settle_awaited(spec: EnvSpec) -> int:
         kinds = {c.name: c.type for c in table.columns if c.type in ("date", "datetime")}
         nullable = {c.name for c in table.columns if c.nullable}
         for row in spec.seed.get(table.name, []):
-            if not any(awaiting(row.get(s)) for s in statuses) or not long_past(row, columns, spec.clock):
+            stamps = [c for c in columns if names_past_event(c)]
+            # a row is judged without the ends it may lose (here or when filled dates follow the
+            # status): an end inside the margin must not keep an event date long past from moving
+            judged = [c for c in columns if c not in stamps or c not in nullable]
+            if not any(awaiting(row.get(s)) for s in statuses) or not long_past(row, judged, spec.clock):
                 continue
             before = dict(row)
-            stamps = [c for c in columns if names_past_event(c)]
             for column in stamps:
                 if column in nullable:
                     row[column] = None

@@ -19,6 +19,8 @@ from envs.formats.spec import EnvSpec
 from envs.quality.filled_dates import filled_date_findings
 from envs.quality.own_row import status_of
 
+from .domain import Entity
+
 # the days a tool adds to the day it fills: ``CAST(21 AS INTEGER) || ' days'``, ``'+180 days'``
 _SHIFT = re.compile(r"CAST\((\d+) AS INTEGER\) \|\| ' days'|'\+(\d+) days'")
 
@@ -58,3 +60,18 @@ def settle_filled_dates(spec: EnvSpec) -> int:
             row[filled.column] = day.strftime("%Y-%m-%d")
         changed += 1
     return changed
+
+
+def transition_dates(e: Entity) -> set[str]:
+    """The attributes a move out of the record's first state sets (``submit`` sets ``submitted_on``):
+    a new record has not made that move yet, so a create leaves them empty where they may be."""
+    lc = e.lifecycle
+    if lc is None:
+        return set()
+    return {
+        x.target.removeprefix("field:")
+        for t in lc.transitions
+        if t.to != lc.initial
+        for x in t.effects
+        if x.kind == "set" and x.target and x.target.startswith("field:")
+    }

@@ -40,6 +40,7 @@ from ..domains.bounds import started_columns
 from ..domains.catalog_names import catalog_name, key_of_name
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
+from ..domains.filled_dates import transition_dates
 from ..domains.labels import Labels
 from ..domains.limits import SeedLimits
 from ..domains.one_off import Holdings
@@ -381,6 +382,7 @@ def generate_seed(
         caps = per_record_caps(domain, entity)
         holdings = Holdings(domain, entity)
         started = started_columns(domain, entity)
+        later = {a for a in transition_dates(entity) if (d := entity.attribute(a)) and d.kind in ("date", "datetime")}
         labels = Labels(domain, entity, label_rng)
         held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
@@ -435,7 +437,9 @@ def generate_seed(
             if full:
                 continue  # every record it could belong to holds as many as a record would
             for attr in entity.attributes:
-                if attr.nullable and rng.random() < 0.15:
+                # a date a move fills is cleared or kept by the row's status later (settle_filled_dates),
+                # so no draw is spent on it: the seed's other values stay what they were before it was nullable
+                if attr.nullable and attr.name not in later and rng.random() < 0.15:
                     row[attr.name] = None
                     continue
                 row[attr.name] = _value(attr, fake, rng, clock, row, i)

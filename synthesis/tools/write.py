@@ -15,6 +15,7 @@ from envs.quality.written_dates import names_date_to_come
 from ..domains.coherence import agreement_sql, agreements
 from ..domains.domain import Attribute, Creation, Effect, Entity, Guard, Param, Transition
 from ..domains.enforcement import rule_guards
+from ..domains.filled_dates import transition_dates
 from ..domains.sqlgen import DomainError, Scope, binding, expr, literal, pk, via_refs
 from ..domains.timeline import period_starts, shifted_sql
 from .coherence_rules import creation_guards
@@ -466,18 +467,3 @@ class WriteTools(ToolBuilderBase):
                 attribute=a.name,
             ),
         )
-
-
-def transition_dates(e: Entity) -> set[str]:
-    """The attributes a move out of the record's first state sets (``submit`` sets ``submitted_on``):
-    a new record has not made that move yet, so a create leaves them empty where they may be."""
-    lc = e.lifecycle
-    if lc is None:
-        return set()
-    return {
-        x.target.removeprefix("field:")
-        for t in lc.transitions
-        if t.to != lc.initial
-        for x in t.effects
-        if x.kind == "set" and x.target and x.target.startswith("field:")
-    }

@@ -34,3 +34,16 @@ def test_generated_awaited_records_are_recent(domain_id):
     counts = awaited_long_past(generated_spec(domain_id))
     assert counts.awaited_rows_checked >= 5
     assert counts.awaited_long_past == 0
+
+
+def test_an_end_inside_the_margin_does_not_keep_a_long_past_event_from_moving():
+    """A pending election's end may be cleared later (a pending record has none): the row is judged by
+    its effective date alone, so that date is not left two months back once the end is gone."""
+    seed = copy.deepcopy(SEED)
+    seed["elections"] = [
+        {"election_id": "E5", "status": "pending", "effective_date": "2025-11-01", "ended_on": "2026-01-10"}
+    ]
+    spec = spec_with(seed)
+    assert settle_awaited(spec) == 2  # E5 and the stay S1
+    e5 = spec.seed["elections"][0]
+    assert e5["ended_on"] is None and "2025-12-17" <= e5["effective_date"] < "2026-01-15"
