@@ -32,6 +32,8 @@ def settle_parent_kinds(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any
     denials = list(denied_children(spec, spec.seed))
     fits = _fitting_kinds(spec, denials)
     governed_kinds = {r.kind for r in parent_kinds(spec)}
+    kept = {(r.parent, r.status) for r in parent_kinds(spec)}
+    states = Counter((t, p.get(c)) for t, c in kept for p in spec.seed.get(t, []))
     for rule, row, parent, off in denials:
         if not off or id(row) in dropped:
             continue
@@ -49,7 +51,9 @@ def settle_parent_kinds(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any
         movable = (not froms or parent[rule.status] in froms) and (keeps is None or keeps(rule.parent, parent, rule.to))
         referenced = _referenced(spec, rule.child, row)
         # every other parent of that state keeps it (a booking left to refund), its child going instead
-        if movable and (moved.get(key, 0) < (drawn[key] + 1) // 2 or referenced):
+        # and moves leave two parents in three of that state in it (a dealer's holds not all let go)
+        room = min((drawn[key] + 1) // 2, states[key] // 3)
+        if movable and (moved.get(key, 0) < room or (referenced and kind is None)):
             parent[rule.status] = rule.to
             moved[key] = moved.get(key, 0) + 1
             changed += 1 + _apply_sets(rule, parent)
