@@ -163,7 +163,7 @@ def _only_set_to(spec: EnvSpec, table: str, column: str, value: str) -> bool:
     return True
 
 
-def _agrees(held: Any, value: str) -> bool:
+def agrees(held: Any, value: str) -> bool:
     if isinstance(held, bool):
         return str(int(held)) == value or str(held).lower() == value.lower()
     if isinstance(held, int | float):
@@ -190,7 +190,7 @@ def denied_children(
             if rule.column is not None and row.get(rule.column) != rule.kind:
                 continue
             off = [] if parent[rule.status] in rule.states else [rule.status]
-            off += [c for c, v in rule.sets if parent.get(c) is not None and not _agrees(parent[c], v)]
+            off += [c for c, v in rule.sets if parent.get(c) is not None and not agrees(parent[c], v)]
             yield rule, row, parent, off
 
 

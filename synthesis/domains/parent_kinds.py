@@ -12,11 +12,12 @@ the values the move sets.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from envs.formats.spec import EnvSpec
-from envs.quality.parent_kinds import ParentKind, denied_children
+from envs.quality.parent_kinds import ParentKind, agrees, denied_children, parent_kinds
 from envs.quality.tool_sql import required_statuses
 
 
@@ -28,11 +29,21 @@ def settle_parent_kinds(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any
     moved: dict[tuple[str, Any], int] = {}
     dropped: set[int] = set()
     changed = 0
-    for rule, row, parent, off in list(denied_children(spec, spec.seed)):
+    denials = list(denied_children(spec, spec.seed))
+    fits = _fitting_kinds(spec, denials)
+    governed_kinds = {r.kind for r in parent_kinds(spec)}
+    kept = {(r.parent, r.status) for r in parent_kinds(spec)}
+    states = Counter((t, p.get(c)) for t, c in kept for p in spec.seed.get(t, []))
+    for rule, row, parent, off in denials:
         if not off or id(row) in dropped:
             continue
         if parent[rule.status] in rule.states:  # in it already, or moved for a child before this one
             changed += _apply_sets(rule, parent)
+            continue
+        kind = fits.get((rule.child, rule.column, id(parent)))
+        if kind in governed_kinds:  # the parent's state makes another kind the move does: that one it is
+            row[rule.column or ""] = kind
+            changed += 1
             continue
         key = (rule.parent, parent[rule.status])
         drawn[key] = drawn.get(key, 0) + 1
@@ -40,10 +51,15 @@ def settle_parent_kinds(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any
         movable = (not froms or parent[rule.status] in froms) and (keeps is None or keeps(rule.parent, parent, rule.to))
         referenced = _referenced(spec, rule.child, row)
         # every other parent of that state keeps it (a booking left to refund), its child going instead
-        if movable and (moved.get(key, 0) < (drawn[key] + 1) // 2 or referenced):
+        # and moves leave two parents in three of that state in it (a dealer's holds not all let go)
+        room = min((drawn[key] + 1) // 2, states[key] // 3)
+        if movable and (moved.get(key, 0) < room or (referenced and kind is None)):
             parent[rule.status] = rule.to
             moved[key] = moved.get(key, 0) + 1
             changed += 1 + _apply_sets(rule, parent)
+        elif kind is not None:  # a kind the parent's state makes keeps the row where the parent stays
+            row[rule.column or ""] = kind
+            changed += 1
         elif not referenced:
             dropped.add(id(row))
     for rows in spec.seed.values():
@@ -51,6 +67,40 @@ def settle_parent_kinds(spec: EnvSpec, keeps: Callable[[str, dict[str, Any], Any
         rows[:] = [r for r in rows if id(r) not in dropped]
         changed += before - len(rows)
     return changed
+
+
+def _fitting_kinds(
+    spec: EnvSpec, denials: list[tuple[ParentKind, dict[str, Any], dict[str, Any], list[str]]]
+) -> dict[tuple[str, str | None, int], str]:
+    """(child table, kind column, id of a parent) -> a kind of that column whose move the parent's
+    state and values already show, for each parent a child of the kind stands under."""
+    rules = parent_kinds(spec)
+    fits: dict[tuple[str, str | None, int], str] = {}
+    for denied, _, parent, _ in denials:
+        for rule in rules:
+            same = (rule.child, rule.column, rule.parent) == (denied.child, denied.column, denied.parent)
+            shown = all(parent.get(c) is None or agrees(parent[c], v) for c, v in rule.sets)
+            if same and rule.kind is not None and parent.get(rule.status) in rule.states and shown:
+                fits.setdefault((rule.child, rule.column, id(parent)), rule.kind)
+    # else a kind no move makes that children of another parent in the same state hold (a deposit
+    # paid on a hold still active), so a parent no move fits keeps its state and its child alike
+    governed = {(r.child, r.column, r.kind) for r in rules}
+    tables = {t.name: t for t in spec.tables}
+    for denied, _, parent, _ in denials:
+        if denied.column is None or (denied.child, denied.column, id(parent)) in fits:
+            continue
+        key = tables[denied.parent].primary_key[0]
+        state = {r.get(key): r.get(denied.status) for r in spec.seed.get(denied.parent, [])}
+        seen: Counter[Any] = Counter(
+            row.get(denied.column)
+            for row in spec.seed.get(denied.child, [])
+            if state.get(row.get(denied.via)) == parent.get(denied.status)
+            and (denied.child, denied.column, row.get(denied.column)) not in governed
+            and row.get(denied.column) is not None
+        )
+        if seen:
+            fits[denied.child, denied.column, id(parent)] = str(seen.most_common(1)[0][0])
+    return fits
 
 
 def _apply_sets(rule: ParentKind, parent: dict[str, Any]) -> int:
