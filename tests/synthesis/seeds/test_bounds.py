@@ -37,12 +37,19 @@ def test_generated_seeds_keep_values_within_their_record(domain_id, least):
 
 
 @pytest.mark.parametrize(
-    "domain_id", ["phone_bill_disputes", "dealership_test_drives", "self_storage_rentals", "safe_deposit_box_rentals"]
+    ("domain_id", "least"),
+    [
+        ("phone_bill_disputes", 15),
+        # holds whose deposit a refund says is back are moved on (measure 98): 10 stay to read
+        ("dealership_test_drives", 10),
+        ("self_storage_rentals", 15),
+        ("safe_deposit_box_rentals", 15),
+    ],
 )
-def test_generated_seeds_keep_a_status_with_its_rows(domain_id):
+def test_generated_seeds_keep_a_status_with_its_rows(domain_id, least):
     spec = generated_spec(domain_id)
     counts = parents_against_children(spec)
-    assert counts.parent_states_checked >= 15
+    assert counts.parent_states_checked >= least
     assert counts.parent_states_against_children == 0
     assert recorded_many_times(spec).one_off_recorded_many_times == 0
 
