@@ -18,9 +18,9 @@ and the task.
 
 from __future__ import annotations
 
-from envs.engine import Environment
+from envs.engine import Environment, Episode
 from envs.errors import EnvFarmError, ToolError
-from envs.formats.task import Task
+from envs.formats.task import Task, ToolCall
 from envs.grading.decidable import stated_now
 from envs.grading.scoring import score_episode
 
@@ -100,11 +100,7 @@ def _writing_copies_fails(env: Environment, task: Task, env_id: str, index: int)
                 episode.call_tool(write.tool, {**write.arguments, key: row[key]})
             except ToolError:
                 raise KnowledgeBuildError(env_id, task.id, f"the tool refuses the write on {row[key]}") from None
-            for call in task.gold_actions[first:]:
-                try:
-                    episode.call_tool(call.tool, call.arguments, actor=call.actor)
-                except ToolError:
-                    continue
+            _calls_allowed(episode, task.gold_actions[first:])
             reward = score_episode(env, task, episode, answer=task.answer or "").reward
         finally:
             episode.close()
@@ -112,24 +108,23 @@ def _writing_copies_fails(env: Environment, task: Task, env_id: str, index: int)
             raise KnowledgeBuildError(env_id, task.id, f"writing {row[key]}, which the rule refuses, still scores 1.0")
 
 
+def _calls_allowed(episode: Episode, calls: list[ToolCall]) -> None:
+    """Make each of ``calls`` the tools allow, as an agent acting on them would; a refused one changes
+    nothing and the next is made."""
+    for call in calls:
+        try:
+            episode.call_tool(call.tool, call.arguments, actor=call.actor)
+        except ToolError:
+            continue
+
+
 def _acting_fails(env: Environment, task: Task, env_id: str, skip: list[int]) -> None:
     """Acting on the distractors' terms must fail the task: the gold calls with each write they would
     refuse left out (and what fails without it), each refused call made, then the reference answer."""
     episode = env.episode(task)
     try:
-        for i, call in enumerate(task.gold_actions):
-            if i in skip:
-                continue
-            try:
-                episode.call_tool(call.tool, call.arguments, actor=call.actor)
-            except ToolError:
-                continue
-        for refusal in task.refusals:
-            if refusal.call is not None:
-                try:
-                    episode.call_tool(refusal.call.tool, refusal.call.arguments)
-                except ToolError:
-                    continue
+        _calls_allowed(episode, [c for i, c in enumerate(task.gold_actions) if i not in skip])
+        _calls_allowed(episode, [r.call for r in task.refusals if r.call is not None])
         reward = score_episode(env, task, episode, answer=task.answer or "").reward
     finally:
         episode.close()
