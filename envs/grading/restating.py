@@ -266,9 +266,8 @@ def dumped_records(
     none out; "PS0025 at $11.84 a week and PS0045 at $10.41, both Sunday-only" names the two
     subscriptions asked about. Ids among ``names`` (those the task's own calls send) name records
     wherever they stand ("MD0018 … its subscription PS0030"), and of a record among ``acted_on``
-    (one the task's writes or refusals act on) the answer reports what was done, so only stating
-    every field but the keys reads it out; a record stated in every field, keys and all, is read out
-    whatever names it holds.
+    (one the task's allowed writes act on) the answer reports what was done, whatever of its fields it
+    says; a record stated in every field, keys and all, is read out whatever names it holds.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
@@ -314,7 +313,13 @@ def dumped_records(
         beyond, rest = [v for v in kept if v in stated and free(v)], [v for v in kept if free(v)]
         # every field but the keys, whatever the reasons to state some: the record, not an answer
         plain = [v for k, v in named.items() if not k.endswith("_id")]
-        every = len(plain) >= MIN_DUMPED_FIELDS and all(v in stated for v in plain if v.strip())
+        # (of a record the task acted on, its kind, day, price and new status are the report of what was
+        # done: "I cancelled your host-read spot SP0010 airing May 15; the $2,059.58 went back")
+        every = (
+            named[first] not in acted
+            and len(plain) >= MIN_DUMPED_FIELDS
+            and all(v in stated for v in plain if v.strip())
+        )
         # of a record the task acted on, the answer reports what it did: its fields are the report
         most = named[first] not in acted and len(beyond) >= MIN_DUMPED_FIELDS - 1
         if every or (most and len(beyond) >= DUMPED_SHARE * len(rest)):

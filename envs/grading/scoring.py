@@ -322,7 +322,7 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
     )
     reasons = [v for r in task.refusals for v in r.reason]
     dumped = dumped_records(
-        answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), reasons_excuse=True
+        answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), acted_on=acted, reasons_excuse=True
     )
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
     out = []

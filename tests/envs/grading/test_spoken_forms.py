@@ -44,3 +44,25 @@ def test_a_rule_said_of_records_in_general_claims_nothing_and_names_no_state_of_
         "It's received."
     )
     assert without_general_rules("Your recommendations are cancelled now.") == "Your recommendations are cancelled now."
+
+
+def test_a_record_the_task_acted_on_is_reported_not_read_out():
+    """podcast_ad_campaigns-010 (seed 103): the spot cancelled, said by its kind, day, price and id."""
+    from envs.grading.restating import dumped_records
+
+    spot = {
+        "ad_spot_id": "SP0010",
+        "advertiser_id": "AD0045",
+        "ad_campaign_id": "AC0002",
+        "podcast_show_id": "PS0008",
+        "air_date": "2026-05-15",
+        "read_type": "host_read",
+        "price": 2059.58,
+        "status": "cancelled",
+    }
+    report = "I cancelled your host-read spot SP0010 airing May 15, 2026; the $2,059.58 went back to your budget."
+    assert dumped_records(report, [spot], names=["SP0010"], acted_on=["SP0010"]) == []
+    # a record nothing was done to, said in every field, is read out; so is an acted one, keys and all
+    assert dumped_records(report, [spot], names=["SP0010"]) == ["SP0010"]
+    every = report + " It was on campaign AC0002, show PS0008, advertiser AD0045."
+    assert dumped_records(every, [spot], names=["SP0010"], acted_on=["SP0010"]) == ["SP0010"]
