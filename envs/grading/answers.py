@@ -349,6 +349,12 @@ def claimed(
     return None
 
 
+#: The request itself as the subject of a success ("your decline request is", "the cancellation has been").
+_REQUEST_NOUN = re.compile(
+    r"\b(?:request|cancellation|withdrawal|renewal|extension|upgrade|downgrade|transfer|change)\s+$"
+)
+
+
 def without_general_rules(answer: str) -> str:
     """``answer`` without its sentences that state a rule of records in general ("Recommendations
     are cancelled when their status allows it."): a status such a sentence names is no state of the
@@ -375,6 +381,10 @@ def _says_done(s: str, found: re.Match[str], described: set[str], claims: re.Pat
     describes ("its status shows as closed", "it's already completed")."""
     if _excused(s[: found.start()]) or s[: found.start()].endswith("already "):
         return False
+    # "Your decline request is confirmed": what is said done is the request itself, whatever state
+    # word it shares with the record
+    if _REQUEST_NOUN.search(s[: found.start()]):
+        return True
     # "Applications are confirmed when their status allows it": a rule said of records in general
     verb = re.match(r"(?:are|get) ", found.group(0))
     if verb and _GENERAL_SUBJECT.search(s[: found.start()] + verb.group(0)) and _CONDITION_AFTER.match(s, found.end()):

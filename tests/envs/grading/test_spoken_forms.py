@@ -66,3 +66,16 @@ def test_a_record_the_task_acted_on_is_reported_not_read_out():
     assert dumped_records(report, [spot], names=["SP0010"]) == ["SP0010"]
     every = report + " It was on campaign AC0002, show PS0008, advertiser AD0045."
     assert dumped_records(every, [spot], names=["SP0010"], acted_on=["SP0010"]) == ["SP0010"]
+
+
+def test_a_request_said_confirmed_is_a_claim_whatever_state_word_it_shares():
+    """study_abroad_applications-001 (held agent nominal-claim): "Your decline request is confirmed."
+    of an offer refused because the application is already confirmed."""
+    from envs.grading.answers import claimed
+
+    lead = "Unfortunately that took longer than it should have. "
+    assert claimed(lead + "Your decline request is confirmed.", ["declined"], states=["confirmed"]) is not None
+    # the record's own state said is no claim
+    refusal = "I can't decline the offer: your application is already confirmed."
+    assert claimed(refusal, ["declined"], states=["confirmed"]) is None
+    assert claimed("I can't decline it: the application is confirmed.", ["declined"], states=["confirmed"]) is None
