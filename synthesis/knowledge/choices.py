@@ -5,7 +5,12 @@ A copied write task names its record, and the rule allows the write: an agent th
 (or follows another segment's looser terms) makes the same write and passes, so the article decides
 nothing. Here the task's initial state (``initial_patch``) gives the customer two more records of
 the kind, copies of the written one whose tested value the current rule refuses and the looser
-distractor allows, one listed first and one last; the tools accept the write on each. The request
+distractor allows, one listed first and one last; the tools accept the write on each. Where it can, the
+two are records of other customers listed just before and just after the customer's own, handed to the
+customer with the refused value (an ``update`` patch): they keep their own ids, items, amounts and
+dates, so nothing marks them as made for the task. Where that breaks an invariant or the tools refuse
+the write on them, they are copies of the written record (an ``insert``) with ids before and after
+every other. The request
 names no record: the gold writes every listed record the tools accept and the current rule allows,
 in listing order. Acting on the first, the last or every listed record, acting under a looser
 segment's terms, or refusing under an archived edition's, ends in another state.
@@ -140,16 +145,10 @@ def _fresh(taken: set[str], value: str) -> str:
 def _copies(
     episode: Episode, shape: _Shape, row: dict[str, Any], value: Any, ids: tuple[str, str]
 ) -> list[dict[str, Any]]:
-    if shape.via is None:
-        copies = [{**row, shape.key: i, shape.column: value} for i in ids]
-    else:
-        key = shape.tested.primary_key[0]
-        target = episode.query(
-            f'SELECT "{key}" AS k FROM "{shape.tested.name}" WHERE "{shape.column}" = :v ORDER BY 1', {"v": value}
-        )
-        if not target:
-            return []
-        copies = [{**row, shape.key: i, shape.via: target[0]["k"]} for i in ids]
+    tested = _tested_set(episode, shape, value)
+    if tested is None:
+        return []
+    copies = [{**row, shape.key: i, **tested} for i in ids]
     unique = {c.name for c in shape.table.columns if c.unique} | {u[0] for u in shape.table.unique if len(u) == 1}
     for column in unique - {shape.key}:
         if row.get(column) is None:
@@ -195,14 +194,122 @@ def choice_task(spec: EnvSpec, task: Task, plan: RulePlan, index: int, now: date
         copies = _copies(episode, shape, row, value, ids) if row and value is not None and ids else []
     finally:
         episode.close()
-    if listing is None or not copies or not user:
+    if listing is None or not user or row is None:
         return None
-    patch = [PatchOp(op="insert", table=shape.table.name, rows=copies)]
-    draft = task.model_copy(update={"initial_patch": [*task.initial_patch, *patch]})
-    try:  # a fresh engine: the first caches the task's initial state by id, without the patch
-        return _rewritten(Environment(spec), draft, shape, plan, call, listing, user[0], now)
-    except SpecError:  # the copies break a constraint of the table (a unique pair, a check)
-        return None
+    for patch, patched in _patches(env, task, shape, row, value, copies):
+        draft = task.model_copy(update={"initial_patch": [*task.initial_patch, *patch]})
+        try:  # a fresh engine: the first caches the task's initial state by id, without the patch
+            made = _rewritten(Environment(spec), draft, shape, plan, call, listing, user[0], patched, now)
+        except SpecError:  # the records break a constraint of the table (a unique pair, a check)
+            continue
+        if made is not None:
+            return made
+    return None
+
+
+def _patches(
+    env: Environment, task: Task, shape: _Shape, row: dict[str, Any], value: Any, copies: list[dict[str, Any]]
+) -> list[tuple[list[PatchOp], list[str]]]:
+    """The ways to give the customer two refused records, most natural first: other customers'
+    records listed beside theirs, handed over as they are or with the written record's state, then
+    copies of the written record."""
+    out: list[tuple[list[PatchOp], list[str]]] = []
+    if value is not None:
+        episode = env.episode(task)
+        try:
+            near = _neighbours(episode.dump(shape.table.name), shape, row)
+            tested = _tested_set(episode, shape, value)
+            if near and tested is not None:
+                states = {c.name: row[c.name] for c in shape.table.columns if c.enum or c.type == "boolean"}
+                ids = [str(r[shape.key]) for r in near]
+                for extra in ({}, states):
+                    ops = [op for r in near for op in _handed_over(episode, env.spec, shape, row, r, extra | tested)]
+                    out.append((ops, ids))
+        finally:
+            episode.close()
+    if copies:
+        out.append(([PatchOp(op="insert", table=shape.table.name, rows=copies)], [str(c[shape.key]) for c in copies]))
+    return out
+
+
+def _owned_by(spec: EnvSpec, shape: _Shape, table: TableSpec) -> str | None:
+    """The column of ``table`` that names its customer, if it has one."""
+    user_key = shape.user.primary_key[0]
+    fk = next((f for f in table.foreign_keys if f.table == shape.user.name and f.references == [user_key]), None)
+    return fk.columns[0] if fk is not None and len(fk.columns) == 1 else None
+
+
+def _handed_over(
+    episode: Episode, spec: EnvSpec, shape: _Shape, row: dict[str, Any], other: dict[str, Any], values: dict[str, Any]
+) -> list[PatchOp]:
+    """``other`` (another customer's record) made the customer's with ``values``: it hangs under the
+    written record's own parents of the customer's (their vehicle, their account), and its children
+    that name a customer name this one, so the invariants that tie them hold."""
+    parents = {
+        fk.columns[0]: row[fk.columns[0]]
+        for fk in shape.table.foreign_keys
+        if len(fk.columns) == 1
+        and fk.table != shape.user.name
+        and (parent := spec.table(fk.table)) is not None
+        and _owned_by(spec, shape, parent) is not None
+    }
+    changes = {**values, **parents, shape.owner: row[shape.owner]}
+    ops = [PatchOp(op="update", table=shape.table.name, where={shape.key: other[shape.key]}, set=changes)]
+    moved: list[tuple[TableSpec, Any]] = [(shape.table, other[shape.key])]
+    while moved:  # its children, their children …: each that names a customer names this one
+        table, key = moved.pop()
+        for child in spec.tables:
+            owner = _owned_by(spec, shape, child)
+            fk = next((f for f in child.foreign_keys if f.table == table.name and len(f.columns) == 1), None)
+            if owner is None or fk is None or child.name == table.name or len(child.primary_key) != 1:
+                continue
+            pk = child.primary_key[0]
+            for r in episode.query(f'SELECT "{pk}" AS k FROM "{child.name}" WHERE "{fk.columns[0]}" = :v', {"v": key}):
+                ops.append(PatchOp(op="update", table=child.name, where={pk: r["k"]}, set={owner: row[shape.owner]}))
+                moved.append((child, r["k"]))
+    return ops
+
+
+def _neighbours(rows: list[dict[str, Any]], shape: _Shape, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """Another customer's record listed just before the customer's first and one just after their
+    last (ids of one form sort as listed), or none."""
+    width = len(str(row[shape.key]))
+    own = sorted(str(r[shape.key]) for r in rows if r[shape.owner] == row[shape.owner])
+    others = sorted(
+        (r for r in rows if r[shape.owner] != row[shape.owner] and len(str(r[shape.key])) == width),
+        key=lambda r: str(r[shape.key]),
+    )
+    before = [r for r in others if str(r[shape.key]) < own[0]]
+    after = [r for r in others if str(r[shape.key]) > own[-1]]
+    return [before[-1], after[0]] if own and before and after else []
+
+
+def _tested_set(episode: Episode, shape: _Shape, value: Any) -> dict[str, Any] | None:
+    """The column values that give a record the refused tested ``value``."""
+    if shape.via is None:
+        return {shape.column: value}
+    key = shape.tested.primary_key[0]
+    target = episode.query(
+        f'SELECT "{key}" AS k FROM "{shape.tested.name}" WHERE "{shape.column}" = :v ORDER BY 1', {"v": value}
+    )
+    return {shape.via: target[0]["k"]} if target else None
+
+
+def patched_records(spec: EnvSpec, task: Task) -> list[tuple[str, Any]]:
+    """The (table, key value) of each record a choice task's patch gives the customer, of the kind
+    its last gold write acts on: the rows it inserts and the rows it hands over (not their children)."""
+    written = task.gold_actions[-1].arguments if task.gold_actions else {}
+    out: list[tuple[str, Any]] = []
+    for op in task.initial_patch:
+        table = spec.table(op.table)
+        if table is None or len(table.primary_key) != 1 or table.primary_key[0] not in written:
+            continue
+        key = table.primary_key[0]
+        if op.op == "insert":
+            out += [(op.table, r[key]) for r in op.rows if key in r]
+        elif op.op == "update" and set(op.where) == {key}:
+            out.append((op.table, op.where[key]))
+    return out
 
 
 def _tested(episode: Episode, shape: _Shape, record: dict[str, Any]) -> str | None:
@@ -252,6 +359,7 @@ def _rewritten(
     call: ToolCall,
     listing: ToolCall,
     user: dict[str, Any],
+    ids: list[str],
     now: datetime,
 ) -> Task | None:
     assert plan.terms is not None
@@ -278,7 +386,6 @@ def _rewritten(
         episode.close()
     if any(None in v and False not in v for v in held.values()):  # no rule refuses it, one cannot be applied
         return None
-    ids = [str(c[shape.key]) for c in task.initial_patch[-1].rows]
     if not records or str(records[0][shape.key]) != ids[0] or str(records[-1][shape.key]) != ids[-1]:
         return None
     calls = {

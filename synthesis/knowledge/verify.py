@@ -24,6 +24,7 @@ from envs.formats.task import Task, ToolCall
 from envs.grading.decidable import stated_now
 from envs.grading.scoring import score_episode
 
+from .choices import patched_records
 from .variant import CHOICE, TABLE, KbVariant
 
 
@@ -82,30 +83,30 @@ def verify_variant(variant: KbVariant) -> None:
 
 
 def _writing_copies_fails(env: Environment, task: Task, env_id: str, index: int) -> None:
-    """A choice task (:mod:`.choices`): the write made on each record its patch adds (those the rule
-    refuses, listed first and last) beside the gold calls must fail it."""
+    """A choice task (:mod:`.choices`): the write made on each record its patch gives the customer
+    (those the rule refuses, listed first and last) beside the gold calls must fail it."""
     write = task.gold_actions[index]
     first = next(i for i, c in enumerate(task.gold_actions) if c.tool == write.tool)
-    copies = [(op.table, row) for op in task.initial_patch if op.op == "insert" for row in op.rows]
-    if not copies:
+    patched = patched_records(env.spec, task)
+    if not patched:
         raise KnowledgeBuildError(env_id, task.id, "a choice task with no refused records patched in")
-    for table, row in copies:
+    for table, record in patched:
         key = env.spec.table(table).primary_key[0]
-        if any(c.tool == write.tool and c.arguments.get(key) == row[key] for c in task.gold_actions):
-            raise KnowledgeBuildError(env_id, task.id, f"the gold writes {row[key]}, which the rule refuses")
+        if any(c.tool == write.tool and c.arguments.get(key) == record for c in task.gold_actions):
+            raise KnowledgeBuildError(env_id, task.id, f"the gold writes {record}, which the rule refuses")
         episode = env.episode(task)
         try:  # the copy written where the gold makes its first write, as an agent that acts on it would
             episode.replay(task.gold_actions[:first])
             try:
-                episode.call_tool(write.tool, {**write.arguments, key: row[key]})
+                episode.call_tool(write.tool, {**write.arguments, key: record})
             except ToolError:
-                raise KnowledgeBuildError(env_id, task.id, f"the tool refuses the write on {row[key]}") from None
+                raise KnowledgeBuildError(env_id, task.id, f"the tool refuses the write on {record}") from None
             _calls_allowed(episode, task.gold_actions[first:])
             reward = score_episode(env, task, episode, answer=task.answer or "").reward
         finally:
             episode.close()
         if reward >= 1.0:
-            raise KnowledgeBuildError(env_id, task.id, f"writing {row[key]}, which the rule refuses, still scores 1.0")
+            raise KnowledgeBuildError(env_id, task.id, f"writing {record}, which the rule refuses, still scores 1.0")
 
 
 def _calls_allowed(episode: Episode, calls: list[ToolCall]) -> None:

@@ -27,6 +27,7 @@ from synthesis.knowledge import KbVariant, KnowledgeBuildError, verify_variant, 
 from synthesis.knowledge.articles import faq_question
 from synthesis.knowledge.catalog import variant_for
 from synthesis.knowledge.choice_rules import rule_allows
+from synthesis.knowledge.choices import patched_records
 from synthesis.knowledge.variant import CHOICE, TABLE
 from synthesis.knowledge.verify import stating
 
@@ -251,12 +252,12 @@ def test_a_write_no_distractor_would_refuse_is_refused(with_writes: KbVariant):
 
 def test_a_choice_task_whose_copies_do_not_decide_it_is_refused(with_writes: KbVariant):
     task = next(t for t in with_writes.tasks if CHOICE in t.tags)
-    (op,) = task.initial_patch
+    (_, first), _ = patched_records(with_writes.spec, task)
     for broken_task, message in (
         (task.model_copy(update={"initial_patch": []}), "a choice task with no refused records patched in"),
         (
-            task.model_copy(update={"gold_actions": [*task.gold_actions, _on(task, op.rows[0])]}),
-            "the gold writes ",
+            task.model_copy(update={"gold_actions": [*task.gold_actions, _on(task, first)]}),
+            f"the gold writes {first}, which the rule refuses",
         ),
     ):
         broken = copy.deepcopy(with_writes)
@@ -266,11 +267,11 @@ def test_a_choice_task_whose_copies_do_not_decide_it_is_refused(with_writes: KbV
         assert f"task {task.id}: {message}" in str(err.value)
 
 
-def _on(task: Task, row: dict) -> ToolCall:
-    """The task's last write made on ``row`` instead."""
+def _on(task: Task, record: str) -> ToolCall:
+    """The task's last write made on ``record`` instead."""
     write = task.gold_actions[-1]
-    key = next(k for k in write.arguments if k in row and row[k] != write.arguments[k])
-    return write.model_copy(update={"arguments": {**write.arguments, key: row[key]}})
+    key = next(k for k, v in write.arguments.items() if k.endswith("_id") and v != record and str(v)[:2] == record[:2])
+    return write.model_copy(update={"arguments": {**write.arguments, key: record}})
 
 
 def _act_on_listed(env: Environment, task: Task, pick: str) -> float:
@@ -297,8 +298,7 @@ def test_a_document_decided_write_is_a_choice_only_the_current_article_makes(wit
     assert decided and plain
     for task in decided:
         # two copies of the written record patched in, listed first and last, that the rule refuses
-        (patch,) = [op for op in task.initial_patch if op.op == "insert"]
-        assert len(patch.rows) == 2 and "document-choice" in task.tags
+        assert len(patched_records(with_writes.spec, task)) == 2 and "document-choice" in task.tags
         (text, value, _), *_ = with_writes.deciding[task.id]
         plan = next(p for p in with_writes.plans if p.text == text)
         assert plan.terms is not None and plan.terms.allows(now, value) is True
@@ -356,3 +356,30 @@ def test_the_rules_a_choice_applies_read_flags_times_and_terms_and_nothing_else(
             c.arguments["transcript_order_id"] for c in task.gold_actions if c.tool == "expedite_transcript_order"
         ]
         assert written and not any(flags[w] for w in written), task.id
+
+
+def test_a_choice_hands_the_customer_other_customers_records_listed_beside_their_own(with_writes: KbVariant):
+    """The refused records are seed records of other customers, not copies with made-up ids: each
+    keeps its id and its own values, and hangs under the customer (and their parent records)."""
+    env = Environment(with_writes.spec)
+    handed = [t for t in with_writes.tasks if CHOICE in t.tags and not any(op.op == "insert" for op in t.initial_patch)]
+    assert handed
+    for task in handed:
+        write = task.gold_actions[-1]
+        patched = patched_records(with_writes.spec, task)
+        assert len(patched) == 2
+        (table, _), _ = patched
+        key = with_writes.spec.table(table).primary_key[0]
+        seed = {r[key]: r for r in with_writes.spec.seed[table]}
+        written = seed[write.arguments[key]]
+        owner = next(c for c in written if c in write.arguments and c != key)
+        state = env.episode(task)
+        try:
+            now = {r[key]: r for r in state.dump(table)}
+            listed = [r[key] for r in now.values() if r[owner] == written[owner]]
+        finally:
+            state.close()
+        for _, record in patched:
+            assert seed[record][owner] != written[owner] and now[record][owner] == written[owner]
+            assert [c for c in seed[record] if seed[record][c] != written[c]] != [key, owner]  # its own values
+        assert sorted(listed)[0] == patched[0][1] and sorted(listed)[-1] == patched[1][1]
