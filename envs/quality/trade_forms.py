@@ -29,7 +29,8 @@ from typing import Any
 
 from ..formats.spec import EnvSpec
 
-_PHONE = r"\+1[2-9]\d{2}[2-9]\d{6}|\(?[2-9]\d{2}\)?[ .-]?[2-9]\d{2}[ .-]?\d{4}|1?[2-9]\d{2}[2-9]\d{6}|\+[2-9]\d{6,14}"
+#: North American, with or without +1 and separators, or international (another country code).
+_PHONE = r"(?:\+?1[ .-]?)?\(?[2-9]\d{2}\)?[ .-]?[2-9]\d{2}[ .-]?\d{4}|\+[2-9]\d{6,14}"
 #: Column names -> the forms their values take in the trade, as one whole-match expression.
 CODE_FORMS: dict[frozenset[str], re.Pattern[str]] = {
     frozenset({"phone", "mobile", "phone_number", "mobile_number", "contact_phone", "cell_phone"}): re.compile(_PHONE),
