@@ -73,6 +73,7 @@ from .surnames import surnames_apart
 from .tasks import TaskReplay
 from .terms import dates_against_terms
 from .tiers import tier_prices_inverted
+from .trade_forms import trade_values_off_form
 from .transient import transient_counts
 from .two_parties import one_party_twice
 from .visit_charges import charges_against_visit
@@ -245,6 +246,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         rows_on_wrong_side,
         children_parent_denies,
         kinds_and_sizes_unfit,
+        trade_values_off_form,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

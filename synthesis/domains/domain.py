@@ -24,6 +24,8 @@ from pydantic import Field, StringConstraints, model_validator
 
 from envs.formats.spec import Model
 
+from .forms import form_fault
+
 Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 SemanticKind = Literal[
     "person_name",
@@ -91,6 +93,8 @@ class Attribute(Model):
         description="An enum attribute's allowed values by the value of another attribute (keyed as 'examples_by'): "
         "a liquor licence only for a restaurant; values it leaves out allow every value",
     )
+    format: str | None = Field(None, description="A code's, phone's or zip's form in the trade's notation (forms.py)")
+    pool: list[str] | None = Field(None, description="Real names a company or city attribute draws from")
     unique: bool = False
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
@@ -115,6 +119,8 @@ class Attribute(Model):
             raise ValueError(f"attribute '{self.name}' has examples_by but kind '{self.kind}' is not text or title")
         if self.values_by is not None and self.kind != "enum":
             raise ValueError(f"attribute '{self.name}' has values_by but is not an enum")
+        if fault := form_fault(self.kind, self.format, self.pool):
+            raise ValueError(f"attribute '{self.name}': {fault}")
         table = self.examples_by if self.examples_by is not None else self.values_by
         if table is not None:
             field = "examples_by" if self.examples_by is not None else "values_by"

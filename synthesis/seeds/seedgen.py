@@ -41,6 +41,7 @@ from ..domains.catalog_names import catalog_name, key_of_name
 from ..domains.coherence import Agreement, agreements, price_links, resolve_agreement, under_ended_parent
 from ..domains.domain import Attribute, Domain, Entity, Reference
 from ..domains.filled_dates import transition_dates
+from ..domains.forms import FormDraws
 from ..domains.labels import Labels
 from ..domains.limits import SeedLimits
 from ..domains.one_off import Holdings
@@ -209,8 +210,12 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
 
 def attribute_value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime) -> Any:
     """A value of ``attr``'s kind as seed rows have them (a Faker name, city, phone, code ...), for a
-    value a user gives outside the seed: a new phone number, the country of a new address."""
-    return _value(attr, fake, rng, clock, {}, rng.randint(1, 999))
+    value a user gives outside the seed: a new phone number, the country of a new address. A formed or
+    pooled attribute's value is drawn from a stream the generic value seeds, so no other draw moves."""
+    value = _value(attr, fake, rng, clock, {}, rng.randint(1, 999))
+    if attr.format or attr.pool:
+        return FormDraws(random.Random(str(value))).value(attr.name, attr.format, attr.pool, unique=False)
+    return value
 
 
 def _state_weights(entity: Entity) -> list[float]:
@@ -358,6 +363,7 @@ def generate_seed(
     dates = _Dates(domain, clock)
     time_rng = random.Random(f"{domain.id}:{seed}:dates")  # its own draws: the other values stay as they were
     label_rng = random.Random(f"{domain.id}:{seed}:labels")
+    formed = FormDraws(random.Random(f"{domain.id}:{seed}:forms"))  # its own draws, as time_rng's
     ordered = entity_order(domain)
     order = {e.name: i for i, e in enumerate(ordered)}
     out: dict[str, list[dict[str, Any]]] = {}
@@ -443,6 +449,8 @@ def generate_seed(
                     row[attr.name] = None
                     continue
                 row[attr.name] = _value(attr, fake, rng, clock, row, i)
+                if attr.format or attr.pool:  # the generic draw above is still spent: the rest stays
+                    row[attr.name] = formed.value(f"{entity.name}.{attr.name}", attr.format, attr.pool, attr.unique)
                 if attr.name == "make" and isinstance(row.get("vin"), str):  # drawn before its make
                     row["vin"] = _VIN_MAKERS.get(str(row["make"]).lower(), row["vin"][:3]) + row["vin"][3:]
                 if attr is named:
