@@ -79,7 +79,6 @@ def test_no_task_asks_twice_for_the_same_change_or_the_same_vague_record(
 ) -> None:
     """ "Change my email to X … change my email to X" and "cancel one of my orders … cancel one of my
     orders" read as a person repeating themselves; the second is "another one of my orders"."""
-    seen_another = 0
     for _, tasks in generated:
         for task in tasks:
             updates = [(c.tool, tuple(sorted(c.arguments.items()))) for c in task.gold_actions if "update_" in c.tool]
@@ -89,8 +88,8 @@ def test_no_task_asks_twice_for_the_same_change_or_the_same_vague_record(
                 task.instruction.count(f"one of my {v}") <= 1 + task.instruction.count(f"another one of my {v}")
                 for v in vague
             ), task.id
-            seen_another += "another one of my" in task.instruction
-    assert seen_another >= 1
+    # no floor on "another one of my" here: every one these domains made was beside a request to refuse,
+    # which now names its record; test_customer_voice_tasks.py floors the form where it fits
 
 
 # -- naming -------------------------------------------------------------------------------------------
