@@ -11,6 +11,7 @@ task files and the environment alone, so the scan runs on any catalog:
 * an *unfounded "one of"*: "one of my X" / "of my two X" where fewer than two of the user's records
   could be acted on, that is where the gold write, run on each of the user's records of its table
   after the gold calls before it, succeeds on fewer than two;
+* a *bare amount*: money in cents said with no currency ("For the estimate, it's 74.45.");
 * the most repeated word n-grams, by how many instructions hold them.
 """
 
@@ -36,6 +37,8 @@ _SENTENCE = re.compile(r"[^.?!]+[.?!]")
 #: A sentence that asks for something to be told, question mark or not ("Afterwards, tell me my new …").
 _ASKS = re.compile(r"\?$|^(?:afterwards, |also, |and )?(?:tell me|can you tell me|let me know|i just need to know)\b")
 _WORD = re.compile(r"[a-z0-9']+")
+#: An amount in cents said with no currency ("For the estimate, it's 74.45."), as no customer says it.
+BARE_AMOUNT = re.compile(r"(?<![$€£\d.,:])\b\d{1,3}(?:,\d{3})*\.\d{2}\b(?![\d%])")
 
 
 def questions(instruction: str) -> list[str]:
@@ -71,6 +74,7 @@ class CustomerVoice:
     openings: Counter[str] = field(default_factory=Counter)
     several_claims: int = 0
     unfounded_several: int = 0
+    bare_amounts: int = 0
     grams: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
 
@@ -79,6 +83,7 @@ class CustomerVoice:
         self.repeated_questions += other.repeated_questions
         self.several_claims += other.several_claims
         self.unfounded_several += other.unfounded_several
+        self.bare_amounts += other.bare_amounts
         self.phrases.update(other.phrases)
         self.openings.update(other.openings)
         self.grams.update(other.grams)
@@ -95,6 +100,7 @@ class CustomerVoice:
             "repeated_questions": self.repeated_questions,
             "several_claims": self.several_claims,
             "unfounded_several": self.unfounded_several,
+            "bare_amounts": self.bare_amounts,
             "phrase_shares": {p: self.share(self.phrases[p]) for p in STOCK_PHRASES},
             "top_openings": {o: self.share(n) for o, n in self.openings.most_common(top)},
             "top_ngrams": {g: self.share(n) for g, n in self.grams.most_common(top)},
@@ -209,6 +215,9 @@ def customer_voice(env: Any, tasks: Sequence[Task], *, grams: Iterable[int] = (4
         if repeated_questions(text):
             out.repeated_questions += 1
             out.examples.setdefault("repeated_question", []).append(text)
+        if BARE_AMOUNT.search(text):
+            out.bare_amounts += 1
+            out.examples.setdefault("bare_amount", []).append(text)
         if SEVERAL.search(text):
             out.several_claims += 1
             if unfounded(env, task):

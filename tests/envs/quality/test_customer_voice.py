@@ -10,6 +10,7 @@ from envs import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task
 from envs.quality.customer_voice import (
+    BARE_AMOUNT,
     actionable_records,
     customer_voice,
     opening,
@@ -133,3 +134,10 @@ def test_the_scan_counts_phrases_openings_and_claims() -> None:
     assert summary["phrase_shares"]["one of my"] == round(1 / 3, 4)
     assert summary["top_openings"]["my email is"] == round(2 / 3, 4)
     assert summary["top_ngrams"]["my email is ann"] == round(2 / 3, 4)
+
+
+def test_an_amount_without_its_currency_is_found_and_others_are_not() -> None:
+    assert BARE_AMOUNT.search("For the estimate, it's 74.45.")
+    assert BARE_AMOUNT.search("It comes to 1,204.50 in all.")
+    said = ["It comes to $74.45.", "It is 12.5% off.", "Call +14529911437.", "At 10:30 AM.", "It's 74.4501."]
+    assert not any(BARE_AMOUNT.search(s) for s in said)
