@@ -34,7 +34,8 @@ _DICTATED = frozenset(
 _MONEY = frozenset(
     {"amount", "price", "cost", "fee", "valuation", "value", "budget", "deposit", "total", "payment", "balance",
      "premium", "salary", "income", "rent", "limit", "bid", "offer", "tip", "charge", "fare", "refund", "earnest",
-     "payout", "wage", "fees", "dues", "rate", "money", "cash", "spend", "spending", "allowance", "contribution"}
+     "payout", "wage", "fees", "dues", "rate", "money", "cash", "spend", "spending", "allowance", "contribution",
+     "estimate"}
 )  # fmt: skip
 #: Columns that say how the user pays: "I'd like to pay by check."
 _PAYING = frozenset({"method", "payment_method", "pay_method", "funding_method", "deposit_method", "paid_with"})

@@ -41,7 +41,7 @@ from typing import Any
 
 from envs.quality.naming import is_lorem_title, is_verb_form, person_role
 from envs.quality.record_names import customer_knows
-from envs.quality.spoken import spoken_when
+from envs.quality.spoken import spoken_money, spoken_when
 from envs.quality.text import column_words
 
 from ..domains.domain import Attribute, Domain, Entity, Reference
@@ -217,10 +217,12 @@ def _own_fragment(a: Attribute, value: Any, rng: random.Random, today: date | No
         return f"with {value}"
     if a.kind == "city":
         return f"in {value}"
+    if a.kind == "money" and isinstance(value, int | float) and not isinstance(value, bool):
+        value = spoken_money(float(value))  # a customer says "$92.49", never a bare "92.49"
     if a.kind == "money" and a.name in _PAID:
-        return f"of {value}" if a.name == "amount" else f"that cost {value}"  # my fee of 92.49
+        return f"of {value}" if a.name == "amount" else f"that cost {value}"  # my fee of $92.49
     if a.kind == "money" and customer_knows(a.name, a.kind):
-        return f"with a {column_words(a.name)} of {value}"  # my solar project with a contract price of 24310.5
+        return f"with a {column_words(a.name)} of {value}"  # my solar project with a contract price of $24,310.50
     shown = str(value).replace("_", " ")
     return f"with {a.name.replace('_', ' ')} {shown}"
 

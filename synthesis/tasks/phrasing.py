@@ -44,6 +44,28 @@ _FREE_TEXT: list[tuple[tuple[str, ...], list[str]]] = [
     (("instruction", "request", "message"), ["Leave it at the front desk", "Ring the bell twice"]),
     (("title", "subject", "event"), ["Spring Gathering", "Team Offsite"]),
 ]
+#: How a user gives the email their account is under; each opens few of a catalog's messages.
+EMAIL_FACTS = [
+    "My email is {email}.",
+    "You can find me under {email}.",
+    "The account email is {email}.",
+    "The account is under {email}.",
+    "I'm registered as {email}.",
+    "It's {email} on the account.",
+    "My account email is {email}.",
+    "You'll have me as {email}.",
+    "I signed up with {email}.",
+    "The email I use with you is {email}.",
+]
+#: How a user gives their name and one more detail ({what}: "date of birth", "zip code").
+NAME_FACTS = [
+    "My name is {name} and my {what} is {value}.",
+    "I'm {name}, {what} {value}.",
+    "This is {name}; my {what} is {value}.",
+    "Name's {name}, {what} {value}.",
+    "It's {name}, and my {what} is {value}.",
+    "The account is in the name of {name}, {what} {value}.",
+]
 _OPENINGS = ["Hi,", "Hello,", "Hi there,", "Good morning,", "Hey,", ""]
 _CLOSINGS = ["Thanks!", "Thank you.", "Thanks a lot.", "", "Appreciate it.", "Cheers."]
 _VERBS = {
@@ -148,6 +170,11 @@ def spanned(verb: str, unit: str, n: int) -> str | None:
 
 def _human(name: str) -> str:
     return name.replace("_", " ").replace(".", "'s ")
+
+
+def spoken_column(name: str) -> str:
+    """A column's name as a question about it says it ("balance due")."""
+    return _human(name)
 
 
 def _is_tail(words: list[str]) -> bool:
@@ -311,13 +338,16 @@ class Phrasing:
         return self.rng.choice(fitting)
 
     def email_fact(self, email: str) -> str:
-        return self.rng.choice(
-            [f"My email is {email}.", f"You can find me under {email}.", f"The account email is {email}."]
-        )
+        """The sentence naming the user by email, drawn from many (:data:`EMAIL_FACTS`): a catalog
+        where a fifth of the messages open "My email is" reads as one form, not as customers."""
+        self.rng.choice(range(3))  # the draw of the three first forms, so the tasks after it stay as they were
+        return random.Random(f"email|{email}").choice(EMAIL_FACTS).format(email=email)
 
     def name_fact(self, name: str, key: str, value: Any) -> str:
         what = "date of birth" if "birth" in key else _human(key)
-        return self.rng.choice([f"My name is {name} and my {what} is {value}.", f"I'm {name}, {what} {value}."])
+        self.rng.choice(range(2))  # as in email_fact
+        form = random.Random(f"name|{name}|{value}").choice(NAME_FACTS)
+        return form.format(name=name, what=what, value=value)
 
     def record_name(self, entity: str, fragments: list[str], before: list[str] | None = None) -> str:
         """How a user names one of their records from its handles: "my loan from 2026-02-10 for the
@@ -416,7 +446,15 @@ class Phrasing:
             return f"{'Please' if first else 'Also, please'} change {_field(what, phrase)} to {quoted(value)}{why}"
         return said + why
 
-    def ask_value(self, column: str) -> str:
+    def ask_value(self, column: str, *, each: bool = False) -> str:
+        """The question for a value the writes leave; ``each``: of every record the writes changed it on."""
+        if each:
+            return self.rng.choice(
+                [
+                    f"Afterwards, tell me the new {_human(column)} of each.",
+                    f"Also, what is the {_human(column)} of each after that?",
+                ]
+            )
         return self.rng.choice(
             [f"Afterwards, tell me my new {_human(column)}.", f"Also, what is my {_human(column)} after that?"]
         )

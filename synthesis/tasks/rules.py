@@ -8,6 +8,7 @@ refuses it on a copy of the episode, and the reason can be read from the records
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -419,10 +420,13 @@ class RuleGoals(UserKnowledge):
         *,
         refused: bool = False,
         row: dict[str, Any] | None = None,
+        choices: Callable[[], int] | None = None,
     ) -> None:
         """The user's request, with why (``refused``: the agent must refuse it, so the reason claims
         nothing of the record; ``row``: the record, so the reason fits it); half the time the record
-        is named only when the agent asks which one."""
+        is named only when the agent asks which one, where more than one record could be meant
+        (``choices``: how many of the user's records the gold call could act on, :mod:`.actionable`;
+        without it, how many of the kind the user holds) and the request is not one to refuse."""
         shown = {k: (v.replace("_", " ") if isinstance(v, str) else v) for k, v in extra.items()}
         first = len(chain.requests) == 0
         named_before = phrase.startswith(("the new ", "the same "))
@@ -435,7 +439,15 @@ class RuleGoals(UserKnowledge):
         # a second such request in the same task is for another one ("then cancel another one of …"); of
         # a user with two, "one … then another one" means both: the second is named instead
         again = any(f"one of my {many}" in r for r in chain.requests)
-        if vague and self.holds_several(chain, e, 3 if again else 2):  # "one of my bikes" needs several bikes
+        # a request the agent must refuse names its record: "one of my claims" would let the agent pick
+        # another claim it could act on, and no record of the request could be acted on anyway
+        several = (
+            vague
+            and not refused
+            and self.holds_several(chain, e, 3 if again else 2)
+            and (choices is None or choices() >= 2)
+        )
+        if several:  # "one of my bikes" needs several bikes the request could be about
             which_one = f"{'another one' if again else 'one'} of my {many}"
             chain.requests.append(self.say.request(verb, which_one, shown, first=first, motive=motive))
             which = "the other one" if again else "it"  # two such requests: the user tells them apart

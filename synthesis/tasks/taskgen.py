@@ -38,6 +38,7 @@ from ..tools.escalation import TOOL as ESCALATION_TOOL
 from ..tools.escalation import asked_by_customers, escalation_table, staff_requests
 from ..tools.toolkit import ToolMeta
 from .answers import told_value
+from .asked_values import ask_after_writes
 from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .label_pairs import pair_label
@@ -228,13 +229,8 @@ class TaskGenerator(QuoteGoals, Outcomes):
             return None
         outputs = list(info or [])
         sentences = list(told or [])[: len(outputs)]
-        for table, key, col in chain.outputs:
-            value = ep.rows_by_key(table, [(key,)])[(key,)]
-            if value is not None and value.get(col) is not None and str(value[col]) not in outputs:
-                if len(sentences) == len(outputs):
-                    sentences.append(told_value("my account", column_noun(col), now=True))
-                outputs.append(str(value[col]))
-                chain.requests.append(self.say.ask_value(col))
+        tables = {e.name: e.table for e in self.domain.entities}
+        ask_after_writes(chain, tables, self.user.table, self.say, outputs, sentences)
         if any(_unspecific(out) for out in outputs):
             self.rejections["unspecific_output"] += 1  # "1" or "6.00" is stated by accident in any answer
             return None

@@ -10,6 +10,7 @@ was made or moved), set a field an earlier write set, or write filler into a str
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from envs import Environment
@@ -21,6 +22,7 @@ from ..domains.sqlgen import pk
 from ..gate.oracle import Oracle
 from ..tools.bulk import covered, within_limits
 from ..tools.toolkit import ToolMeta
+from .actionable import actionable_count
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .consent import CONSENT_SHARE
@@ -251,10 +253,11 @@ class WriteGoals(RecordGoals):
             return False
         parents = self._parents(chain, e, before)
         children = self._children(chain, e, t, key)
+        image = chain.episode.serialize()  # the state the request is made on, for how many it could mean
         chain.call(m.tool, **args)
         checks.transition(e, t, before, args, parents, children)
         chain.goals.append(Goal(m.tool, e.name, key, t.name, phrase, extra, depends_on_previous=dependent))
-        self.request(chain, e, t.name, phrase, extra, row=before)
+        self.request(chain, e, t.name, phrase, extra, row=before, choices=self._choices(chain, e, image, m.tool, args))
         if on_condition:
             chain.requests.append(self.consent_condition())
         self._keep_siblings(chain, e, key, checks)
@@ -290,6 +293,17 @@ class WriteGoals(RecordGoals):
             if own is not None:
                 chain.outputs.append((e.table, key, own))
         return True
+
+    def _choices(self, chain: Chain, e: Entity, image: bytes, tool: str, args: dict[str, Any]) -> Callable[[], int]:
+        """How many of the user's records of ``e`` the call could act on at ``image``, worked out when asked."""
+
+        def count() -> int:
+            def owned(row: dict[str, Any]) -> bool:
+                return bool(self.oracle.owner_of(e, row) == chain.user_id)
+
+            return actionable_count(self.env, image, e.table, pk(e), owned, (tool, args))
+
+        return count
 
     def _keep_siblings(self, chain: Chain, e: Entity, key: str, checks: Checklist) -> None:
         """One other record of the same user and kind must keep its status: the agent acted on the right one."""

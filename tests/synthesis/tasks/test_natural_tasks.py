@@ -79,7 +79,6 @@ def test_no_task_asks_twice_for_the_same_change_or_the_same_vague_record(
 ) -> None:
     """ "Change my email to X … change my email to X" and "cancel one of my orders … cancel one of my
     orders" read as a person repeating themselves; the second is "another one of my orders"."""
-    seen_another = 0
     for _, tasks in generated:
         for task in tasks:
             updates = [(c.tool, tuple(sorted(c.arguments.items()))) for c in task.gold_actions if "update_" in c.tool]
@@ -89,8 +88,9 @@ def test_no_task_asks_twice_for_the_same_change_or_the_same_vague_record(
                 task.instruction.count(f"one of my {v}") <= 1 + task.instruction.count(f"another one of my {v}")
                 for v in vague
             ), task.id
-            seen_another += "another one of my" in task.instruction
-    assert seen_another >= 1
+    # no floor on "another one of my" here: of the nine these domains made, four were beside a request to
+    # refuse (which now names its record); the second write must now have two records it could take when
+    # asked; test_customer_voice_tasks.py floors the form where it fits
 
 
 # -- naming -------------------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_a_record_is_named_by_its_own_name_and_by_what_it_cost() -> None:
     payment = {"lab_payment_id": "PY1", "lab_order_id": "LO1", "patient_id": "P1", "amount": 46.16, "paid_on": None}
     other_payment = {**payment, "lab_payment_id": "PY2", "amount": 12.5}
     said = _ontology_names("lab_test_orders", "lab_payment", payment, [other_payment])
-    assert said == "my lab payment of 46.16"
+    assert said == "my lab payment of $46.16"  # money as a customer says it
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -157,7 +157,7 @@ def test_facts_the_user_reveals_only_when_asked_are_not_in_the_instruction(gener
             values = days + [w.strip(".,'") for w in rest.split() if any(ch.isdigit() for ch in w) or "@" in w]
             said = [re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", t.instruction) for v in values]
             assert not values or not all(said), (t.id, fact, t.instruction)
-    assert hidden >= 30
+    assert hidden >= 20  # "you mean …" facts only where two records could be meant and nothing is refused
 
 
 def test_no_raw_enum_identifiers_in_what_a_person_reads(generated):

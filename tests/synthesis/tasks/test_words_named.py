@@ -32,7 +32,7 @@ def test_an_estimate_or_a_measurement_names_no_record() -> None:
     assert _named("residential_solar_installs", "solar_project", project, [other]) is None
     priced = {**other, "contract_price": 9800.0}  # what it cost: its owner knows that
     assert _named("residential_solar_installs", "solar_project", project, [priced]) == (
-        "my project with a contract price of 24310.5"
+        "my project with a contract price of $24,310.50"
     )
 
 
