@@ -91,6 +91,12 @@ class Attribute(Model):
         description="An enum attribute's allowed values by the value of another attribute (keyed as 'examples_by'): "
         "a liquor licence only for a restaurant; values it leaves out allow every value",
     )
+    range_by: dict[str, dict[str, tuple[float, float]]] | None = Field(
+        None, description="A money attribute's range by the value of another attribute, keyed as 'examples_by'"
+    )
+    ratio_of: dict[str, tuple[float, float]] | None = Field(
+        None, description="A money attribute as a share of another amount, keyed as 'examples_by'"
+    )
     unique: bool = False
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")
