@@ -454,9 +454,9 @@ class EnvSpec(Model):
                     raise ValueError(f"table '{t.name}' foreign_keys[{i}]: columns and references differ in length")
         for t in self.tables:
             for c in t.columns:
-                related = [("pools", c.pools and c.pools.by), ("bands", c.bands and c.bands.by)]
-                for field, by in [*related, ("ratio", c.ratio and c.ratio.of)]:
-                    if by and (problem := _related_problem(t, by, tables)):
+                related = [("pools", "by", c.pools and c.pools.by), ("bands", "by", c.bands and c.bands.by)]
+                for field, name, by in [*related, ("ratio", "of", c.ratio and c.ratio.of)]:
+                    if by and (problem := _related_problem(t, f"'{name}' ('{by}')", by, tables)):
                         raise ValueError(f"table '{t.name}' column '{c.name}' {field}: {problem}")
         for name, rows in self.seed.items():
             table = tables.get(name)
@@ -538,16 +538,16 @@ class EnvSpec(Model):
         return next((t for t in self.tools if t.name == name), None)
 
 
-def _related_problem(table: TableSpec, by: str, tables: dict[str, TableSpec]) -> str | None:
-    """What is wrong with a column's ``pools.by``, ``bands.by`` or ``ratio.of`` (None: nothing): it names
-    no column it can read."""
+def _related_problem(table: TableSpec, said: str, by: str, tables: dict[str, TableSpec]) -> str | None:
+    """What is wrong with a column's ``pools.by``, ``bands.by`` or ``ratio.of`` (``said``, as the message
+    names it; None: nothing): it names no column it can read."""
     fk_column, _, name = by.rpartition(".")
     owner: TableSpec | None = table
     if fk_column:
         fk = next((f for f in table.foreign_keys if f.columns == [fk_column]), None)
         if fk is None:
-            return f"'{by}' names '{fk_column}', which is no one-column foreign key of '{table.name}'"
+            return f"{said} names '{fk_column}', which is no one-column foreign key of '{table.name}'"
         owner = tables.get(fk.table)
     if owner is None or owner.column(name) is None:
-        return f"'{by}' names no column '{name}' of '{owner.name if owner else table.name}'"
+        return f"{said} names no column '{name}' of '{owner.name if owner else table.name}'"
     return None

@@ -142,3 +142,18 @@ def settle_money_bands(spec: EnvSpec, seed: int = 0) -> int:
                 finding.row[finding.column.name] = draw_in(finding.band, rng)
                 moved += 1
     return moved
+
+
+def fit_new_amounts(
+    domain: Domain,
+    entity: Entity,
+    args: Mapping[str, Any],
+    given: dict[str, Any],
+    parent: Callable[[str, Any], Mapping[str, Any] | None],
+) -> dict[str, Any]:
+    """A new record's inputs with each amount the user gives inside its band and share (the value it
+    depends on given too, or the parent record's). Drawn with a generator of their own, so the task
+    generator's draws stay as they were."""
+    row = {**args, **given}
+    MoneyBands(domain, entity, random.Random(f"{entity.name}:{sorted(row.items(), key=str)}")).fit(row, parent)
+    return {name: row[name] for name in given}

@@ -14,7 +14,7 @@ from envs.errors import SpecError
 from envs.quality.money_bands import money_out_of_band
 from synthesis.domains.domain import Domain
 from synthesis.domains.enforcement import assign_enforcement
-from synthesis.domains.money_bands import band_problems, settle_money_bands
+from synthesis.domains.money_bands import band_problems, fit_new_amounts, settle_money_bands
 from synthesis.domains.ontology import ONTOLOGY_DIR, load_ontology
 from synthesis.tools.envgen import generate_env
 
@@ -102,3 +102,22 @@ def test_the_last_pass_brings_back_an_amount_a_later_rule_moved(domains):
     assert 0 < order["driver_tip"] <= order["basket_total"] * 0.2
     assert 35 <= small["monthly_rate"] <= 70
     assert money_out_of_band(spec).ratios_out_of_range == 0 and money_out_of_band(units).amounts_out_of_band == 0
+
+
+def test_a_new_records_amounts_are_fitted_to_the_values_given_with_them(domains):
+    wash = domains["car_wash_memberships"]
+    membership = wash.entity("wash_membership")
+    fitted = fit_new_amounts(wash, membership, {}, {"plan": "basic", "monthly_fee": 44.0}, lambda *_: None)
+    assert fitted["plan"] == "basic" and 19.99 <= fitted["monthly_fee"] <= 24.99
+    kept = {"plan": "ultimate", "monthly_fee": 40.0}
+    assert fit_new_amounts(wash, membership, {}, kept, lambda *_: None) == kept
+    grocery = domains["grocery_delivery"]
+    order = grocery.entity("grocery_order")
+    fitted = fit_new_amounts(grocery, order, {}, {"basket_total": 50.0, "driver_tip": 30.0}, lambda *_: None)
+    assert fitted["basket_total"] == 50.0 and 0 < fitted["driver_tip"] <= 10.0
+    refund = grocery.entity("grocery_refund")
+    orders = {"GO1": {"basket_total": 40.0}}
+    fitted = fit_new_amounts(
+        grocery, refund, {"grocery_order_id": "GO1"}, {"amount": 90.0}, lambda _, key: orders.get(key)
+    )
+    assert set(fitted) == {"amount"} and 0 < fitted["amount"] <= 40.0
