@@ -77,6 +77,28 @@ class ColumnPools(Model):
     )
 
 
+_RELATED = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$"
+
+
+class ColumnBands(Model):
+    """The band a money column's amount falls in by the value of another column: a basic wash's fee
+    apart from an ultimate one's, a 5x5 unit's rent apart from a 10x20's. Seeds keep it; the quality
+    report counts amounts out of their band (measure 102)."""
+
+    by: str = Field(pattern=_RELATED, description="Read as ``ColumnPools.by``")
+    values: dict[str, tuple[float, float]] = Field(
+        min_length=1, description="A value of 'by' -> the (low, high) the amount falls in; a value left out is free"
+    )
+
+
+class ColumnRatio(Model):
+    """A money column that is a share of another amount: a tip of its bill, a deposit of the rent it
+    secures. Seeds keep it; the quality report counts shares out of range (measure 103)."""
+
+    of: str = Field(pattern=_RELATED, description="The amount it is a share of, read as ``ColumnPools.by``")
+    share: tuple[float, float] = Field(description="The (low, high) fraction of 'of' an amount above zero is")
+
+
 class ColumnSpec(Model):
     """One typed column. ``enum`` and ``check`` become SQL CHECK constraints."""
 
@@ -91,6 +113,8 @@ class ColumnSpec(Model):
     pools: ColumnPools | None = Field(
         None, exclude_if=_is_none, description="The values that fit each value of another column"
     )
+    bands: ColumnBands | None = Field(None, exclude_if=_is_none, description="An amount's band by another column")
+    ratio: ColumnRatio | None = Field(None, exclude_if=_is_none, description="An amount as a share of another")
 
 
 class ForeignKey(Model):
@@ -430,8 +454,10 @@ class EnvSpec(Model):
                     raise ValueError(f"table '{t.name}' foreign_keys[{i}]: columns and references differ in length")
         for t in self.tables:
             for c in t.columns:
-                if c.pools is not None and (problem := _pools_problem(t, c.pools, tables)):
-                    raise ValueError(f"table '{t.name}' column '{c.name}' pools: {problem}")
+                related = [("pools", "by", c.pools and c.pools.by), ("bands", "by", c.bands and c.bands.by)]
+                for field, name, by in [*related, ("ratio", "of", c.ratio and c.ratio.of)]:
+                    if by and (problem := _related_problem(t, f"'{name}' ('{by}')", by, tables)):
+                        raise ValueError(f"table '{t.name}' column '{c.name}' {field}: {problem}")
         for name, rows in self.seed.items():
             table = tables.get(name)
             if table is None:
@@ -512,15 +538,16 @@ class EnvSpec(Model):
         return next((t for t in self.tools if t.name == name), None)
 
 
-def _pools_problem(table: TableSpec, pools: ColumnPools, tables: dict[str, TableSpec]) -> str | None:
-    """What is wrong with a column's ``pools`` (None: nothing): ``by`` names no column it can read."""
-    fk_column, _, name = pools.by.rpartition(".")
+def _related_problem(table: TableSpec, said: str, by: str, tables: dict[str, TableSpec]) -> str | None:
+    """What is wrong with a column's ``pools.by``, ``bands.by`` or ``ratio.of`` (``said``, as the message
+    names it; None: nothing): it names no column it can read."""
+    fk_column, _, name = by.rpartition(".")
     owner: TableSpec | None = table
     if fk_column:
         fk = next((f for f in table.foreign_keys if f.columns == [fk_column]), None)
         if fk is None:
-            return f"'by' ('{pools.by}') names '{fk_column}', which is no one-column foreign key of '{table.name}'"
+            return f"{said} names '{fk_column}', which is no one-column foreign key of '{table.name}'"
         owner = tables.get(fk.table)
     if owner is None or owner.column(name) is None:
-        return f"'by' ('{pools.by}') names no column '{name}' of '{owner.name if owner else table.name}'"
+        return f"{said} names no column '{name}' of '{owner.name if owner else table.name}'"
     return None

@@ -192,6 +192,10 @@ class QualityCounts:
     parts_out_of_band: int = 0
     trade_values_checked: int = 0
     trade_values_off_form: int = 0
+    banded_amounts_checked: int = 0
+    amounts_out_of_band: int = 0
+    ratio_amounts_checked: int = 0
+    ratios_out_of_range: int = 0
     event_records_checked: int = 0
     records_of_events_ahead: int = 0
     waiting_rows_checked: int = 0

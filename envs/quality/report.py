@@ -47,6 +47,7 @@ from .labels import labels_apart
 from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
+from .money_bands import money_out_of_band
 from .motive_fit import motive_fit_counts
 from .moved_parents import children_on_unmoved_parents
 from .one_off import recorded_many_times
@@ -247,6 +248,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         children_parent_denies,
         kinds_and_sizes_unfit,
         trade_values_off_form,
+        money_out_of_band,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

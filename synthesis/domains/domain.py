@@ -95,6 +95,12 @@ class Attribute(Model):
     )
     format: str | None = Field(None, description="A code's, phone's or zip's form in the trade's notation (forms.py)")
     pool: list[str] | None = Field(None, description="Real names a company or city attribute draws from")
+    range_by: dict[str, dict[str, tuple[float, float]]] | None = Field(
+        None, description="A money attribute's range by the value of another attribute, keyed as 'examples_by'"
+    )
+    ratio_of: dict[str, tuple[float, float]] | None = Field(
+        None, description="A money attribute as a share of another amount, keyed as 'examples_by'"
+    )
     unique: bool = False
     nullable: bool = False
     lookup: bool = Field(False, description="A user knows this value and can be found by it (email, booking code)")

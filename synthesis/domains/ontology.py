@@ -12,6 +12,7 @@ from envs.errors import SpecError
 from .carried import carry_children
 from .domain import Domain
 from .flag_rows import check_flagged_rows
+from .money_bands import band_problems
 from .whole_payments import ask_something_left
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent / "ontology"
@@ -53,5 +54,7 @@ def load_ontology(root: Path = ONTOLOGY_DIR) -> list[Domain]:
                 raise SpecError(
                     f"domain id '{domain.id}' is defined twice", source=str(path), location=f"domains[{i}].id"
                 )
+            if problems := band_problems(domain):
+                raise SpecError(problems[0], source=str(path), location=f"domains[{i}]")
             domains[domain.id] = derive_rules(domain)
     return [domains[k] for k in sorted(domains)]

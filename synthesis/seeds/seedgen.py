@@ -44,6 +44,7 @@ from ..domains.filled_dates import transition_dates
 from ..domains.forms import FormDraws
 from ..domains.labels import Labels
 from ..domains.limits import SeedLimits
+from ..domains.money_bands import MoneyBands
 from ..domains.one_off import Holdings
 from ..domains.parent_states import parent_states
 from ..domains.sqlgen import DomainError, pk
@@ -364,6 +365,7 @@ def generate_seed(
     time_rng = random.Random(f"{domain.id}:{seed}:dates")  # its own draws: the other values stay as they were
     label_rng = random.Random(f"{domain.id}:{seed}:labels")
     formed = FormDraws(random.Random(f"{domain.id}:{seed}:forms"))  # its own draws, as time_rng's
+    money_rng = random.Random(f"{domain.id}:{seed}:money-bands")  # apart, so labels draw as they did
     ordered = entity_order(domain)
     order = {e.name: i for i, e in enumerate(ordered)}
     out: dict[str, list[dict[str, Any]]] = {}
@@ -390,6 +392,7 @@ def generate_seed(
         started = started_columns(domain, entity)
         later = {a for a in transition_dates(entity) if (d := entity.attribute(a)) and d.kind in ("date", "datetime")}
         labels = Labels(domain, entity, label_rng)
+        money = MoneyBands(domain, entity, money_rng)
         held: Counter[tuple[str, Any]] = Counter()
         table_rows = []
         for i in range(1, n + 1):
@@ -471,6 +474,7 @@ def generate_seed(
             if named is not None:  # the name's own key, so the keyed pool keeps each name once
                 key_of_name(entity, named, row)
             labels.fit(row, lambda name, key: by_id[name].get(key))  # a topic its tutor teaches, drawn after it
+            money.fit(row, lambda name, key: by_id[name].get(key))  # a basic plan's fee, after the plan
             for link in prices:
                 parent_id = row.get(link.ref.column)
                 parent = by_id[link.ref.entity].get(parent_id) if parent_id is not None else None

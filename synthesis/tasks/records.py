@@ -18,6 +18,7 @@ from envs.quality.chains import WriteVerdict
 
 from ..domains.domain import Attribute, Domain, Entity
 from ..domains.labels import fit_inputs, keeps_dependents
+from ..domains.money_bands import fit_new_amounts
 from ..domains.seasons import fits, when_column
 from ..domains.sqlgen import pk
 from ..domains.timeline import inverted, ordered_inputs, user_date
@@ -175,6 +176,9 @@ class RecordGoals(CriterionGoals):
         tables = {x.name: x.table for x in self.domain.entities}
         given = fit_inputs(  # a topic the tutor teaches, a menu that fits the event (a record named by criterion too)
             self.domain, e, args, given, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,)), self.rng
+        )
+        given = fit_new_amounts(  # a basic plan at a basic plan's fee, a tip a share of its basket
+            self.domain, e, args, given, lambda n, v: episode.rows_by_key(tables[n], [(v,)]).get((v,))
         )
         if not self.in_season(e, {**self.created_today(e), **given}):
             return False

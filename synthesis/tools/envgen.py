@@ -37,6 +37,7 @@ from ..domains.lapses import settle_lapses
 from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
+from ..domains.money_bands import column_terms, settle_money_bands
 from ..domains.moved_parents import settle_moved_parents
 from ..domains.one_off import holds_once_in_seed
 from ..domains.own_names import settle_own_names
@@ -116,6 +117,7 @@ def _table(entity: Entity, domain: Domain) -> dict[str, Any]:
             col["enum"] = a.values
         if (k := keyed_by.get(a.name)) is not None:
             col["pools"] = {"by": k.spec_key, "values": dict(k.pools)}
+        col |= column_terms(domain, entity, a)
         lo = a.range[0] if a.range else 0
         if a.kind in ("money", "quantity") and lo >= 0:
             col["check"] = f"{quote_ident(a.name)} >= 0"
@@ -281,6 +283,7 @@ def generate_env(
     settle_owned_twice(spec)  # no game owned through two purchases
     settle_own_names(domain, spec)  # no owner with two businesses trading under one name
     settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
+    settle_money_bands(spec, seed)  # a basic plan at a basic fee, a tip a share of its basket, as kinds now stand
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes
     settle_amounts(spec)
     settle_kin_ages(spec)  # relatives' birth dates and documents fit their relationship
