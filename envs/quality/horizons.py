@@ -6,7 +6,9 @@ Read by column names and status words alone, so the measure runs on any catalog;
 keeps the horizons (``synthesis.domains.horizons``). Each date column has one kind, by the first of
 these its name's words fit, and each kind a reach behind and ahead of the clock (:data:`HORIZONS`):
 
-* **arrival** (expected, delivery, eta, a hold's end): a parcel comes within weeks;
+* **arrival** (expected, eta, a hold's end, a next delivery): a parcel or a subscription's next box
+  comes within weeks, a courtesy hold lasts days; a booked delivery (custom furniture, a stay's
+  arrival) is an event;
 * **due** (next, due, billing): a bill or renewal comes within a year;
 * **end** (expires, valid, renewal, until, through, a warranty's end): a validity runs up to five years;
 * **start** (start, since, joined, move in, effective): a record began within ten years;
@@ -44,7 +46,7 @@ OPEN_REACH = timedelta(days=365)
 _BIRTH = word_set("birth dob born")
 #: Name words of each kind, tried in this order (``paid_through`` is an end, not a payment).
 _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("arrival", word_set("expected eta arrival arrives delivery deliver estimated hold held")),
+    ("arrival", word_set("expected eta hold held")),
     ("due", word_set("next due billing")),
     ("end", word_set("expires expiry expiration valid renews renewal until through thru ends warranty guarantee")),
     ("start", word_set("start starts started since joined enrolled began effective move")),
@@ -65,6 +67,8 @@ def date_kind(name: str) -> str | None:
     words = set(name.lower().split("_"))
     if words & _BIRTH:
         return None
+    if {"next", "delivery"} <= words:  # a subscription's next box comes within weeks, as a parcel does
+        return "arrival"
     return next((kind for kind, kind_words in _KIND_WORDS if words & kind_words), "event")
 
 

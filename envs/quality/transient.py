@@ -43,8 +43,9 @@ TRANSIENT = word_set(
     """in_transit out_for_delivery delivery_attempted attempted dispatched shipped in_shipment en_route
     preparing picking packed on_scene processing technician_dispatched"""
 )
-#: Statuses of money on its way: a payment, a charge or a refund not yet through.
-IN_TRANSIT = word_set("pending processing authorized initiated in_transit submitted")
+#: Statuses of money on its way: a payment, a charge or a refund not yet through (not an invoice
+#: submitted for approval: that waits on a person, for weeks if need be).
+IN_TRANSIT = word_set("pending processing authorized initiated in_transit")
 #: How long a row may sit in a passing state.
 MARGIN = timedelta(days=7)
 #: Words of a date that says nothing of when a state began: a birth date, a warranty.

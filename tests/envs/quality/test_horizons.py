@@ -39,7 +39,10 @@ def generated(domains: dict[str, Any], name: str) -> EnvSpec:
 
 
 def test_a_date_kind_is_read_from_its_name():
-    assert date_kind("expected_on") == date_kind("hold_until") == "arrival"
+    assert date_kind("expected_on") == date_kind("hold_until") == date_kind("next_delivery") == "arrival"
+    # a booked delivery or a stay's arrival may be months out: an event
+    assert date_kind("delivery_date") == date_kind("arrival_date") == "event"
+    assert date_kind("estimated_start") == "start"
     assert date_kind("next_billing_date") == "due"
     assert date_kind("paid_through") == date_kind("expires_on") == "end"  # paid through a day: an end
     assert date_kind("move_in_date") == date_kind("member_since") == "start"
