@@ -150,6 +150,12 @@ class QualityCounts:
     moved_dates_landing_past: int = 0
     holds_checked: int = 0
     holds_ending_before: int = 0
+    transit_money_checked: int = 0
+    transit_money_off: int = 0
+    horizon_dates_checked: int = 0
+    dates_beyond_horizon: int = 0
+    paid_amounts_checked: int = 0
+    paid_amounts_of_nothing: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0

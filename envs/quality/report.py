@@ -39,6 +39,7 @@ from .event_values import values_before_event
 from .filled_dates import dates_off_their_move
 from .fixed_charges import charges_off_fixed_amount
 from .generator_words import generator_word_counts
+from .horizons import dates_beyond_horizon
 from .implied_parents import rows_without_arrangement
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
@@ -54,6 +55,7 @@ from .one_off import recorded_many_times
 from .own_names import own_names_repeated
 from .own_row import states_against_own_row
 from .owned_twice import owned_twice
+from .paid_nothing import paid_amounts_of_nothing
 from .parent_kinds import children_parent_denies
 from .passed_rules import rows_past_their_rules
 from .periodic_rows import periodic_rows_off
@@ -249,6 +251,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         kinds_and_sizes_unfit,
         trade_values_off_form,
         money_out_of_band,
+        dates_beyond_horizon,
+        paid_amounts_of_nothing,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

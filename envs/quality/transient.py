@@ -14,6 +14,10 @@ seed generator keeps the rules (``synthesis.domains.transient``).
   (``expected_on = date(expected_on, '+' || :days || ' days')``) on rows in the statuses its checks
   allow computes a day from the stored one; a stored day more than one day before the clock's lands in
   the past even for the shortest move.
+* **Money in transit**: a row of a money table (:mod:`.money_rows`: payments, charges, refunds ...)
+  pending or processing (:data:`IN_TRANSIT`) moves a sum of more than 0 and has a date within
+  :data:`MARGIN` of the clock: a payment pending for two months, or pending on nothing, says nothing
+  is under way.
 * **Holds ending before what they hold**: a hold's or an extension's end (``hold_until``,
   ``free_storage_until``) is not before the other dates of its row (``expected_on``, ``ready_at``,
   ``arrived_on``): a parcel is not held until a day before it arrives.
@@ -28,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..formats.spec import EnvSpec, TableSpec
+from .money_rows import money_table, nothing, status_word, sum_columns
 from .periods import WINDOW_WORDS
 from .seed import status_columns
 from .text import word_set
@@ -38,6 +43,9 @@ TRANSIENT = word_set(
     """in_transit out_for_delivery delivery_attempted attempted dispatched shipped in_shipment en_route
     preparing picking packed on_scene processing technician_dispatched"""
 )
+#: Statuses of money on its way: a payment, a charge or a refund not yet through (not an invoice
+#: submitted for approval: that waits on a person, for weeks if need be).
+IN_TRANSIT = word_set("pending processing authorized initiated in_transit")
 #: How long a row may sit in a passing state.
 MARGIN = timedelta(days=7)
 #: Words of a date that says nothing of when a state began: a birth date, a warranty.
@@ -127,6 +135,11 @@ def lands_past(move: DayMove, row: Mapping[str, Any], clock: datetime) -> bool |
     return moved < clock
 
 
+def in_transit_money(table: TableSpec) -> list[str]:
+    """The columns of the sum a money record of ``table`` moves, where its status may say it is under way."""
+    return [c.name for c in sum_columns(table)] if money_table(table) and status_columns(table) else []
+
+
 def hold_ends(table: TableSpec) -> list[str]:
     """The ``until`` columns of ``table`` that end a hold or an extension."""
     out = []
@@ -162,16 +175,23 @@ class TransientCounts:
     moved_dates_landing_past: int = 0
     holds_checked: int = 0
     holds_ending_before: int = 0
+    transit_money_checked: int = 0
+    transit_money_off: int = 0
 
 
 def transient_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) -> Iterator[tuple[str, str, bool]]:
-    """(kind, table, off) for every row read: kind is ``stale``, ``moved`` or ``hold``."""
+    """(kind, table, off) for every row read: kind is ``stale``, ``moved``, ``money`` or ``hold``."""
     for table in spec.tables:
         statuses = [c.name for c in status_columns(table)]
         columns = state_dates(table) if statuses else []
         for row in rows.get(table.name, []) if columns else ():
             if any(transient(row.get(s)) for s in statuses) and any(_day(row.get(c)) for c in columns):
                 yield "stale", table.name, stale(row, columns, spec.clock)
+        if sums := in_transit_money(table):
+            for row in rows.get(table.name, []) if statuses else ():
+                if any(status_word(row.get(s)) in IN_TRANSIT for s in statuses):
+                    idle = any(nothing(row.get(c)) for c in sums) or stale(row, columns, spec.clock)
+                    yield "money", table.name, idle
         for end in hold_ends(table):
             dates = held_dates(table, end)
             for row in rows.get(table.name, []):
@@ -186,8 +206,13 @@ def transient_findings(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]]) 
 def transient_counts(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]] | None = None) -> TransientCounts:
     """Measure 73 over ``rows`` (table -> rows; the seed by default) against ``spec.clock``."""
     out = TransientCounts()
-    fields = {"stale": "transient_rows", "moved": "moved_dates", "hold": "holds"}
-    off_fields = {"stale": "transient_rows_stale", "moved": "moved_dates_landing_past", "hold": "holds_ending_before"}
+    fields = {"stale": "transient_rows", "moved": "moved_dates", "hold": "holds", "money": "transit_money"}
+    off_fields = {
+        "stale": "transient_rows_stale",
+        "moved": "moved_dates_landing_past",
+        "hold": "holds_ending_before",
+        "money": "transit_money_off",
+    }
     for kind, _, off in transient_findings(spec, spec.seed if rows is None else rows):
         checked = f"{fields[kind]}_checked"
         setattr(out, checked, getattr(out, checked) + 1)

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
+from envs.quality.horizons import HORIZONS, date_kind
 from envs.quality.seed import status_phase
 from envs.quality.seed_time import coming_dates, date_pairs, names_past_event
 
@@ -45,6 +46,24 @@ _VALIDITY = frozenset({"expires", "expiry", "expiration", "valid"})
 def span(kind: str) -> timedelta:
     """How far from the clock a seed date is drawn: 60 days for a datetime, else 120."""
     return timedelta(days=60 if kind == "datetime" else 120)
+
+
+def ahead_span(drawn: timedelta, name: str | None) -> timedelta:
+    """``drawn`` (how far ahead a seed date is drawn) cut to the horizon of the date ``name``'s kind
+    (:data:`envs.quality.horizons.HORIZONS`): a parcel is expected within weeks, not months."""
+    kind = date_kind(name) if name else None
+    if kind is None or HORIZONS[kind][1] <= timedelta(0):
+        return drawn
+    return min(drawn, HORIZONS[kind][1])
+
+
+def far_reach(name: str | None, ahead: bool) -> timedelta:
+    """How far a seed date ``name`` may be drawn when no nearer range fits: its kind's horizon."""
+    kind = date_kind(name) if name else None
+    if kind is None:
+        return _FAR
+    behind, coming = HORIZONS[kind]
+    return (coming if ahead else behind) or _FAR
 
 
 def period_gap(end: str, start_kind: str, end_kind: str) -> tuple[timedelta, timedelta]:
@@ -249,7 +268,7 @@ def settle_record_dates(
             ago = max((-h for h in plan.edges.get(name, ()) if h < 0), default=0)
             row[name] = s.draw(name, clock - span(kind) - timedelta(hours=ago), clock, rng) or value
         elif not s.fits_clock(name, value):
-            row[name] = s.draw(name, clock, clock + span(kind), rng) or value
+            row[name] = s.draw(name, clock, clock + ahead_span(span(kind), name), rng) or value
     for start, end in plan.pairs:
         _order(s, start, end, rng)
 

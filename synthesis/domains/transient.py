@@ -8,8 +8,10 @@ it). A date a tool adds days to on the rows it acts on (a redelivery's expected 
 day before the clock or the clock's day where its shortest move would land in the past. A hold ending
 before another date of its row ends a few days after it; where a lifecycle times the hold's end
 (``timing.anchored_dates``: "collect only while the hold lasts") the other dates move before it
-instead. A date a lifecycle times never moves, and a move that would turn a pair of the row backwards
-is undone.
+instead. Money in transit (a payment pending or processing) is a passing state too: its dates move
+the same way, and a sum of nothing is redrawn from the positive sums of its column
+(``paid_amounts.positive_sum``). A date a lifecycle times never moves, and a move that would turn a
+pair of the row backwards is undone.
 """
 
 from __future__ import annotations
@@ -20,18 +22,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from envs.formats.spec import EnvSpec
+from envs.quality.money_rows import nothing, status_word
 from envs.quality.seed import status_columns
 from envs.quality.transient import (
+    IN_TRANSIT,
     day_moves,
     ends_before_held,
     held_dates,
     hold_ends,
+    in_transit_money,
     lands_past,
     stale,
     state_dates,
     transient,
 )
 
+from .paid_amounts import positive_sum
 from .timeline import TIME, inverted, parse
 from .timing import Anchors
 
@@ -45,8 +51,15 @@ def settle_transient(spec: EnvSpec, anchored: Anchors | None = None) -> int:
         kinds = {c.name: c.type for c in table.columns if c.type in ("date", "datetime")}
         statuses = [c.name for c in status_columns(table)]
         columns = state_dates(table) if statuses else []
-        for row in spec.seed.get(table.name, []) if columns else ():
-            if not any(transient(row.get(s)) for s in statuses) or not stale(row, columns, spec.clock):
+        sums = in_transit_money(table)
+        for row in spec.seed.get(table.name, []) if statuses else ():
+            moving_money = bool(sums) and any(status_word(row.get(s)) in IN_TRANSIT for s in statuses)
+            for column in sums if moving_money else ():
+                if nothing(row.get(column)):
+                    row[column] = positive_sum(spec.seed[table.name], column, rng)
+                    changed += 1
+            passing = moving_money or any(transient(row.get(s)) for s in statuses)
+            if not passing or not stale(row, columns, spec.clock):
                 continue
             held = anchored(table.name, row)
             moving = [c for c in columns if isinstance(row.get(c), str) and c not in held]

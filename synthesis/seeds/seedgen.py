@@ -48,7 +48,17 @@ from ..domains.money_bands import MoneyBands
 from ..domains.one_off import Holdings
 from ..domains.parent_states import parent_states
 from ..domains.sqlgen import DomainError, pk
-from ..domains.timeline import ANCHORED, PLACED, TIME, date_in, record_dates, settle_record_dates, span
+from ..domains.timeline import (
+    ANCHORED,
+    PLACED,
+    TIME,
+    ahead_span,
+    date_in,
+    far_reach,
+    record_dates,
+    settle_record_dates,
+    span,
+)
 from ..domains.timing import Timing, timing
 
 DEFAULT_ROWS = (20, 200)
@@ -130,6 +140,14 @@ def _unique_code(attr: Attribute, drawn: int, index: int) -> str:
 YOUNGEST = 21
 
 
+def _within_horizon(days: int, drawn: int, name: str) -> timedelta:
+    """``days`` from the clock, drawn up to ``drawn`` either way, with the days ahead scaled into the
+    horizon of the date ``name``'s kind (a parcel expected within weeks); the draw stays the same, so
+    every later value of the seed does too."""
+    ahead = ahead_span(timedelta(days=drawn), name).days
+    return timedelta(days=days * ahead // drawn if days > 0 else days)
+
+
 def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, row: dict[str, Any], index: int) -> Any:
     k = attr.kind
     name = attr.name
@@ -200,9 +218,9 @@ def _value(attr: Attribute, fake: Faker, rng: random.Random, clock: datetime, ro
             drawn = rng.randint(18 * 365, 80 * 365) - 18 * 365
             days = YOUNGEST * 365 + drawn * (80 - YOUNGEST) // (80 - 18)
             return (clock - timedelta(days=days)).strftime("%Y-%m-%d")
-        return (clock + timedelta(days=rng.randint(-120, 120))).strftime("%Y-%m-%d")
+        return (clock + _within_horizon(rng.randint(-120, 120), 120, name)).strftime("%Y-%m-%d")
     if k == "datetime":
-        day = clock + timedelta(days=rng.randint(-60, 60))
+        day = clock + _within_horizon(rng.randint(-60, 60), 60, name)
         return day.replace(hour=rng.randint(8, 18), minute=rng.choice((0, 15, 30, 45)), second=0).strftime(
             "%Y-%m-%d %H:%M:%S"
         )
@@ -255,23 +273,30 @@ class _Dates:
         return self.clock.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(seconds=1), self.clock
 
     def ranges(
-        self, side: str, windows: tuple[int, ...], kind: str, key: tuple[str, ...], least: int = 0
+        self,
+        side: str,
+        windows: tuple[int, ...],
+        kind: str,
+        key: tuple[str, ...],
+        least: int = 0,
+        column: str | None = None,
     ) -> list[tuple[datetime, datetime]]:
         """Ranges (lo, hi] to try in order: a window or beyond it for ``before``, the past for
         ``after``; for ``due`` a share ``_DUE_TODAY`` earlier today, else as ``before``.
 
         A share ``_IN_WINDOW`` of the before-dates of ``key`` (at least ``least``) go inside a
-        window, the windows in turn.
+        window, the windows in turn. Dates of ``column`` reach no further than its kind's horizon
+        (``horizons``): a parcel expected within weeks, not months.
         """
-        c, far = self.clock, timedelta(days=3650)
+        c, far = self.clock, far_reach(column, ahead=True)
         if side == "after":
-            return [(c - span(kind), c), (c - far, c)]
+            return [(c - span(kind), c), (c - far_reach(column, ahead=False), c)]
         if side == "due":
             if self._take((*key, "due"), _DUE_TODAY) is not None:
-                return [self.today(), *self.ranges("before", windows, kind, key, least)]
+                return [self.today(), *self.ranges("before", windows, kind, key, least, column)]
             side = "before"
         edges = [0, *windows]
-        beyond = (c + timedelta(hours=edges[-1]), c + timedelta(hours=edges[-1]) + span(kind))
+        beyond = (c + timedelta(hours=edges[-1]), c + timedelta(hours=edges[-1]) + ahead_span(span(kind), column))
         if windows and (n := self._take(key, _IN_WINDOW, least)) is not None:
             i = n % len(windows)
             return [(c + timedelta(hours=edges[i]), c + timedelta(hours=edges[i + 1])), beyond, (c, c + far)]
@@ -280,7 +305,7 @@ class _Dates:
     def mixed(self, key: tuple[str, ...], windows: set[int], kind: str, rng: random.Random) -> str | None:
         """A parent's date: some past, some inside each of the children's windows, the rest beyond."""
         side = "after" if self._take((*key, "past"), _PAST) is not None else "before"
-        ranges = self.ranges(side, tuple(sorted(windows)), kind, key, least=len(windows))
+        ranges = self.ranges(side, tuple(sorted(windows)), kind, key, least=len(windows), column=key[-1])
         if side == "after" and self._take((*key, "today"), 0.05, 1) is not None:  # for children due today
             ranges = [self.today(), *ranges]
         for lo, hi in ranges:
@@ -462,7 +487,9 @@ def generate_seed(
                 if tm is not None and attr.name == refs.own_column:
                     windows = windows | set(tm.windows)
                     if side != "any":
-                        for lo, hi in dates.ranges(side, tm.windows, attr.kind, (entity.name, str(status))):
+                        for lo, hi in dates.ranges(
+                            side, tm.windows, attr.kind, (entity.name, str(status)), column=attr.name
+                        ):
                             if (v := date_in(attr.kind, lo, hi, rng)) is not None:
                                 row[attr.name] = v
                                 break

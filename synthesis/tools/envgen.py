@@ -30,6 +30,7 @@ from ..domains.domain import Attribute, Domain, Entity
 from ..domains.event_children import settle_event_children
 from ..domains.event_sides import settle_event_sides
 from ..domains.filled_dates import settle_filled_dates
+from ..domains.horizons import settle_horizons
 from ..domains.implied_parents import settle_implied_parents
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
@@ -42,6 +43,7 @@ from ..domains.moved_parents import settle_moved_parents
 from ..domains.one_off import holds_once_in_seed
 from ..domains.own_names import settle_own_names
 from ..domains.owned_twice import settle_owned_twice
+from ..domains.paid_amounts import settle_paid_amounts
 from ..domains.paid_children import pay_children_in_full
 from ..domains.parent_kinds import settle_parent_kinds
 from ..domains.parent_states import keeps_children
@@ -276,12 +278,14 @@ def generate_env(
     settle_child_dates(spec, anchors)
     settle_date_order(spec, forward=True)  # an appeal's filing bound by its week: its hearing follows it
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
+    settle_horizons(spec, anchors)  # a parcel expected within weeks, a membership begun within ten years
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
     fit_write_rules(spec)  # no pickup order expedited, no test still booked for a vehicle already passed
     settle_owned_twice(spec)  # no game owned through two purchases
     settle_own_names(domain, spec)  # no owner with two businesses trading under one name
+    settle_paid_amounts(spec)  # no payment of 0.00 marked paid, before amounts and balances follow it
     settle_tiers(spec)  # an extra-large box costs more than a small one, before amounts copy the fee
     settle_money_bands(spec, seed)  # a basic plan at a basic fee, a tip a share of its basket, as kinds now stand
     fit_amounts(spec)  # an offer near its listing's price, a deposit a part of it; then sums within wholes

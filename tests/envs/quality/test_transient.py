@@ -86,3 +86,22 @@ def test_a_redelivery_on_a_seed_parcel_lands_ahead_of_the_clock(domains):
         )
         after = next(r for r in episode.dump("parcels") if r["parcel_id"] == row["parcel_id"])
         assert after["expected_on"] >= "2026-03-02"
+
+
+def test_money_in_transit_on_nothing_or_for_weeks_is_counted_and_mended(domains):
+    spec = generated(domains, "p2p_payment_requests")
+    assert transient_counts(spec).transit_money_checked > 10
+    assert transient_counts(spec).transit_money_off == 0
+    pending = next(r for r in spec.seed["p2p_payments"] if r["status"] == "pending")
+    pending["amount"] = 0.0
+    assert transient_counts(spec).transit_money_off == 1
+    assert settle_transient(spec) >= 1
+    assert pending["amount"] > 0
+    jury = generated(domains, "jury_duty_summons")
+    assert transient_counts(jury).transit_money_checked > 0
+    waiting = next(r for r in jury.seed["juror_payments"] if r["status"] == "pending")
+    waiting["paid_on"] = "2025-12-01"  # a payment pending for three months is not under way
+    assert transient_counts(jury).transit_money_off == 1
+    settle_transient(jury)
+    assert "2026-02-23" <= waiting["paid_on"] <= "2026-03-02"
+    assert transient_counts(jury).transit_money_off == 0
