@@ -50,7 +50,7 @@ from .restating import (
     states_status,
     weighed_against,
 )
-from .tied import about_ids, bare_numbers, other_records_statuses
+from .tied import bare_numbers, other_records_statuses, record_names
 from .unasked import offered_payments, refused_key, reminders, unasked_figures
 from .written import denied_writes, old_values, stated_as_current
 
@@ -326,7 +326,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), acted_on=acted, reasons_excuse=True
     )
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
-    about = about_ids(task.refusals, acted, user)  # a status said of any other record is a list to choose from
+    keys = [k for t in env.spec.tables for k in t.primary_key]  # a status said of another record: a list
+    about = record_names(task.refusals, acted, user, context.reads, keys)
     out = []
     for refusal in task.refusals:
         tool = _refused_tool(env, refusal)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from ..formats.task import Refusal
 from .answers import without_json
@@ -31,32 +33,44 @@ _NUMBER = r"(?<![\w$€£.:/,-])\d+(?:\.\d+)?(?![\w%:/-]|\.\d)"
 _BARE_RUN = re.compile(rf"{_NUMBER}(?:(?:,\s+|,?\s+(?:and|or)\s+){_NUMBER}){{2,}}(?!\s*(?:%|[a-z]))")
 
 
-def _said_statuses(answer: str, labels: Iterable[str]) -> dict[str, set[str]]:
-    """Each record id of ``answer`` with the statuses (of ``labels``) said right after it."""
+@dataclass(frozen=True)
+class RecordNames:
+    """How records are named in an answer: ``about`` the ones a refusal may give the status of (the
+    refused ones, those acted on, those the user names), ``shown`` every record key the reads showed
+    (a tracking number or an order code names a record as an id does)."""
+
+    about: frozenset[str]
+    shown: frozenset[str] = frozenset()
+
+
+def _said_statuses(answer: str, labels: Iterable[str], shown: Iterable[str]) -> dict[str, set[str]]:
+    """Each record name of ``answer`` with the statuses (of ``labels``) said right after it."""
     words = sorted({w.replace("_", " ").lower() for w in labels if w}, key=len, reverse=True)
     if not words:
         return {}
     status = re.compile(_LINK + r"(" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    keys = sorted({k for k in shown if len(k) >= 4}, key=len, reverse=True)
+    name = re.compile(r"|".join([_ID.pattern, *(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in keys)]))
     text = without_json(answer).replace("_", " ")
     out: dict[str, set[str]] = {}
-    for found in _ID.finditer(text):
+    for found in name.finditer(text):
         if m := status.match(text, found.end()):
             out.setdefault(found.group(0), set()).add(m.group(1).lower())
     return out
 
 
-def other_records_statuses(answer: str, labels: Iterable[str], about: Iterable[str]) -> list[str]:
-    """The records ``answer`` gives a status of that it should not: those not in ``about`` (the refused
-    record, those the task acted on, those the user named), and any said with two statuses.
+def other_records_statuses(answer: str, labels: Iterable[str], names: RecordNames) -> list[str]:
+    """The records ``answer`` gives a status of that it should not: those not ``names.about``, and
+    any said with two statuses.
 
-    >>> other_records_statuses("AC0020 is draft; AC0037 is live.", ["draft", "live"], ["AC0020"])
+    >>> about = RecordNames(frozenset({"AC0020"}))
+    >>> other_records_statuses("AC0020 is draft; AC0037 is live.", ["draft", "live"], about)
     ['AC0037']
-    >>> other_records_statuses("Your campaign AC0020 is draft, so I can't resume it.", ["draft"], ["AC0020"])
+    >>> other_records_statuses("Your campaign AC0020 is draft, so I can't resume it.", ["draft"], about)
     []
     """
-    known = set(about)
-    said = _said_statuses(answer, labels)
-    return [i for i, statuses in said.items() if i not in known or len(statuses) > 1]
+    said = _said_statuses(answer, labels, names.shown)
+    return [i for i, statuses in said.items() if i not in names.about or len(statuses) > 1]
 
 
 def bare_numbers(answer: str) -> str | None:
@@ -71,8 +85,20 @@ def bare_numbers(answer: str) -> str | None:
     return found.group(0) if found else None
 
 
-def about_ids(refusals: Iterable[Refusal], acted: Iterable[str], user: str) -> set[str]:
-    """The records a refusal may give the status of: the refused ones, those acted on, those the user
-    names."""
+def record_names(
+    refusals: Iterable[Refusal], acted: Iterable[str], user: str, reads: list[Any], keys: Iterable[str]
+) -> RecordNames:
+    """The records a refusal may give the status of (the refused ones, those acted on, those the user
+    names), and every value of a key column (``keys``) the ``reads`` showed."""
     refused = {str(v) for r in refusals if r.call is not None for v in r.call.arguments.values()}
-    return refused | set(acted) | set(_ID.findall(user))
+    columns = set(keys)
+    shown = {str(v) for k, v in _pairs(reads) if k in columns and isinstance(v, str)}
+    return RecordNames(frozenset(refused | set(acted) | set(_ID.findall(user))), frozenset(shown))
+
+
+def _pairs(data: Any, key: str = "") -> list[tuple[str, Any]]:
+    if isinstance(data, dict):
+        return [p for k, v in data.items() for p in _pairs(v, str(k))]
+    if isinstance(data, list):
+        return [p for v in data for p in _pairs(v, key)]
+    return [(key, data)]

@@ -33,7 +33,6 @@ from .classes import DOCUMENT_WRITES, USER_ACTS, WRITE, WRITE_VALUE
 from .outside_adversaries import Outside
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
-_ID = re.compile(r"^[A-Z]{1,4}-?\d{3,}$")
 
 
 def _status(o: Outside, record: list[Pair]) -> str | None:
@@ -44,8 +43,10 @@ def _status(o: Outside, record: list[Pair]) -> str | None:
 def _id_statuses(o: Outside) -> list[str]:
     """ "<id> is <status>" for every record read that has both."""
     out = []
+    keys = {k for t in o.a.env.spec.tables for k in t.primary_key}
     for record in o.a.records:
-        ident = next((str(v) for _, v in record if _ID.match(str(v))), None)
+        # a record is named by its key, whatever its form (a tracking number, an order code)
+        ident = next((str(v) for k, v in record if k in keys), None)
         status = _status(o, record)
         if ident and status:
             out.append(f"{ident} is {status.replace('_', ' ')}")

@@ -14,7 +14,7 @@ from envs import score_episode
 from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.answers import claimed, says_no
-from envs.grading.tied import bare_numbers, other_records_statuses
+from envs.grading.tied import RecordNames, bare_numbers, other_records_statuses
 from envs.grading.written import denied_writes
 from envs.quality.blind_adversaries import BLIND_ADVERSARIES, blind_answer, play_blind
 from envs.quality.classes import ENFORCED_REFUSAL, task_class
@@ -120,11 +120,13 @@ def test_a_hedged_success_is_a_claim_and_a_supposed_failure_no_refusal():
 
 def test_statuses_of_records_the_request_is_not_about_are_a_list_to_choose_from():
     labels = ["draft", "live", "paused"]
-    assert other_records_statuses("I'm sorry, I can't. AC0020 is draft; AC0037 is live", labels, ["AC0020"]) == [
-        "AC0037"
-    ]
-    assert other_records_statuses("AC0020 is draft; AC0020 is paused.", labels, ["AC0020"]) == ["AC0020"]
-    assert other_records_statuses("I can't resume AC0020: it's draft, and only paused ones resume.", labels, []) == []
+    about = RecordNames(frozenset({"AC0020"}), frozenset({"1Z216108809"}))
+    assert other_records_statuses("I'm sorry, I can't. AC0020 is draft; AC0037 is live", labels, about) == ["AC0037"]
+    assert other_records_statuses("AC0020 is draft; AC0020 is paused.", labels, about) == ["AC0020"]
+    assert other_records_statuses("AC0020 is draft; 1Z216108809 is live.", labels, about) == ["1Z216108809"]
+    assert (
+        other_records_statuses("I can't resume AC0020: it's draft, and only paused ones resume.", labels, about) == []
+    )
     assert bare_numbers("Our policy doesn't allow that: the limits are 1, 3, 30, 7, and it is submitted.")
     assert bare_numbers("It can be moved 1, 2 or 3 days ahead.") is None
 
