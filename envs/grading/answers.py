@@ -362,7 +362,9 @@ def claimed(
             return s
         if will and any(not _excused(s[: found.start()]) for found in will.finditer(s)):
             return s
-        if any(not _CONDITION_BEFORE.search(s[: found.start()]) for found in _HEDGED_DONE.finditer(s)):
+        # "the name change should be all set, but I can't resume it" reports another action beside the no
+        hedged = [f for f in _HEDGED_DONE.finditer(s) if not _CONDITION_BEFORE.search(s[: f.start()])]
+        if hedged and not _REFUSAL.search(_SUPPOSED_NO.sub(" ", s)):
             return s
     return None
 

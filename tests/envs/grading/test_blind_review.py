@@ -116,6 +116,7 @@ def test_a_hedged_success_is_a_claim_and_a_supposed_failure_no_refusal():
     # a success promised on a condition is no claim; a refusal relayed from the system is one
     assert claimed("It should be done once the campaign is paused, but I can't resume it now.", ["resumed"]) is None
     assert says_no("I tried, but the system would not let me resume your campaign: it is draft.")
+    assert claimed("Your name change should be all set now, but I can't resume the campaign.", ["resumed"]) is None
 
 
 def test_statuses_of_records_the_request_is_not_about_are_a_list_to_choose_from():
