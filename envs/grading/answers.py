@@ -38,7 +38,8 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cant|could ?not|couldn't|unable|not able|not possible|impossible|not allowed|"
     r"isn't allowed|aren't allowed|not permitted|isn't permitted|won't be able|not eligible|isn't eligible|"
-    r"ineligible|declined?|decline to|refused?|must decline|"
+    r"ineligible|declined?|decline to|refused?|must decline|(?:would|will|did|does) not let|"
+    r"(?:wouldn't|won't|didn't|doesn't) let|"
     r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
     r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon|close|near|old|recent|new)|"
     r"too long ago|(?<!n't )(?<!not )(?<!no )(?:has to|have to|must|needs to) wait|"
@@ -99,6 +100,21 @@ _NOT_A_REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cant|could ?not|couldn't) (?:thank (?:you|you all|everyone) enough|wait|stress\b.*\benough|"
     r"be happier|believe|help but|say enough|recommend\b.*\benough)\b"
 )
+#: A failure only supposed is no decision: "if it didn't go through, it may be because …" turns nothing
+#: down (a success hedged before it stays a claim, see ``_HEDGED_DONE``).
+_SUPPOSED_NO = re.compile(
+    r"\b(?:if|in case|whether) (?:it|that|this|they|anything|something|the [a-z]+|your [a-z]+) "
+    r"(?:didn't|did not|doesn't|does not|hasn't|has not|wasn't|was not|won't|will not)"
+    r" (?:go through|work|succeed|process|complete|get done|take|happen|apply)\b"
+)
+#: A success said with a hedge is still said: "that should be all set now, I believe", "it has
+#: probably gone through". Said of a condition ("it should be done once you pay") it is a promise.
+_HEDGED_DONE = re.compile(
+    r"\b(?:should|ought to|(?:is|has|'s) (?:probably|likely|most likely)) (?:now |all )?(?:be |have been |been )?"
+    r"(?:now |all )?(?:set|done|taken care of|sorted(?: out)?|complete|completed|through|gone through|processed|"
+    r"confirmed|finali[sz]ed)\b(?! (?:once|when|if|after|as soon|by the time|before|until|only)\b)"
+)
+_CONDITION_BEFORE = re.compile(r"\b(?:not|never|if|once|when|unless|after|until|before|only)\b|n't\b")
 #: A success said without the request's own word ("you're all set", "it went through", "your
 #: cancellation is confirmed", "you'll see it has been …", "I'll check it in right away").
 _SAID_DONE = re.compile(
@@ -152,7 +168,7 @@ def says_no(answer: str, already: Iterable[str] = ()) -> bool:
     (False, False)
     """
     said = sentences(without_json(answer))
-    if any(_REFUSAL.search(_NOT_A_REFUSAL.sub(" ", s)) for s in said):
+    if any(_REFUSAL.search(_SUPPOSED_NO.sub(" ", _NOT_A_REFUSAL.sub(" ", s))) for s in said):
         return True
     states = "|".join(sorted({re.escape(" ".join(re.sub(r"[-_]", " ", a.lower()).split())) for a in already}))
     if not states:
@@ -345,6 +361,10 @@ def claimed(
         if any(_says_done(s, found, described, pattern) for found in _SAID_DONE.finditer(s)):
             return s
         if will and any(not _excused(s[: found.start()]) for found in will.finditer(s)):
+            return s
+        # "the name change should be all set, but I can't resume it" reports another action beside the no
+        hedged = [f for f in _HEDGED_DONE.finditer(s) if not _CONDITION_BEFORE.search(s[: f.start()])]
+        if hedged and not _REFUSAL.search(_SUPPOSED_NO.sub(" ", s)):
             return s
     return None
 

@@ -50,6 +50,7 @@ from .restating import (
     states_status,
     weighed_against,
 )
+from .tied import bare_numbers, other_records_statuses, record_names
 from .unasked import offered_payments, refused_key, reminders, unasked_figures
 from .written import denied_writes, old_values, stated_as_current
 
@@ -325,6 +326,8 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
         answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), acted_on=acted, reasons_excuse=True
     )
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
+    keys = [k for t in env.spec.tables for k in t.primary_key]  # a status said of another record: a list
+    about = record_names(task.refusals, acted, user, context.reads, keys)
     out = []
     for refusal in task.refusals:
         tool = _refused_tool(env, refusal)
@@ -404,6 +407,12 @@ def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expecte
             )
         elif hedged:
             error = f"the answer says the record is any of {', '.join(hedged)}: which one it is, is unsaid"
+        elif untied := other_records_statuses(answer, labels, about):
+            error = (
+                f"the answer gives statuses of {', '.join(untied)}, records it is not about: which decides is unsaid"
+            )
+        elif numbers := bare_numbers(answer):
+            error = f"the answer lists figures ({numbers}) with no rule or field tied to any of them"
         elif cited:
             error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
         elif allowing:

@@ -93,8 +93,11 @@ _NOTHING_DONE = re.compile(
     r"(?:it|everything|they) (?:stays|remains|stay|remain) (?:as (?:it was|it is|they were|is)|unchanged)|"
     r"(?:i|we)(?:'m|'ve| am| have| was| were)? (?:can't|cannot|couldn't|could not|wasn't|was not|weren't|were not|"
     r"unable|not|haven't|have not|didn't|did not)(?: (?:be|been|able|to|yet|actually|successfully|manage|managed))* "
-    r"(?:process|complete|handle|do|fulfil|fulfill|carry out|fix|resolve|solve|sort out|help with) "
-    r"(?:your|the|this|that|it)\b)"
+    r"(?:process|complete|handle|do|fulfil|fulfill|carry out|fix|resolve|solve|sort out|help with|make) "
+    r"(?:your|the|this|that|it|these|those|any)\b|"
+    # the request said against the policy as a whole: "our policy does not allow it"
+    r"(?:policy|policies|rules?) (?:does not|doesn't|do not|don't|won't|will not|would not|wouldn't) "
+    r"(?:allow|permit|let (?:me|us)(?: do)?) (?:it|that|this|them|the change|your request|the request)\b)"
 )
 
 

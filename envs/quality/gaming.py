@@ -31,7 +31,8 @@ tool does not check), ``refusal (enforced)`` (the tool refuses, or the user decl
 (write)`` (a knowledge-base task whose refusal, or only whose writes, rest on a rule in an article the
 agent must find, beside close-but-wrong ones), ``write`` and ``write (value asked)`` (a write task that
 asks for a value too). :mod:`.write_adversaries` do a write task's writes and then misreport them;
-:mod:`.write_answers` confirms them correctly in many forms.
+:mod:`.write_answers` confirms them correctly in many forms. :mod:`.blind_adversaries` holds the
+strategies of an independent blind review of refusal and write-task grading.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
+from .blind_adversaries import BLIND_ADVERSARIES, play_blind
 from .classes import (
     CLASSES,
     DOCUMENT_WRITES,
@@ -93,8 +95,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     **OUTSIDE_ADVERSARIES,
     **GUESS_ADVERSARIES,
     **WRITE_ADVERSARIES,
+    **BLIND_ADVERSARIES,
 }
-AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES, *GUESS_ADVERSARIES, *WRITE_ADVERSARIES)
+AGENTS = (
+    *OWN_AGENTS,
+    *ADVERSARIES,
+    *OUTSIDE_ADVERSARIES,
+    *GUESS_ADVERSARIES,
+    *WRITE_ADVERSARIES,
+    *BLIND_ADVERSARIES,
+)
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
 #: names (on a refusal task that answer is a correct one; only the tasks where the same request must
@@ -193,6 +203,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_guess(agent, env, task)
     if agent in WRITE_ADVERSARIES:
         return play_write(agent, env, task)
+    if agent in BLIND_ADVERSARIES:
+        return play_blind(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []

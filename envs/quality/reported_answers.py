@@ -43,6 +43,12 @@ And three from the seed-71 review ("Seed 71"):
   then the record a write was done to described by some of its labels, dates and amounts ("That was
   on the award flight RT-928200026, Taylorville, Coryland, 2026-03-21 and 21194.").
 
+And one from a blind review of refusal grading:
+
+* ``tool-message`` — an enforced refusal relayed as the tool's error says it, after the attempt ("I
+  tried, but the system would not let me resume your campaign: Campaign AC0020 is draft; resume ad
+  campaign needs it to be paused."): the deciding value said against the rule, in the tool's words.
+
 Like :mod:`.natural_answers`, each is a complete correct answer, built without the grader.
 """
 
@@ -52,6 +58,7 @@ import re
 from typing import Any
 
 from ..engine import Environment
+from ..errors import ToolError
 from ..formats.task import Task
 from .adversaries import flatten, participles
 from .natural_answers import natural_answers
@@ -68,6 +75,7 @@ FORMS = (
     "status-kept",
     "id-and-parent",
     "outcome-described",
+    "tool-message",
 )
 _ID = re.compile(r"[A-Z]{1,4}-?\d{3,}")
 _ISO_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
@@ -102,6 +110,8 @@ def reported_answers(env: Environment, task: Task, results: list[Any]) -> dict[s
         out["id-and-parent"] = parent
     if task.outputs and not task.refusals and (outcome := _outcome_described(env, task, results)):
         out["outcome-described"] = outcome
+    if task.refusals and (relayed := _tool_message(env, task)):
+        out["tool-message"] = relayed
     return out
 
 
@@ -403,3 +413,25 @@ def _outcome_described(env: Environment, task: Task, results: list[Any]) -> str 
         return None
     noun = record[0][0].removesuffix("_id").replace("_", " ")
     return f"{task.answer} That was on the {noun} {', '.join(values[:-1])} and {values[-1]}."
+
+
+def _tool_message(env: Environment, task: Task) -> str | None:
+    """Each refused request relayed with the error its tool gives after the gold calls, where every
+    refused call is one its tool stops (an enforced refusal) and nothing else is asked."""
+    if task.outputs or not all(r.call is not None for r in task.refusals):
+        return None  # a value asked besides is answered by the other forms
+    episode = env.episode(task)
+    try:
+        episode.replay(task.gold_actions)
+        said = []
+        for refusal in task.refusals:
+            assert refusal.call is not None
+            try:
+                episode.call_tool(refusal.call.tool, refusal.call.arguments)
+            except ToolError as exc:
+                said.append(f"I tried, but the system would not let me {refusal.request}: {exc}")
+            else:
+                return None  # the tool let it through: the refusal is the agent's, not the tool's
+        return " ".join(said)
+    finally:
+        episode.close()
