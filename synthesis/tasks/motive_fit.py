@@ -49,6 +49,11 @@ STARTED = "started"
 #: The record carries a charge (a price, a rate, a fee): only then does money tight, or something
 #: cheaper, explain giving it up. A vacation hold or a reminder costs nothing.
 CHARGED = "charged"
+#: The record carries charges and every one is zero (a substitution at no extra cost): nothing about
+#: it "costs more than I'm willing to spend".
+FREE = "free"
+#: The record recurs (a monthly rent, a billing cycle): only then is there a "next stretch" to pay.
+RECURRING = "recurring"
 #: Cover against something going wrong (a warranty, a guarantee, insurance): it is used because
 #: something went wrong, not "before I forget".
 COVER = "cover"
@@ -109,6 +114,7 @@ _ENDS_COLUMN = re.compile(
 )
 _STARTS_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
 _CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
+_RECURRING_COLUMN = re.compile(r"month|week|billing|period|rent|installment|recurr|frequency|cycle|renew|annual")
 #: Below this a pay day is no reason to pay: "I just got paid" for a few dollars is not said.
 SIZABLE = 100.0
 
@@ -190,6 +196,8 @@ class RecordFacts:
     started: bool = False
     charged: bool = False
     recent: bool = False
+    free: bool = False
+    recurring: bool = False
 
     @classmethod
     def from_phrase(cls, phrase: str) -> RecordFacts:
@@ -212,6 +220,7 @@ class RecordFacts:
         ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
         starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
         past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
+        charges = [v for k, v in row.items() if _CHARGE_COLUMN.search(k) and _number(v)]
         # the kind of record its key names too ("my participation" is an event_participation)
         key = next((k for k in row if k.endswith("_id")), "")
         return cls(
@@ -223,6 +232,8 @@ class RecordFacts:
             started=bool(starts) and min(starts) <= today,
             charged=any(_CHARGE_COLUMN.search(k) and _positive(v) for k, v in row.items()),
             recent=bool(past) and (today - max(past)).days <= SOON_DAYS,
+            free=bool(charges) and not any(_positive(v) for v in charges),
+            recurring=any(_RECURRING_COLUMN.search(k) for k in row),
         )
 
     def facets(self) -> frozenset[str]:
@@ -257,6 +268,10 @@ class RecordFacts:
             found.add(RECENT)
         if self.charged or found & {COSTS_USER}:
             found.add(CHARGED)
+        if self.free:
+            found.add(FREE)
+        if self.recurring:
+            found.add(RECURRING)
         if self.overdue is True:
             found.add(OVERDUE)
         elif self.overdue is False:
@@ -278,8 +293,12 @@ def _day(value: Any) -> date | None:
         return None
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _positive(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    return _number(value) and value > 0
 
 
 def _owed(row: Mapping[str, Any]) -> float | None:

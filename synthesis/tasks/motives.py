@@ -21,12 +21,14 @@ the transition's name) and said after the request. Four rules keep it honest:
 
 from __future__ import annotations
 
+from .kind_motives import kind_family
 from .motive_fit import (
     ATTENDED,
     CHARGED,
     CLAIM,
     COSTS_USER,
     DOCUMENT,
+    FREE,
     HOSTED,
     PAYS_USER,
     PROBLEM,
@@ -193,11 +195,14 @@ _PARTS = frozenset(
 )
 #: A second start after a pause ("re_enroll" a paused device): taken up again, not "still needed".
 _RESTARTS = frozenset({"enroll", "activate", "register", "join", "subscribe", "open", "start", "admit"})
-_CONFIRM = motives_of(
-    "I've gone over it and everything looks right.",
-    "I've checked my calendar and it works for me.",
-    "I'm happy with it as it is and want it locked in.",
-    "I've decided to go ahead with it.",
+_CONFIRM = (
+    *motives_of(
+        "I've gone over it and everything looks right.",
+        "I'm happy with it as it is and want it locked in.",
+        "I've decided to go ahead with it.",
+    ),
+    # a calendar decides only what happens at a time (a substitution has no day)
+    *only(ATTENDED, "I've checked my calendar and it works for me."),
 )
 _SUBMIT = motives_of(
     "I've got everything together now.",
@@ -263,7 +268,8 @@ _DECLINE = (
     *motives_of(
         "It isn't what I was hoping for.", "I found a better offer elsewhere.", "I've decided to leave it for now."
     ),
-    *only(COSTS_USER, "It costs more than I'm willing to spend."),
+    # too dear only where it costs something: a substitution at no extra charge is not
+    Motive("It costs more than I'm willing to spend.", needs=frozenset({COSTS_USER}), unfit=frozenset({FREE})),
     *only(PAYS_USER, "It's less than I was hoping to get.", "I've decided to keep it after all."),
 )
 _WAIVE = motives_of(
@@ -422,6 +428,8 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     if verb in _NAMED:
         return _NAMED[verb]
     words = verb.split("_")
+    if (told := kind_family(words)) is not None:
+        return told
     if words[0] in ("replace", "reissue") and set(words[1:]) & _PARTS:
         return _REPLACE_PART
     if words[0] == "re" and set(words[1:2]) & _RESTARTS:
