@@ -54,6 +54,26 @@ CHARGED = "charged"
 FREE = "free"
 #: The record recurs (a monthly rent, a billing cycle): only then is there a "next stretch" to pay.
 RECURRING = "recurring"
+#: Where the record's status stands (:mod:`envs.quality.motive_premises`, measure 104): it arrived
+#: or happened (nothing "never turned up", no one "can't make it"); it is booked (only then "I booked
+#: it by mistake"); it is lost (nothing about it "stopped working"); it was turned down (nothing is
+#: left to "go ahead" with).
+ARRIVED = "arrived"
+BOOKED = "booked"
+GONE = "gone"
+TURNED_DOWN = "turned_down"
+_ARRIVED_STATES = frozenset(
+    {"delivered", "collected", "picked_up", "received", "completed", "installed", "fulfilled", "redeemed", "used",
+     "attended", "done", "finished", "no_show", "checked_out", "returned", "return_pending"}
+)  # fmt: skip
+_BOOKED_STATES = frozenset(
+    {"booked", "confirmed", "scheduled", "reserved", "enrolled", "registered", "ticketed", "planned", "upcoming",
+     "placed", "active", "accepted", "paid"}
+)  # fmt: skip
+_GONE_STATES = frozenset({"lost", "stolen", "missing"})
+_TURNED_DOWN_STATES = frozenset({"denied", "declined", "rejected", "refused"})
+#: Words of a record of taking part in someone else's event: its venue is not the user's to change.
+_TAKING_PART_WORDS = frozenset({"participation", "registration", "attendance", "rsvp", "attendee", "enrollment"})
 #: Cover against something going wrong (a warranty, a guarantee, insurance): it is used because
 #: something went wrong, not "before I forget".
 COVER = "cover"
@@ -198,6 +218,7 @@ class RecordFacts:
     recent: bool = False
     free: bool = False
     recurring: bool = False
+    status: str = ""
 
     @classmethod
     def from_phrase(cls, phrase: str) -> RecordFacts:
@@ -234,12 +255,13 @@ class RecordFacts:
             recent=bool(past) and (today - max(past)).days <= SOON_DAYS,
             free=bool(charges) and not any(_positive(v) for v in charges),
             recurring=any(_RECURRING_COLUMN.search(k) for k in row),
+            status=status,
         )
 
     def facets(self) -> frozenset[str]:
         words = self.words
         found: set[str] = set()
-        hosted = bool(words & _HOSTED_WORDS)
+        hosted = bool(words & _HOSTED_WORDS) and not words & _TAKING_PART_WORDS
         claim = bool(words & _CLAIM_WORDS)
         pays_user = bool(words & _PAYS_USER_WORDS)
         if hosted:
@@ -270,6 +292,17 @@ class RecordFacts:
             found.add(CHARGED)
         if self.free:
             found.add(FREE)
+        status = self.status
+        for facet, states in (
+            (ARRIVED, _ARRIVED_STATES),
+            (BOOKED, _BOOKED_STATES),
+            (GONE, _GONE_STATES),
+            (TURNED_DOWN, _TURNED_DOWN_STATES),
+        ):
+            if status in states:
+                found.add(facet)
+        if status.endswith("_scheduled"):
+            found.add(BOOKED)
         if self.recurring:
             found.add(RECURRING)
         if self.overdue is True:

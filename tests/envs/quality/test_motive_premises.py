@@ -167,3 +167,68 @@ def test_generated_tasks_give_no_motive_whose_premise_their_record_contradicts(d
     counts = motive_premise_counts(spec, tasks)
     assert counts.motive_premises_checked >= 20
     assert [f for f in motive_premise_findings(spec, tasks)] == []
+
+
+@pytest.mark.parametrize(
+    ("status", "fitting", "motive", "why"),
+    [
+        (
+            "waitlisted",
+            "booked",
+            "I booked it by mistake and don't need it.",
+            "booked by mistake, of a record not booked",
+        ),
+        (
+            "completed",
+            "scheduled",
+            "My schedule changed and I can't make it work.",
+            "can't make it, of what already happened",
+        ),
+        ("denied", "submitted", "We decided not to go ahead after all.", "going ahead, with what was turned down"),
+        ("lost", "delivered", "It stopped working after a few days.", "a fault, of a thing lost"),
+        ("delivered", "in_transit", "It never turned up on my end.", "lost, of a record that arrived"),
+    ],
+)
+def test_a_premise_the_records_status_denies_is_counted_and_the_same_words_on_a_fitting_status_are_not(
+    status: str, fitting: str, motive: str, why: str
+) -> None:
+    """The default catalog's: "I booked it by mistake" of a waitlisted registration, a withdrawal
+    "not to go ahead" of a denied application, a set-top box reported lost that "never turned up"
+    though installed, a lost box returned because it "stopped working"."""
+    spec = _spec("parcel_delivery_exceptions").model_copy(deep=True)  # a parcel has a day and no place of its own
+    row = spec.seed["parcels"][0]
+    call = ToolCall(tool="withdraw_parcel", arguments={"parcel_id": row["parcel_id"]})
+    task = _task(spec, f"Why I'm asking to withdraw it: {motive}", call, refused=True)
+    row["status"] = status
+    assert [f.why for f in motive_premise_findings(spec, [task])] == [why]
+    row["status"] = fitting
+    assert motive_premise_findings(spec, [task]) == []
+
+
+def test_a_reason_is_paired_with_the_refused_request_it_follows() -> None:
+    """car_wash_memberships-001: the refused withdrawal of a denied claim is said first with "I've worked
+    it out with them directly"; "We decided not to go ahead" follows the allowed one."""
+    spec = _spec("car_wash_memberships").model_copy(deep=True)
+    denied, open_claim = spec.seed["damage_claims"][0], spec.seed["damage_claims"][1]
+    denied["status"], open_claim["status"] = "denied", "submitted"
+    refused = ToolCall(tool="withdraw_damage_claim", arguments={"damage_claim_id": denied["damage_claim_id"]})
+    allowed = ToolCall(tool="withdraw_damage_claim", arguments={"damage_claim_id": open_claim["damage_claim_id"]})
+    task = Task(
+        id="t-1",
+        env=spec.id,
+        instruction="Please withdraw my damage claim from January 6. I've worked it out with them directly. "
+        "Then please also withdraw my damage claim from February 10. We decided not to go ahead after all.",
+        user=UserProfile(
+            known_facts=[
+                "Why I'm asking to withdraw it: I've worked it out with them directly.",
+                "Why I'm asking to withdraw it: We decided not to go ahead after all.",
+            ]
+        ),
+        gold_actions=[allowed],
+        refusals=[Refusal(request="withdraw my damage claim from January 6", call=refused)],
+    )
+    assert motive_premise_findings(spec, [task]) == []
+    swapped = task.model_copy(
+        update={"instruction": task.instruction.replace("January 6", "X").replace("February 10", "January 6")}
+    )
+    assert len(motive_premise_findings(spec, [swapped])) == 1

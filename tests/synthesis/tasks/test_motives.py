@@ -233,3 +233,24 @@ def test_a_one_off_is_paid_ahead_without_a_next_stretch_and_free_costs_nothing_m
     said = {transition_motive("decline", f"u{i}|my substitution", record=free) for i in range(60)}
     assert "It costs more than I'm willing to spend." not in said
     assert not any("calendar" in (transition_motive("accept", f"u{i}|my substitution") or "") for i in range(60))
+
+
+def test_a_reason_fits_where_the_records_status_stands() -> None:
+    """A waitlisted registration was not booked by mistake, a denied application is withdrawn to clear
+    the record, an installed box reported lost did turn up once, a lost box is returned because it
+    turned up again."""
+    from datetime import date
+
+    from synthesis.tasks.motive_fit import RecordFacts
+
+    def said(verb: str, phrase: str, status: str) -> set[str | None]:
+        row = {f"{phrase.split()[-1]}_id": "X1", "status": status}
+        facts = RecordFacts.of_row(f"my {phrase}", row, date(2026, 3, 2))
+        return {transition_motive(verb, f"u{i}|my {phrase}", refused=True, record=facts) for i in range(60)}
+
+    assert "I booked it by mistake and don't need it." not in said("cancel", "appointment", "waitlisted")
+    assert "I booked it by mistake and don't need it." in said("cancel", "appointment", "booked")
+    denied = said("withdraw", "application", "denied")
+    assert denied and not any("ahead" in str(m) or "pursu" in str(m) for m in denied)
+    assert "It never turned up on my end." not in said("report_lost", "box", "installed")
+    assert not {"It stopped working after a few days.", "It isn't as described."} & said("return", "box", "lost")
