@@ -23,8 +23,8 @@ names:
   checked my calendar") of a record with no day; a routine ("the next stretch", "next month") of a
   one-off record; a start ("I'm ready to get started") of an end (a move-out, a redelivery); "I
   switched providers" to change a phone number (a number moves with its owner, not the carrier);
-  "another venue" to drop one's part in someone else's event; an errand "to that side of town" of a
-  record with no place.
+  "another venue" to drop one's part in someone else's event (an errand "to that side of town" of
+  what is not fetched is measure 51's).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ _GONE = frozenset({"lost", "stolen", "missing"})
 _VENUE = re.compile(r"\banother venue\b", re.IGNORECASE)
 _TAKING_PART = frozenset({"participation", "registration", "attendance", "rsvp", "attendee", "enrollment", "ticket"})
 _TOO_DEAR = re.compile(r"\bcosts? more than\b|\bwilling to spend\b|\bsomething cheaper\b", re.IGNORECASE)
-_CHARGE = re.compile(r"price|cost|fee|charge|amount|total|difference|rate|premium|fare")
+_CHARGE = re.compile(r"price|cost|fee|charge|amount|total|difference|rate|premium|fare|estimate|labor|labour")
 _LAST_WEEK = re.compile(r"\blast week\b", re.IGNORECASE)
 _DAY_COLUMN = re.compile(r"(?:_at|_on|_date|date|_day|_time)$")
 
@@ -104,8 +104,6 @@ _RECURRING_COLUMN = re.compile(r"month|week|billing|period|rent|installment|recu
 _START = re.compile(r"\bget(?:ting)? started\b|\bget this going\b", re.IGNORECASE)
 _ENDINGS = frozenset({"out", "redelivery", "redeliver", "return", "close", "end", "cancel", "terminate"})
 _PROVIDER = re.compile(r"\bswitched providers\b", re.IGNORECASE)
-_ERRAND = re.compile(r"\bthat side of town\b", re.IGNORECASE)
-_PLACE_COLUMN = re.compile(r"store|location|point|facility|venue|site|address|branch|shop|office|station|center")
 
 
 @dataclass
@@ -324,8 +322,6 @@ def _against_kind(motive: str, call: ToolCall, table: TableSpec, row: dict[str, 
         return "a new provider, to change a phone number"
     if _VENUE.search(motive) and words & _TAKING_PART:
         return "a venue, of an event the user only takes part in"
-    if _ERRAND.search(motive) and not any(_PLACE_COLUMN.search(c.name) for c in table.columns):
-        return "an errand, to a record with no place"
     return ""
 
 

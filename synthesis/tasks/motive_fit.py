@@ -241,7 +241,8 @@ class RecordFacts:
         ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
         starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
         past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
-        charges = [v for k, v in row.items() if _CHARGE_COLUMN.search(k) and _number(v)]
+        # an estimate of labour is a charge too: a ticket with no parts yet still costs something
+        charges = [v for k, v in row.items() if (_CHARGE_COLUMN.search(k) or "estimate" in k) and _number(v)]
         # the kind of record its key names too ("my participation" is an event_participation)
         key = next((k for k in row if k.endswith("_id")), "")
         return cls(
