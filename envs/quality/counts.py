@@ -257,6 +257,9 @@ class QualityCounts:
     forget_motives_on_cover: int = 0
     motives_of_another_kind: int = 0
     prompt_motives_on_old_records: int = 0
+    motive_premises_checked: int = 0
+    motive_premises_against_state: int = 0
+    motive_premises_against_kind: int = 0
     requests_unexplained: int = 0
     column_verb_tasks: int = 0
     repeated_kind_tasks: int = 0

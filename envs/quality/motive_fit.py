@@ -68,6 +68,7 @@ _CLAIM = frozenset(
     {"claim", "dispute", "appeal", "complaint", "grievance", "correction", "reimbursement", "expense", "compensation"}
 )
 _HOSTED = frozenset({"event", "wedding", "party", "banquet", "celebration", "reception", "ceremony", "gala"})
+_TAKING_PART = frozenset({"participation", "registration", "attendance", "rsvp", "attendee", "enrollment"})
 _OVERDUE_STATES = frozenset({"overdue", "past_due", "late", "delinquent", "in_arrears", "arrears", "defaulted"})
 _SETTLED_STATES = frozenset({"paid", "settled", "closed", "cancelled", "canceled", "refunded", "void", "waived"})
 _DUE_COLUMN = re.compile(r"(?:^|_)due(?:_date|_on|_by)?$|^due_")
@@ -216,7 +217,9 @@ def _contradictions(motive: str, record: _Record, column: str | None, today: dat
         found.add("spend")
     if _PAY_DAY.search(motive) and _small_or_partial(record):
         found.add("pay_day")
-    if (_PLANS.search(motive) and words & _CLAIM) or (_SCHEDULE.search(motive) and words & _HOSTED):
+    # taking part in someone else's event (a participation) is attending it: plans at work may change
+    hosted = words & _HOSTED and not words & _TAKING_PART
+    if (_PLANS.search(motive) and words & _CLAIM) or (_SCHEDULE.search(motive) and hosted):
         found.add("plans")
     if column is not None and _WRONG.search(motive) and _is_setting(record.table, column, record.call):
         found.add("wrong")

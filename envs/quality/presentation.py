@@ -68,6 +68,11 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("requests without a motive", f"{c.requests_without_motive}/{c.motive_requests} tasks asking for an action"),
         ("motives contradicting their record", f"{c.motives_contradicting}/{c.motives_checked} motives"),
         (
+            "motive premises the record's state / kind contradicts",
+            f"{c.motive_premises_against_state} / {c.motive_premises_against_kind}"
+            f" of {c.motive_premises_checked} motives",
+        ),
+        (
             "garbled words: column verb / repeated kind / switch / 'request to' / role as served",
             f"{c.column_verb_tasks} / {c.repeated_kind_tasks} / {c.switch_garbled_tasks} / {c.form_request_tasks}"
             f" / {c.role_as_beneficiary_tasks} tasks",
@@ -286,6 +291,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
         lambda c: f"{c.parent_moves_leaving_children_live}+{c.flag_checks_without_rows}+{c.whole_payments_of_nothing}",
     ),
     ("no motive", lambda c: f"{c.requests_without_motive}/{c.motive_requests}"),
+    ("premise off", lambda c: f"{c.motive_premises_against_state}+{c.motive_premises_against_kind}"),
     ("form words", lambda c: f"{c.form_dictated_tasks}+{c.column_named_tasks}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]

@@ -50,6 +50,7 @@ from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .money_bands import money_out_of_band
 from .motive_fit import motive_fit_counts
+from .motive_premises import motive_premise_counts
 from .moved_parents import children_on_unmoved_parents
 from .one_off import recorded_many_times
 from .own_names import own_names_repeated
@@ -190,6 +191,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(request_counts(entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(motive_fit_counts(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(motive_premise_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(asked_counts(spec, entry.tasks)).items():
         setattr(counts, name, value)

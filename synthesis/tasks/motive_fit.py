@@ -49,6 +49,31 @@ STARTED = "started"
 #: The record carries a charge (a price, a rate, a fee): only then does money tight, or something
 #: cheaper, explain giving it up. A vacation hold or a reminder costs nothing.
 CHARGED = "charged"
+#: The record carries charges and every one is zero (a substitution at no extra cost): nothing about
+#: it "costs more than I'm willing to spend".
+FREE = "free"
+#: The record recurs (a monthly rent, a billing cycle): only then is there a "next stretch" to pay.
+RECURRING = "recurring"
+#: Where the record's status stands (:mod:`envs.quality.motive_premises`, measure 104): it arrived
+#: or happened (nothing "never turned up", no one "can't make it"); it is booked (only then "I booked
+#: it by mistake"); it is lost (nothing about it "stopped working"); it was turned down (nothing is
+#: left to "go ahead" with).
+ARRIVED = "arrived"
+BOOKED = "booked"
+GONE = "gone"
+TURNED_DOWN = "turned_down"
+_ARRIVED_STATES = frozenset(
+    {"delivered", "collected", "picked_up", "received", "completed", "installed", "fulfilled", "redeemed", "used",
+     "attended", "done", "finished", "no_show", "checked_out", "returned", "return_pending"}
+)  # fmt: skip
+_BOOKED_STATES = frozenset(
+    {"booked", "confirmed", "scheduled", "reserved", "enrolled", "registered", "ticketed", "planned", "upcoming",
+     "placed", "active", "accepted", "paid"}
+)  # fmt: skip
+_GONE_STATES = frozenset({"lost", "stolen", "missing"})
+_TURNED_DOWN_STATES = frozenset({"denied", "declined", "rejected", "refused"})
+#: Words of a record of taking part in someone else's event: its venue is not the user's to change.
+_TAKING_PART_WORDS = frozenset({"participation", "registration", "attendance", "rsvp", "attendee", "enrollment"})
 #: Cover against something going wrong (a warranty, a guarantee, insurance): it is used because
 #: something went wrong, not "before I forget".
 COVER = "cover"
@@ -109,6 +134,7 @@ _ENDS_COLUMN = re.compile(
 )
 _STARTS_COLUMN = re.compile(r"(?:^|_)(?:starts?|begins?|departs?|departure|check_in|effective|from)(?:_|$)")
 _CHARGE_COLUMN = re.compile(r"price|rate|fee|cost|premium|amount|total|balance|charge|payment|due|fare|rent|dues")
+_RECURRING_COLUMN = re.compile(r"month|week|billing|period|rent|installment|recurr|frequency|cycle|renew|annual")
 #: Below this a pay day is no reason to pay: "I just got paid" for a few dollars is not said.
 SIZABLE = 100.0
 
@@ -190,6 +216,9 @@ class RecordFacts:
     started: bool = False
     charged: bool = False
     recent: bool = False
+    free: bool = False
+    recurring: bool = False
+    status: str = ""
 
     @classmethod
     def from_phrase(cls, phrase: str) -> RecordFacts:
@@ -212,6 +241,8 @@ class RecordFacts:
         ends = [d for k, v in row.items() if _DUE_COLUMN.search(k) or _ENDS_COLUMN.search(k) if (d := _day(v))]
         starts = [d for k, v in row.items() if _STARTS_COLUMN.search(k) if (d := _day(v))]
         past = [d for v in row.values() if isinstance(v, str) and (d := _day(v)) is not None and d <= today]
+        # an estimate of labour is a charge too: a ticket with no parts yet still costs something
+        charges = [v for k, v in row.items() if (_CHARGE_COLUMN.search(k) or "estimate" in k) and _number(v)]
         # the kind of record its key names too ("my participation" is an event_participation)
         key = next((k for k in row if k.endswith("_id")), "")
         return cls(
@@ -223,12 +254,15 @@ class RecordFacts:
             started=bool(starts) and min(starts) <= today,
             charged=any(_CHARGE_COLUMN.search(k) and _positive(v) for k, v in row.items()),
             recent=bool(past) and (today - max(past)).days <= SOON_DAYS,
+            free=bool(charges) and not any(_positive(v) for v in charges),
+            recurring=any(_RECURRING_COLUMN.search(k) for k in row),
+            status=status,
         )
 
     def facets(self) -> frozenset[str]:
         words = self.words
         found: set[str] = set()
-        hosted = bool(words & _HOSTED_WORDS)
+        hosted = bool(words & _HOSTED_WORDS) and not words & _TAKING_PART_WORDS
         claim = bool(words & _CLAIM_WORDS)
         pays_user = bool(words & _PAYS_USER_WORDS)
         if hosted:
@@ -257,6 +291,21 @@ class RecordFacts:
             found.add(RECENT)
         if self.charged or found & {COSTS_USER}:
             found.add(CHARGED)
+        if self.free:
+            found.add(FREE)
+        status = self.status
+        for facet, states in (
+            (ARRIVED, _ARRIVED_STATES),
+            (BOOKED, _BOOKED_STATES),
+            (GONE, _GONE_STATES),
+            (TURNED_DOWN, _TURNED_DOWN_STATES),
+        ):
+            if status in states:
+                found.add(facet)
+        if status.endswith("_scheduled"):
+            found.add(BOOKED)
+        if self.recurring:
+            found.add(RECURRING)
         if self.overdue is True:
             found.add(OVERDUE)
         elif self.overdue is False:
@@ -278,8 +327,12 @@ def _day(value: Any) -> date | None:
         return None
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _positive(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    return _number(value) and value > 0
 
 
 def _owed(row: Mapping[str, Any]) -> float | None:

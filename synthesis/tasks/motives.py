@@ -21,16 +21,22 @@ the transition's name) and said after the request. Four rules keep it honest:
 
 from __future__ import annotations
 
+from .kind_motives import kind_family
 from .motive_fit import (
+    ARRIVED,
     ATTENDED,
+    BOOKED,
     CHARGED,
     CLAIM,
     COSTS_USER,
     DOCUMENT,
+    FREE,
+    GONE,
     HOSTED,
     PAYS_USER,
     PROBLEM,
     RECENT,
+    TURNED_DOWN,
     Motive,
     RecordFacts,
     motives_of,
@@ -59,7 +65,9 @@ _CANCEL = (
         "We've decided against it after talking it over at home.",
         "I won't be using it after all.",
     ),
-    *only(ATTENDED, "My schedule changed and I can't make it work.", "I booked it by mistake and don't need it."),
+    # one can't make only what is still ahead, and booked by mistake only what was booked
+    Motive("My schedule changed and I can't make it work.", needs=frozenset({ATTENDED}), unfit=frozenset({ARRIVED})),
+    Motive("I booked it by mistake and don't need it.", needs=frozenset({ATTENDED, BOOKED})),
     *never(_PLANS, "I found another option that suits me better."),
     # giving up a charge saves money; a hold or a reminder costs nothing to keep
     *(
@@ -77,12 +85,14 @@ _CANCEL = (
 )
 _WITHDRAW = (
     *never(
-        frozenset({CLAIM, DOCUMENT}),
+        frozenset({CLAIM, DOCUMENT, TURNED_DOWN}),
         "It fell through on my end, so there's no point going ahead.",
         "The plans behind it fell through.",
     ),
+    # a request turned down is withdrawn to clear it from the record: nothing is left to go ahead with
+    *only(TURNED_DOWN, "I'd rather not have it on my record at all.", "I'd rather it weren't on my file anymore."),
     *never(
-        frozenset({DOCUMENT}),
+        frozenset({DOCUMENT, TURNED_DOWN}),
         "I've changed my mind about going ahead with it.",
         "I've thought it over and it isn't worth pursuing anymore.",
         "My situation changed and I no longer want to pursue it.",
@@ -97,12 +107,21 @@ _WITHDRAW = (
     ),
     *_SORTED,
 )
-_RETURN = motives_of(
-    "It arrived damaged.",
-    "It isn't as described.",
-    "It stopped working after a few days.",
-    "It wasn't what I expected when I ordered it.",
-    "It doesn't fit what I needed it for.",
+_RETURN = (
+    *never(
+        frozenset({GONE}),
+        "It arrived damaged.",
+        "It isn't as described.",
+        "It stopped working after a few days.",
+        "It wasn't what I expected when I ordered it.",
+        "It doesn't fit what I needed it for.",
+    ),
+    # a thing reported lost is returned because it turned up, not because it is faulty
+    *only(
+        GONE,
+        "It turns out I had it all along, so I'd like to send it back.",
+        "It turned up again, and I'd rather return it.",
+    ),
 )
 _REFUND = motives_of(
     "I think I was charged twice.",
@@ -158,10 +177,10 @@ _APPEAL = motives_of(
     "I don't think it was fair and want it looked at again.",
     "I have more to add that I don't think was considered.",
 )
-_LOST = motives_of(
-    "I've looked everywhere and can't find it.",
-    "It never turned up on my end.",
-    "I can't find it anywhere and I'm getting worried.",
+_LOST = (
+    *motives_of("I've looked everywhere and can't find it.", "I can't find it anywhere and I'm getting worried."),
+    # what arrived (an installed box) did turn up: it was lost since
+    *never(frozenset({ARRIVED}), "It never turned up on my end."),
 )
 # news told at once only of a record whose latest day is recent: a box of six weeks ago is no news
 _DAMAGED = (
@@ -193,11 +212,14 @@ _PARTS = frozenset(
 )
 #: A second start after a pause ("re_enroll" a paused device): taken up again, not "still needed".
 _RESTARTS = frozenset({"enroll", "activate", "register", "join", "subscribe", "open", "start", "admit"})
-_CONFIRM = motives_of(
-    "I've gone over it and everything looks right.",
-    "I've checked my calendar and it works for me.",
-    "I'm happy with it as it is and want it locked in.",
-    "I've decided to go ahead with it.",
+_CONFIRM = (
+    *motives_of(
+        "I've gone over it and everything looks right.",
+        "I'm happy with it as it is and want it locked in.",
+        "I've decided to go ahead with it.",
+    ),
+    # a calendar decides only what happens at a time (a substitution has no day)
+    *only(ATTENDED, "I've checked my calendar and it works for me."),
 )
 _SUBMIT = motives_of(
     "I've got everything together now.",
@@ -263,7 +285,8 @@ _DECLINE = (
     *motives_of(
         "It isn't what I was hoping for.", "I found a better offer elsewhere.", "I've decided to leave it for now."
     ),
-    *only(COSTS_USER, "It costs more than I'm willing to spend."),
+    # too dear only where it costs something: a substitution at no extra charge is not
+    Motive("It costs more than I'm willing to spend.", needs=frozenset({COSTS_USER}), unfit=frozenset({FREE})),
     *only(PAYS_USER, "It's less than I was hoping to get.", "I've decided to keep it after all."),
 )
 _WAIVE = motives_of(
@@ -422,6 +445,8 @@ def family(verb: str) -> tuple[Motive, ...] | None:
     if verb in _NAMED:
         return _NAMED[verb]
     words = verb.split("_")
+    if (told := kind_family(words)) is not None:
+        return told
     if words[0] in ("replace", "reissue") and set(words[1:]) & _PARTS:
         return _REPLACE_PART
     if words[0] == "re" and set(words[1:2]) & _RESTARTS:

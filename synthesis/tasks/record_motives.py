@@ -28,6 +28,13 @@ _SETTING = motives_of(
     "The other way suits me better now.",
     "It works better for me the other way now.",
 )
+_CONTACT = motives_of(
+    "I changed it recently.",
+    "I don't use the old one anymore.",
+    "I got a new one last week.",
+    "The old one isn't working anymore.",
+    "I'd rather you reach me on the new one from now on.",
+)
 _CREATE = motives_of(
     "I've been meaning to set this up for a while.",
     "I decided it's time to get this sorted.",
@@ -51,14 +58,9 @@ def update_motive(column: str, key: str) -> str:
             "We moved across town recently.",
         )
     elif words & {"email", "phone", "mobile", "contact"}:
-        options = motives_of(
-            "I changed it recently.",
-            "I don't use the old one anymore.",
-            "I got a new one last week.",
-            "I switched providers recently.",
-            "The old one isn't working anymore.",
-            "I'd rather you reach me on the new one from now on.",
-        )
+        options = _CONTACT
+        if "email" in words:  # an address changes with the provider; a phone number is kept across carriers
+            options = (*_CONTACT, *motives_of("I switched email providers recently."))
     elif words & {"dba", "trade", "trading", "brand"} or column == "business_name":
         # a business's trade name changes with the business, not to find a record again
         options = motives_of(
@@ -96,6 +98,12 @@ def create_motive(action: str, key: str, *, follows: bool = False) -> str:
     head = action.split()[0].lower() if action.split() else ""
     if follows:
         options = _FOLLOWS
+    elif set(action.lower().split()) & {"vehicle", "car"}:  # a car is bought, not a plan that grew
+        options = motives_of(
+            "I've just bought another car.",
+            "We've got a second car at home now.",
+            "I traded in my old car and have a new one.",
+        )
     elif head in ("top", "load", "deposit", "fund", "add_funds"):
         options = motives_of(
             "I want enough on there for what I'm planning to buy.",
@@ -123,7 +131,8 @@ def create_motive(action: str, key: str, *, follows: bool = False) -> str:
     elif head in ("file", "report", "submit", "open", "lodge", "raise"):
         options = motives_of(
             "I need to get this on record.",
-            "It happened last week and I've put off reporting it long enough.",
+            # no day of its own: what happened may be weeks old
+            "It happened a little while ago and I've put off reporting it long enough.",
             "I was told I need to get this in first.",
         )
     elif head in ("add", "register", "enroll", "include"):

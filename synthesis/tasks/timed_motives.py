@@ -20,6 +20,7 @@ from .motive_fit import (
     DUE_SOON,
     OVERDUE,
     PART,
+    RECURRING,
     STARTED,
     Motive,
     motives_of,
@@ -47,10 +48,13 @@ PAY = (
 )
 #: Paying ahead (a month of rent before it is due) settles no debt: nothing hangs over the user, and
 #: a balance still owed is paid by another request (the seed-83 review).
-PREPAY = motives_of(
-    "I'd rather have the next stretch paid ahead.",
-    "I have the money set aside, so I'd rather pay ahead.",
-    "It's one less thing to think about next month.",
+PREPAY = (
+    *motives_of(
+        "I have the money set aside, so I'd rather pay ahead.",
+        "I'd rather have it paid ahead of the day.",
+    ),
+    # a next stretch or month is paid only of what recurs: a lab order is paid once
+    *only(RECURRING, "I'd rather have the next stretch paid ahead.", "It's one less thing to think about next month."),
 )
 RENEW = (
     *motives_of(
@@ -83,8 +87,13 @@ COLLECT = (
 )
 #: Cashing in something held (points, a certificate, a voucher): no errand takes the user there.
 REDEEM = (
-    *never(frozenset({COVER}), "I'd rather use it before I forget about it."),
-    *motives_of("I've been waiting on it and would like to have it.", "I have a use for it now."),
+    # cover is not waited for nor saved for a use: it is called on when something went wrong
+    *never(
+        frozenset({COVER}),
+        "I'd rather use it before I forget about it.",
+        "I've been waiting on it and would like to have it.",
+        "I have a use for it now.",
+    ),
     # cover is used because something went wrong
     *only(
         COVER,

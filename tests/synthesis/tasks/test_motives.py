@@ -14,7 +14,7 @@ from envs.formats.spec import EnvSpec
 from envs.quality import env_quality
 from envs.quality.requests import dictates_form, has_motive
 from synthesis.domains.ontology import load_ontology
-from synthesis.tasks import motives, record_motives
+from synthesis.tasks import kind_motives, motives, record_motives, timed_motives
 from synthesis.tasks.motives import Motive, family, transition_motive
 from synthesis.tasks.phrasing import Phrasing
 from synthesis.tasks.record_motives import create_motive, update_motive
@@ -24,6 +24,7 @@ from synthesis.tools.envgen import generate_env
 
 def _every_motive() -> set[Motive]:
     tables = [*vars(motives).values(), *vars(record_motives).values()]
+    tables += [*vars(kind_motives).values(), *vars(timed_motives).values()]
     found = {m for v in tables if isinstance(v, tuple) for m in v if isinstance(m, Motive)}
     found |= {m for fam in motives._NAMED.values() for m in fam}
     return found
@@ -183,3 +184,73 @@ def test_a_prepayment_is_paying_ahead_not_a_debt_cleared() -> None:
     said = {transition_motive("prepay", f"U{i}|my unit rental") for i in range(40)}
     assert None not in said and all("ahead" in str(s) or "next month" in str(s) for s in said)
     assert any("hanging over" in str(transition_motive("pay", f"U{i}|my bill")) for i in range(40))
+
+
+@pytest.mark.parametrize(
+    ("verb", "never_said"),
+    [
+        ("report_missing_items", "I can't find it anywhere and I'm getting worried."),
+        ("hold_at_pickup_point", "I'm taking a short break while things settle down at home."),
+        ("waive_signature", "It was an honest mistake and the first time it's happened."),
+        ("return_under_guarantee", "It isn't as described."),
+        ("mail_result_copy", "I'd rather get it in before I forget."),
+        ("schedule_move_out", "I'm ready to get started now that my schedule has cleared."),
+        ("schedule_redelivery", "I'm ready to get started now that my schedule has cleared."),
+        ("request_makegood", "I've finished going through it and want to get it in."),
+        ("release_results", "I won't be using it after all."),
+    ],
+)
+def test_a_name_that_says_more_than_its_head_verb_gets_its_own_reasons(verb: str, never_said: str) -> None:
+    """The eight-domain sample's: a short grocery order is not lost, a parcel held is not paused for
+    a trip, a signature waived is no fee forgiven, a move-out is not "started"."""
+    options = family(verb)
+    assert options is not None
+    assert never_said not in {m.text for m in options}
+    said = {transition_motive(verb, f"user-{i}|my record") for i in range(40)}
+    assert never_said not in said
+
+
+def test_a_phone_number_is_not_changed_because_of_a_new_provider() -> None:
+    phones = {update_motive("phone", f"u{i}|my account") for i in range(60)}
+    emails = {update_motive("email", f"u{i}|my account") for i in range(60)}
+    assert not any("provider" in m for m in phones)
+    assert any("provider" in m for m in emails)
+
+
+def test_a_one_off_is_paid_ahead_without_a_next_stretch_and_free_costs_nothing_more() -> None:
+    from datetime import date
+
+    from synthesis.tasks.motive_fit import RecordFacts
+
+    today = date(2026, 3, 2)
+    lab = RecordFacts.of_row("my lab order", {"lab_order_id": "L1", "price": 80.0, "status": "scheduled"}, today)
+    rent = RecordFacts.of_row("my unit rental", {"unit_rental_id": "U1", "paid_through": "2026-03-31"}, today)
+    said_lab = {transition_motive("prepay", f"u{i}|my lab order", record=lab) for i in range(40)}
+    said_rent = {transition_motive("prepay", f"u{i}|my unit rental", record=rent) for i in range(40)}
+    assert not any("next" in m for m in said_lab if m)
+    assert any("next" in m for m in said_rent if m)
+    free = RecordFacts.of_row("my substitution", {"substitution_id": "S1", "price_difference": 0.0}, today)
+    said = {transition_motive("decline", f"u{i}|my substitution", record=free) for i in range(60)}
+    assert "It costs more than I'm willing to spend." not in said
+    assert not any("calendar" in (transition_motive("accept", f"u{i}|my substitution") or "") for i in range(60))
+
+
+def test_a_reason_fits_where_the_records_status_stands() -> None:
+    """A waitlisted registration was not booked by mistake, a denied application is withdrawn to clear
+    the record, an installed box reported lost did turn up once, a lost box is returned because it
+    turned up again."""
+    from datetime import date
+
+    from synthesis.tasks.motive_fit import RecordFacts
+
+    def said(verb: str, phrase: str, status: str) -> set[str | None]:
+        row = {f"{phrase.split()[-1]}_id": "X1", "status": status}
+        facts = RecordFacts.of_row(f"my {phrase}", row, date(2026, 3, 2))
+        return {transition_motive(verb, f"u{i}|my {phrase}", refused=True, record=facts) for i in range(60)}
+
+    assert "I booked it by mistake and don't need it." not in said("cancel", "appointment", "waitlisted")
+    assert "I booked it by mistake and don't need it." in said("cancel", "appointment", "booked")
+    denied = said("withdraw", "application", "denied")
+    assert denied and not any("ahead" in str(m) or "pursu" in str(m) for m in denied)
+    assert "It never turned up on my end." not in said("report_lost", "box", "installed")
+    assert not {"It stopped working after a few days.", "It isn't as described."} & said("return", "box", "lost")
