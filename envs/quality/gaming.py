@@ -21,9 +21,11 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
 
 Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
-without the grader's ground truth, those of :mod:`.outside_adversaries`, and :mod:`.guesses`' agent
-that answers a question with no call at all. Those measure the grader's false positives; the correct answers
-of :mod:`.natural_answers`, written in many natural forms, measure its false negatives.
+without the grader's ground truth, those of :mod:`.outside_adversaries` and
+:mod:`.blind_info_adversaries` (a record by its place in the results, sums by status, comparisons),
+and :mod:`.guesses`' agent that answers a question with no call at all. Those measure the grader's
+false positives; the correct answers of :mod:`.natural_answers`, written in many natural forms,
+measure its false negatives.
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
@@ -48,6 +50,7 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
+from .blind_info_adversaries import BLIND_INFO_ADVERSARIES, play_blind_info
 from .classes import (
     CLASSES,
     DOCUMENT_WRITES,
@@ -91,10 +94,18 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "follows-distractor": (DOCUMENTS, DOCUMENT_WRITES),
     **ADVERSARIES,
     **OUTSIDE_ADVERSARIES,
+    **BLIND_INFO_ADVERSARIES,
     **GUESS_ADVERSARIES,
     **WRITE_ADVERSARIES,
 }
-AGENTS = (*OWN_AGENTS, *ADVERSARIES, *OUTSIDE_ADVERSARIES, *GUESS_ADVERSARIES, *WRITE_ADVERSARIES)
+AGENTS = (
+    *OWN_AGENTS,
+    *ADVERSARIES,
+    *OUTSIDE_ADVERSARIES,
+    *BLIND_INFO_ADVERSARIES,
+    *GUESS_ADVERSARIES,
+    *WRITE_ADVERSARIES,
+)
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
 #: names (on a refusal task that answer is a correct one; only the tasks where the same request must
@@ -189,6 +200,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_adversary(agent, env, task)
     if agent in OUTSIDE_ADVERSARIES:
         return play_outside(agent, env, task)
+    if agent in BLIND_INFO_ADVERSARIES:
+        return play_blind_info(agent, env, task)
     if agent in GUESS_ADVERSARIES:
         return play_guess(agent, env, task)
     if agent in WRITE_ADVERSARIES:
