@@ -113,6 +113,9 @@ AGENTS = (
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
 #: record happens to be that one). ``column-statuses`` (every status of the record's column said as
 #: what it is) is held: a record said to be any of several statuses is a hedge (``envs.grading.hedges``).
+#: The blind information agents are held too, though a few of their answers are a correct one word for
+#: word: the gold reads end on the asked record's details, and where it has no field beyond those asked
+#: and those the user named it by, its every field is the answer (docs/formats.md, "Answers").
 OPEN_AGENTS = frozenset(
     {
         "focus-values",
