@@ -113,9 +113,11 @@ AGENTS = (
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
 #: record happens to be that one). ``column-statuses`` (every status of the record's column said as
 #: what it is) is held: a record said to be any of several statuses is a hedge (``envs.grading.hedges``).
-#: The blind information agents are held too, though a few of their answers are a correct one word for
-#: word: the gold reads end on the asked record's details, and where it has no field beyond those asked
-#: and those the user named it by, its every field is the answer (docs/formats.md, "Answers").
+#: ``info-last-detail`` (every field but the keys of the last record read) is open for the same reason:
+#: the gold reads end on the asked record's details, and where that record holds nothing beyond the
+#: asked field and the one the user named it by (a payment's amount and day), its every field *is* the
+#: correct answer, word for word (pet_insurance_claims-015, collision_repair_shop-011 on seed 0;
+#: tire_shop_installations-009; docs/formats.md, "Answers"). The other blind information agents are held.
 OPEN_AGENTS = frozenset(
     {
         "focus-values",
@@ -127,6 +129,7 @@ OPEN_AGENTS = frozenset(
         "info-first-field",
         "info-latest-field",
         "info-matched-record",
+        "info-last-detail",
     }
 )
 __all__ = [
