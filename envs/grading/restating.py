@@ -33,6 +33,10 @@ MAX_RESTATED = 3
 #: A record is read out when the answer states at least this share of its fields, and at least
 #: :data:`MIN_DUMPED_FIELDS` of them: a careful answer names a record by one or two of its fields.
 DUMPED_SHARE, MIN_DUMPED_FIELDS = 0.6, 4
+#: A record with at least this many fields besides its keys is read out when the answer states every
+#: one of them and one has no reason to be said (of exactly this many, one besides its status): an answer
+#: to a question says what was asked and what names the record, not the rest of it.
+MIN_PLAIN_FIELDS = 3
 
 
 def shown_values(results: Iterable[object]) -> set[str]:
@@ -288,9 +292,25 @@ def dumped_records(
         if len(fields) < MIN_DUMPED_FIELDS:
             continue
         stated = [v for v in fields if v.strip() and said.states(v)]
+        first = next(iter(named))
+        # every field but the keys, one of them with no reason to be said: the record, whatever share of
+        # its fields the keys make (a redemption of four ids and four values, its code the user's words,
+        # its status and pickup day asked, its points spent said for nothing)
+        plain_fields = {k: v for k, v in named.items() if not k.endswith("_id") and v.strip()}
+        plain = list(plain_fields.values())
+        # (of three, one said for nothing other than the record's status: "It's pending." beside the asked
+        # total and the day the user named the order by is context, "installed April 11 at 9:45" or "the
+        # reason is guarantee_return" a read-out)
+        unasked = [
+            v
+            for k, v in plain_fields.items()
+            if free(v) and (len(plain) > MIN_PLAIN_FIELDS or not (k == "status" or k.endswith("_status")))
+        ]
+        if named[first] not in acted and len(plain) >= MIN_PLAIN_FIELDS and all(v in stated for v in plain) and unasked:
+            out.append(fields[0])
+            continue
         if len(stated) < MIN_DUMPED_FIELDS or len(stated) < DUMPED_SHARE * len(fields):
             continue
-        first = next(iter(named))
         # ids the task's own calls send name records ("MD0018 … its subscription PS0030")
         ids = {k for k, v in named.items() if (k == first or k.endswith("_id")) and v in call_named}
         # every field, keys and all: the record, however named; beside a refusal (``reasons_excuse``)

@@ -21,9 +21,11 @@ passes the oracle on all of them (docs/synthesis.md, "Gaming"):
 
 Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's attacks: refuse and
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
-without the grader's ground truth, those of :mod:`.outside_adversaries`, and :mod:`.guesses`' agent
-that answers a question with no call at all. Those measure the grader's false positives; the correct answers
-of :mod:`.natural_answers`, written in many natural forms, measure its false negatives.
+without the grader's ground truth, those of :mod:`.outside_adversaries` and
+:mod:`.blind_info_adversaries` (a record by its place in the results, sums by status, comparisons),
+and :mod:`.guesses`' agent that answers a question with no call at all. Those measure the grader's
+false positives; the correct answers of :mod:`.natural_answers`, written in many natural forms,
+measure its false negatives.
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
@@ -50,6 +52,7 @@ from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
 from .blind_adversaries import BLIND_ADVERSARIES, play_blind
+from .blind_info_adversaries import BLIND_INFO_ADVERSARIES, play_blind_info
 from .classes import (
     CLASSES,
     DOCUMENT_WRITES,
@@ -93,6 +96,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "follows-distractor": (DOCUMENTS, DOCUMENT_WRITES),
     **ADVERSARIES,
     **OUTSIDE_ADVERSARIES,
+    **BLIND_INFO_ADVERSARIES,
     **GUESS_ADVERSARIES,
     **WRITE_ADVERSARIES,
     **BLIND_ADVERSARIES,
@@ -104,6 +108,7 @@ AGENTS = (
     *GUESS_ADVERSARIES,
     *WRITE_ADVERSARIES,
     *BLIND_ADVERSARIES,
+    *BLIND_INFO_ADVERSARIES,
 )
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
@@ -112,6 +117,11 @@ AGENTS = (
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
 #: record happens to be that one). ``column-statuses`` (every status of the record's column said as
 #: what it is) is held: a record said to be any of several statuses is a hedge (``envs.grading.hedges``).
+#: ``info-last-detail`` (every field but the keys of the last record read) is open for the same reason:
+#: the gold reads end on the asked record's details, and where that record holds nothing beyond the
+#: asked field and the one the user named it by (a payment's amount and day), its every field *is* the
+#: correct answer, word for word (pet_insurance_claims-015, collision_repair_shop-011 on seed 0;
+#: tire_shop_installations-009; docs/formats.md, "Answers"). The other blind information agents are held.
 OPEN_AGENTS = frozenset(
     {
         "focus-values",
@@ -123,6 +133,7 @@ OPEN_AGENTS = frozenset(
         "info-first-field",
         "info-latest-field",
         "info-matched-record",
+        "info-last-detail",
     }
 )
 __all__ = [
@@ -199,6 +210,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_adversary(agent, env, task)
     if agent in OUTSIDE_ADVERSARIES:
         return play_outside(agent, env, task)
+    if agent in BLIND_INFO_ADVERSARIES:
+        return play_blind_info(agent, env, task)
     if agent in GUESS_ADVERSARIES:
         return play_guess(agent, env, task)
     if agent in WRITE_ADVERSARIES:

@@ -266,6 +266,15 @@ class CriterionGoals(ConsentGoals):
             mine = [r for (owner, _), g in groups.items() if owner == user_id for r in g]
             others = [_sum(group, m) for m in money if m != attr] + [_sum(mine, attr)]
             distractors = sorted({f"{x:.2f}" for x in others if x is not None and abs(x - total) >= 0.005})
+            # the same column added up over the user's records in each other state: an answer that sums
+            # every state's records has not picked the asked one (a sum that is one of the asked
+            # records' own amounts is left out, so that an answer may list what it added)
+            parts = [float(r[attr]) for r in group]
+            by_state = [_sum(g, attr) for (owner, s), g in groups.items() if owner == user_id and s != state]
+            distractors = sorted(
+                {*distractors}
+                | {f"{x:.2f}" for x in by_state if x is not None and all(abs(x - v) >= 0.005 for v in (total, *parts))}
+            )
             if not distractors:  # the listing's one total: adding up everything shown answers it
                 continue
             which = f"{state.replace('_', ' ')} {plural(e.human)}" if state else plural(e.human)

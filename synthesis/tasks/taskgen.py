@@ -43,6 +43,7 @@ from .chain import Chain, ChainBroken, Goal
 from .checklist import Checklist
 from .label_pairs import pair_label
 from .outcome import Outcomes
+from .peer_values import peer_values
 from .phrasing import Phrasing, column_noun, verb_phrase
 from .quotes import QuoteGoals
 from .rules import reason_is_claim
@@ -529,21 +530,9 @@ class TaskGenerator(QuoteGoals, Outcomes):
             chain.close()
 
     def distractors(self, chain: Chain, e: Entity, row: Row, col: str, answer: str, is_label: bool) -> list[str]:
-        """The same column's values of the user's other records that the gold calls show: an answer
-        that states them too has not told the records apart (a dump of every result would)."""
-        owner = self.oracle.owner_of(e, row)
-        shown_results = json.dumps(chain.results, default=str)
-        shown_results += " " + shown_results.replace("_", " ")
-        out = []
-        for other in self.oracle.rows[e.name].values():
-            value = other.get(col)
-            if other is row or value is None or self.oracle.owner_of(e, other) != owner:
-                continue
-            text = str(value.replace("_", " ") if isinstance(value, str) and is_label else value)
-            if output_present(text, answer) or output_present(answer, text) or not output_present(text, shown_results):
-                continue
-            out.append(text)
-        return sorted(set(out))
+        """What a wrong answer about ``row`` states: its peers' values, their sums (:mod:`.peer_values`)."""
+        rows = list(self.oracle.rows[e.name].values())
+        return peer_values(e, rows, row, col, answer, is_label, self.oracle.owner_of, chain.results)
 
     def _kind(self, made: Counter[str], failed: Counter[str], count: int) -> str:
         """The kind furthest below its share so far (writes fill the rest); a kind this environment
