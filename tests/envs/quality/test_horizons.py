@@ -15,18 +15,9 @@ from synthesis.domains.horizons import settle_horizons
 from synthesis.domains.ontology import load_ontology
 from synthesis.domains.timeline import ahead_span, far_reach
 from synthesis.tools.envgen import generate_env
+from tests.measured import MEASURED
 
 CLOCK = datetime(2026, 3, 2, 9, 0)
-MEASURED = [
-    "podcast_ad_campaigns",
-    "tire_shop_installations",
-    "beauty_loyalty_rewards",
-    "lab_test_orders",
-    "self_storage_rentals",
-    "grocery_delivery",
-    "car_wash_memberships",
-    "parcel_delivery_exceptions",
-]
 
 
 @pytest.fixture(scope="module")

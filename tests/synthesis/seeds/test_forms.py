@@ -14,19 +14,9 @@ from synthesis.domains.domain import Attribute, Domain
 from synthesis.domains.forms import FormDraws, FormError, draw_form, form_pattern, parse_form
 from synthesis.domains.ontology import load_ontology
 from synthesis.seeds.seedgen import attribute_value, generate_seed
+from tests.measured import MEASURED
 
 CLOCK = datetime(2026, 3, 2, 9, 0)
-#: The domains the forms were written for, and where the measure reads them.
-MEASURED = (
-    "podcast_ad_campaigns",
-    "tire_shop_installations",
-    "beauty_loyalty_rewards",
-    "lab_test_orders",
-    "self_storage_rentals",
-    "grocery_delivery",
-    "car_wash_memberships",
-    "parcel_delivery_exceptions",
-)
 
 
 @pytest.fixture(scope="module")

@@ -17,17 +17,7 @@ from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.money_bands import band_problems, fit_new_amounts, settle_money_bands
 from synthesis.domains.ontology import ONTOLOGY_DIR, load_ontology
 from synthesis.tools.envgen import generate_env
-
-MEASURED = [
-    "podcast_ad_campaigns",
-    "tire_shop_installations",
-    "beauty_loyalty_rewards",
-    "lab_test_orders",
-    "self_storage_rentals",
-    "grocery_delivery",
-    "car_wash_memberships",
-    "parcel_delivery_exceptions",
-]
+from tests.measured import MEASURED
 
 
 @pytest.fixture(scope="module")
