@@ -43,6 +43,8 @@ _REFUSAL = re.compile(
     r"not (?:go|going|gone) ahead|won't (?:go ahead|proceed)|(?:does|do|did) not (?:allow|permit|qualify)|"
     r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon|close|near|old|recent|new)|"
     r"too long ago|(?<!n't )(?<!not )(?<!no )(?:has to|have to|must|needs to) wait|"
+    r"(?:have to|must|need to|will have to|'ll have to) (?:turn down|say no|turn (?:it|this|that|your request) down)|"
+    r"turning down your|(?:past|beyond) the (?:[a-z-]+ ){0,2}(?:window|deadline|cutoff)|"
     r"(?:over|past|beyond) (?:the|our) \d+[- ]day (?:limit|window)|"
     r"too far (?:out|ahead|off|away)|not yet|no longer|"
     r"not (?:something|an action) (?:i|we) can|(?:have|has) not (?:been )?(?:done|made|processed|gone)|"
@@ -118,7 +120,8 @@ _CONDITION_BEFORE = re.compile(r"\b(?:not|never|if|once|when|unless|after|until|
 #: A success said without the request's own word ("you're all set", "it went through", "your
 #: cancellation is confirmed", "you'll see it has been …", "I'll check it in right away").
 _SAID_DONE = re.compile(
-    r"\b(?:all set|taken care of|went through|gone through|go(?:ne)? ahead with it|"
+    r"\b(?:all set|taken care of(?! (?:the rest|everything else|the others?\b|your other))|went through|gone through|"
+    r"go(?:ne)? ahead with it|"
     r"(?:is|are|'s|'re|has been|have been|was|were) (?:now |all )?(?:confirmed|complete|completed|done|finali[sz]ed|"
     r"sorted(?: out)?|successful)|"
     r"you(?:'ll| will) (?:see|notice|find) (?:it|that|they|this|the|your)|"

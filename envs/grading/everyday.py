@@ -58,6 +58,12 @@ EVERYDAY: tuple[tuple[frozenset[str], frozenset[str], tuple[str, ...]], ...] = t
         ("processing queued", "pending in_progress under_review in_review", ("being processed", "in the queue")),
         ("scheduled booked", "confirmed reserved requested assigned planned upcoming",
          ("on the calendar", "on the schedule", "on the books", "still booked in")),
+        ("rejected declined denied refused turned_down", "cancelled canceled withdrawn closed voided void",
+         ("turned down", "was declined", "were declined", "been declined", "declined it", "was denied",
+          "were denied", "been denied", "was refused", "been refused")),
+        ("converted purchased sold", "completed closed fulfilled delivered",
+         ("already bought", "already purchased", "was bought", "been bought", "was purchased", "been purchased",
+          "turned into a purchase", "became a purchase", "converted into a sale")),
         (
             "open",
             "escalated in_progress pending under_review in_review technician_assigned "

@@ -219,6 +219,41 @@ def without_denied(text: str) -> str:
     return _DENIED_VALUE.sub("", _DENIED_LIST.sub("", flat)).replace("  ", " ")
 
 
+#: A clause that says what it names was left out of what the answer gives: "$136.07 isn't included".
+_LEFT_OUT = re.compile(
+    r"\b(?:(?:is|are|was|were)(?:n't| not) (?:included|counted)|not (?:included|counted)|excluded|excluding|"
+    r"not including|leaving out|left out|(?:did|do|does)(?:n't| not) (?:include|count)|omitted)\b",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(r"(?<=[.;!?:])\s+|,\s+(?!\d)|\s+[—–-]{1,2}\s+")
+
+
+def without_excluded(text: str) -> str:
+    """``text`` less its clauses that say what they name was left out: "$378.20 in total; your
+    cancelled booking's $136.07 deposit isn't included" gives $378.20 and states no $136.07. A value
+    said only as left out is neither the answer nor a distractor given as one; the clause alone goes
+    (up to its comma), so "The total, excluding the cancelled one, is $378.20" keeps its total.
+
+    >>> without_excluded("That's $378.20 in total; your cancelled booking's $136.07 isn't included.")
+    "That's $378.20 in total; "
+    >>> without_excluded("The total, excluding the cancelled $136.07, is $378.20 as of June 9, 2026.")
+    'The total, , is $378.20 as of June 9, 2026.'
+    """
+    if not _LEFT_OUT.search(text):
+        return text
+    out, last, listing = [], 0, False
+    for sep in [*_CLAUSES.finditer(text), None]:
+        a, b = (sep.start(), sep.end()) if sep else (len(text), len(text))
+        clause = text[last:a]
+        # "Not included: $136.07, $20.00." leaves out the whole list its colon opens
+        left_out = listing or bool(_LEFT_OUT.search(clause))
+        out.append("" if left_out else clause)
+        out.append(text[a:b])  # the separator stays
+        listing = left_out and (clause.rstrip().endswith(":") or listing) and not re.search(r"[.;!?]$", clause.rstrip())
+        last = b
+    return "".join(out)
+
+
 #: One value said: an amount ("$1,083.44"), a date in words, or one word or token.
 _ONE_VALUE = r"(?:-?\$?\d[\d,]*\d(?:\.\d+)?|[a-z]+ \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|[^\s,;:!?()]+)"
 #: A change said with its value before and after: "from $73.77 to $98.77", "was $73.77, now $98.77".

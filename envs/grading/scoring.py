@@ -31,6 +31,7 @@ from .labels import (
     value_stated,
     without_denied,
     without_denied_lists,
+    without_excluded,
     without_superseded,
     without_user_words,
 )
@@ -239,7 +240,8 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=passed))
         except ToolError as exc:
             checklist.append(CheckResult(kind="assertion", description=a.description, passed=False, error=str(exc)))
-    said = Reading(prose(answer), today=env.spec.clock.date())
+    # a value said only as left out of the answer ("the cancelled $136.07 isn't included") is not given
+    said = Reading(prose(without_excluded(answer)), today=env.spec.clock.date())
     # an output found only in a record read out whole was not picked out of it; the answer itself and
     # what the user named the record by are no reading out
     user = "\n".join([task.instruction, *task.user.known_facts, *task.user.reveal_if_asked])
@@ -258,7 +260,7 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
         refused = denied_writes(answer, [c.tool for c in writes if c.actor != "user"])
     elif not task.refusals and task.outputs:
         refused = turned_down(answer)
-    plainly = Reading(prose(answer))  # "today" says no record's date: only a value written out does
+    plainly = Reading(prose(without_excluded(answer)))  # "today" says no record's date: only a value written out does
     # "$40, not $50" does not state $50, nor "from $50 to $40" (of the asked $40): what it was
     # nor does it state what it restates of the user's own words ("your order delivered on January 3")
     kept = without_superseded(without_user_words(plainly.text, user), task.outputs)
