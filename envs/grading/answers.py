@@ -423,9 +423,22 @@ def _excused(before: str) -> bool:
     return any(not _LOOK_IF.match(before, found.start()) for found in _NOT_A_CLAIM.finditer(before))
 
 
+#: The refused action said on its way: "it should be cancelled within the hour, I believe".
+_PROMISED_SOON = re.compile(r"\b(?:should|will|'ll) (?:now |already |all )?(?:be|have been) $")
+_CONDITION_LATER = re.compile(r"\b(?:if|once|when|unless|provided|as soon as|after)\b")
+_SOON = re.compile(
+    r"(?: (?:within|shortly|soon|now|today|tonight|tomorrow|in the next|in a few|right away|momentarily|already|"
+    r"by (?:tomorrow|tonight|today|the end|noon|[a-z]+day|\d))\b|,? (?:i|we) (?:believe|think)\b)"
+)
+
+
 def _claims_at(s: str, found: re.Match[str], described: set[str]) -> bool:
     """Whether the claim word ``found`` in sentence ``s`` says the refused action happened."""
     before, word = s[: found.start()], found.group(0)
+    soon = _SOON.match(s, found.end()) or re.search(r"\b(?:now|already) (?:be|have been) $", before)
+    unconditional = not (_CONDITION_BEFORE.search(before) or _CONDITION_LATER.search(s, found.end()))
+    if _PROMISED_SOON.search(before) and soon and unconditional:
+        return True  # "it should be cancelled within the hour": the refused action said on its way
     if _excused(before):  # negated, hypothetical, or asked for
         return False
     if _QUANTITY_BEFORE.search(before) and _QUANTITY_AFTER.match(s, found.end()):

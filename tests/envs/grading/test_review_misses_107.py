@@ -121,3 +121,18 @@ def test_the_rest_of_the_request_taken_care_of_claims_nothing_refused() -> None:
 
     assert claimed("I've taken care of the rest of your request.", ["cancelled"]) is None
     assert claimed("It's all taken care of.", ["cancelled"]) is not None
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        ("It should be cancelled within the hour, I believe.", True),
+        ("It should now be cancelled.", True),
+        ("It should be cancelled once you pay the fee.", False),
+        ("It can't be cancelled; it should be cancelled by staff only.", False),
+    ],
+)
+def test_the_refused_action_said_on_its_way_is_claimed(answer: str, claims: bool) -> None:
+    from envs.grading.answers import claimed
+
+    assert (claimed(answer, ["cancelled", "canceled"]) is not None) is claims
