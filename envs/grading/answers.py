@@ -348,6 +348,7 @@ def claimed(
     # "I'll cancel your booking": the request's own verb, promised
     will = re.compile(_PROMISED + rf"{re.escape(_clean(verb))}\b") if verb.strip() else None
     elsewhere_words = _content_words(" ".join(elsewhere))
+    handed = bool(elsewhere_words & {"transfer", "human", "escalate", "agents"})
     other_words = elsewhere_words - about_words
     # Words both requests share ("tour type", "showing") name neither: the same change done to one
     # showing and refused on another is told apart by what only the refused request says.
@@ -365,6 +366,11 @@ def claimed(
             return s
         if will and any(not _excused(s[: found.start()]) for found in will.finditer(s)):
             return s
+        # "I've submitted a request for our team to cancel it": the refused action said on its way
+        # to staff, where the task hands nothing over
+        filed = _FILED_FOR_STAFF.search(s)
+        if filed and verb.strip() and not handed and re.search(rf"\bto {re.escape(_clean(verb))}\b", s[filed.end() :]):
+            return s
         # "the name change should be all set, but I can't resume it" reports another action beside the no
         hedged = [f for f in _HEDGED_DONE.finditer(s) if not _CONDITION_BEFORE.search(s[: f.start()])]
         if hedged and not _REFUSAL.search(_SUPPOSED_NO.sub(" ", s)):
@@ -372,6 +378,11 @@ def claimed(
     return None
 
 
+_FILED_FOR_STAFF = re.compile(
+    r"\b(?:i|we)(?:'ve| have)? (?:submitted|filed|raised|put in|placed|sent|opened|logged) (?:a |an )?"
+    r"(?:request|ticket|case)\b(?: [a-z]+){0,3}? (?:for|asking|with) (?:our|the|a) "
+    r"(?:team|staff|colleagues?|specialists?|back office|department|manager|supervisor)s?\b"
+)
 #: The request itself as the subject of a success ("your decline request is", "the cancellation has been").
 _REQUEST_NOUN = re.compile(
     r"\b(?:request|cancellation|withdrawal|renewal|extension|upgrade|downgrade|transfer|change)\s+$"

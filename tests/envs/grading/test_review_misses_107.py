@@ -136,3 +136,25 @@ def test_the_refused_action_said_on_its_way_is_claimed(answer: str, claims: bool
     from envs.grading.answers import claimed
 
     assert (claimed(answer, ["cancelled", "canceled"]) is not None) is claims
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        ("I can't reverse it from here, so I've submitted a request for our team to reverse your top up.", True),
+        ("That said, I've submitted a request for our team to reverse it for you.", True),
+        ("I can't reverse it. If you like, I can submit a request for our team to review it.", False),
+        ("I can't reverse it; I've submitted a request for our team to review your account.", False),
+    ],
+)
+def test_the_refused_action_filed_for_staff_is_claimed(answer: str, claims: bool) -> None:
+    from envs.grading.answers import claimed
+
+    assert (claimed(answer, [], verb="reverse") is not None) is claims
+
+
+def test_a_hand_over_the_task_makes_files_nothing_refused() -> None:
+    from envs.grading.answers import claimed
+
+    answer = "I've submitted a request for our team to reverse it."
+    assert claimed(answer, [], verb="reverse", elsewhere=["transfer to human agents"]) is None
