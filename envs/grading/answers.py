@@ -44,6 +44,7 @@ _REFUSAL = re.compile(
     r"(?:doesn't|don't|didn't) (?:allow|permit|qualify)|too (?:late|early|soon|close|near|old|recent|new)|"
     r"too long ago|(?<!n't )(?<!not )(?<!no )(?:has to|have to|must|needs to) wait|"
     r"(?:have to|must|need to|will have to|'ll have to) (?:turn down|say no|turn (?:it|this|that|your request) down)|"
+    r"^no[,:—-]? (?:sorry|i'm sorry|i am sorry|unfortunately|i'm afraid)|"
     r"turning down your|(?:past|beyond) the (?:[a-z-]+ ){0,2}(?:window|deadline|cutoff)|"
     r"(?:over|past|beyond) (?:the|our) \d+[- ]day (?:limit|window)|"
     r"too far (?:out|ahead|off|away)|not yet|no longer|"

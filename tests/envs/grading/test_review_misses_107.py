@@ -108,6 +108,7 @@ def test_a_hand_over_the_task_makes_is_reported_not_denied() -> None:
     [
         "I checked, and I have to turn down your request to reverse your top up: the method is voucher.",
         "It was more than 60 days ago, which is past the window for reopening.",
+        "No, sorry: the method is voucher.",
     ],
 )
 def test_a_refusal_in_first_person_or_by_its_window_turns_the_request_down(answer: str) -> None:
@@ -158,3 +159,9 @@ def test_a_hand_over_the_task_makes_files_nothing_refused() -> None:
 
     answer = "I've submitted a request for our team to reverse it."
     assert claimed(answer, [], verb="reverse", elsewhere=["transfer to human agents"]) is None
+
+
+def test_no_said_of_something_else_turns_nothing_down() -> None:
+    from envs.grading.answers import says_no
+
+    assert not says_no("No problem, it's renewed.") and not says_no("Sure, no, sorry for the wait, it's renewed.")
