@@ -98,11 +98,12 @@ _NOTHING_DONE = re.compile(
     # the change said unsure, not in force or failed: "I'm not certain it went through", "the change
     # hasn't taken effect", "the system failed to update your address", "I don't think I updated it"
     r"not (?:certain|sure) (?:it|that|this|they|the [a-z]+ |your [a-z]+ )?(?:went through|worked|was [a-z]+ed)|"
-    r"(?:might|may) not have (?:been|gone|worked)|(?:hasn't|has not|haven't|have not|didn't|did not) taken? effect|"
+    r"(?:it|that|this|they|the change|the update) (?:might|may) not have (?:been|gone|worked)|"
+    r"(?:it|that|the change|the update) (?:hasn't|has not|didn't|did not) taken? effect(?! yet| until| before| on)|"
     r"(?:is|are) still (?:showing |listed )?as (?:it|they) (?:was|were)|"
     r"still (?:shows?|showing) as (?:it|they) (?:was|were)|"
     r"(?:don't|do not) think (?:i|we) [a-z]+ed|(?:the )?system (?:failed|was unable|wasn't able|couldn't|could not)|"
-    r"failed to (?:[a-z]+ ){1,2}(?:your|the|it|this|that)\b|"
+    r"(?:i|we) failed to (?:[a-z]+ ){1,2}(?:your|the|it|this|that)\b|"
     # the request said against the policy as a whole: "our policy does not allow it"
     r"(?:policy|policies|rules?) (?:does not|doesn't|do not|don't|won't|will not|would not|wouldn't) "
     r"(?:allow|permit|let (?:me|us)(?: do)?) (?:it|that|this|them|the change|your request|the request)\b)"
@@ -169,11 +170,12 @@ def denied_writes(answer: str, agent_tools: Iterable[str]) -> str | None:
     forms = sorted({f for v in write_verbs(tools) for f in _forms(v.lower())}, key=len, reverse=True)
     verb = re.compile(r"\b(?:" + "|".join(map(re.escape, forms)) + r")\b") if forms else None
     objects = _objects(tools)
-    handed_off = not any(t.startswith("transfer") for t in tools)  # a hand-over made is reported as one
+    # where the task hands nothing over, "I've escalated this to our team" says the writes were not made
+    hand_over_denies = not any(t.startswith("transfer") for t in tools)
     for s in sentences(without_json(answer)):
         if _ELSEWHERE.search(s):
             continue
-        if _NOTHING_DONE.search(s) or (handed_off and _HANDED_OFF.search(s)):
+        if _NOTHING_DONE.search(s) or (hand_over_denies and _HANDED_OFF.search(s)):
             return s
         named = bool(set(re.findall(r"[a-z]+", s)) & objects)
         for found in verb.finditer(s) if verb else ():

@@ -89,6 +89,9 @@ def test_writes_made_then_said_unsure_failed_or_handed_off_are_denied(answer: st
         "I've updated your address to 12 Elm St.",
         "Done — your address is updated; it takes effect right away.",
         "Your address now reads 12 Elm St; nothing failed.",
+        "The courier failed to deliver your parcel, so I've updated your address for the next attempt.",
+        "I've updated your address; the change hasn't taken effect yet, it applies from your next order.",
+        "Your old address may not have been used yet; I've updated your address to 12 Elm St.",
     ],
 )
 def test_writes_reported_as_made_are_not_denied(answer: str) -> None:
