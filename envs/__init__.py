@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     )
     from .formats.spec import EnvSpec, ToolSpec
     from .formats.task import Task, ToolCall
-    from .grading.scoring import Score, score_episode
+    from .grading.results import Score
+    from .grading.scoring import score_episode
 
 __all__ = [
     "Catalog",

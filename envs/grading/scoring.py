@@ -17,14 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
-from ..formats.task import Refusal, Task, ToolCall
-from .answers import claimed, prose, says_no, without_general_rules, worded
+from ..formats.task import Task
+from .answers import prose
 from .everyday import spec_readings
-from .hedges import hedged_statuses
 from .labels import (
     is_label,
     label_named,
@@ -36,116 +33,20 @@ from .labels import (
     without_user_words,
 )
 from .outputs import Reading
-from .reassurance import refusal_gives_reason, without_kept_status
+from .refusals import refusal_checks
 from .reports import acted_on, call_ids, required_values, turned_down
 from .restating import (
-    MAX_RESTATED,
     AnswerContext,
-    allowing_states,
     dumped_records,
-    named_rivals,
-    reason_labels,
-    restated,
-    rivals,
-    shown_values,
-    states_status,
-    weighed_against,
 )
-from .tied import bare_numbers, other_records_statuses, record_names
-from .unasked import offered_payments, refused_key, reminders, unasked_figures
+from .results import ChangedRow, CheckResult, ColumnChange, Row, Score, TableDiff
 from .written import denied_writes, old_values, stated_as_current
 
 FLOAT_REL_TOL = 1e-6
-#: How many statuses of a status reason's own column, shown by no tool, an answer must name beside
-#: the reason to leave unsaid which one stops the request (one shown by a tool is a rival alone).
-MIN_LISTED_RIVALS = 2
 #: Checklist kinds that read the final answer; together they make the ``outputs`` component.
 ANSWER_CHECKS = ("output", "distractor", "refusal", "report")
 
-Row = dict[str, Any]
 Key = tuple[Any, ...]
-
-
-class ColumnChange(BaseModel):
-    """One column of one row that differs."""
-
-    column: str
-    expected: Any
-    actual: Any
-
-
-class ChangedRow(BaseModel):
-    """A row present on both sides whose columns differ."""
-
-    key: dict[str, Any]
-    columns: list[ColumnChange]
-
-
-class TableDiff(BaseModel):
-    """How one table differs from what was expected."""
-
-    table: str
-    missing: list[Row] = []
-    extra: list[Row] = []
-    changed: list[ChangedRow] = []
-
-    @property
-    def empty(self) -> bool:
-        return not (self.missing or self.extra or self.changed)
-
-
-class CheckResult(BaseModel):
-    """One checklist item and whether it holds: an ``assertion`` on the final state, or a check of
-    the answer: a required ``output`` stated, a ``distractor`` not stated, a ``refusal`` said."""
-
-    kind: str
-    description: str
-    passed: bool
-    error: str | None = None
-
-
-class Score(BaseModel):
-    """The verdict on an episode.
-
-    Attributes:
-        reward: 1.0 if every component in the task's reward basis holds, else 0.0.
-        partial_credit: share of checklist items and expected row changes achieved, minus
-            unexpected row changes, in [0, 1].
-        components: each reward component's value (state, outputs, assertions).
-        diff: per changed table, rows missing / extra / changed column by column.
-        renamed_ids: the agent's generated ids read as the gold run's (see ``score_episode``); the
-            diff, checklist and answer are judged under this renaming. Empty when none was needed.
-    """
-
-    task_id: str
-    reward: float
-    partial_credit: float
-    components: dict[str, float]
-    checklist: list[CheckResult]
-    expected_changes: int
-    achieved_changes: int
-    unexpected_changes: int
-    diff: list[TableDiff]
-    renamed_ids: dict[str, str] = {}
-
-    def explain(self) -> str:
-        """A few readable lines: what failed and how."""
-        lines = [f"task {self.task_id}: reward {self.reward:.2f}, partial credit {self.partial_credit:.2f}"]
-        if self.renamed_ids:
-            pairs = ", ".join(f"{old} as {new}" for old, new in sorted(self.renamed_ids.items()))
-            lines.append(f"  generated ids read as the gold run's: {pairs}")
-        lines += [
-            f"  [{c.kind}] not satisfied: {c.description}" + (f" ({c.error})" if c.error else "")
-            for c in self.checklist
-            if not c.passed
-        ]
-        for d in self.diff:
-            lines += [f"  {d.table}: missing row {json.dumps(r, default=str)}" for r in d.missing]
-            lines += [f"  {d.table}: unexpected row {json.dumps(r, default=str)}" for r in d.extra]
-            for ch in d.changed:
-                cols = "; ".join(f"{c.column}: expected {c.expected!r}, got {c.actual!r}" for c in ch.columns)
-                lines.append(f"  {d.table} {ch.key}: {cols}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -299,167 +200,8 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     for value in task.distractors:
         named = label_named(without_denied_lists(kept), value) if is_label(value) else undenied.states(value)
         checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
-    checklist += _refusal_checks(task, answer, env, expected)
+    checklist += refusal_checks(task, answer, env, expected.results)
     return checklist
-
-
-def _refusal_checks(task: Task, answer: str, env: Environment, expected: Expected) -> list[CheckResult]:
-    if not task.refusals:
-        return []
-    context = AnswerContext.of(env.spec, task, expected.results)
-    acted = acted_on(env, task, expected.results)  # what the allowed writes did is reported, not read out
-    labels = {v for t in env.spec.tables for c in t.columns for v in c.enum or ()}
-    # a reason is given in words: values only listed (the records' labels among them), or a sentence
-    # of values alone, relate nothing
-    listed = labels | {v for v in context.shown if is_label(v) and len(v.split()) <= 3}
-    said = Reading(worded(answer, listed), today=env.spec.clock.date())
-    extra = restated(answer, context.shown, context.allowed, context.words, env.spec.clock.date())
-    # the user's words for a record and the reason itself are no reading of it out
-    user = "\n".join(
-        [task.instruction, *task.user.known_facts, *task.user.reveal_if_asked, *(r.request for r in task.refusals)]
-    )
-    # what the agent did (the gold writes' arguments and results) it may report too
-    done_values = shown_values(
-        [c.arguments for c in task.gold_actions if env.tools[c.tool].kind == "write"]
-        + [r for c, r in zip(task.gold_actions, expected.results, strict=False) if env.tools[c.tool].kind == "write"]
-    )
-    reasons = [v for r in task.refusals for v in r.reason]
-    dumped = dumped_records(
-        answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), acted_on=acted, reasons_excuse=True
-    )
-    done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
-    keys = [k for t in env.spec.tables for k in t.primary_key]  # a status said of another record: a list
-    about = record_names(task.refusals, acted, user, context.reads, keys)
-    out = []
-    for refusal in task.refusals:
-        tool = _refused_tool(env, refusal)
-        rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
-        claim = claimed(
-            answer,
-            refusal.claims,
-            states=refusal.reason,
-            quoted=rules,
-            about=_request_words(refusal),
-            elsewhere=done,
-            verb=refusal.request.split()[0],
-        )
-        request, claims = refusal.request, refusal.claims
-        deciding = [*rules, *(t.description for t in env.spec.tools if t.name == tool)]
-        # a label said in its column's everyday words ("still unpaid" of an open bill), where they fit
-        # no other value the rules would let through
-        missing = [
-            v
-            for v in refusal.reason
-            if not value_stated(said, v, request=request, claims=claims, also=spec_readings(env.spec, v, deciding))
-        ]
-        cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
-        # a reason's rivals are the other values its column could hold (a ticket's other statuses),
-        # not another column's (its service type), nor what the gold writes sent
-        own_kind = reason_labels(env.spec, refusal.reason)
-        shown_rivals = rivals(extra, refusal.reason, own_kind, refusal.claims, context.allowed)
-        # the statuses the action is allowed in (its description, its rules) may be said as the rule
-        excused = "\n".join([*rules, context.words])
-        said_rivals = named_rivals(answer, own_kind, refusal.reason, excused, refusal.claims, user)
-        # one status of the policy said in passing is often another record's ("SP0025 was quoted, and
-        # I've signed it"); a list of them beside the reason is not
-        said_rivals = said_rivals if len(said_rivals) >= MIN_LISTED_RIVALS else []
-        # the field a rule weighs the reason against is the other side of the reason, not its rival
-        rule_text = next((r.text for r in env.spec.rules if r.id == refusal.rule), "")
-        weighed = weighed_against(rule_text, context.reads, refused_key(refusal.call))
-        rival = [v for v in dict.fromkeys([*shown_rivals, *said_rivals]) if v not in done_values | weighed]
-        # the record said to be any of several of its column's statuses, the reason among them
-        hedged = hedged_statuses(answer, own_kind, labels)
-        # the record's status said as kept ("still scheduled, but I can't cancel it because …") reassures
-        # where the refusal itself gives the reason; it is no reason
-        kept = refusal_gives_reason(answer, refusal.reason, env.spec.clock.date(), request)
-        general_free = without_general_rules(answer)  # "X are cancelled when …" names no state of this one
-        allowing = [
-            s
-            for s in allowing_states(env.spec, refusal.call, refusal.reason, context.reads)
-            if states_status(without_kept_status(general_free, s) if kept else general_free, s)
-        ]
-        # figures of fields no rule of the request names: the user's particulars, other rows', or a string
-        figures = unasked_figures(
-            extra,
-            context.reads,
-            [*rules, *(t.description for t in env.spec.tools if t.name == tool), *context.documents],
-            refused_key(refusal.call),
-            [*context.allowed, *refusal.reason],
-            acted,
-            offered_payments(answer),
-            reminders(env.spec.policy),
-        )
-        error = None
-        # "it's already been issued" of a request to issue it, or already in the reason's state
-        if not says_no(answer, already=[*refusal.claims, *(v for v in refusal.reason if is_label(v))]):
-            error = "the answer does not say it is turned down"
-        elif claim is not None:
-            error = f"the answer claims it was done: {claim!r}"
-        elif missing:
-            error = f"the answer does not give the reason {', '.join(missing)}"
-        elif dumped:
-            error = f"the answer reads out the records {', '.join(dumped)} instead of giving the reason"
-        elif len(extra) > MAX_RESTATED:
-            error = f"the answer restates {len(extra)} values the tools showed that are no reason: {', '.join(extra)}"
-        elif figures:
-            error = f"the answer reads out {', '.join(figures)}, of fields no rule of the request names"
-        elif rival:
-            error = (
-                f"the answer gives {', '.join(rival)} beside the reason, of its own kind: which one decides is unsaid"
-            )
-        elif hedged:
-            error = f"the answer says the record is any of {', '.join(hedged)}: which one it is, is unsaid"
-        elif untied := other_records_statuses(answer, labels, about):
-            error = (
-                f"the answer gives statuses of {', '.join(untied)}, records it is not about: which decides is unsaid"
-            )
-        elif numbers := bare_numbers(answer):
-            error = f"the answer lists figures ({numbers}) with no rule or field tied to any of them"
-        elif cited:
-            error = f"the answer cites rules that do not stop it ({'; '.join(cited)}) beside the one that does"
-        elif allowing:
-            error = f"the answer gives the status {', '.join(allowing)}, which allows it, beside the reason"
-        out.append(
-            CheckResult(
-                kind="refusal", description=f"turned down: {refusal.request}", passed=error is None, error=error
-            )
-        )
-    return out
-
-
-def _refused_tool(env: Environment, refusal: Refusal) -> str | None:
-    """The write tool a refused request would call: its ``call``'s, or (a fee the user declined has
-    none) the one write tool named by the request's verb and words ("cancel my booking" →
-    ``cancel_booking``)."""
-    if refusal.call is not None:
-        return refusal.call.tool
-    verb, *rest = refusal.request.lower().split()
-    said = set(re.findall(r"[a-z0-9]+", " ".join(rest)))
-    found = [
-        t.name
-        for t in env.spec.tools
-        if t.kind == "write" and t.name.split("_")[0] == verb and set(t.name.split("_")[1:]) <= said
-    ]
-    return found[0] if len(found) == 1 else None
-
-
-def _quotes(answer: str, rule: str) -> bool:
-    """Whether ``answer`` quotes ``rule`` word for word (an agent that has found the rule that stops
-    a request paraphrases or quotes that one; one that pastes the action's rules has not decided)."""
-    said = " ".join(re.findall(r"[a-z0-9']+", answer.lower().replace("_", " ")))
-    return " ".join(re.findall(r"[a-z0-9']+", rule.lower().replace("_", " "))) in said
-
-
-def _request_words(refusal: Refusal) -> str:
-    """What a refused request is about: its words less its verb ("read type spot" of "change the read
-    type for your spot")."""
-    return " ".join(refusal.request.split()[1:])
-
-
-def _action_words(call: ToolCall) -> str:
-    """What a gold write is about: its tool's words less the verb, and its text arguments."""
-    texts = [v for v in call.arguments.values() if isinstance(v, str) and not any(ch.isdigit() for ch in v)]
-    return " ".join([*call.tool.split("_")[1:], *texts])
 
 
 #: Most renamings of generated ids tried for one score (k ids of one prefix give k! of them).

@@ -9,7 +9,8 @@ import pytest
 from envs.engine import Environment, Episode
 from envs.errors import SpecError
 from envs.formats.task import Task
-from envs.grading.scoring import Score, expected_outcome, score_episode
+from envs.grading.results import Score
+from envs.grading.scoring import expected_outcome, score_episode
 from tests.envs.specs import TASK, params, shop_env, shop_task, tool, with_tools
 
 STR = {"type": "string"}
