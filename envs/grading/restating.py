@@ -37,6 +37,10 @@ DUMPED_SHARE, MIN_DUMPED_FIELDS = 0.6, 4
 #: one of them and one has no reason to be said (of exactly this many, one besides its status): an answer
 #: to a question says what was asked and what names the record, not the rest of it.
 MIN_PLAIN_FIELDS = 3
+#: How many facts of the asked record with no other reason to be said (its amount, its kind, its day)
+#: an answer may give in the asked value's own sentence: a person names the record so ("Your PayPal
+#: payout of $1,605.55 was requested on December 7, 2025"); a read-out says every field on its own.
+MAX_IDENTIFYING = 2
 
 
 def shown_values(results: Iterable[object]) -> set[str]:
@@ -259,6 +263,7 @@ def dumped_records(
     names: Iterable[str] = (),
     acted_on: Iterable[str] = (),
     reasons_excuse: bool = False,
+    asked: Iterable[str] = (),
 ) -> list[str]:
     """The records (JSON objects of ``results`` with at least :data:`MIN_DUMPED_FIELDS` fields) most
     of whose field values ``answer`` states in its own words, each named by its first field. Of the
@@ -271,7 +276,11 @@ def dumped_records(
     subscriptions asked about. Ids among ``names`` (those the task's own calls send) name records
     wherever they stand ("MD0018 … its subscription PS0030"), and of a record among ``acted_on``
     (one the task's allowed writes act on) the answer reports what was done, whatever of its fields it
-    says; a record stated in every field, keys and all, is read out whatever names it holds.
+    says; a record stated in every field, keys and all, is read out whatever names it holds. Of the
+    record holding an ``asked`` value, every field but the keys is no read-out where at most
+    :data:`MAX_IDENTIFYING` of them have no reason to be said and each stands in a sentence that
+    gives an asked value: "The $1.99 charge on November 5, 2025 was a rental extension" names the
+    charge asked about; "The amount is 1.99. The charge type is rental_extension." reads it out.
 
     >>> row = {"id": "SR0033", "route": "airport_to_downtown", "departs": "2026-03-02 11:00:00", "fare": 23.88}
     >>> dumped_records("I can't: it is SR0033, airport to downtown, 2026-03-02 11:00:00, 23.88.", [row])
@@ -281,9 +290,22 @@ def dumped_records(
     """
     said, known, exempt = Reading(prose(answer)), Reading(context), {_key(v) for v in allowed}
     call_named, acted = set(names), set(acted_on)
+    asked = list(asked)
+    beside_asked = _beside_asked(answer, asked)
 
     def free(value: str) -> bool:  # no reason to state it
         return _key(value) not in exempt and not (context and known.states(value))
+
+    def names_it(plain: Mapping[str, str]) -> bool:
+        """Whether the fields of a record holding an asked value, each stated, only name it: the
+        few said for no other reason stand beside the asked value, not each on its own, and not
+        under their columns' names ("the charge type is rental extension" reads a field out)."""
+        if not any(_key(v) in {_key(a) for a in asked} for v in plain.values()):
+            return False
+        unreasoned = {k: v for k, v in plain.items() if v.strip() and free(v)}
+        return len(unreasoned) <= MAX_IDENTIFYING and all(
+            beside_asked.states(v) and not _column_said(k, beside_asked.text) for k, v in unreasoned.items()
+        )
 
     out = []
     for record in _records(results):
@@ -306,7 +328,13 @@ def dumped_records(
             for k, v in plain_fields.items()
             if free(v) and (len(plain) > MIN_PLAIN_FIELDS or not (k == "status" or k.endswith("_status")))
         ]
-        if named[first] not in acted and len(plain) >= MIN_PLAIN_FIELDS and all(v in stated for v in plain) and unasked:
+        if (
+            named[first] not in acted
+            and len(plain) >= MIN_PLAIN_FIELDS
+            and all(v in stated for v in plain)
+            and unasked
+            and not names_it(plain_fields)
+        ):
             out.append(fields[0])
             continue
         if len(stated) < MIN_DUMPED_FIELDS or len(stated) < DUMPED_SHARE * len(fields):
@@ -339,12 +367,33 @@ def dumped_records(
             named[first] not in acted
             and len(plain) >= MIN_DUMPED_FIELDS
             and all(v in stated for v in plain if v.strip())
+            and not names_it({k: v for k, v in named.items() if not k.endswith("_id")})
         )
         # of a record the task acted on, the answer reports what it did: its fields are the report
         most = named[first] not in acted and len(beyond) >= MIN_DUMPED_FIELDS - 1
         if every or (most and len(beyond) >= DUMPED_SHARE * len(rest)):
             out.append(fields[0])
     return out
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _beside_asked(answer: str, asked: list[str]) -> Reading:
+    """The sentences of ``answer`` (in its own words) that state one of the ``asked`` values, read
+    together: what stands there names the record the asked value is of.
+
+    >>> _beside_asked("The $1.99 charge was a rental extension. It was on 2025-11-05.", ["1.99"]).text
+    'The $1.99 charge was a rental extension.'
+    """
+    kept = [s for s in _SENTENCE.split(prose(answer)) if asked and any(Reading(s).states(a) for a in asked)]
+    return Reading(" ".join(kept))
+
+
+def _column_said(column: str, text: str) -> bool:
+    """Whether ``text`` names ``column`` ("charge_type" as "charge type", "charge-type")."""
+    words = r"[\s_-]+".join(map(re.escape, column.lower().split("_")))
+    return re.search(rf"\b{words}\b", text.lower()) is not None
 
 
 def _records(results: Iterable[object]) -> Iterator[Mapping[str, Any]]:

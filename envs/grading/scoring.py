@@ -151,7 +151,11 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
     # did it to it describes: the flight booked, by route, day, miles and taxes
     reported = [*task.outputs, *required_values(env, task, expected.results)] if task.outputs else []
     acted = acted_on(env, task, expected.results)
-    dumped = dumped_records(answer, reads, reported, user, names=call_ids(task), acted_on=acted) if task.outputs else []
+    dumped = (
+        dumped_records(answer, reads, reported, user, names=call_ids(task), acted_on=acted, asked=task.outputs)
+        if task.outputs
+        else []
+    )
     writes = [c for c in task.gold_actions if env.tools[c.tool].kind == "write"]
     refused = None
     if not task.refusals and writes:

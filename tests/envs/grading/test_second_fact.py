@@ -1,0 +1,114 @@
+"""The seed-107 review's correct information answers that scored 0 as reading the record out: the asked
+value said beside a second fact of the same record ("The $1.99 charge on November 5, 2025 was a
+rental extension", "Your PayPal payout of $1,605.55 was requested on December 7, 2025"). Such an
+answer names the record; one that says each field on its own, under its column's name, with its
+keys, or the asked field of every record, still reads records out."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from envs import score_episode
+from envs.engine import Environment
+from envs.formats.task import Task
+from envs.grading.restating import dumped_records
+from synthesis.domains.enforcement import assign_enforcement
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
+
+DOMAINS = ("streaming_subscriptions", "indie_music_distribution")
+
+
+@functools.cache
+def _generated() -> dict[str, tuple[Environment, tuple[Task, ...]]]:
+    domains = {d.id: d for d in load_ontology()}
+    out = {}
+    for name in DOMAINS:
+        domain = assign_enforcement(domains[name])  # as the default catalog builds it
+        g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
+        tasks = generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0]
+        out[name] = (Environment(g.spec), tuple(tasks))
+    return out
+
+
+def _task(task_id: str) -> tuple[Environment, Task]:
+    env, tasks = _generated()[task_id.rsplit("-", 1)[0]]
+    return env, next(t for t in tasks if t.id == task_id)
+
+
+def _score(env: Environment, task: Task, answer: str) -> float:
+    episode = env.episode(task)
+    try:
+        episode.replay(task.gold_actions)
+        return score_episode(env, task, episode, answer=answer).reward
+    finally:
+        episode.close()
+
+
+CHARGE, PAYOUT = "streaming_subscriptions-010", "indie_music_distribution-018"
+
+
+@pytest.mark.parametrize(
+    ("task_id", "answer"),
+    [
+        # the review's own answers
+        (CHARGE, "The $1.99 charge on November 5, 2025 was a rental extension."),
+        (PAYOUT, "Your PayPal payout of $1,605.55 was requested on December 7, 2025."),
+        # value and kind, value and day, value and amount, in either order
+        (CHARGE, "Your November 5, 2025 charge was $1.99, for a rental extension."),
+        (CHARGE, "It was a rental extension: $1.99, charged November 5, 2025."),
+        (CHARGE, "$1.99 — that was the rental extension you were charged for."),
+        (PAYOUT, "You requested the $1,605.55 PayPal payout on December 7, 2025."),
+        (PAYOUT, "December 7, 2025 is when you asked for the $1,605.55 payout to PayPal."),
+        (PAYOUT, "It went in on 7 December 2025, your $1,605.55 payout."),
+    ],
+)
+def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str, answer: str) -> None:
+    env, task = _task(task_id)
+    assert _score(env, task, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("task_id", "answer"),
+    [
+        # each field under its column's name, one sentence each or all in one
+        (CHARGE, "The amount is 1.99. The charge type is rental_extension. The charged on is 2025-11-05."),
+        (CHARGE, "The amount is 1.99, the charge type is rental_extension and the charged on is 2025-11-05."),
+        (
+            PAYOUT,
+            "The amount is 1605.55. The method is paypal. The requested on is 2025-12-07. The status is requested.",
+        ),
+        # a second fact said on its own, apart from the asked value
+        (CHARGE, "It's $1.99. It was a rental extension. It was on November 5, 2025."),
+        # keys and all
+        (CHARGE, "The charge BG0019 for viewer V0011 is $1.99, a rental extension charged on 2025-11-05."),
+        # the asked field of every record read
+        (PAYOUT, "PR0004 was requested on January 24, 2026 and PR0036 on December 7, 2025."),
+    ],
+)
+def test_a_record_read_out_beside_the_asked_value_still_fails(task_id: str, answer: str) -> None:
+    env, task = _task(task_id)
+    assert _score(env, task, answer) == 0.0
+
+
+def test_more_than_two_unasked_facts_read_the_record_out() -> None:
+    payout = {
+        "payout_request_id": "PR0036",
+        "artist_id": "AR0026",
+        "amount": 1605.55,
+        "method": "paypal",
+        "requested_on": "2025-12-07",
+        "status": "requested",
+    }
+    named = "Your PayPal payout of $1,605.55 was requested on December 7, 2025."
+    user = "When was my paypal payout requested?"
+    assert dumped_records(named, [payout], ["2025-12-07"], user, asked=["2025-12-07"]) == []
+    # where the user's words name neither the method nor the status, three facts go unasked
+    assert dumped_records(named, [payout], ["2025-12-07"], "When was my payout made?", asked=["2025-12-07"]) == [
+        "PR0036"
+    ]
+    # without an asked value (a refusal's record), every field but the keys is read out as before
+    assert dumped_records(named, [payout], ["2025-12-07"], user) == ["PR0036"]
