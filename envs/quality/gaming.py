@@ -23,9 +23,11 @@ Beside them play the adversaries of :mod:`.adversaries` (an outside reviewer's a
 quote every value read, hedged claims, act then refuse, dumps, the policy parroted …), written
 without the grader's ground truth, those of :mod:`.outside_adversaries` and
 :mod:`.blind_info_adversaries` (a record by its place in the results, sums by status, comparisons),
-and :mod:`.guesses`' agent that answers a question with no call at all. Those measure the grader's
-false positives; the correct answers of :mod:`.natural_answers`, written in many natural forms,
-measure its false negatives.
+those of :mod:`.asked_record_adversaries` (the asked record read out, or the asked field of every
+record, knowing which is asked), and :mod:`.guesses`' agent that answers a question with no call at
+all. Those measure the grader's false positives; the correct answers of :mod:`.natural_answers`,
+written in many natural forms, and of :mod:`.identified_answers` (the asked value beside a second
+fact of its record) measure its false negatives.
 
 Task classes: ``information``, ``refusal (policy-only rule)`` (some refusal rests on a rule the
 tool does not check), ``refusal (enforced)`` (the tool refuses, or the user declines), ``user acts``
@@ -51,6 +53,7 @@ from ..errors import ToolError
 from ..formats.task import Refusal, Task
 from ..grading.scoring import score_episode
 from .adversaries import ADVERSARIES, play_adversary
+from .asked_record_adversaries import ASKED_RECORD_ADVERSARIES, play_asked_record
 from .blind_adversaries import BLIND_ADVERSARIES, play_blind
 from .blind_info_adversaries import BLIND_INFO_ADVERSARIES, play_blind_info
 from .classes import (
@@ -66,6 +69,7 @@ from .classes import (
     task_class,
 )
 from .guesses import GUESS_ADVERSARIES, play_guess
+from .identified_answers import identified_answers
 from .natural_answers import natural_answers
 from .outside_adversaries import OUTSIDE_ADVERSARIES, play_outside
 from .outside_answers import outside_answers
@@ -100,6 +104,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     **GUESS_ADVERSARIES,
     **WRITE_ADVERSARIES,
     **BLIND_ADVERSARIES,
+    **ASKED_RECORD_ADVERSARIES,
 }
 AGENTS = (
     *OWN_AGENTS,
@@ -109,6 +114,7 @@ AGENTS = (
     *WRITE_ADVERSARIES,
     *BLIND_ADVERSARIES,
     *BLIND_INFO_ADVERSARIES,
+    *ASKED_RECORD_ADVERSARIES,
 )
 #: Agents the answer grader cannot hold to the bound, measured and reported apart (docs/synthesis.md,
 #: "Gaming"): those that turn every request down and state the value the policy's line for the action
@@ -218,6 +224,8 @@ def play(agent: str, env: Environment, task: Task) -> float:
         return play_write(agent, env, task)
     if agent in BLIND_ADVERSARIES:
         return play_blind(agent, env, task)
+    if agent in ASKED_RECORD_ADVERSARIES:
+        return play_asked_record(agent, env, task)
     episode: Episode = env.episode(task)
     try:
         results = []
@@ -311,6 +319,8 @@ def _grade_natural(report: GamingReport, env: Environment, task: Task, cls: str)
         results = [r.content for r in episode.replay(task.gold_actions)]
         # forms from answers a reviewer wrote on real tasks that the grader once failed
         answers |= reported_answers(env, task, results)
+        # the asked value with a second fact of its record, as the seed-107 reviewer wrote it
+        answers |= {f"second-fact {k}": v for k, v in identified_answers(task, results).items()}
         # the held-out corpus: verbose answers as LLM agents write them, never used to tune the grader
         answers |= {f"held-out {k}": v for k, v in verbose_answers(env, task, results).items()}
         # a second held-out corpus, written blind to the grader: forms a careful person writes

@@ -14,12 +14,22 @@ from envs import score_episode
 from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.restating import dumped_records
+from envs.quality.asked_record_adversaries import (
+    ASKED_RECORD_ADVERSARIES,
+    asked_record_answer,
+    play_asked_record,
+)
+from envs.quality.classes import INFORMATION, task_class
+from envs.quality.gaming import AGENTS, TARGETS
+from envs.quality.identified_answers import identified_answers
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
 DOMAINS = ("streaming_subscriptions", "indie_music_distribution")
+#: The bound the issue sets on any gaming strategy, on the class it targets.
+BOUND = 0.05
 
 
 @functools.cache
@@ -46,6 +56,10 @@ def _score(env: Environment, task: Task, answer: str) -> float:
         return score_episode(env, task, episode, answer=answer).reward
     finally:
         episode.close()
+
+
+def _information() -> list[tuple[Environment, Task]]:
+    return [(env, t) for env, tasks in _generated().values() for t in tasks if task_class(env, t) == INFORMATION]
 
 
 CHARGE, PAYOUT = "streaming_subscriptions-010", "indie_music_distribution-018"
@@ -112,3 +126,30 @@ def test_more_than_two_unasked_facts_read_the_record_out() -> None:
     ]
     # without an asked value (a refusal's record), every field but the keys is read out as before
     assert dumped_records(named, [payout], ["2025-12-07"], user) == ["PR0036"]
+
+
+def test_every_second_fact_form_passes_where_the_gold_answer_does() -> None:
+    graded = 0
+    for env, task in _information():
+        episode = env.episode(task)
+        try:
+            results = [r.content for r in episode.replay(task.gold_actions)]
+        finally:
+            episode.close()
+        for form, answer in identified_answers(task, results).items():
+            graded += 1
+            assert _score(env, task, answer) == 1.0, (task.id, form, answer)
+    assert graded >= 10
+
+
+def test_the_read_outs_of_the_asked_record_are_bench_agents() -> None:
+    assert set(ASKED_RECORD_ADVERSARIES) <= set(AGENTS)
+    assert all(TARGETS[name] == (INFORMATION,) for name in ASKED_RECORD_ADVERSARIES)
+
+
+@pytest.mark.parametrize("name", sorted(ASKED_RECORD_ADVERSARIES))
+def test_each_read_out_of_the_asked_record_passes_at_most_the_bound(name: str) -> None:
+    tasks = _information()
+    assert len(tasks) >= 10
+    passed = [(t.id, asked_record_answer(name, env, t)[1]) for env, t in tasks if play_asked_record(name, env, t)]
+    assert len(passed) <= BOUND * len(tasks), passed
