@@ -304,7 +304,8 @@ def dumped_records(
             return False
         unreasoned = {k: v for k, v in plain.items() if v.strip() and free(v)}
         return len(unreasoned) <= MAX_IDENTIFYING and all(
-            beside_asked.states(v) and not _column_said(k, beside_asked.text) for k, v in unreasoned.items()
+            beside_asked.states(v) and not _column_said(k, beside_asked.text) and not _listed(v, beside_asked.text)
+            for k, v in unreasoned.items()
         )
 
     out = []
@@ -388,6 +389,29 @@ def _beside_asked(answer: str, asked: list[str]) -> Reading:
     """
     kept = [s for s in _SENTENCE.split(prose(answer)) if asked and any(Reading(s).states(a) for a in asked)]
     return Reading(" ".join(kept))
+
+
+#: Where a list's items part: a comma not inside a date ("December 7, 2025"), a semicolon, a colon, a dash.
+_ITEMS = re.compile(r",\s(?!\d{4}\b)|[;:]\s|\s[—–-]\s")
+#: Words that only join a list's items or stand before one: they relate no value to anything.
+_GLUE = frozenset(re.findall(r"[a-z]+", "a an the and or of usd dollars cents"))
+
+
+def _listed(value: str, text: str) -> bool:
+    """Whether ``value`` stands in ``text`` only as an item of a list: every piece between separators
+    that states it holds nothing but it ("Here's your charge: 1.99, rental extension, November 5"),
+    not a word that says what it is to the record ("the $1.99 charge … was a rental extension").
+
+    >>> _listed("rental_extension", "Here's your charge: 1.99, rental extension, November 5, 2025.")
+    True
+    >>> _listed("rental_extension", "The $1.99 charge on November 5, 2025 was a rental extension.")
+    False
+    """
+    own = set(re.findall(r"[a-z]+", value.lower().replace("_", " ")))
+    pieces = [piece for piece in _ITEMS.split(text) if Reading(piece).states(value)]
+    return bool(pieces) and all(
+        not set(re.findall(r"[a-z]+", without_dates(piece).lower())) - own - _GLUE for piece in pieces
+    )
 
 
 def _column_said(column: str, text: str) -> bool:

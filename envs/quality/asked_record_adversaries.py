@@ -10,6 +10,8 @@ reads and says the asked value, then
   sentence ("The amount is 1.99, the charge type is rental_extension and the charged on is …");
 * ``info-asked-record-apart`` — every field but the keys, each in a sentence of its own, in words
   ("It's $1.99. It was a rental extension. It was on November 5, 2025.");
+* ``info-asked-record-list`` — every field but the keys in words, listed in one sentence after the
+  record's name ("Here's your billing charge: 1.99, rental extension, November 5, 2025.");
 * ``info-asked-field-every-record`` — the asked field of every record read that has it, each by id.
 """
 
@@ -21,7 +23,7 @@ from typing import Any
 from ..engine import Environment, Episode
 from ..formats.task import Task
 from .adversaries import Agent, Pair, answer_on_fresh_episode, reward_on_fresh_episode
-from .asked_records import asked_record, day, is_day
+from .asked_records import asked_record, day, is_day, noun
 from .classes import INFORMATION
 
 
@@ -54,6 +56,11 @@ def _apart(record: list[Pair], asked: str) -> str:
     return " ".join([f"It's {_in_words(value)}.", *rest])
 
 
+def _list(record: list[Pair]) -> str:
+    listed = ", ".join(_in_words(v) for k, v in record if not k.endswith("_id"))
+    return f"Here's your {noun(record)}: {listed}."
+
+
 def _every_record(agent: Agent, asked: str) -> str:
     seen = {tuple(r): r for r in agent.records if any(k == asked for k, _ in r)}
     said = [f"{_text(r[0][1])}: {_text(v)}" for r in seen.values() for k, v in r if k == asked]
@@ -64,6 +71,7 @@ _PLANS: dict[str, Callable[[Agent, list[Pair], str], str]] = {
     "info-asked-record-whole": lambda _a, r, k: _whole(r, k),
     "info-asked-record-sentence": lambda _a, r, k: _sentence(r, k),
     "info-asked-record-apart": lambda _a, r, k: _apart(r, k),
+    "info-asked-record-list": lambda _a, r, _k: _list(r),
     "info-asked-field-every-record": lambda a, _r, k: _every_record(a, k),
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.

@@ -95,6 +95,9 @@ def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str,
             PAYOUT,
             "The amount is 1605.55. The method is paypal. The requested on is 2025-12-07. The status is requested.",
         ),
+        # the record's fields listed after its name
+        (CHARGE, "Here's your billing charge: 1.99, rental extension, November 5, 2025."),
+        (PAYOUT, "Your payout request: $1,605.55, PayPal, December 7, 2025, requested."),
         # a second fact said on its own, apart from the asked value
         (CHARGE, "It's $1.99. It was a rental extension. It was on November 5, 2025."),
         # keys and all
