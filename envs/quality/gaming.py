@@ -128,8 +128,15 @@ AGENTS = (
 #: asked field and the one the user named it by (a payment's amount and day), its every field *is* the
 #: correct answer, word for word (pet_insurance_claims-015, collision_repair_shop-011 on seed 0;
 #: tire_shop_installations-009; docs/formats.md, "Answers"). The other blind information agents are held.
+#: The read-outs of the asked record's fields but the keys (``info-asked-record-sentence``, ``-apart``,
+#: ``-list``) are open for the same reason: where it holds the asked value and one more field (a
+#: payment's amount and day: pet_insurance_claims-006, -015, collision_repair_shop-011), its fields
+#: are the answer a person gives ("Your $1,116.77 reimbursement was paid on November 30, 2025").
 OPEN_AGENTS = frozenset(
     {
+        "info-asked-record-sentence",
+        "info-asked-record-apart",
+        "info-asked-record-list",
         "focus-values",
         "rule-line-values",
         "status-rule-echo",
