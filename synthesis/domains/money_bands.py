@@ -4,7 +4,8 @@ An amount drawn from one range for every row reads as generated: a basic wash pl
 plan's fee, a 5x5 unit at a 10x20's rent, a tip larger than the bill. A domain says what an amount
 depends on: ``Attribute.range_by`` gives its range by the value of another attribute (of the same
 record or, as ``ref.attr``, of the record a reference points to), ``Attribute.ratio_of`` makes it a
-share of another amount (a tip of the basket, a deposit of the rent). The spec carries both
+share of another amount (a tip of the basket, a deposit of the rent) or a price per unit of a quantity
+(a bill of 0.12–0.22 a kWh used, a fuel package of 3.20–4.60 a gallon). The spec carries both
 (``ColumnSpec.bands``, ``ColumnSpec.ratio``) for the quality report (measures 102 and 103,
 ``envs.quality.money_bands``); the seed draws each amount inside its band as its row is drawn
 (:class:`MoneyBands`), so amounts copied from it later follow, and :func:`settle_money_bands` brings
@@ -22,6 +23,9 @@ from envs.formats.spec import EnvSpec
 from envs.quality.money_bands import band_findings, band_for, inside, share_band
 
 from .domain import Attribute, Domain, Entity, Reference, key_attribute
+
+#: The kinds an amount may be in ratio to: another amount (a share) or a count of units (a rate per unit).
+RATIO_BASES = frozenset({"money", "quantity"})
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,8 @@ def band_problems(domain: Domain) -> list[str]:
                 ref, target = key_attribute(domain, entity, key)
                 if target is None or (ref is None and target.name == attr.name):
                     out.append(f"{where}: {field} key '{key}' names no other attribute")
-                elif field == "ratio_of" and target.kind != "money":
-                    out.append(f"{where}: ratio_of '{key}' is a {target.kind}, not money")
+                elif field == "ratio_of" and target.kind not in RATIO_BASES:
+                    out.append(f"{where}: ratio_of '{key}' is a {target.kind}, not money or a quantity")
             bands = [*(attr.range_by or {}).values()]
             for lo, hi in [b for pools in bands for b in pools.values()] + [*(attr.ratio_of or {}).values()]:
                 if not 0 <= lo <= hi:

@@ -47,6 +47,7 @@ def attribute(raw: dict[str, Any], entity: str, name: str) -> dict[str, Any]:
         ("wash_membership", "plan", {"range_by": {"next_billing_date": {"x": [1, 2]}}}, "is for money, not a enum"),
         ("wash_membership", "monthly_fee", {"ratio_of": {"plan": [0, 1]}}, "ratio_of 'plan' is a enum, not money"),
         ("wash_membership", "monthly_fee", {"ratio_of": {"monthly_fee": [0, 1]}}, "names no other attribute"),
+        ("wash_membership", "monthly_fee", {"ratio_of": {"next_billing_date": [0, 1]}}, "not money or a quantity"),
     ],
 )
 def test_a_band_the_generator_cannot_read_is_a_problem(entity, name, change, problem):
@@ -79,6 +80,21 @@ def test_the_measured_domains_seed_no_amount_out_of_band_or_share(domains, name)
     spec = generate_env(assign_enforcement(domains[name]), seed=0).spec
     counts = money_out_of_band(spec)
     assert counts.amounts_out_of_band == 0 and counts.ratios_out_of_range == 0, counts
+
+
+def test_a_price_per_unit_of_a_quantity_is_drawn_per_unit(domains):
+    """A bill is 0.12-0.22 a kWh it bills and a fuel package 3.20-4.60 a gallon it holds, so 507 kWh
+    is not billed at 363.57 nor 194 kWh at 69.29, as a draw from one range for every bill had them."""
+    for name, table, amount, units, (low, high) in [
+        ("electricity_utility_billing", "utility_bills", "amount", "kwh_used", (0.12, 0.22)),
+        ("heating_oil_deliveries", "fuel_packages", "price", "gallons", (3.2, 4.6)),
+    ]:
+        spec = generate_env(assign_enforcement(domains[name]), seed=3).spec
+        rows = [r for r in spec.seed[table] if r[amount] > 0]
+        assert len(rows) >= 5, name
+        for row in rows:
+            assert low * row[units] - 0.005 <= row[amount] <= high * row[units] + 0.005, (name, row)
+        assert next(c for t in spec.tables for c in t.columns if c.name == amount and t.name == table).ratio
 
 
 def test_the_last_pass_brings_back_an_amount_a_later_rule_moved(domains):
