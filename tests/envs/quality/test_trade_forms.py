@@ -64,6 +64,8 @@ def test_every_declared_form_draws_values_the_measure_reads_as_the_trades():
         seed = generate_seed(domain, seed=2, clock=datetime(2026, 3, 2, 9))
         for table, column in declared:
             for row in seed[table]:
+                if row[column] is None:  # a nullable code not yet given (a return not yet shipped) has no form
+                    continue
                 if (fits := value_fits_trade(column, str(row[column]))) is not None:
                     assert fits, (domain.id, column, row[column])
                     read += 1
