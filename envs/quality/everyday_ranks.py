@@ -27,12 +27,20 @@ class Rank:
     template: str
     marker: str
 
+    @property
+    def is_recency(self) -> bool:
+        """Whether the rank is how people name a record anyway, by how recent it is: "my most recent
+        order" (measure 111 leaves it out)."""
+        return self.marker == RECENT
+
     def name(self, noun: str, determiner: str = "the") -> str:
         """``noun`` ranked: ``name("booked room", "my")`` gives "my earliest booked room"."""
         text = self.template.format(noun=noun)
         return f"{determiner}{text[3:]}" if text.startswith("the ") else text
 
 
+#: The rank of when a record was made, at its recent end: the one rank people name their own records by.
+RECENT = "most recent"
 #: Money a record costs its owner: the larger is the dearer ("the cheapest plan").
 _PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues", "charge"})
 #: A rate is a price where it is charged by the period ("the cheapest monthly rate"); a "credit rate"
@@ -131,7 +139,7 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
             word = ("earliest", "latest")[largest]
             return Rank(f"the {word} {{noun}}", word)
         if len(words) <= 3 and head in _HAPPENED:
-            word = ("oldest", "most recent")[largest]
+            word = ("oldest", RECENT)[largest]
             return Rank(f"the {word} {{noun}}", word)
         return None
     if any(w in _NOT_A_PRICE for w in words) or len(words) > 3:

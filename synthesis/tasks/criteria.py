@@ -83,6 +83,23 @@ def extremes(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool =
                 yield rows[values.index(best)], _rank(a, largest, ordered)
 
 
+def unique_label(entity: Entity, row: Row, listed: list[Row]) -> str | None:
+    """The first name of ``row`` (a title, a person's or company's name) no other of ``listed`` shares:
+    "the knee scooter equipment model KneeRover" says which one, as "the cheapest" does not to a
+    person who has not compared them."""
+    labels = [a.name for a in entity.attributes if a.kind in _LABELS]
+    said = [a for a in labels if row.get(a) is not None]
+    return next((a for a in said if [str(r.get(a)) for r in listed].count(str(row[a])) == 1), None)
+
+
+def own_rank_phrase(entity: Entity, rank: Rank) -> str | None:
+    """How the owner of ``entity``'s record says ``rank`` of it: "my most recent order"; None for any
+    other rank. A customer knows their own records by name, kind or day ("my ceramic coating
+    appointment", "my booking on March 3"), and "my most expensive rental" reads as a selector; only
+    recency is how people single one out anyway (measure 111)."""
+    return rank.name(entity.human, "my") if rank.is_recency else None
+
+
 def _names_a_kind(parent: Entity, search_filter: str) -> bool:
     """Whether a search's filter says what kind of record it lists ("economy flight"): no limit, no
     date range, and no status, which said before the noun reads as the system's word ("the up for
@@ -118,9 +135,11 @@ class CriterionGoals(ConsentGoals):
 
     def criterion_target(
         self, m: ToolMeta, user_id: str, chain: Chain | None = None
-    ) -> tuple[Row, dict[str, Any], str] | None:
+    ) -> tuple[Row, dict[str, Any], str | None] | None:
         """(row, extra arguments, phrase): the user's record a transition is asked for by a criterion
-        among all their records, when the one it picks is one the policy allows."""
+        among all their records, when the one it picks is one the policy allows. The phrase is the rank
+        only where it is how people name their own records (:func:`own_rank_phrase`); else None, and
+        the record is named as its owner names it (its name, kind or day)."""
         e, _ = self._transition(m)
         allowed = {r[pk(e)]: (r, extra) for r, extra in self.candidates(m, user_id)}
         # among all the user's records: a rank among those in one state says the state before the
@@ -128,7 +147,7 @@ class CriterionGoals(ConsentGoals):
         rows = self.owned_now(e, user_id, chain)
         for row, rank in extremes(e, rows, self.rng, own=True) if len(rows) >= 2 else ():
             if row[pk(e)] in allowed:  # another rank where this one picks a record the policy refuses
-                return row, allowed[row[pk(e)]][1], rank.name(e.human, "my")
+                return row, allowed[row[pk(e)]][1], own_rank_phrase(e, rank)
         self.rejections["no_criterion"] += 1
         return None
 
@@ -163,7 +182,9 @@ class CriterionGoals(ConsentGoals):
                 if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
-                return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
+                kind = f"{value.replace('_', ' ')} {parent.human}"
+                label = unique_label(parent, row, fitting)
+                return row, f"the {kind} {row[label]}" if label is not None else rank.name(kind)
         return None
 
     def public_by_label(
@@ -187,7 +208,7 @@ class CriterionGoals(ConsentGoals):
                 if len(fitting) > SEARCH_LIMIT:
                     continue
                 for row in self.rng.sample(fitting, min(4, len(fitting))):
-                    label = next((a for a in labels if [str(r.get(a)) for r in fitting].count(str(row[a])) == 1), None)
+                    label = unique_label(parent, row, fitting)
                     tried = {**args, column: row[pk(parent)]}
                     fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
                     if label is None or chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
