@@ -41,6 +41,11 @@ class Rank:
 
 #: The rank of when a record was made, at its recent end: the one rank people name their own records by.
 RECENT = "most recent"
+#: The first of a person's own records still to come, said as people say it: "my next lesson", where
+#: every one of them is ahead (their earliest is then the next).
+NEXT_WORD = "next"
+#: The rank of when the thing itself happens, at its near end: "my earliest lesson".
+EARLIEST = "earliest"
 #: Money a record costs its owner: the larger is the dearer ("the cheapest plan").
 _PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues", "charge"})
 #: A rate is a price where it is charged by the period ("the cheapest monthly rate"); a "credit rate"
@@ -110,6 +115,12 @@ _HAPPENED = frozenset(
 )
 
 
+def next_rank() -> Rank:
+    """The earliest (:data:`EARLIEST`) of records all still to come, as their owner says it: "my next
+    lesson"; a due date or an expiry ahead is no event, and "my next loan" says nothing."""
+    return Rank(f"the {NEXT_WORD} {{noun}}", NEXT_WORD)
+
+
 def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
     """The everyday words for the smallest (or ``largest``) value of ``column``, or None where only
     the column's own name says which record it is."""
@@ -136,7 +147,7 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
             end = ("last", "first")[not largest]
             return Rank(f"the {{noun}} that {verb} {end}", f"{verb} {end}")
         if len(words) <= 3 and head in _HAPPENS:
-            word = ("earliest", "latest")[largest]
+            word = (EARLIEST, "latest")[largest]
             return Rank(f"the {word} {{noun}}", word)
         if len(words) <= 3 and head in _HAPPENED:
             word = ("oldest", RECENT)[largest]

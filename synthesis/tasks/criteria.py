@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
-from envs.quality.everyday_ranks import Rank, names_a_record, unmistakable_rank
+from envs.quality.everyday_ranks import EARLIEST, Rank, everyday_rank, names_a_record, next_rank, unmistakable_rank
 from envs.quality.spoken import spoken_when
 from envs.quality.text import superlative
 
@@ -92,12 +92,20 @@ def unique_label(entity: Entity, row: Row, listed: list[Row]) -> str | None:
     return next((a for a in said if [str(r.get(a)) for r in listed].count(str(row[a])) == 1), None)
 
 
-def own_rank_phrase(entity: Entity, rank: Rank) -> str | None:
-    """How the owner of ``entity``'s record says ``rank`` of it: "my most recent order"; None for any
-    other rank. A customer knows their own records by name, kind or day ("my ceramic coating
+def own_rank_phrase(entity: Entity, rank: Rank, rows: list[Row], today: date) -> str | None:
+    """How the owner of ``entity``'s record says ``rank`` of it among their ``rows``: "my most recent
+    order", or "my next lesson" for the earliest where every one is still ahead of ``today``; None for
+    any other rank. A customer knows their own records by name, kind or day ("my ceramic coating
     appointment", "my booking on March 3"), and "my most expensive rental" reads as a selector; only
     recency is how people single one out anyway (measure 111)."""
-    return rank.name(entity.human, "my") if rank.is_recency else None
+    if rank.is_recency:
+        return rank.name(entity.human, "my")
+    dated = [a.name for a in entity.attributes if a.kind in ("date", "datetime")]
+    happens = (c for c in dated if rank.marker == EARLIEST and everyday_rank(c, True, False) == rank)
+    when = next(happens, None)  # when the thing itself happens: a lesson, a drive, not a due date
+    if when is not None and all(str(r.get(when))[:10] > today.isoformat() for r in rows):
+        return next_rank().name(entity.human, "my")
+    return None
 
 
 def _names_a_kind(parent: Entity, search_filter: str) -> bool:
@@ -147,7 +155,7 @@ class CriterionGoals(ConsentGoals):
         rows = self.owned_now(e, user_id, chain)
         for row, rank in extremes(e, rows, self.rng, own=True) if len(rows) >= 2 else ():
             if row[pk(e)] in allowed:  # another rank where this one picks a record the policy refuses
-                return row, allowed[row[pk(e)]][1], own_rank_phrase(e, rank)
+                return row, allowed[row[pk(e)]][1], own_rank_phrase(e, rank, rows, self.spec.clock.date())
         self.rejections["no_criterion"] += 1
         return None
 

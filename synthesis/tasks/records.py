@@ -282,7 +282,7 @@ class RecordGoals(CriterionGoals):
             # a rank over all their records may pick one nobody changes any more (the earliest order, cancelled)
             if found is not None and (e.name, found[0][pk(e)]) not in chain.targets and self.editable(e, a, found[0]):
                 row, rank = found
-                named = own_rank_phrase(e, rank)
+                named = own_rank_phrase(e, rank, mine, self.spec.clock.date())
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
             return False  # the user asked to change this field of this record already
         now = chain.episode.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)] or row

@@ -4,6 +4,8 @@ model" in medical_equipment_rentals-024 as the generator's selector)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from envs import Environment, check_env
@@ -24,9 +26,30 @@ def test_only_recency_ranks_a_users_own_record() -> None:
     recent = everyday_rank("purchase_date", True, True)
     oldest = everyday_rank("purchase_date", True, False)
     dearest = everyday_rank("price", False, True)
-    assert recent is not None and own_rank_phrase(entity, recent) == f"my most recent {entity.human}"
-    assert oldest is not None and own_rank_phrase(entity, oldest) is None
-    assert dearest is not None and own_rank_phrase(entity, dearest) is None
+    rows: list[dict[str, object]] = [{}, {}]
+    today = date(2026, 3, 2)
+    assert recent is not None and own_rank_phrase(entity, recent, rows, today) == f"my most recent {entity.human}"
+    assert oldest is not None and own_rank_phrase(entity, oldest, rows, today) is None
+    assert dearest is not None and own_rank_phrase(entity, dearest, rows, today) is None
+
+
+def test_the_earliest_of_records_all_ahead_is_the_next_one() -> None:
+    """ "my next appointment" where every one is still to come; "my earliest" of past and
+    future ones says nothing a person would, so the record is named by what it is instead."""
+    entity = domain("car_service_booking").entity("service_appointment")
+    earliest = everyday_rank("scheduled_at", True, False)
+    assert earliest is not None
+    ahead = [{"scheduled_at": "2026-03-04 10:00:00"}, {"scheduled_at": "2026-03-09 14:30:00"}]
+    today = date(2026, 3, 2)
+    assert own_rank_phrase(entity, earliest, ahead, today) == "my next appointment"
+    behind = [{"scheduled_at": "2026-02-20 09:00:00"}, *ahead]
+    assert own_rank_phrase(entity, earliest, behind, today) is None
+    loan = domain("library_loans").entity("loan")
+    due_first = everyday_rank("due_date", True, False)  # a due date ahead is no event: no "my next loan"
+    due = [{"loaned_on": "2026-02-20", "due_date": "2026-03-06"}, {"loaned_on": "2026-02-24", "due_date": "2026-03-10"}]
+    assert due_first is not None and own_rank_phrase(loan, due_first, due, today) is None
+    latest = everyday_rank("scheduled_at", True, True)
+    assert latest is not None and own_rank_phrase(entity, latest, ahead, today) is None
 
 
 def test_a_public_record_is_named_by_a_label_none_of_those_listed_shares() -> None:
