@@ -1,15 +1,14 @@
 """Records named by a rank where a name of their own would do (measure 111, docs/synthesis.md).
 
 A customer names their thing by what it is: its title or name ("my Nissan Leaf test drive"), its kind
-("my ceramic coating appointment"), its day ("my booking on March 3"). "My most expensive rental", "the
-cheapest garage parking lot" read as the generator's selector wherever such a name tells the record
-apart from everything the user could mean. Counted: instructions naming a record by a rank word ("the
-cheapest …", "my earliest …", "… with the most nights", "… that expires first") whose gold writes act
-on, or create for, a record that holds an end of an ordered column among those it was picked from and
-has a name unique among them. Those it was picked from: the owner's records of its table, or, for a
-record that is nobody's (a product, a slot), those sharing one value of another column (what a search
-filters by). Recency is how people talk ("my most recent order", "the first slot on or after March 5")
-and is not counted.
+("my ceramic coating appointment"), its day ("my booking on March 3"). "My most expensive rental"
+reads as the generator's selector wherever such a name tells the record apart from the user's other
+records. Counted: instructions naming a record by a rank word ("my cheapest …", "my earliest …", "…
+with the most nights", "… that expires first") whose gold writes act on one of the user's own records
+that holds an end of an ordered column among the user's records of its table and has a name unique
+among them. Recency is how people talk ("my most recent order", "the first slot on or after March 5"),
+and a rank among what a search lists is a shopper's comparison ("the cheapest 10x20 unit", as tau2's
+"the cheapest flight"): neither is counted.
 """
 
 from __future__ import annotations
@@ -37,8 +36,6 @@ _ORDERED = ("integer", "real", "date", "datetime")
 #: Last words of a text column that names a record, and of one that is a code its owner was given.
 _NAMED_BY = frozenset({"name", "title", "model"})
 _CODES = frozenset({"number", "code", "reference", "confirmation", "plate"})
-#: The most records a search shows at once: a group larger is nothing the user could compare.
-_LISTED = 50
 
 
 @dataclass
@@ -117,18 +114,10 @@ def _holds_an_end(table: TableSpec, row: dict[str, Any], group: list[dict[str, A
 
 
 def _groups(state: State, table: TableSpec, row: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
-    """The records ``row`` could have been picked from (see the module doc)."""
-    rows = state.rows.get(table.name, [])
+    """The records ``row`` could have been picked from: its owner's records of its table."""
     owner = state.owner(table.name, row)
     if owner is not None:
-        yield [r for r in rows if state.owner(table.name, r) == owner]
-        return
-    for c in table.columns:
-        if c.name in table.primary_key or c.type in _ORDERED or row.get(c.name) is None:
-            continue
-        group = [r for r in rows if r.get(c.name) == row[c.name]]
-        if 2 <= len(group) <= _LISTED:
-            yield group
+        yield [r for r in state.rows.get(table.name, []) if state.owner(table.name, r) == owner]
 
 
 def _scalars(value: Any) -> Iterator[Any]:
@@ -143,9 +132,8 @@ def _scalars(value: Any) -> Iterator[Any]:
 
 
 def named_record_ranked(spec: EnvSpec, state: State, task: Task) -> bool:
-    """Whether ``task``'s writes act on a record (in ``state``) that a rank picks out and a name of its
-    own tells apart from those it was picked from: one of the user's where the rank is said of theirs,
-    one of nobody's where it is said of such."""
+    """Whether ``task``'s writes act on one of the user's records (in ``state``) that a rank said of
+    their records picks out and a name of its own tells apart from the rest of theirs."""
     sides = ranked_sides(task.instruction)
     tables = {t.name: t for t in spec.tables}
     writes = {t.name for t in spec.tools if t.kind == "write"}
@@ -158,7 +146,9 @@ def named_record_ranked(spec: EnvSpec, state: State, task: Task) -> bool:
                 if name == state.users:
                     continue
                 row = state.lookup(name, table.primary_key, (value,))
-                if row is None or (state.owner(name, row) is not None) not in sides:
+                # a rank among what a search lists is a shopper's comparison ("the cheapest 10x20
+                # unit"), not a name: only the user's own records are counted
+                if row is None or True not in sides or state.owner(name, row) is None:
                     continue
                 for group in _groups(state, table, row):
                     if (

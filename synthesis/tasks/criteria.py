@@ -190,9 +190,9 @@ class CriterionGoals(ConsentGoals):
                 if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
-                kind = f"{value.replace('_', ' ')} {parent.human}"
-                label = unique_label(parent, row, fitting)
-                return row, f"the {kind} {row[label]}" if label is not None else rank.name(kind)
+                # a shopper picks among what the search lists by price or size ("the cheapest 10x20
+                # unit"): the comparison is the agent's to make, as tau2's "the cheapest flight"
+                return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
         return None
 
     def public_by_label(
