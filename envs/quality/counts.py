@@ -270,6 +270,8 @@ class QualityCounts:
     kind_asked_tasks: int = 0
     staff_worded_tasks: int = 0
     dictated_reason_tasks: int = 0
+    rank_named_tasks: int = 0
+    rank_named_with_name: int = 0
     total_questions: int = 0
     totals_over_ended: int = 0
     value_questions: int = 0

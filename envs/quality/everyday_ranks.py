@@ -27,12 +27,25 @@ class Rank:
     template: str
     marker: str
 
+    @property
+    def is_recency(self) -> bool:
+        """Whether the rank is how people name a record anyway, by how recent it is: "my most recent
+        order" (measure 111 leaves it out)."""
+        return self.marker == RECENT
+
     def name(self, noun: str, determiner: str = "the") -> str:
         """``noun`` ranked: ``name("booked room", "my")`` gives "my earliest booked room"."""
         text = self.template.format(noun=noun)
         return f"{determiner}{text[3:]}" if text.startswith("the ") else text
 
 
+#: The rank of when a record was made, at its recent end: the one rank people name their own records by.
+RECENT = "most recent"
+#: The first of a person's own records still to come, said as people say it: "my next lesson", where
+#: every one of them is ahead (their earliest is then the next).
+NEXT_WORD = "next"
+#: The rank of when the thing itself happens, at its near end: "my earliest lesson".
+EARLIEST = "earliest"
 #: Money a record costs its owner: the larger is the dearer ("the cheapest plan").
 _PRICE_WORDS = frozenset({"price", "fee", "cost", "premium", "fare", "tuition", "rent", "msrp", "dues", "charge"})
 #: A rate is a price where it is charged by the period ("the cheapest monthly rate"); a "credit rate"
@@ -102,6 +115,12 @@ _HAPPENED = frozenset(
 )
 
 
+def next_rank() -> Rank:
+    """The earliest (:data:`EARLIEST`) of records all still to come, as their owner says it: "my next
+    lesson"; a due date or an expiry ahead is no event, and "my next loan" says nothing."""
+    return Rank(f"the {NEXT_WORD} {{noun}}", NEXT_WORD)
+
+
 def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
     """The everyday words for the smallest (or ``largest``) value of ``column``, or None where only
     the column's own name says which record it is."""
@@ -128,10 +147,10 @@ def everyday_rank(column: str, dated: bool, largest: bool) -> Rank | None:
             end = ("last", "first")[not largest]
             return Rank(f"the {{noun}} that {verb} {end}", f"{verb} {end}")
         if len(words) <= 3 and head in _HAPPENS:
-            word = ("earliest", "latest")[largest]
+            word = (EARLIEST, "latest")[largest]
             return Rank(f"the {word} {{noun}}", word)
         if len(words) <= 3 and head in _HAPPENED:
-            word = ("oldest", "most recent")[largest]
+            word = ("oldest", RECENT)[largest]
             return Rank(f"the {word} {{noun}}", word)
         return None
     if any(w in _NOT_A_PRICE for w in words) or len(words) > 3:

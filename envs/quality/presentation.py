@@ -82,6 +82,10 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             f"{c.status_ranked_tasks} / {c.kind_asked_tasks} / {c.staff_worded_tasks}"
             f" / {c.dictated_reason_tasks} tasks",
         ),
+        (
+            "records named by rank where a unique natural name exists",
+            f"{c.rank_named_with_name}/{c.tasks} tasks ({c.rank_named_tasks} naming a record by a rank)",
+        ),
         ("requests left without a reason beside others with one", str(c.requests_unexplained)),
         (
             "questions: totals over ended records / a field the user set",
@@ -292,6 +296,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ),
     ("no motive", lambda c: f"{c.requests_without_motive}/{c.motive_requests}"),
     ("premise off", lambda c: f"{c.motive_premises_against_state}+{c.motive_premises_against_kind}"),
+    ("rank named", lambda c: f"{c.rank_named_with_name}/{c.rank_named_tasks}"),
     ("form words", lambda c: f"{c.form_dictated_tasks}+{c.column_named_tasks}"),
     ("user acts", lambda c: f"{c.tasks_needing_user_writes}/{c.dual_tasks}" if c.dual_tasks else "–"),
 ]

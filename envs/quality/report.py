@@ -63,6 +63,7 @@ from .periodic_rows import periodic_rows_off
 from .periods import rows_outside_period
 from .presentation import render_markdown
 from .priced_lines import lines_off_their_units
+from .rank_names import rank_name_counts
 from .relations import relation_counts
 from .requests import request_counts
 from .retrieval import retrieval_counts
@@ -203,6 +204,8 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
     for name, value in asdict(refusals_on_edge(spec, entry.tasks)).items():
         setattr(counts, name, value)
     for name, value in asdict(refusals_of_done_actions(spec, entry.tasks)).items():
+        setattr(counts, name, value)
+    for name, value in asdict(rank_name_counts(spec, entry.tasks, seed)).items():
         setattr(counts, name, value)
     for name, value in asdict(effect_counts(env)).items():
         setattr(counts, name, value)

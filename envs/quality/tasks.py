@@ -22,7 +22,7 @@ from ..engine import Environment, Episode
 from ..errors import EnvFarmError
 from ..formats.task import Task
 from .chains import WriteHistory
-from .everyday_ranks import unmistakable_rank
+from .everyday_ranks import EARLIEST, next_rank, unmistakable_rank
 from .moved_values import MovedValues, read_write
 from .naming import Names
 from .spec import Ownership, State
@@ -258,7 +258,11 @@ def _ranked(evidence: str, column: str, dated: bool, largest: bool, ordered: lis
     """Whether ``evidence`` ranks by ``column`` in everyday words ("the cheapest plan"), which the
     record's other columns cannot share; "with the earliest …" ranks by the column it names instead."""
     rank = unmistakable_rank(column, dated, largest, ordered)
-    return rank is not None and mentions(evidence, rank.marker) and not mentions(evidence, f"with the {rank.marker}")
+    if rank is None:
+        return False
+    # "my next lesson" is the earliest lesson, said of records all still ahead (``next_rank``)
+    soonest = rank.marker == EARLIEST and mentions(evidence, f"my {next_rank().marker}")
+    return soonest or (mentions(evidence, rank.marker) and not mentions(evidence, f"with the {rank.marker}"))
 
 
 class TaskReplay:

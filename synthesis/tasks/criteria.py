@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from envs.quality.asked import ended_state
-from envs.quality.everyday_ranks import Rank, names_a_record, unmistakable_rank
+from envs.quality.everyday_ranks import EARLIEST, Rank, everyday_rank, names_a_record, next_rank, unmistakable_rank
 from envs.quality.spoken import spoken_when
 from envs.quality.text import superlative
 
@@ -83,6 +83,31 @@ def extremes(entity: Entity, rows: list[Row], rng: random.Random, *, own: bool =
                 yield rows[values.index(best)], _rank(a, largest, ordered)
 
 
+def unique_label(entity: Entity, row: Row, listed: list[Row]) -> str | None:
+    """The first name of ``row`` (a title, a person's or company's name) no other of ``listed`` shares:
+    "the knee scooter equipment model KneeRover" says which one, as "the cheapest" does not to a
+    person who has not compared them."""
+    labels = [a.name for a in entity.attributes if a.kind in _LABELS]
+    said = [a for a in labels if row.get(a) is not None]
+    return next((a for a in said if [str(r.get(a)) for r in listed].count(str(row[a])) == 1), None)
+
+
+def own_rank_phrase(entity: Entity, rank: Rank, rows: list[Row], today: date) -> str | None:
+    """How the owner of ``entity``'s record says ``rank`` of it among their ``rows``: "my most recent
+    order", or "my next lesson" for the earliest where every one is still ahead of ``today``; None for
+    any other rank. A customer knows their own records by name, kind or day ("my ceramic coating
+    appointment", "my booking on March 3"), and "my most expensive rental" reads as a selector; only
+    recency is how people single one out anyway (measure 111)."""
+    if rank.is_recency:
+        return rank.name(entity.human, "my")
+    dated = [a.name for a in entity.attributes if a.kind in ("date", "datetime")]
+    happens = (c for c in dated if rank.marker == EARLIEST and everyday_rank(c, True, False) == rank)
+    when = next(happens, None)  # when the thing itself happens: a lesson, a drive, not a due date
+    if when is not None and all(str(r.get(when))[:10] > today.isoformat() for r in rows):
+        return next_rank().name(entity.human, "my")
+    return None
+
+
 def _names_a_kind(parent: Entity, search_filter: str) -> bool:
     """Whether a search's filter says what kind of record it lists ("economy flight"): no limit, no
     date range, and no status, which said before the noun reads as the system's word ("the up for
@@ -118,9 +143,11 @@ class CriterionGoals(ConsentGoals):
 
     def criterion_target(
         self, m: ToolMeta, user_id: str, chain: Chain | None = None
-    ) -> tuple[Row, dict[str, Any], str] | None:
+    ) -> tuple[Row, dict[str, Any], str | None] | None:
         """(row, extra arguments, phrase): the user's record a transition is asked for by a criterion
-        among all their records, when the one it picks is one the policy allows."""
+        among all their records, when the one it picks is one the policy allows. The phrase is the rank
+        only where it is how people name their own records (:func:`own_rank_phrase`); else None, and
+        the record is named as its owner names it (its name, kind or day)."""
         e, _ = self._transition(m)
         allowed = {r[pk(e)]: (r, extra) for r, extra in self.candidates(m, user_id)}
         # among all the user's records: a rank among those in one state says the state before the
@@ -128,7 +155,7 @@ class CriterionGoals(ConsentGoals):
         rows = self.owned_now(e, user_id, chain)
         for row, rank in extremes(e, rows, self.rng, own=True) if len(rows) >= 2 else ():
             if row[pk(e)] in allowed:  # another rank where this one picks a record the policy refuses
-                return row, allowed[row[pk(e)]][1], rank.name(e.human, "my")
+                return row, allowed[row[pk(e)]][1], own_rank_phrase(e, rank, rows, self.spec.clock.date())
         self.rejections["no_criterion"] += 1
         return None
 
@@ -163,6 +190,8 @@ class CriterionGoals(ConsentGoals):
                 if chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:
                     continue  # the policy does not let the new record use it
                 chain.call(search.tool, **{f: value, "limit": SEARCH_LIMIT})
+                # a shopper picks among what the search lists by price or size ("the cheapest 10x20
+                # unit"): the comparison is the agent's to make, as tau2's "the cheapest flight"
                 return row, rank.name(f"{value.replace('_', ' ')} {parent.human}")
         return None
 
@@ -187,7 +216,7 @@ class CriterionGoals(ConsentGoals):
                 if len(fitting) > SEARCH_LIMIT:
                     continue
                 for row in self.rng.sample(fitting, min(4, len(fitting))):
-                    label = next((a for a in labels if [str(r.get(a)) for r in fitting].count(str(row[a])) == 1), None)
+                    label = unique_label(parent, row, fitting)
                     tried = {**args, column: row[pk(parent)]}
                     fitted = proportionate_inputs(self.spec, chain, self.domain.entity(m.entity).table, tried, given)
                     if label is None or chain.on_copy(self.env, m.tool, {**tried, **fitted}) is not None:

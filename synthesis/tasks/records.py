@@ -27,7 +27,7 @@ from ..tools.toolkit import ToolMeta, sample_argument
 from .amounts import proportionate_inputs
 from .chain import Chain, Goal
 from .checklist import Checklist
-from .criteria import CRITERION_SHARE, CriterionGoals, extreme
+from .criteria import CRITERION_SHARE, CriterionGoals, extreme, own_rank_phrase
 from .landing import holds_amount, nearby_amount
 from .record_motives import create_motive, update_motive
 from .relatives import fit_new_relative
@@ -282,7 +282,7 @@ class RecordGoals(CriterionGoals):
             # a rank over all their records may pick one nobody changes any more (the earliest order, cancelled)
             if found is not None and (e.name, found[0][pk(e)]) not in chain.targets and self.editable(e, a, found[0]):
                 row, rank = found
-                named = rank.name(e.human, "my")
+                named = own_rank_phrase(e, rank, mine, self.spec.clock.date())
         if any(g.entity == e.name and g.key == row[pk(e)] and g.verb == f"update_{a.name}" for g in chain.goals):
             return False  # the user asked to change this field of this record already
         now = chain.episode.rows_by_key(e.table, [(row[pk(e)],)])[(row[pk(e)],)] or row
