@@ -72,6 +72,7 @@ from .seed import coherence_violations, status_date_contradictions
 from .seed_time import SeedTimeCounts, seed_time
 from .set_amounts import amounts_off_their_setting
 from .spec import Ownership, guard_shapes, list_parameters, staff_role, write_skeleton
+from .status_dates import statuses_against_own_dates
 from .status_fields import fields_ruled_out
 from .status_notes import notes_against_status
 from .surnames import surnames_apart
@@ -259,6 +260,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         money_out_of_band,
         dates_beyond_horizon,
         paid_amounts_of_nothing,
+        statuses_against_own_dates,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -1,5 +1,6 @@
 """A parent with two winning children (measure 88, docs/synthesis.md): a load carrying two accepted
-offers, one posted load with an offer accepted and another already delivered.
+offers, one posted load with an offer accepted and another already delivered, one car sold through
+four deposit holds.
 
 Read from the tools' SQL, the policy's rules and status words, so the measure runs on any catalog; the
 seed generator keeps the rule (``synthesis.domains.won_once``). A child made only while its parent is
@@ -9,6 +10,12 @@ status names a win (:data:`WON`: an offer ``accepted``) and its parent's names b
 win takes it. One child per parent can then hold the win or any state a tool moves a winner on to
 (``in_transit``, ``delivered``); a second one was accepted on a parent no longer open, and a parent
 with a winner reads as taken (a load with an accepted offer is covered, not posted or withdrawn).
+
+A win is also read where a tool says it (:func:`taking_moves`): a tool moving its own row into a
+status and, in the same call, setting a column of the row it references to a word of being taken
+(``UPDATE "inventory_vehicles" SET "availability" = 'sold' WHERE inventory_vehicle_id =
+:rec.inventory_vehicle_id`` beside ``SET status = 'converted'``) ends the parent's story with that
+status: one hold per car is converted, and the car it converted reads sold.
 """
 
 from __future__ import annotations
@@ -21,13 +28,13 @@ from typing import Any
 from ..formats.spec import EnvSpec
 from .seed import status_columns
 from .text import word_set
-from .tool_sql import required_moves
+from .tool_sql import bound_tables, one_reference, required_moves, set_state, status_moves
 from .write_rules import write_rules
 
 #: Child statuses saying the other side chose this one.
 WON = word_set("accepted awarded won")
 #: Parent statuses saying one child took it.
-TAKEN = word_set("covered filled awarded sold leased taken")
+TAKEN = word_set("covered filled awarded sold leased taken adopted hired")
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,10 @@ class Contest:
     open: frozenset[str]
     won: frozenset[str]
     taken: frozenset[str]
+    #: the parent's column saying it is taken: its status, or the column the win's own move sets
+    column: str = "status"
+    #: whether the win's own move sets ``column``, so a parent with a winner is taken whatever it held
+    set_by_win: bool = False
 
 
 def _onward(spec: EnvSpec, table: str, start: frozenset[str]) -> frozenset[str]:
@@ -73,9 +84,41 @@ def contests(spec: EnvSpec) -> list[Contest]:
         won = frozenset(v for v in child_status[0].enum or [] if v in WON)
         if taken and won:
             out[rule.table, rule.via] = Contest(
-                rule.table, rule.via, cond.table, frozenset(cond.values), _onward(spec, rule.table, won), taken
+                rule.table,
+                rule.via,
+                cond.table,
+                frozenset(cond.values),
+                _onward(spec, rule.table, won),
+                taken,
+                parent_status[0].name,
             )
+    for contest in taking_moves(spec):
+        out.setdefault((contest.table, contest.via), contest)
     return list(out.values())
+
+
+def taking_moves(spec: EnvSpec) -> list[Contest]:
+    """The wins a tool's SQL says: its own row moved into a status while the row it references is set to
+    a word of being taken (a hold converted, its vehicle sold)."""
+    tables = {t.name: t for t in spec.tables}
+    out = []
+    for tool in spec.tools:
+        own = bound_tables(tool).get("rec")
+        moves = [m.state for m in status_moves(tool) if m.table == own]
+        if own not in tables or len(moves) != 1:
+            continue
+        for step in tool.steps:
+            taking = set_state(step.sql or "") if step.kind == "exec" else None
+            if taking is None or taking.table == own or taking.state not in TAKEN or taking.table not in tables:
+                continue
+            via = one_reference(tables[own], taking.table)
+            if via is None or f":rec.{via}" not in (step.sql or ""):
+                continue
+            column = next(c for c in tables[taking.table].columns if c.name == taking.column)
+            others = frozenset(v for v in column.enum or [] if v != taking.state)
+            won = _onward(spec, own, frozenset(moves))
+            out.append(Contest(own, via, taking.table, others, won, frozenset({taking.state}), taking.column, True))
+    return out
 
 
 def winners(
@@ -86,9 +129,8 @@ def winners(
     tables = {t.name: t for t in spec.tables}
     for contest in contests(spec):
         status = status_columns(tables[contest.table])[0].name
-        parent_status = status_columns(tables[contest.parent])[0].name
         key = tables[contest.parent].primary_key[0]
-        parents = {r.get(key): r.get(parent_status) for r in rows.get(contest.parent, [])}
+        parents = {r.get(key): r.get(contest.column) for r in rows.get(contest.parent, [])}
         seen: Counter[Any] = Counter()
         for row in rows.get(contest.table, []):
             if row.get(status) not in contest.won or row.get(contest.via) not in parents:

@@ -9,7 +9,9 @@ accepted one: status order), and a parent closed without being taken (a withdraw
 (``declined``) where no row hangs under it; one with rows under it (a delivered offer's invoice) moves
 with them to a parent not open that no child holds (a covered or withdrawn load without a winner),
 whose dates lie on the same side of the clock as its own parent's (picked up already), and takes
-it. Where neither can be done it is left as drawn.
+it. Where neither can be done it is left as drawn. A win whose own move sets the parent taken (a
+hold converted to a purchase sells its car: ``taking_moves``) has no answer of the other side; a
+second one moves to a car sold without one, and the car of each is sold.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def _settle(spec: EnvSpec, contest: Contest, by_parent: dict[Any, list[dict[str,
     order = list(column.enum or [])
     lost = [v for v in order if v in LOST]
     key, parent_key = tables[contest.table].primary_key[0], tables[contest.parent].primary_key[0]
-    parent_status = status_columns(tables[contest.parent])[0].name
+    parent_status = contest.column
     parents = {r[parent_key]: r for r in spec.seed.get(contest.parent, [])}
     held = _referenced(spec, contest.table)
     # a parent taken or closed (withdrawn) with no winner can take one: the win is what closed it
@@ -74,7 +76,9 @@ def _settle(spec: EnvSpec, contest: Contest, by_parent: dict[Any, list[dict[str,
                 continue
             changed += 1
         for taken in taking:
-            if parents[taken].get(parent_status) not in contest.open | contest.taken:
+            held_by = parents[taken].get(parent_status)
+            # a win whose own move takes the parent (a hold converted: the car sold) takes it from any state
+            if held_by not in contest.taken and (contest.set_by_win or held_by not in contest.open):
                 parents[taken][parent_status] = sorted(contest.taken)[0]
                 changed += 1
     return changed

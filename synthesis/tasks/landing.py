@@ -8,6 +8,11 @@
 * **Moves that land ahead.** An extension, a postponement or a renewal that moves a date on by a count
   of days is asked for only where the moved date ends after the clock: a rental that ended two months
   ago, extended by 30 days, still ended a month ago, and the user's "I need more time" is not met.
+* **Moves asked for in time.** Nor is an extension or a renewal asked for long before its date comes:
+  an offer that expires in eight weeks is not extended by 2 days "just in case". The date lies at
+  most :data:`EARLY_DAYS`, or twice the days the move adds, ahead of the clock (a 30-day rental
+  extension may be asked two months out, a 2-day one within the week); a reschedule names its own new
+  day and may be asked weeks ahead.
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ NEAR_KINDS = frozenset({"money", "quantity", "integer"})
 RISING = frozenset({"odometer", "mileage", "miles"})
 #: How far a change moves an amount: at least, at most (a share of the old amount).
 LEAST_CHANGE, MOST_CHANGE = 0.04, 0.35
+#: How many days ahead a date may lie when a move of a few days is asked for.
+EARLY_DAYS = 7
+#: First words of a transition that gives more time (an extension, a renewal); a reschedule or a
+#: postponement names its own new day, and asking for it weeks ahead is ordinary.
+EXTENDING = frozenset({"extend", "renew"})
 
 
 def _as_written(value: float, integral: bool) -> float | int:
@@ -87,16 +97,49 @@ def moved_date(column: str, value: Any, days: Any, clock: datetime) -> str | Non
         return None
 
 
-def lands_past(e: Entity, t: Transition, row: dict[str, Any], args: dict[str, Any], clock: datetime) -> bool:
-    """Whether ``t`` on ``row`` moves a date of the record on by some days and leaves it before the clock."""
+def _day_moves(t: Transition, row: dict[str, Any], args: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(column, days) of each date of the record ``t`` moves on by a count of days."""
+    out = []
     for eff in t.effects:
         if eff.kind != "add_days" or not (eff.target or "").startswith("field:") or eff.amount is None:
             continue
-        column = (eff.target or "")[6:]
         amount: Any = eff.amount
         if isinstance(amount, str):
             amount = args.get(amount[6:]) if amount.startswith("param:") else row.get(amount.removeprefix("field:"))
+        out.append(((eff.target or "")[6:], amount))
+    return out
+
+
+def lands_past(e: Entity, t: Transition, row: dict[str, Any], args: dict[str, Any], clock: datetime) -> bool:
+    """Whether ``t`` on ``row`` moves a date of the record on by some days and leaves it before the clock."""
+    for column, amount in _day_moves(t, row, args):
         moved = moved_date(column, row.get(column), amount, clock)
         if moved is not None and moved < clock.strftime("%Y-%m-%d" if len(moved) == 10 else "%Y-%m-%d %H:%M:%S"):
             return True
     return False
+
+
+def asked_early(t: Transition, row: dict[str, Any], args: dict[str, Any], clock: datetime) -> bool:
+    """Whether ``t`` gives more time (:data:`EXTENDING`) to a date of ``row`` still further ahead of the
+    clock than anyone would ask it moved: more than :data:`EARLY_DAYS` and twice the days it adds."""
+    if t.name.split("_")[0] not in EXTENDING:
+        return False
+    for column, amount in _day_moves(t, row, args):
+        value = row.get(column)
+        if not isinstance(value, str) or len(value) < 10 or isinstance(amount, bool):
+            continue
+        if not isinstance(amount, int | float):
+            continue
+        try:
+            ahead = (datetime.strptime(value[:10], "%Y-%m-%d") - datetime(clock.year, clock.month, clock.day)).days
+        except ValueError:
+            continue
+        if ahead > max(EARLY_DAYS, 2 * int(amount)):
+            return True
+    return False
+
+
+def moved_without_need(e: Entity, t: Transition, row: dict[str, Any], args: dict[str, Any], clock: datetime) -> bool:
+    """Whether no one would ask for ``t`` on ``row``: its moved date still behind the clock, or its date
+    still far ahead."""
+    return lands_past(e, t, row, args, clock) or asked_early(t, row, args, clock)

@@ -29,7 +29,7 @@ from .answers import participles
 from .chain import Chain, Goal
 from .checklist import Checklist
 from .knowledge import UserKnowledge
-from .landing import holds_amount, lands_past, nearby_amount
+from .landing import asked_early, holds_amount, moved_without_need, nearby_amount
 from .motive_fit import RecordFacts
 from .motives import PAYOUT_VERB, transition_motive
 from .phrasing import verb_phrase
@@ -191,8 +191,8 @@ class RuleGoals(UserKnowledge):
             args = self.extra_arguments(m, row)
             if self.failing_rules(m, row, args) or self.on_a_time_edge(m, row, args):
                 continue
-            if not lands_past(e, t, row, args, self.spec.clock):
-                out.append((row, args))  # an extension that still ends in the past meets no one's need
+            if not moved_without_need(e, t, row, args, self.spec.clock):
+                out.append((row, args))  # an extension ending in the past, or asked weeks early, meets no need
         return out
 
     def blocked(self, m: ToolMeta) -> list[tuple[dict[str, Any], dict[str, Any], str, Guard | None]]:
@@ -211,6 +211,8 @@ class RuleGoals(UserKnowledge):
                 # "issue my permit" of one already issued (or expired since): a user knows what
                 # was done to their record and asks for nothing it already is (measure 85)
                 continue
+            if asked_early(t, row, args, self.spec.clock):
+                continue  # "I need a bit more time" of an offer that expires in eight weeks, refused or not
             if len(failing) == 1 and not self.on_a_time_edge(m, row, args):
                 out.append((row, args, *failing[0]))
         return out

@@ -27,7 +27,7 @@ from .chain import Chain, Goal
 from .checklist import Checklist
 from .consent import CONSENT_SHARE
 from .criteria import CRITERION_SHARE
-from .landing import lands_past
+from .landing import moved_without_need
 from .naming import Handle, handles, single_out
 from .phrasing import verb_phrase
 from .records import RecordGoals
@@ -243,8 +243,8 @@ class WriteGoals(RecordGoals):
         owner = self.domain.owner_checked(e, t)
         if owner is not None:
             args[owner.column] = before[owner.column]
-        if lands_past(e, t, before, args, self.spec.clock):
-            return False  # the moved date would still be behind the clock: no one asks for that
+        if moved_without_need(e, t, before, args, self.spec.clock):
+            return False  # the moved date still behind the clock, or the date weeks away: no one asks
         fee = None if dependent else self.fee_now(e, t, before, args)
         on_condition = fee is not None and self.rng.random() < CONSENT_SHARE
         if on_condition and fee:  # the user agrees only if no fee applies, and one does

@@ -55,6 +55,7 @@ from ..domains.running_totals import settle_running_totals
 from ..domains.seasons import settle_seasons
 from ..domains.set_amounts import fit_set_amounts
 from ..domains.sqlgen import pk
+from ..domains.status_dates import settle_status_dates
 from ..domains.status_fields import fit_status_fields
 from ..domains.status_notes import settle_status_notes
 from ..domains.surnames import settle_surnames
@@ -278,6 +279,7 @@ def generate_env(
     settle_child_dates(spec, anchors)
     settle_date_order(spec, forward=True)  # an appeal's filing bound by its week: its hearing follows it
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
+    settle_status_dates(spec)  # no glasses ready for pickup before their ready day
     settle_horizons(spec, anchors)  # a parcel expected within weeks, a membership begun within ten years
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets

@@ -1,14 +1,15 @@
-"""A parent with two winning children (measure 88): a load carrying two accepted offers; and the seed
-rule that keeps it (``synthesis.domains.won_once``)."""
+"""A parent with two winning children (measure 88): a load carrying two accepted offers, a car sold
+through four holds; and the seed rule that keeps it (``synthesis.domains.won_once``)."""
 
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
 from envs.formats.spec import EnvSpec
-from envs.quality.won_once import contests, won_twice
+from envs.quality.won_once import contests, taking_moves, won_twice
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
 from synthesis.domains.won_once import settle_won_once
@@ -108,3 +109,44 @@ def test_two_accepted_offers_on_a_withdrawn_load_leave_one_covering_it(loads):
     assert (won_twice(spec).won_twice, won_twice(spec).won_untaken) == (1, 2)
     assert settle_won_once(spec) == 2  # the second declined, the load covered
     assert (first["status"], second["status"], withdrawn["status"]) == ("accepted", "declined", "covered")
+
+
+@pytest.fixture(scope="module")
+def dealership() -> EnvSpec:
+    domains = {d.id: d for d in load_ontology()}
+    return generate_env(assign_enforcement(domains["dealership_test_drives"]), seed=0).spec
+
+
+def test_a_hold_converted_to_a_purchase_takes_its_car(dealership):
+    """dealership_test_drives (seed 107): converting a hold sets its vehicle's availability to sold in
+    the same call, so one hold per car is converted."""
+    [contest] = taking_moves(dealership)
+    assert (contest.table, contest.via, contest.parent) == (
+        "vehicle_holds",
+        "inventory_vehicle_id",
+        "inventory_vehicles",
+    )
+    assert (contest.column, contest.won, contest.taken) == ("availability", {"converted"}, {"sold"})
+    assert contest in contests(dealership)
+
+
+def test_generated_cars_are_sold_once_and_read_sold(dealership):
+    counts = won_twice(dealership)
+    assert counts.winning_rows_checked > 0
+    assert (counts.won_twice, counts.won_untaken) == (0, 0)
+
+
+def test_a_car_sold_through_four_holds_keeps_one_and_the_others_move_to_cars_sold_without_one(dealership):
+    spec = _copy(dealership)
+    holds, cars = spec.seed["vehicle_holds"], {r["inventory_vehicle_id"]: r for r in spec.seed["inventory_vehicles"]}
+    converted = [h for h in holds if h["status"] == "converted"]
+    car = converted[0]["inventory_vehicle_id"]
+    for hold in converted[1:3]:
+        hold["inventory_vehicle_id"] = car
+    cars[car]["availability"] = "on_hold"
+    assert (won_twice(spec).won_twice, won_twice(spec).won_untaken) == (2, 3)
+    settle_won_once(spec)
+    per_car = Counter(h["inventory_vehicle_id"] for h in holds if h["status"] == "converted")
+    assert set(per_car.values()) == {1} and len(per_car) == len(converted)
+    assert all(cars[c]["availability"] == "sold" for c in per_car)
+    assert (won_twice(spec).won_twice, won_twice(spec).won_untaken) == (0, 0)

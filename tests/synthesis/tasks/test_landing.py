@@ -11,7 +11,7 @@ from envs import Environment
 from synthesis.domains.domain import Attribute
 from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.chain import Goal
-from synthesis.tasks.landing import lands_past, moved_date, nearby_amount
+from synthesis.tasks.landing import EARLY_DAYS, asked_early, lands_past, moved_date, nearby_amount
 from synthesis.tasks.taskgen import TaskGenerator
 from synthesis.tools.envgen import generate_env
 
@@ -88,6 +88,36 @@ def test_an_extension_still_ending_in_the_past_is_no_task() -> None:
     assert chosen <= {r["rental_id"] for r in ahead}
 
 
+def test_an_extension_asked_weeks_before_its_date_is_no_task() -> None:
+    """home_purchase_offers-017 (seed 107): an offer expiring in eight weeks extended by 2 days "just in
+    case". A 2-day extension is asked for only within the week its offer expires."""
+    domain, g, env = _generated("home_purchase_offers")
+    gen = TaskGenerator(domain, g.spec, g.meta, env, seed=0)
+    extend = gen.meta["extend_purchase_offer"]
+    offer, t = gen._transition(extend)
+    submitted = [r for r in gen.oracle.rows[offer.name].values() if r["status"] == "submitted"]
+    early = {r["purchase_offer_id"] for r in submitted if asked_early(t, r, {}, g.spec.clock)}
+    assert early  # the seed has offers weeks from expiring
+    for r in submitted:
+        ahead = (datetime.strptime(r["expires_at"][:10], "%Y-%m-%d") - datetime(2026, 3, 2)).days
+        assert (r["purchase_offer_id"] in early) == (ahead > EARLY_DAYS)
+    chosen = {row["purchase_offer_id"] for row, _ in gen.candidates(extend)}
+    assert chosen and not chosen & early
+    refused = {row["purchase_offer_id"] for row, *_ in gen.blocked(extend)}  # a countered offer, say
+    assert refused and not refused & {
+        r["purchase_offer_id"] for r in gen.oracle.rows[offer.name].values() if asked_early(t, r, {}, g.spec.clock)
+    }
+
+
+def test_a_long_extension_may_be_asked_further_ahead() -> None:
+    domain, g, env = _generated("medical_equipment_rentals")
+    gen = TaskGenerator(domain, g.spec, g.meta, env, seed=0)
+    _, t = gen._transition(gen.meta["extend_rental"])  # 30 days: asked up to two months ahead
+    assert not asked_early(t, {"end_date": "2026-04-20"}, {}, CLOCK)
+    assert asked_early(t, {"end_date": "2026-05-20"}, {}, CLOCK)
+    assert not asked_early(t, {"end_date": "2026-03-05"}, {}, CLOCK)  # in its last days
+
+
 def test_no_change_follows_a_create_to_a_field_it_just_set() -> None:
     """ferry_vehicle_crossings-025 (seed 83): book with "1 passenger", then add a second in the same
     message; a booking's other steps (check in, cancel) still follow it."""
@@ -99,3 +129,12 @@ def test_no_change_follows_a_create_to_a_field_it_just_set() -> None:
     assert gen._changes(add) & set(g.spec.tool(create.tool).parameters["properties"])
     assert not gen._follows(add, booking, made)
     assert gen._follows(gen.meta["check_in_ferry_booking"], booking, made)
+
+
+def test_a_reschedule_weeks_ahead_is_not_asked_early() -> None:
+    """A reschedule names its own new day: asking for it weeks before is ordinary (tire installs)."""
+    domain, g, env = _generated("tire_shop_installations")
+    gen = TaskGenerator(domain, g.spec, g.meta, env, seed=0)
+    _, t = gen._transition(gen.meta["reschedule_tire_order"])
+    row = {"install_at": "2026-05-10 16:45:00", "guarantee_ends": "2026-06-09 16:45:00"}
+    assert not asked_early(t, row, {"days": 3}, CLOCK)
