@@ -156,6 +156,8 @@ class QualityCounts:
     dates_beyond_horizon: int = 0
     paid_amounts_checked: int = 0
     paid_amounts_of_nothing: int = 0
+    money_dates_checked: int = 0
+    money_dates_against_record: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0
