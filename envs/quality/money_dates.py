@@ -19,8 +19,9 @@ A way of paying (``method``, ``channel``) tells a refund or a payoff, never an o
 refund by ``direct_deposit`` is no deposit. A row counts once, when any of these holds:
 
 * **Before its record began**: a refund or a use charge dated before its parent's start (a column
-  that opens a period: ``start_date``, ``move_in_date``, ``entry_at``), unless the parent was called
-  off (a booking cancelled ahead of its start is refunded ahead of it).
+  that opens a period: ``start_date``, ``move_in_date``, ``entry_at``; or its own event date,
+  measure 7's: a move's ``move_date``), unless the parent was called off (a booking cancelled ahead
+  of its start is refunded ahead of it).
 * **A deposit refunded while the record ran**: a refund of a deposit dated before its parent's end of
   use (:data:`USE_END_WORDS`: ``end_date``, ``move_out_date``, ``exit_date``, ``checkout_date``;
   not an expiry, which a hold released early comes before), unless the parent was called off.
@@ -44,7 +45,7 @@ from ..formats.spec import EnvSpec, TableSpec
 from .child_dates import first_recorded, recorded_dates
 from .money_rows import money_table, words
 from .one_off import called_off
-from .seed import status_columns
+from .seed import event_column, status_columns
 from .seed_time import date_columns, opens_period
 from .spec import user_table
 from .text import word_set
@@ -126,13 +127,15 @@ def _status(table: TableSpec, row: Mapping[str, Any]) -> Any:
 @dataclass(frozen=True)
 class MoneyLink:
     """A money table, its recorded dates, one single-column foreign key to a parent table, and
-    whether that parent is a record of its own (not the person served) whose rows are siblings."""
+    whether that parent is a record of its own (not the person served) whose rows are siblings; the
+    parent's columns of the day it began (one opening a period, its own event date)."""
 
     table: TableSpec
     dates: list[str]
     column: str
     parent: TableSpec
     siblings: bool
+    starts: tuple[str, ...]
 
 
 def money_links(spec: EnvSpec) -> Iterator[MoneyLink]:
@@ -147,7 +150,10 @@ def money_links(spec: EnvSpec) -> Iterator[MoneyLink]:
             parent = tables.get(fk.table)
             if parent is None or parent is table or len(fk.columns) != 1:
                 continue
-            yield MoneyLink(table, dates, fk.columns[0], parent, parent.name != people)
+            event = event_column(spec, parent)
+            starts = [c.name for c in date_columns(parent) if opens_period(c.name)]
+            starts += [event[1].name] if event is not None and event[0] is None else []
+            yield MoneyLink(table, dates, fk.columns[0], parent, parent.name != people, tuple(dict.fromkeys(starts)))
 
 
 @dataclass(frozen=True)
@@ -165,7 +171,7 @@ class MoneyFinding:
 
 def _parent_bounds(link: MoneyLink, parent: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """The day ``parent`` started and the day its use ended, where it has such columns."""
-    starts = [d for c in date_columns(link.parent) if opens_period(c.name) and (d := _day(parent.get(c.name)))]
+    starts = [d for c in link.starts if (d := _day(parent.get(c)))]
     ends = [d for c in date_columns(link.parent) if ends_use(c.name) and (d := _day(parent.get(c.name)))]
     return (min(starts) if starts else None), (max(ends) if ends else None)
 

@@ -134,3 +134,14 @@ def test_generated_seeds_date_money_in_order(domains, name):
     counts = money_dates_against_record(generate_env(assign_enforcement(domains[name]), seed=0).spec)
     assert counts.money_dates_checked > 0
     assert counts.money_dates_against_record == 0
+
+
+def test_a_damage_settlement_before_its_move_took_place_is_counted(domains):
+    # a move has no start column: the day it began is its own event date
+    spec = generate_env(assign_enforcement(domains["household_moving_jobs"]), seed=0).spec
+    moves = {m["move_job_id"]: m for m in spec.seed["move_jobs"]}
+    settled = next(p for p in spec.seed["move_payments"] if p["payment_type"] == "damage_settlement")
+    assert money_dates_against_record(spec).money_dates_against_record == 0
+    settled["paid_on"] = "2025-01-02"
+    assert moves[settled["move_job_id"]]["move_date"][:10] > "2025-01-02"
+    assert _broken(spec)[BEFORE_START] == 1
