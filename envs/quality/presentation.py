@@ -137,6 +137,10 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
             "money records of nothing in a settled or owed state",
             f"{c.paid_amounts_of_nothing}/{c.paid_amounts_checked}",
         ),
+        (
+            "money rows dated against their record or their siblings",
+            f"{c.money_dates_against_record}/{c.money_dates_checked}",
+        ),
         ("records in good standing past their lapse date", f"{c.lapse_dates_against_status}/{c.lapse_rows_checked}"),
         ("prices below a lower tier's", f"{c.tier_prices_inverted}/{c.tier_rows_checked}"),
         ("records an event makes, before the event", f"{c.children_before_event}/{c.event_children_checked}"),
@@ -262,6 +266,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("beyond horizon", lambda c: f"{c.dates_beyond_horizon}/{c.horizon_dates_checked}"),
     ("paid nothing", lambda c: f"{c.paid_amounts_of_nothing}/{c.paid_amounts_checked}"),
     ("status vs own date", lambda c: f"{c.statuses_against_own_dates}/{c.status_dates_checked}"),
+    ("money dates", lambda c: f"{c.money_dates_against_record}/{c.money_dates_checked}"),
     ("lapse dates", lambda c: f"{c.lapse_dates_against_status}/{c.lapse_rows_checked}"),
     ("tier prices", lambda c: f"{c.tier_prices_inverted}/{c.tier_rows_checked}"),
     ("before event", lambda c: f"{c.children_before_event}/{c.event_children_checked}"),

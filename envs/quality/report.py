@@ -49,6 +49,7 @@ from .lapses import lapse_dates_against_status
 from .live_at_once import live_at_once
 from .made_amounts import amounts_against_their_making
 from .money_bands import money_out_of_band
+from .money_dates import money_dates_against_record
 from .motive_fit import motive_fit_counts
 from .motive_premises import motive_premise_counts
 from .moved_parents import children_on_unmoved_parents
@@ -261,6 +262,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         dates_beyond_horizon,
         paid_amounts_of_nothing,
         statuses_against_own_dates,
+        money_dates_against_record,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -39,6 +39,7 @@ from ..domains.limits import allows_in_seed, limit_invariants
 from ..domains.live_at_once import end_extra_homes
 from ..domains.made_amounts import fit_made_amounts
 from ..domains.money_bands import column_terms, settle_money_bands
+from ..domains.money_dates import settle_money_dates
 from ..domains.moved_parents import settle_moved_parents
 from ..domains.one_off import holds_once_in_seed
 from ..domains.own_names import settle_own_names
@@ -281,6 +282,7 @@ def generate_env(
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_status_dates(spec)  # no glasses ready for pickup before their ready day
     settle_horizons(spec, anchors)  # a parcel expected within weeks, a membership begun within ten years
+    settle_money_dates(spec, anchors, drop=True)  # a deposit before the final payment, a refund after the rental
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets
     carry_parent_effects(domain, spec)  # an accepted offer's load is covered, a passed test's vehicle emissions ok
@@ -308,6 +310,7 @@ def generate_env(
         settle_aggregates(domain, spec, within_ranges=False)
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     settle_running_totals(spec)  # a miles balance holds the accruals posted to it, no redemption on record
+    settle_money_dates(spec, anchors)  # kinds are final: a payoff the amounts made comes after the installments
     clear_unbound_text(domain, spec.seed)  # statuses are final only now
     fit_status_fields(spec)  # so a value named for a status is set in it once more (a claim's notes once filed)
     settle_labels(domain, spec, seed)  # keys are final: a value another rule's move left off its key's pool
