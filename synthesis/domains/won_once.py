@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from envs.formats.spec import EnvSpec
+from envs.quality.one_off import held as still_held
 from envs.quality.seed import status_columns
 from envs.quality.text import word_set
 from envs.quality.won_once import Contest, winners
@@ -61,10 +62,21 @@ def _settle(spec: EnvSpec, contest: Contest, by_parent: dict[Any, list[dict[str,
     # a parent taken or closed (withdrawn) with no winner can take one: the win is what closed it
     free = [p for p, r in parents.items() if r.get(parent_status) not in contest.open and p not in by_parent]
     sides = _sides(spec, contest.parent)
+    # parents a row of the contest's table still holds (an active hold): a win that takes them would
+    # take them from under it
+    live = {r.get(contest.via) for r in spec.seed.get(contest.table, []) if still_held(r.get(column.name))}
     changed = 0
     for parent_id in sorted(by_parent, key=str):
-        _, *rest = sorted(by_parent[parent_id], key=lambda r: -order.index(r[column.name]))
+        first, *rest = sorted(by_parent[parent_id], key=lambda r: -order.index(r[column.name]))
         taking = [parent_id]
+        if contest.set_by_win and parent_id in live:
+            # another shopper holds the car: the sale goes to a car sold without one, else stays as drawn
+            fits = [p for p in free if sides(p) == sides(parent_id) and p not in live]
+            if not fits:
+                continue
+            first[contest.via] = taking[0] = fits[rng.randrange(len(fits))]
+            free.remove(taking[0])
+            changed += 1
         for row in rest:
             if row[key] not in held and lost:
                 row[column.name] = lost[0]
