@@ -354,13 +354,20 @@ def claimed(
     # Words both requests share ("tour type", "showing") name neither: the same change done to one
     # showing and refused on another is told apart by what only the refused request says.
     about_words = (about_words - elsewhere_words) or about_words
+    other_before = False
     for s in sentences(without_json(answer)):
         s = s.replace("_", " ")
         for rule in rules:
             s = s.replace(rule, " ")
         said = set(re.findall(r"[a-z0-9]+", s)) - words
         if said & other_words and not said & about_words:
+            other_before = True
             continue  # about another of the task's actions
+        # "I've set up your deposit; it shows as pending until the office posts it": the pronoun goes
+        # on about that action, where the sentence names neither request nor a claim word
+        if other_before and _GOES_ON.match(s) and not said & about_words and not pattern.search(s):
+            continue
+        other_before = False
         if any(_claims_at(s, found, described) for found in pattern.finditer(s)):
             return s
         if any(_says_done(s, found, described, pattern) for found in _SAID_DONE.finditer(s)):
@@ -379,6 +386,8 @@ def claimed(
     return None
 
 
+#: A sentence whose subject is the one before's: "it shows as pending", "that should post by Friday".
+_GOES_ON = re.compile(r"(?:and |so )?(?:it|that|this|they|those)(?:'s|'ll| is| was| will| should| shows?| has)?\b")
 _FILED_FOR_STAFF = re.compile(
     r"\b(?:i|we)(?:'ve| have)? (?:submitted|filed|raised|put in|placed|sent|opened|logged) (?:a |an )?"
     r"(?:request|ticket|case)\b(?: [a-z]+){0,3}? (?:for|asking|with) (?:our|the|a) "

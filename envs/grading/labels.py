@@ -222,8 +222,12 @@ def without_denied(text: str) -> str:
 #: A clause that says what it names was left out of what the answer gives: "$136.07 isn't included".
 _LEFT_OUT = re.compile(
     r"\b(?:(?:is|are|was|were)(?:n't| not) (?:included|counted)|not (?:included|counted)|excluded|excluding|"
-    r"not including|leaving out|left out|(?:did|do|does)(?:n't| not) (?:include|count)|omitted)\b",
+    r"not including|leaving out|left out|(?:did|do|does|have|has)(?:n't| not) (?:include|count|add)(?:ed)?|omitted)\b",
     re.IGNORECASE,
+)
+#: A left-out clause that points back at the clause before it: "…was cancelled, so I haven't counted it".
+_POINTS_BACK = re.compile(
+    r"^\s*(?:and |so |which is why |that's why )(?:.*)\b(?:it|them|that one|those)\b", re.IGNORECASE
 )
 _CLAUSES = re.compile(r"(?<=[.;!?:])\s+|,\s+(?!\d)|\s+[—–-]{1,2}\s+")
 
@@ -238,6 +242,8 @@ def without_excluded(text: str) -> str:
     "That's $378.20 in total; "
     >>> without_excluded("The total, excluding the cancelled $136.07, is $378.20 as of June 9, 2026.")
     'The total, , is $378.20 as of June 9, 2026.'
+    >>> without_excluded("That's $805.80. The $296.09 one was cancelled, so I haven't counted it.")
+    "That's $805.80. , "
     """
     if not _LEFT_OUT.search(text):
         return text
@@ -247,6 +253,8 @@ def without_excluded(text: str) -> str:
         clause = text[last:a]
         # "Not included: $136.07, $20.00." leaves out the whole list its colon opens
         left_out = listing or bool(_LEFT_OUT.search(clause))
+        if left_out and len(out) >= 2 and _POINTS_BACK.search(clause):
+            out[-2] = ""  # "the $296.09 one was cancelled, so I haven't counted it": that one is left out
         out.append("" if left_out else clause)
         out.append(text[a:b])  # the separator stays
         listing = left_out and (clause.rstrip().endswith(":") or listing) and not re.search(r"[.;!?]$", clause.rstrip())

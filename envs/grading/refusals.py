@@ -34,6 +34,7 @@ from .restating import (
     weighed_against,
 )
 from .results import CheckResult
+from .spans import said_only_as_span
 from .tied import bare_numbers, other_records_statuses, record_names
 from .unasked import offered_payments, refused_key, reminders, unasked_figures
 
@@ -88,10 +89,12 @@ def refusal_checks(task: Task, answer: str, env: Environment, results: list[Any]
         deciding = [*rules, *(t.description for t in env.spec.tools if t.name == tool)]
         # a label said in its column's everyday words ("still unpaid" of an open bill), where they fit
         # no other value the rules would let through
+        # a count said only as days or hours where the rule counts no time is the answer's promise
         missing = [
             v
             for v in refusal.reason
             if not value_stated(said, v, request=request, claims=claims, also=spec_readings(env.spec, v, deciding))
+            or said_only_as_span(answer, v, deciding)
         ]
         cited = [r.text for r in env.spec.rules if r.tool == tool and r.id != refusal.rule and _quotes(answer, r.text)]
         # a reason's rivals are the other values its column could hold (a ticket's other statuses),

@@ -27,7 +27,7 @@ from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
 
-DOMAINS = ("streaming_subscriptions", "indie_music_distribution")
+DOMAINS = ("streaming_subscriptions", "indie_music_distribution", "dealership_test_drives")
 #: The bound the issue sets on any gaming strategy, on the class it targets.
 BOUND = 0.05
 
@@ -62,22 +62,24 @@ def _information() -> list[tuple[Environment, Task]]:
     return [(env, t) for env, tasks in _generated().values() for t in tasks if task_class(env, t) == INFORMATION]
 
 
-CHARGE, PAYOUT = "streaming_subscriptions-010", "indie_music_distribution-018"
+# The review's tasks as the catalog now generates them: streaming_subscriptions-010 asked what a
+# $1.99 charge was; the regenerated catalog asks the same of a rental (its price, by its title), and
+# indie_music_distribution-018 is the same question of a payout now of $226.61.
+RENTAL, PAYOUT = "streaming_subscriptions-012", "indie_music_distribution-018"
 
 
 @pytest.mark.parametrize(
     ("task_id", "answer"),
     [
-        # the review's own answers
-        (CHARGE, "The $1.99 charge on November 5, 2025 was a rental extension."),
-        (PAYOUT, "Your PayPal payout of $1,605.55 was requested on December 7, 2025."),
-        # value and kind, value and day, value and amount, in either order
-        (CHARGE, "Your November 5, 2025 charge was $1.99, for a rental extension."),
-        (CHARGE, "It was a rental extension: $1.99, charged November 5, 2025."),
-        (CHARGE, "$1.99 — that was the rental extension you were charged for."),
-        (PAYOUT, "You requested the $1,605.55 PayPal payout on December 7, 2025."),
-        (PAYOUT, "December 7, 2025 is when you asked for the $1,605.55 payout to PayPal."),
-        (PAYOUT, "It went in on 7 December 2025, your $1,605.55 payout."),
+        # the review's own answer, with the payout's amount as generated now
+        (PAYOUT, "Your PayPal payout of $226.61 was requested on December 7, 2025."),
+        # value and day, value and amount, value and kind, in either order
+        (RENTAL, "Your Northern Lights rental was $6.42, and you can watch it until March 30, 2026."),
+        (RENTAL, "$6.42 — that's the Northern Lights rental you have until March 30, 2026."),
+        (RENTAL, "The Northern Lights rental you have until March 30, 2026 cost $6.42."),
+        (PAYOUT, "You requested the $226.61 PayPal payout on December 7, 2025."),
+        (PAYOUT, "December 7, 2025 is when you asked for the $226.61 payout to PayPal."),
+        (PAYOUT, "It went in on 7 December 2025, your $226.61 payout."),
     ],
 )
 def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str, answer: str) -> None:
@@ -89,19 +91,20 @@ def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str,
     ("task_id", "answer"),
     [
         # each field under its column's name, one sentence each or all in one
-        (CHARGE, "The amount is 1.99. The charge type is rental_extension. The charged on is 2025-11-05."),
-        (CHARGE, "The amount is 1.99, the charge type is rental_extension and the charged on is 2025-11-05."),
         (
             PAYOUT,
-            "The amount is 1605.55. The method is paypal. The requested on is 2025-12-07. The status is requested.",
+            "The amount is 226.61. The method is paypal. The requested on is 2025-12-07. The status is requested.",
+        ),
+        (
+            PAYOUT,
+            "The amount is 226.61, the method is paypal, the requested on is 2025-12-07 and the status is requested.",
         ),
         # the record's fields listed after its name
-        (CHARGE, "Here's your billing charge: 1.99, rental extension, November 5, 2025."),
-        (PAYOUT, "Your payout request: $1,605.55, PayPal, December 7, 2025, requested."),
+        (PAYOUT, "Your payout request: $226.61, PayPal, December 7, 2025, requested."),
         # a second fact said on its own, apart from the asked value
-        (CHARGE, "It's $1.99. It was a rental extension. It was on November 5, 2025."),
+        (PAYOUT, "It was requested on December 7, 2025. It was for $226.61. It went to PayPal. It is requested."),
         # keys and all
-        (CHARGE, "The charge BG0019 for viewer V0011 is $1.99, a rental extension charged on 2025-11-05."),
+        (PAYOUT, "The payout PR0036 for artist AR0026 is $226.61 by PayPal, requested on 2025-12-07, still requested."),
         # the asked field of every record read
         (PAYOUT, "PR0004 was requested on January 24, 2026 and PR0036 on December 7, 2025."),
     ],
