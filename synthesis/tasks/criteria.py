@@ -92,20 +92,18 @@ def unique_label(entity: Entity, row: Row, listed: list[Row]) -> str | None:
     return next((a for a in said if [str(r.get(a)) for r in listed].count(str(row[a])) == 1), None)
 
 
-def own_rank_phrase(entity: Entity, rank: Rank, rows: list[Row], today: date) -> str | None:
-    """How the owner of ``entity``'s record says ``rank`` of it among their ``rows``: "my most recent
-    order", or "my next lesson" for the earliest where every one is still ahead of ``today``; None for
-    any other rank. A customer knows their own records by name, kind or day ("my ceramic coating
-    appointment", "my booking on March 3"), and "my most expensive rental" reads as a selector; only
-    recency is how people single one out anyway (measure 111)."""
-    if rank.is_recency:
-        return rank.name(entity.human, "my")
+def own_rank_phrase(entity: Entity, rank: Rank, rows: list[Row], today: date) -> str:
+    """How the owner of ``entity``'s record says ``rank`` of it among their ``rows``: "my next lesson"
+    for the earliest where every one is still ahead of ``today`` ("my earliest lesson" says nothing a
+    person would), else the rank's own words ("my most recent order", "my most expensive rental").
+    A rank keeps the comparison the agent must make (measure 23); measure 111 counts the requests
+    where a name of the record's own would have told it apart."""
     dated = [a.name for a in entity.attributes if a.kind in ("date", "datetime")]
     happens = (c for c in dated if rank.marker == EARLIEST and everyday_rank(c, True, False) == rank)
     when = next(happens, None)  # when the thing itself happens: a lesson, a drive, not a due date
-    if when is not None and all(str(r.get(when))[:10] > today.isoformat() for r in rows):
+    if not rank.is_recency and when is not None and all(str(r.get(when))[:10] > today.isoformat() for r in rows):
         return next_rank().name(entity.human, "my")
-    return None
+    return rank.name(entity.human, "my")
 
 
 def _names_a_kind(parent: Entity, search_filter: str) -> bool:
@@ -143,11 +141,10 @@ class CriterionGoals(ConsentGoals):
 
     def criterion_target(
         self, m: ToolMeta, user_id: str, chain: Chain | None = None
-    ) -> tuple[Row, dict[str, Any], str | None] | None:
+    ) -> tuple[Row, dict[str, Any], str] | None:
         """(row, extra arguments, phrase): the user's record a transition is asked for by a criterion
-        among all their records, when the one it picks is one the policy allows. The phrase is the rank
-        only where it is how people name their own records (:func:`own_rank_phrase`); else None, and
-        the record is named as its owner names it (its name, kind or day)."""
+        among all their records, when the one it picks is one the policy allows; the phrase is the rank
+        as its owner says it (:func:`own_rank_phrase`)."""
         e, _ = self._transition(m)
         allowed = {r[pk(e)]: (r, extra) for r, extra in self.candidates(m, user_id)}
         # among all the user's records: a rank among those in one state says the state before the

@@ -144,8 +144,7 @@ def test_a_write_named_by_a_criterion_acts_on_the_one_record_it_picks(generated)
             assert named, (task.id, match.group(0))
             derived += bool(derived_arguments(env, ownership, task))  # unless other words name it too
             seen += 1
-    # a user's own records are ranked only by how recent they are (measure 111): the rest are named
-    assert seen >= 5 and derived >= 0.7 * seen
+    assert seen >= 10 and derived >= 0.7 * seen
 
 
 def test_a_total_is_the_sum_of_the_records_it_names(generated):
