@@ -247,7 +247,8 @@ def without_excluded(text: str) -> str:
     """
     if not _LEFT_OUT.search(text):
         return text
-    out, last, listing = [], 0, False
+    out: list[str] = []
+    last, listing = 0, False
     for sep in [*_CLAUSES.finditer(text), None]:
         a, b = (sep.start(), sep.end()) if sep else (len(text), len(text))
         clause = text[last:a]
