@@ -160,6 +160,8 @@ class QualityCounts:
     statuses_against_own_dates: int = 0
     money_dates_checked: int = 0
     money_dates_against_record: int = 0
+    whole_parts_checked: int = 0
+    parts_above_whole: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0

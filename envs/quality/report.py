@@ -84,6 +84,7 @@ from .trade_forms import trade_values_off_form
 from .transient import transient_counts
 from .two_parties import one_party_twice
 from .visit_charges import charges_against_visit
+from .wholes import parts_above_whole
 from .won_once import won_twice
 from .wording import wording_counts
 from .write_rules import rows_against_their_writes
@@ -263,6 +264,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         paid_amounts_of_nothing,
         statuses_against_own_dates,
         money_dates_against_record,
+        parts_above_whole,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

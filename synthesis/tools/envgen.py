@@ -64,6 +64,7 @@ from ..domains.tiers import settle_tiers
 from ..domains.timing import anchored_dates, settle_named_dates
 from ..domains.transient import settle_transient
 from ..domains.visit_charges import fit_fixed_charges, fit_visit_charges
+from ..domains.wholes import fit_parts_within_wholes
 from ..domains.won_once import settle_won_once
 from ..domains.write_rules import carry_parent_effects, fit_write_rules
 from ..seeds.seedgen import DEFAULT_ROWS, generate_seed
@@ -308,6 +309,8 @@ def generate_env(
         fit_made_amounts(spec)  # a receipt copied from a fee the tool fixes follows it
         balances_follow_children(spec)  # a fine balance is the fixed fines still open
         settle_aggregates(domain, spec, within_ranges=False)
+    if fit_parts_within_wholes(spec):  # no balance above party times price, no payments above the price
+        settle_aggregates(domain, spec, within_ranges=False)  # what a record paid follows its payments
     settle_balances(spec)  # what is owed is the whole less what was paid, as the payments left it
     settle_running_totals(spec)  # a miles balance holds the accruals posted to it, no redemption on record
     settle_money_dates(spec, anchors)  # kinds are final: a payoff the amounts made comes after the installments
