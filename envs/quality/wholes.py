@@ -105,9 +105,11 @@ class Whole:
 
 def whole_of(spec: EnvSpec, table: TableSpec) -> Whole | None:
     """How ``table``'s whole is read, or None where it has none."""
-    if (total := _own_whole(table)) is not None:
-        return Whole(table.name, total=total)
     counts = [(c.name, kind) for c in table.columns if c.type == "integer" and (kind := _count_kind(c.name))]
+    total = _own_whole(table)
+    # a plain fare beside a count of passengers is one seat's price, not the booking's
+    if total is not None and not (total == "fare" and len(counts) == 1 and counts[0][1] == _PERSON_PRICES):
+        return Whole(table.name, total=total)
     if len(counts) != 1:
         return None
     count, prices = counts[0]

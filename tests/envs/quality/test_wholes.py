@@ -49,3 +49,19 @@ def test_a_payment_table_named_for_refunds_and_a_price_qualified_as_a_part_are_n
     orders = _table(spec, "eyewear_orders")
     orders.columns[2].name = "parts_total"  # what the parts cost is not what the order costs
     assert whole_of(spec, orders) is None
+
+
+def test_a_fare_beside_a_count_of_passengers_is_one_seat_s_price():
+    spec = tour_shop()
+    bookings = _table(spec, "tour_bookings")
+    bookings.columns[3].name = "passengers"
+    bookings.columns.append(bookings.columns[4].model_copy(update={"name": "fare"}))
+    assert whole_of(spec, bookings) == Whole("tour_bookings", count="passengers", unit="fare")
+    for row in spec.seed["tour_bookings"]:
+        row["passengers"], row["fare"] = row.pop("party_size"), 100.0
+    # the payments of a party of three are held to three fares; the balance is measure 69's, by the fare
+    assert [(f.table, f.whole) for f in whole_findings(spec, spec.seed) if f.table.startswith("tour")] == [
+        ("tour_payments", 300.0)
+    ]
+    bookings.columns[3].name = "seats_left"  # no party bought at the fare: the fare is the whole
+    assert whole_of(spec, bookings) == Whole("tour_bookings", total="fare")
