@@ -160,6 +160,10 @@ class QualityCounts:
     statuses_against_own_dates: int = 0
     money_dates_checked: int = 0
     money_dates_against_record: int = 0
+    arrangement_groups_checked: int = 0
+    arranged_twice: int = 0
+    term_groups_checked: int = 0
+    terms_overlapping: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0
