@@ -162,6 +162,10 @@ class QualityCounts:
     money_dates_against_record: int = 0
     whole_parts_checked: int = 0
     parts_above_whole: int = 0
+    arrangement_groups_checked: int = 0
+    arranged_twice: int = 0
+    term_groups_checked: int = 0
+    terms_overlapping: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0

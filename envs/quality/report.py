@@ -19,6 +19,7 @@ from .agreement import parents_against_children
 from .already import refusals_of_done_actions
 from .amount_bands import amounts_out_of_proportion
 from .amounts import amounts_beyond_parent
+from .arranged_twice import arranged_twice
 from .asked import asked_counts
 from .awaited import awaited_long_past
 from .balances import balances_not_adding_up
@@ -265,6 +266,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         statuses_against_own_dates,
         money_dates_against_record,
         parts_above_whole,
+        arranged_twice,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

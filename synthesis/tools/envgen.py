@@ -19,6 +19,7 @@ from envs.formats.spec import EnvSpec
 
 from ..domains.aggregates import settle_aggregates
 from ..domains.amounts import fit_amounts, settle_amounts
+from ..domains.arranged_twice import settle_arrangements
 from ..domains.awaited import settle_awaited
 from ..domains.balances import settle_balances
 from ..domains.bound_text import clear_unbound_text
@@ -260,6 +261,7 @@ def generate_env(
     )
     settle_part_prices(spec, seed)  # no 5,265.30 alternator, before amounts copied from costs follow
     end_extra_homes(domain, spec)  # one lease running per tenant: the others ended, their tickets with them
+    settle_arrangements(domain, spec)  # one live full-coverage contract per tank, one claim per benefit year
     # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
     settle_moved_parents(spec, keeps_children(domain, spec.seed))
     settle_parent_kinds(spec, keeps_children(domain, spec.seed))  # no deposit refund on a deposit still held
