@@ -41,6 +41,7 @@ from .fixed_charges import charges_off_fixed_amount
 from .generator_words import generator_word_counts
 from .horizons import dates_beyond_horizon
 from .implied_parents import rows_without_arrangement
+from .in_use import used_before_start
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .kind_fits import kinds_and_sizes_unfit
@@ -262,6 +263,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         dates_beyond_horizon,
         paid_amounts_of_nothing,
         statuses_against_own_dates,
+        used_before_start,
         money_dates_against_record,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
