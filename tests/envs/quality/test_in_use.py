@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from envs.formats.spec import EnvSpec
+from envs.formats.spec import ColumnSpec, EnvSpec
 from envs.quality.in_use import FOLLOW_UP_DAYS, start_column, started_tables, used_before_start
 from synthesis.domains.enforcement import assign_enforcement
 from synthesis.domains.ontology import load_ontology
@@ -107,4 +107,27 @@ def test_a_returned_loan_borrowed_this_morning_is_not_read_as_followed_up():
     spec = _spec("library_loans")
     loan = next(r for r in spec.seed["loans"] if r["status"] == "returned")
     loan["loaned_on"] = "2026-03-02"
+    assert used_before_start(spec).used_before_start == 0
+
+
+def _with_column(spec: EnvSpec, table: str, column: ColumnSpec) -> EnvSpec:
+    tables = [t.model_copy(update={"columns": [*t.columns, column]}) if t.name == table else t for t in spec.tables]
+    return spec.model_copy(update={"tables": tables})
+
+
+def test_a_renewal_recorded_the_day_after_the_loan_is_counted():
+    spec = _with_column(_spec("library_loans"), "loans", ColumnSpec(name="renewed_on", type="date", nullable=True))
+    loan = next(r for r in spec.seed["loans"] if r["status"] == "returned")
+    loan["loaned_on"], loan["renewed_on"] = "2026-01-10", "2026-01-11"
+    assert used_before_start(spec).used_before_start == 1
+    loan["renewed_on"] = "2026-01-24"  # two weeks in
+    assert used_before_start(spec).used_before_start == 0
+
+
+def test_a_loan_renewed_once_and_borrowed_yesterday_is_counted():
+    spec = _with_column(_spec("library_loans"), "loans", ColumnSpec(name="renewal_count", type="integer"))
+    loan = next(r for r in spec.seed["loans"] if r["status"] == "returned")
+    loan["loaned_on"], loan["renewal_count"] = (spec.clock - timedelta(days=1)).strftime("%Y-%m-%d"), 1
+    assert used_before_start(spec).used_before_start == 1
+    loan["renewal_count"] = 0
     assert used_before_start(spec).used_before_start == 0
