@@ -9,7 +9,8 @@ use when its status says so (:data:`IN_USE`: checked out, occupied, generating; 
 travel policy is before its trip), when a number of its own says it was used (classes used) or when
 a table recording use points at it (:data:`USE_WORDS`: credits with `kwh_generated`, readings); such a
 row has begun on or before the clock's day. A row a follow-up tool may act on (:data:`FOLLOW_UP`: a renewal, a notice,
-a move-out; the states its SQL requires the row in), and a row recording a renewal (a day named for
+a move-out; the states its SQL requires the row in), a row in a state such a tool moves it to (a
+move-out scheduled), and a row recording a renewal (a day named for
 it, a count of them above 0), has begun at least :data:`FOLLOW_UP_DAYS` before the clock, and a
 renewal or notice day lies that long after the start. Extending is not read: a stay extended after
 one night, a parking spot kept a day longer, are everyday.
@@ -26,7 +27,7 @@ from ..formats.spec import ColumnSpec, EnvSpec, TableSpec
 from .horizons import day
 from .own_row import status_of
 from .text import word_set
-from .tool_sql import bound_tables, required_statuses
+from .tool_sql import bound_tables, required_statuses, status_moves
 
 #: Name words of a column holding the day a record began (``move_in_date`` by its two words).
 START = word_set("start starts started begins began commenced effective since borrowed loaned")
@@ -91,6 +92,7 @@ class Started:
     start: str
     follow_up_states: frozenset[str]
     follow_up_any: bool
+    followed_states: frozenset[str]
     use_children: tuple[tuple[str, str], ...]
     use_counts: tuple[str, ...]
     follow_up_days: tuple[str, ...]
@@ -105,6 +107,7 @@ def started_tables(spec: EnvSpec) -> list[Started]:
         if start is None:
             continue
         states: set[str] = set()
+        followed: set[str] = set()
         any_state = False
         for tool in spec.tools:
             if (
@@ -114,6 +117,7 @@ def started_tables(spec: EnvSpec) -> list[Started]:
             ):
                 froms = required_statuses(tool)
                 states |= froms
+                followed |= {m.state for m in status_moves(tool) if m.table == table.name}
                 any_state = any_state or not froms
         children = tuple(
             (other.name, fk.columns[0])
@@ -126,7 +130,11 @@ def started_tables(spec: EnvSpec) -> list[Started]:
         named = [c for c in table.columns if _words(c.name) & FOLLOW_UP_DAYS_NAMED]
         days = tuple(c.name for c in named if c.type in ("date", "datetime"))
         counts = tuple(c.name for c in named if c.type in _NUMBER)
-        out.append(Started(table.name, start, frozenset(states), any_state, children, use_counts, days, counts))
+        out.append(
+            Started(
+                table.name, start, frozenset(states), any_state, frozenset(followed), children, use_counts, days, counts
+            )
+        )
     return out
 
 
@@ -153,11 +161,13 @@ def wrong_start(
     settled = start + timedelta(days=FOLLOW_UP_DAYS)
     recorded = [d for c in found.follow_up_days if (d := day(row.get(c))) is not None]
     renewed = any(_number(row.get(c)) > 0 for c in found.follow_up_counts)
-    if not (in_use or open_to or recorded or renewed):
+    followed = status in found.followed_states
+    if not (in_use or open_to or followed or recorded or renewed):
         return None
     return (
         (in_use and start > today)
         or (open_to and start <= today < settled)
+        or (followed and today < settled)
         or any(d < settled for d in recorded)
         or (renewed and today < settled)
     )

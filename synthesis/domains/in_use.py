@@ -6,13 +6,14 @@ loan borrowed this morning open to a renewal.
 its own (a roaming pass still `scheduled` with data used) has used nothing yet: the number is 0. Any
 other row's start moves back to :data:`~envs.quality.in_use.FOLLOW_UP_DAYS` or more before the clock,
 and before a renewal it records. The start moves alone, or with the row's later dates where a term ties them (a loan due
-21 days after it was borrowed), trying the days nearest the old one first; a move that would break
+21 days after it was borrowed), to a day drawn from the two weeks allowed; a move that would break
 another measure of dates (a term, an order of dates, a child before its parent, a horizon) is not
 made, and a row no move fits is left as drawn.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from datetime import datetime, timedelta
@@ -36,8 +37,9 @@ from envs.quality.status_dates import statuses_against_own_dates
 from envs.quality.terms import dates_against_terms
 from envs.quality.transient import transient_counts
 
-#: How many days further back than the latest day allowed a start may go.
-REACH_DAYS = 27
+#: How many days further back than the latest day allowed a start may go: spread over two weeks,
+#: not every loan borrowed on one day, and a 21-day loan moved with its due day still out.
+REACH_DAYS = 13
 
 _Rows = Mapping[str, list[dict[str, Any]]]
 #: The measures of dates a moved start must not break.
@@ -115,6 +117,7 @@ def settle_in_use(spec: EnvSpec) -> int:
         return 0
     founds = {f.table: f for f in started_tables(spec)}
     budget = _broken(spec)
+    rng = random.Random(f"in_use:{spec.id}")
     mended = 0
     for table_name, row in wrong:
         found, table = founds[table_name], tables[table_name]
@@ -132,10 +135,8 @@ def settle_in_use(spec: EnvSpec) -> int:
             mended += 1
             continue
         latest = _latest(found, row, spec.clock)
-        start = day(row.get(found.start))
         targets = [latest - timedelta(days=k) for k in range(REACH_DAYS + 1)]
-        if start is not None and start < latest:  # too soon after a start already past: nearest first
-            targets.sort(key=lambda t: abs((t - start).days))
+        rng.shuffle(targets)
         if any(_try(spec, row, change, fits, budget) for t in targets for change in _moves(row, found.start, t)):
             mended += 1
     return mended

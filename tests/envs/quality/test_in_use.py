@@ -131,3 +131,16 @@ def test_a_loan_renewed_once_and_borrowed_yesterday_is_counted():
     assert used_before_start(spec).used_before_start == 1
     loan["renewal_count"] = 0
     assert used_before_start(spec).used_before_start == 0
+
+
+def test_a_unit_given_notice_has_been_moved_into_a_week():
+    spec = _spec("self_storage_rentals")
+    storage = {f.table: f for f in started_tables(spec)}["unit_rentals"]
+    assert "move_out_scheduled" in storage.followed_states  # what schedule_move_out sets
+    notice = next(r for r in spec.seed["unit_rentals"] if r["status"] == "move_out_scheduled")
+    notice["move_in_date"] = (spec.clock + timedelta(days=10)).strftime("%Y-%m-%d")
+    assert used_before_start(spec).used_before_start == 1
+    notice["move_in_date"] = (spec.clock - timedelta(days=1)).strftime("%Y-%m-%d")
+    assert used_before_start(spec).used_before_start == 1
+    notice["move_in_date"] = (spec.clock - timedelta(days=FOLLOW_UP_DAYS)).strftime("%Y-%m-%d")
+    assert used_before_start(spec).used_before_start == 0

@@ -59,3 +59,13 @@ def test_rows_already_believed_are_left_as_they_are():
     before = copy.deepcopy(spec.seed)
     assert settle_in_use(spec) == 0
     assert spec.seed == before
+
+
+def test_loans_moved_back_are_spread_over_two_weeks_not_piled_on_one_day():
+    spec = _copy("library_loans")
+    active = [r for r in spec.seed["loans"] if r["status"] == "active"][:6]
+    for loan in active:
+        loan["loaned_on"], loan["due_date"] = _day(spec, 0), _day(spec, 21)
+    assert settle_in_use(spec) == len(active)
+    days = {loan["loaned_on"] for loan in active}
+    assert len(days) > 1 and all(_day(spec, -FOLLOW_UP_DAYS - 13) <= d <= _day(spec, -FOLLOW_UP_DAYS) for d in days)
