@@ -158,6 +158,8 @@ class QualityCounts:
     paid_amounts_of_nothing: int = 0
     status_dates_checked: int = 0
     statuses_against_own_dates: int = 0
+    started_rows_checked: int = 0
+    used_before_start: int = 0
     money_dates_checked: int = 0
     money_dates_against_record: int = 0
     whole_parts_checked: int = 0

@@ -133,6 +133,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("money in transit that moves nothing or sat for weeks", f"{c.transit_money_off}/{c.transit_money_checked}"),
         ("dates beyond their kind's horizon", f"{c.dates_beyond_horizon}/{c.horizon_dates_checked}"),
         ("statuses against their own dates", f"{c.statuses_against_own_dates}/{c.status_dates_checked}"),
+        ("records used before they begin or followed up too soon", f"{c.used_before_start}/{c.started_rows_checked}"),
         (
             "money records of nothing in a settled or owed state",
             f"{c.paid_amounts_of_nothing}/{c.paid_amounts_checked}",
@@ -269,6 +270,7 @@ ENV_COLUMNS: list[tuple[str, Callable[[QualityCounts], str]]] = [
     ("beyond horizon", lambda c: f"{c.dates_beyond_horizon}/{c.horizon_dates_checked}"),
     ("paid nothing", lambda c: f"{c.paid_amounts_of_nothing}/{c.paid_amounts_checked}"),
     ("status vs own date", lambda c: f"{c.statuses_against_own_dates}/{c.status_dates_checked}"),
+    ("used before start", lambda c: f"{c.used_before_start}/{c.started_rows_checked}"),
     ("money dates", lambda c: f"{c.money_dates_against_record}/{c.money_dates_checked}"),
     ("above whole", lambda c: f"{c.parts_above_whole}/{c.whole_parts_checked}"),
     ("covers twice", lambda c: f"{c.arranged_twice}/{c.arrangement_groups_checked}"),

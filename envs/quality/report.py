@@ -42,6 +42,7 @@ from .fixed_charges import charges_off_fixed_amount
 from .generator_words import generator_word_counts
 from .horizons import dates_beyond_horizon
 from .implied_parents import rows_without_arrangement
+from .in_use import used_before_start
 from .judgment import judgment_counts
 from .kin_ages import kin_age_contradictions
 from .kind_fits import kinds_and_sizes_unfit
@@ -264,6 +265,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         dates_beyond_horizon,
         paid_amounts_of_nothing,
         statuses_against_own_dates,
+        used_before_start,
         money_dates_against_record,
         parts_above_whole,
         arranged_twice,

@@ -154,11 +154,18 @@ def status_columns(table: TableSpec) -> list[ColumnSpec]:
     return [c for c in table.columns if c.type == "text" and (c.name == "status" or c.name.endswith("_status"))]
 
 
-def status_phase(value: object) -> str | None:
-    """'after' / 'before' the event, or None for a status that says nothing about its date."""
+#: Direction words naming opposite events: a move-out scheduled says nothing of the move-in's day.
+_OPPOSITE = {"in": "out", "out": "in"}
+
+
+def status_phase(value: object, column: str | None = None) -> str | None:
+    """'after' / 'before' the event, or None for a status that says nothing about its date (nor about
+    ``column``'s, where the status names the opposite event: `move_out_scheduled` of `move_in_date`)."""
     if not isinstance(value, str):
         return None
     word = re.sub(r"[\s\-]+", "_", value.strip().lower())
+    if column is not None and {_OPPOSITE.get(w) for w in word.split("_")} & set(_words(column)):
+        return None
     if word in AFTER_EVENT:
         return "after"
     if word in BEFORE_EVENT or word.endswith("_scheduled"):
@@ -190,7 +197,7 @@ def status_date_contradictions(spec: EnvSpec, state: State, clock: datetime) -> 
             continue
         via, col = where
         for row in state.rows.get(table.name, []):
-            phases = {status_phase(row.get(s.name)) for s in statuses} - {None}
+            phases = {status_phase(row.get(s.name), col.name) for s in statuses} - {None}
             if len(phases) != 1:
                 continue  # no lifecycle word, or two status columns that disagree on the phase
             source = row if via is None else state.parent(via, row)

@@ -282,7 +282,7 @@ def settle_named_dates(
         columns = ((c.name, c.type, c.nullable) for c in table.columns)
         plan = RecordDates.of(columns, statuses=[s.name for s in statuses])
         for row in spec.seed.get(table.name, []):
-            phases = {status_phase(row.get(s.name)) for s in statuses} - {None}
+            phases = {status_phase(row.get(s.name), col) for s in statuses} - {None}
             source = row if via is None else parents.get(row.get(via.columns[0]), {})
             value = source.get(col)
             if len(phases) != 1 or not isinstance(value, str):

@@ -33,6 +33,7 @@ from ..domains.event_sides import settle_event_sides
 from ..domains.filled_dates import settle_filled_dates
 from ..domains.horizons import settle_horizons
 from ..domains.implied_parents import settle_implied_parents
+from ..domains.in_use import settle_in_use
 from ..domains.kin_ages import settle_kin_ages
 from ..domains.labels import keyed, settle_labels
 from ..domains.lapses import settle_lapses
@@ -285,6 +286,7 @@ def generate_env(
     settle_event_sides(spec)  # no claim for a treatment ahead, no shift weeks past still up for swap
     settle_status_dates(spec)  # no glasses ready for pickup before their ready day
     settle_horizons(spec, anchors)  # a parcel expected within weeks, a membership begun within ten years
+    settle_in_use(spec)  # no share with generation before it starts, no loan renewable the day it was borrowed
     settle_money_dates(spec, anchors, drop=True)  # a deposit before the final payment, a refund after the rental
     settle_seasons(domain, spec)  # dates are final: titles that name a season follow them
     settle_won_once(spec)  # one accepted offer per load, before the load takes what it sets

@@ -18,7 +18,7 @@ from envs.check import check_env
 from envs.formats.spec import EnvSpec, ToolSpec
 from envs.formats.task import Task
 from envs.quality import EnvQuality, env_quality, quality_report, write_quality_report
-from envs.quality.seed import event_column
+from envs.quality.seed import event_column, status_phase
 from envs.quality.spec import guard_shapes, sql_shape, staff_role, user_table, write_skeleton
 from envs.quality.text import fact_in_instruction
 from tests.envs.specs import params, tool
@@ -331,6 +331,13 @@ def test_status_date_contradictions_use_the_flight_departure(travel: EnvQuality)
     assert (c.after_event_rows_checked, c.after_event_in_future) == (2, 1)
     assert (c.before_event_rows_checked, c.before_event_in_past) == (3, 1)
     assert c.status_date_contradictions == 2
+
+
+def test_a_status_naming_the_opposite_event_says_nothing_of_a_date() -> None:
+    # a move-out scheduled lies ahead, the move-in it follows does not
+    assert status_phase("move_out_scheduled") == status_phase("move_out_scheduled", "move_out_date") == "before"
+    assert status_phase("move_out_scheduled", "move_in_date") is None
+    assert status_phase("delivery_scheduled", "delivery_date") == "before"
 
 
 def test_reveal_facts_already_in_the_instruction(travel: EnvQuality) -> None:
