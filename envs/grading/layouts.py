@@ -4,7 +4,7 @@ An agent that quotes a record's fields as a table ("| Status | active |"), as bu
 active") or as YAML ("status: active") says the same as one that writes "The status is active.": the
 value is stated of the record, whether it is the reason, a status that would allow the action, or a
 claim. The checks of a refusal read sentences, so each laid-out line is written as one
-(docs/formats.md, "Refusals"); lines of prose are left as they are.
+(docs/formats.md, "Answers", "Values laid out as a table, bullets or YAML"); prose is left as it is.
 """
 
 from __future__ import annotations
