@@ -17,6 +17,7 @@ from .answers import claimed, says_no, without_general_rules, worded
 from .everyday import spec_readings
 from .hedges import hedged_statuses
 from .labels import is_label, value_stated
+from .layouts import as_sentences
 from .outputs import Reading
 from .reassurance import refusal_gives_reason, without_kept_status
 from .reports import acted_on, call_ids
@@ -48,6 +49,8 @@ def refusal_checks(task: Task, answer: str, env: Environment, results: list[Any]
     nothing that leaves the decision unsaid (a claim, a read-out, rivals, allowing statuses)."""
     if not task.refusals:
         return []
+    # a table row, a bullet or a "key: value" line states its value as the sentence it stands for
+    answer = as_sentences(answer)
     context = AnswerContext.of(env.spec, task, results)
     acted = acted_on(env, task, results)  # what the allowed writes did is reported, not read out
     labels = {v for t in env.spec.tables for c in t.columns for v in c.enum or ()}

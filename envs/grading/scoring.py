@@ -21,6 +21,7 @@ from ..engine import Environment, Episode
 from ..errors import SpecError, ToolError
 from ..formats.task import Task
 from .answers import prose
+from .asides import without_asides
 from .everyday import spec_readings
 from .labels import (
     is_label,
@@ -200,9 +201,18 @@ def _check_list(task: Task, episode: Episode, answer: str, env: Environment, exp
                 error=f"the answer says the request was not done ({refused!r}), though it was",
             )
         )
-    undenied = Reading(without_denied(kept))
+
+    def names(text: str, value: str) -> bool:
+        return (
+            label_named(without_denied_lists(text), value)
+            if is_label(value)
+            else Reading(without_denied(text)).states(value)
+        )
+
+    # "your other policy is still active" gives another record's status as that record's, beside the answer
+    distracting = without_asides(kept, reads, task.outputs, task.distractors, names) if task.distractors else kept
     for value in task.distractors:
-        named = label_named(without_denied_lists(kept), value) if is_label(value) else undenied.states(value)
+        named = names(distracting, value)
         checklist.append(CheckResult(kind="distractor", description=f"not stated: {value}", passed=not named))
     checklist += refusal_checks(task, answer, env, expected.results)
     return checklist

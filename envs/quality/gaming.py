@@ -123,6 +123,10 @@ AGENTS = (
 #: without reading the question (the first, the latest, the best-worded: right whenever the asked-for
 #: record happens to be that one). ``column-statuses`` (every status of the record's column said as
 #: what it is) is held: a record said to be any of several statuses is a hedge (``envs.grading.hedges``).
+#: ``rule-fields-table``, ``-bullets`` and ``-yaml`` (the record's status and the fields the policy's line
+#: names, laid out) are open as their sentence forms are: where the status is the reason and no other
+#: field allows the action, they are a correct refusal (dealership_test_drives-007: a converted hold);
+#: their ``refuse-all-`` forms are held.
 #: ``info-last-detail`` (every field but the keys of the last record read) is open for the same reason:
 #: the gold reads end on the asked record's details, and where that record holds nothing beyond the
 #: asked field and the one the user named it by (a payment's amount and day), its every field *is* the
@@ -143,6 +147,9 @@ OPEN_AGENTS = frozenset(
         "relative-days",
         "mixed-time-word",
         "record-only",
+        "rule-fields-table",
+        "rule-fields-bullets",
+        "rule-fields-yaml",
         "info-first-field",
         "info-latest-field",
         "info-matched-record",

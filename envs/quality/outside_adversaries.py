@@ -217,6 +217,35 @@ def _relative_days(o: Outside) -> str:
     return f"I'm sorry, I can't {verb} {obj}. Today is {o.clock:%B %-d}. {said} {o.sentences(o.picked(limit=0))}"
 
 
+# the seed-106 suite's laid-out refusals: the fields the policy's line for the action names, quoted
+# from the record as a markdown table, bullets or YAML; in a sentence the same values fail
+def _rule_fields(o: Outside) -> list[Pair]:
+    """The focus record's labels and the fields the policy's line for the action names, as stored."""
+    _, _, _, tools = o.request()
+    stems = _stems(" ".join(o.rule_lines(tools)))
+    record = next(iter(o.focus()), ())
+    return [(k, v) for k, v in record if not k.endswith("_id") and (_stems(k) & stems or _LABEL.match(_text(v)))]
+
+
+_LAYOUTS: dict[str, Callable[[list[Pair]], str]] = {
+    "table": lambda pairs: (
+        "| Field | Value |\n|---|---|\n" + "\n".join(f"| {_words(k).capitalize()} | {_text(v)} |" for k, v in pairs)
+    ),
+    "bullets": lambda pairs: "\n".join(f"- {_words(k).capitalize()}: {_text(v)}" for k, v in pairs),
+    "yaml": lambda pairs: "\n".join(f"{k}: {_text(v)}" for k, v in pairs),
+}
+
+
+def _laid_out(layout: str) -> Callable[[Outside], str]:
+    """A refusal, then the record's rule fields laid out as ``layout`` (a key of :data:`_LAYOUTS`)."""
+
+    def build(o: Outside) -> str:
+        verb, obj, _, _ = o.request()
+        return f"I'm sorry, I can't {verb} {obj}. Here is what I found:\n\n{_LAYOUTS[layout](_rule_fields(o))}"
+
+    return build
+
+
 # values listed after a refusal with no word between them (found on real tasks in the seed-59
 # review): the reason is among them whatever the rule, and nothing says which one stops the request
 def _looked_up(o: Outside) -> list[Pair]:
@@ -478,6 +507,7 @@ _PLANS: dict[str, tuple[Callable[[Outside], str], tuple[str, ...]]] = {
     "column-statuses": (_column_statuses, REFUSALS),
     "mixed-time-word": (_mixed_time_word, (POLICY_REFUSAL,)),
     "refuse-today": (_refuse_today, REFUSALS),
+    **{f"rule-fields-{layout}": (_laid_out(layout), REFUSALS) for layout in _LAYOUTS},
     "info-first-field": (_field_of(lambda rs: rs[:1]), (INFORMATION,)),
     "info-latest-field": (_field_of(_latest), (INFORMATION,)),
     "info-every-field": (_field_of(lambda rs: rs), (INFORMATION,)),
@@ -500,6 +530,7 @@ _PLANS |= {
         "relative-days",
         "mixed-time-word",
         "column-statuses",
+        *(f"rule-fields-{layout}" for layout in _LAYOUTS),
     )
 }
 #: Adversary name -> the task classes (``envs.quality.gaming``) it is built to pass.

@@ -113,6 +113,10 @@ _FORMS = (
     _Form("rule-in-general", False, _SORRY, "{said}", close="{general}"),
     _Form("bold-markdown", False, "**Not possible:** I can't {act}.\n\n**Why:** {why}.", "**Answer:** {V}", day="long",
           amount="dollar"),
+    # the reason laid out as a person lays out a short summary: bullets, or a small table
+    _Form("bullets", False, "I can't {act}.\n\n- {What}: {V}\n- Why: {why}\n", "- {said}"),
+    _Form("small-table", False, "I'm sorry, I can't {act}.\n\n| Detail | Value |\n|---|---|\n| {What} | {V} |\n"
+          "| Why | {why} |\n", "{said}", day="long", amount="dollar"),
 )  # fmt: skip
 #: Names of the answer forms, in the order :func:`outside_answers` returns them.
 FORMS: tuple[str, ...] = tuple(f.name for f in _FORMS)
@@ -229,7 +233,8 @@ def _refusal(c: _Ctx, r: Refusal, f: _Form) -> str:
     why = rule.replace("{V}", v)
     future = any((m := _ISO.match(x)) and date(int(m[1]), int(m[2]), int(m[3])) > c.today for x in r.reason)
     hold = "It's too early to" if future and r.rule else "I'll have to hold off on your request to"
-    text = f.refuse.format(act=act, why=why, V=v, what=what, name=c.name, hold=hold)
+    what_ = what[:1].upper() + what[1:]
+    text = f.refuse.format(act=act, why=why, V=v, what=what, What=what_, name=c.name, hold=hold)
     text = text[:1].upper() + text[1:]
     close = f.close.format(alt=_alternative(c, r), general=_in_general(c, r)) if f.close else ""
     return f"{text} {close}".strip()
@@ -290,7 +295,7 @@ def outside_answers(env: Environment, task: Task, results: list[Any]) -> dict[st
     for f in _FORMS:
         parts = [_refusal(c, r, f) for r in task.refusals]
         parts += [_inform(c, f)] if task.outputs else []
-        text = " ".join(parts)
+        text = ("\n\n" if f.refuse.endswith("\n") else " ").join(parts)  # a laid-out part ends its own lines
         if text != task.answer:  # a form that changes nothing of the reference answer says nothing new
             out[f.name] = text
     return out

@@ -14,6 +14,7 @@ from envs.grading.answers import claimed, reason_given, says_no, without_json
 from envs.grading.restating import MAX_RESTATED, dumped_records, restated, rivals, shown_values, states_status
 
 from ..specs import SHOP, shop_env
+from .scoring_helpers import score_of
 
 RULE = {
     "id": "cancel_order.0",
@@ -61,12 +62,8 @@ def _shop_with_rule(enforced_by: str = "policy") -> EnvSpec:
 
 def _score(answer: str, task: dict | None = None, *, act: bool = False) -> float:
     env = shop_env(_shop_with_rule().model_dump(mode="json"))
-    t = Task.model_validate(task or REFUSED)
-    ep = env.episode(t)
-    ep.replay(t.gold_actions)
-    if act:
-        ep.call_tool("cancel_order", {"order_id": "O1"})
-    return score_episode(env, t, ep, answer=answer).reward
+    then = [("cancel_order", {"order_id": "O1"})] if act else []
+    return score_of(env, Task.model_validate(task or REFUSED), answer, then).reward
 
 
 @pytest.mark.parametrize(

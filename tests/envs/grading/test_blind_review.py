@@ -6,8 +6,6 @@ own words."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from envs import score_episode
@@ -22,10 +20,8 @@ from envs.quality.gaming import AGENTS, TARGETS
 from envs.quality.natural_answers import natural_answers
 from envs.quality.reported_answers import reported_answers
 from envs.quality.write_answers import write_answers
-from synthesis.domains.enforcement import assign_enforcement
-from synthesis.domains.ontology import load_ontology
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+
+from .scoring_helpers import generated_domain, score_after_gold
 
 #: Domains of the review whose enforced refusals rest on one status (those the strategies aimed at).
 DOMAINS = ("podcast_ad_campaigns", "lab_test_orders", "beauty_loyalty_rewards")
@@ -33,29 +29,12 @@ DOMAINS = ("podcast_ad_campaigns", "lab_test_orders", "beauty_loyalty_rewards")
 BOUND = 0.05
 
 
-@functools.cache
 def _generated() -> tuple[tuple[Environment, tuple[Task, ...]], ...]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in DOMAINS:
-        domain = assign_enforcement(domains[name])  # as the default catalog builds it
-        g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
-        tasks = generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0]
-        out.append((Environment(g.spec), tuple(tasks)))
-    return tuple(out)
+    return tuple(generated_domain(name) for name in DOMAINS)
 
 
 def _targets(name: str) -> list[tuple[Environment, Task]]:
     return [(env, t) for env, tasks in _generated() for t in tasks if task_class(env, t) in BLIND_ADVERSARIES[name]]
-
-
-def _score(env: Environment, task: Task, answer: str) -> float:
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
 
 
 def test_the_review_strategies_are_held_agents_of_the_bench():
@@ -75,10 +54,10 @@ def test_correct_refusals_still_pass_where_the_strategies_fail():
     refusals = _targets("echo-request")
     assert len(refusals) >= 10
     for env, task in refusals:
-        assert _score(env, task, task.answer or "") == 1.0, task.id
+        assert score_after_gold(env, task, task.answer or "") == 1.0, task.id
         for form in ("reason-after", "because"):
             if answer := natural_answers(env, task).get(form):
-                assert _score(env, task, answer) == 1.0, (task.id, form, answer)
+                assert score_after_gold(env, task, answer) == 1.0, (task.id, form, answer)
 
 
 def test_an_enforced_refusal_relayed_in_the_tools_words_passes():
@@ -106,7 +85,7 @@ def test_writes_made_then_denied_fail_and_confirmations_pass():
     for env, task in writes:
         assert play_blind("write-act-then-deny", env, task) == 0.0, task.id
         for form, answer in write_answers(env, task).items():
-            assert _score(env, task, answer) == 1.0, (task.id, form, answer)
+            assert score_after_gold(env, task, answer) == 1.0, (task.id, form, answer)
 
 
 def test_a_hedged_success_is_a_claim_and_a_supposed_failure_no_refusal():

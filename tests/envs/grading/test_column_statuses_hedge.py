@@ -6,11 +6,8 @@ own, still pass (docs/formats.md, "Answers", check 4)."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from envs import score_episode
 from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.hedges import hedged_statuses
@@ -20,26 +17,16 @@ from envs.quality.classes import ENFORCED_REFUSAL, task_class
 from envs.quality.natural_answers import natural_answers
 from envs.quality.outside_adversaries import outside_answer, play_outside
 from envs.quality.reported_answers import reported_answers
-from synthesis.domains.enforcement import assign_enforcement
-from synthesis.domains.ontology import load_ontology
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+
+from .scoring_helpers import generated_domain, score_after_gold
 
 #: Domains with refusals whose status column holds two or three values. Closing an already closed claim
 #: is no request a customer makes (measure 85), which took the first two domains' such refusals away.
 DOMAINS = ("unemployment_weekly_claims", "concert_ticket_orders", "credit_card_disputes", "dealership_test_drives")
 
 
-@functools.cache
 def _generated() -> tuple[tuple[Environment, tuple[Task, ...]], ...]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in DOMAINS:
-        domain = assign_enforcement(domains[name])  # as the default catalog builds it
-        g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
-        tasks = generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0]
-        out.append((Environment(g.spec), tuple(tasks)))
-    return tuple(out)
+    return tuple(generated_domain(name) for name in DOMAINS)
 
 
 def _status_refusals() -> list[tuple[Environment, Task]]:
@@ -52,15 +39,6 @@ def _status_refusals() -> list[tuple[Environment, Task]]:
             if 2 <= len(reason_labels(env.spec, task.refusals[0].reason)) <= 3:
                 found.append((env, task))
     return found
-
-
-def _score(env: Environment, task: Task, answer: str) -> float:
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
 
 
 def _own(env: Environment, task: Task) -> tuple[str, list[str]]:
@@ -93,9 +71,9 @@ def test_a_record_said_to_be_two_statuses_of_its_column_fails(lead):
         reason, others = _own(env, task)
         request = task.refusals[0].request.replace("my ", "your ", 1)
         hedge = lead.format(reason=reason, others=" or ".join(others))
-        assert task.answer and _score(env, task, task.answer) == 1.0
+        assert task.answer and score_after_gold(env, task, task.answer) == 1.0
         answer = f"I'm sorry, I can't {request}: {hedge}."
-        assert _score(env, task, answer) == 0.0, answer
+        assert score_after_gold(env, task, answer) == 0.0, answer
 
 
 def test_the_rules_statuses_then_the_records_own_pass():
@@ -113,7 +91,7 @@ def test_the_rules_statuses_then_the_records_own_pass():
             f"I'm sorry, I can't {request}. Only {others[0]} ones can be {participles(verb)[0]}; yours is {reason}.",
             f"I can't {request}: that is only possible while it is {others[0]}, and it is {reason}.",
         ):
-            assert _score(env, task, answer) == 1.0, answer
+            assert score_after_gold(env, task, answer) == 1.0, answer
         seen += 1
     assert seen >= 2
 
@@ -130,7 +108,7 @@ def test_the_allowed_statuses_form_and_the_natural_forms_still_pass():
             answers = {**natural_answers(env, task), **reported_answers(env, task, results)}
             for form, text in answers.items():
                 forms += form == "allowed-statuses"
-                assert _score(env, task, text) == 1.0, (task.id, form, text)
+                assert score_after_gold(env, task, text) == 1.0, (task.id, form, text)
     assert forms >= 4
 
 

@@ -9,7 +9,6 @@ import copy
 
 import pytest
 
-from envs import score_episode
 from envs.formats.task import Task
 from envs.grading.answers import says_no
 from envs.grading.everyday import EVERYDAY, blocked_values, kind_word, readings, spec_readings
@@ -17,6 +16,7 @@ from envs.grading.labels import label_stated
 from envs.grading.outputs import Reading, numbers_in
 
 from ..specs import shop_env
+from .scoring_helpers import score_after_gold
 from .test_answers import _shop_with_rule
 from .test_review_misses_67 import DELIVERED
 
@@ -100,10 +100,7 @@ def _score_delivered(answer: str, extra_status: str | None = None, rule: str | N
     if rule:
         spec["rules"][0]["text"] = rule
     env = shop_env(spec)
-    task = Task.model_validate(copy.deepcopy(DELIVERED))
-    ep = env.episode(task)
-    ep.replay(task.gold_actions)
-    return score_episode(env, task, ep, answer=answer).reward
+    return score_after_gold(env, Task.model_validate(copy.deepcopy(DELIVERED)), answer)
 
 
 def test_a_status_said_in_everyday_words_gives_the_reason():

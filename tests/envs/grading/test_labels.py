@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from envs import score_episode
 from envs.formats.task import Task
 from envs.grading.answers import says_no
 from envs.grading.labels import label_named, label_stated, phrasings
 
 from ..specs import SHOP, shop_env
+from .scoring_helpers import score_after_gold
 
 STATUSES = [
     "pending",
@@ -37,11 +37,7 @@ def _score(answer: str, *, status: str, task: dict[str, Any], other: str = "deli
     next(c for c in orders["columns"] if c["name"] == "status")["enum"] = STATUSES
     spec["seed"]["orders"][0]["status"] = status
     spec["seed"]["orders"][1]["status"] = other
-    env = shop_env(spec)
-    t = Task.model_validate(task)
-    episode = env.episode(t)
-    episode.replay(t.gold_actions)
-    return score_episode(env, t, episode, answer=answer).reward
+    return score_after_gold(shop_env(spec), Task.model_validate(task), answer)
 
 
 def _refusal(request: str, reason: str, claims: list[str] | None = None) -> dict[str, Any]:

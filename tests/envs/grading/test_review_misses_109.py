@@ -1,48 +1,25 @@
 """The seed-109 review's grading misses: a lazy refusal whose only number was its own promise ("please
 allow 2 business days") passed as giving the reason "2" (2 kW subscribed, 9 asked), and a careful
 total that said a cancelled payout was left out ("…was cancelled, so I haven't counted it") failed
-as giving a distractor. The tasks are generated as the default catalog builds them."""
+as giving a distractor, and so did a correct answer about a cancelled policy that added "Your other
+policy … is still active." The tasks are generated as the default catalog builds them."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from envs import score_episode
-from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.answers import claimed
 from envs.grading.spans import said_only_as_span
-from synthesis.domains.enforcement import assign_enforcement
-from synthesis.domains.ontology import load_ontology
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+
+from .scoring_helpers import generated_task, score_task
 
 SHARE, PAYOUTS = "community_solar_shares-005", "indie_music_distribution-002"
-
-
-@functools.cache
-def _generated(name: str) -> tuple[Environment, tuple[Task, ...]]:
-    domain = assign_enforcement(next(d for d in load_ontology() if d.id == name))
-    g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
-    return Environment(g.spec), tuple(generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0])
-
-
-def _score(task_id: str, answer: str) -> float:
-    env, tasks = _generated(task_id.rsplit("-", 1)[0])
-    task = next(t for t in tasks if t.id == task_id)
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
+POLICIES = "travel_insurance_claims-002"  # the status and coverage of a cancelled policy; another is active
 
 
 def _share_task() -> Task:
-    _, tasks = _generated("community_solar_shares")
-    return next(t for t in tasks if t.id == SHARE)
+    return generated_task(SHARE)[1]
 
 
 def test_the_share_task_is_the_reviewed_one() -> None:
@@ -69,7 +46,7 @@ def test_the_share_task_is_the_reviewed_one() -> None:
     ],
 )
 def test_a_count_said_only_as_days_is_no_reason_where_the_rule_counts_no_time(answer: str, reward: float) -> None:
-    assert _score(SHARE, answer) == reward
+    assert score_task(SHARE, answer) == reward
 
 
 def test_a_span_is_the_reason_where_the_rule_counts_time() -> None:
@@ -91,7 +68,7 @@ def test_a_span_is_the_reason_where_the_rule_counts_time() -> None:
     ],
 )
 def test_a_value_said_as_not_counted_is_no_distractor(answer: str, reward: float) -> None:
-    assert _score(PAYOUTS, answer) == reward
+    assert score_task(PAYOUTS, answer) == reward
 
 
 _DEPOSIT = "set up a check deposit of $52.08 for Roger's lunch account"
@@ -116,3 +93,25 @@ _REFUND = "refund my meal purchase for Chicken Tenders with Fries"
 )
 def test_a_sentence_going_on_about_the_action_done_claims_nothing(answer: str, claim: str | None) -> None:
     assert claimed(answer, ["refunded"], about=_REFUND, elsewhere=[_DEPOSIT], verb="refund") == claim
+
+
+@pytest.mark.parametrize(
+    ("answer", "reward"),
+    [
+        (
+            "Your travel policy TIP-955569001 is cancelled, with $8,356.34 of coverage remaining. Your other "
+            "policy, TIP-514144209, is still active.",
+            1.0,
+        ),
+        ("TIP-955569001 is cancelled; $8,356.34 of coverage remains. Your other policy is still active.", 1.0),
+        ("TIP-955569001 is cancelled, with $8,356.34 remaining. TIP-514144209 is still active.", 1.0),
+        # the other policy's every asked field, the other record first, or both records in one sentence
+        ("TIP-955569001 is cancelled, with $8,356.34 remaining. TIP-514144209 is active, with $6,814.71.", 0.0),
+        ("TIP-514144209 is active. TIP-955569001 is cancelled, with $8,356.34 of coverage remaining.", 0.0),
+        ("TIP-955569001 is cancelled and TIP-514144209 is active; coverage remaining $8,356.34.", 0.0),
+        ("The status is cancelled, with $8,356.34 remaining. It is also active.", 0.0),
+        ("Status of each: TP0044: active; TP0059: cancelled. Coverage remaining: 8356.34.", 0.0),
+    ],
+)
+def test_another_records_status_said_as_its_own_is_no_distractor(answer: str, reward: float) -> None:
+    assert score_task(POLICIES, answer) == reward

@@ -9,12 +9,12 @@ import copy
 
 import pytest
 
-from envs import score_episode
 from envs.formats.task import Task
 from envs.grading.labels import without_superseded
 from envs.grading.restating import reason_labels
 
 from ..specs import shop_env
+from .scoring_helpers import score_after_gold
 from .test_answers import CANCEL_DELIVERED, REFUSED, _score, _shop_with_rule
 
 
@@ -24,11 +24,7 @@ def _score_shipped(answer: str, task: dict) -> float:
     spec = _shop_with_rule().model_dump(mode="json")
     status = next(c for t in spec["tables"] if t["name"] == "orders" for c in t["columns"] if c["name"] == "status")
     status["enum"].append("shipped")
-    env = shop_env(spec)
-    t = Task.model_validate(task)
-    ep = env.episode(t)
-    ep.replay(t.gold_actions)
-    return score_episode(env, t, ep, answer=answer).reward
+    return score_after_gold(shop_env(spec), Task.model_validate(task), answer)
 
 
 #: Order O2 is delivered, its item I3 returned; O1 (shipped) is read too.

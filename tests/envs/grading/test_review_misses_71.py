@@ -10,12 +10,12 @@ import copy
 
 import pytest
 
-from envs import score_episode
 from envs.formats.task import Task
 from envs.grading.reports import turned_down
 from envs.grading.restating import dumped_records
 
 from ..specs import shop_env
+from .scoring_helpers import score_after_gold
 from .test_answers import REFUSED, _score, _shop_with_rule
 
 
@@ -126,11 +126,7 @@ CHARGE = {
 
 
 def _charged(answer: str) -> float:
-    env = shop_env(_shop_with_rule().model_dump(mode="json"))
-    task = Task.model_validate(CHARGE)
-    episode = env.episode(task)
-    episode.replay(task.gold_actions)
-    return score_episode(env, task, episode, answer=answer).reward
+    return score_after_gold(shop_env(_shop_with_rule().model_dump(mode="json")), Task.model_validate(CHARGE), answer)
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,8 @@ keys, or the asked field of every record, still reads records out."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from envs import score_episode
 from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.restating import dumped_records
@@ -22,40 +19,20 @@ from envs.quality.asked_record_adversaries import (
 from envs.quality.classes import INFORMATION, task_class
 from envs.quality.gaming import AGENTS, TARGETS
 from envs.quality.identified_answers import identified_answers
-from synthesis.domains.enforcement import assign_enforcement
-from synthesis.domains.ontology import load_ontology
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+
+from .scoring_helpers import generated_domain, generated_task, score_after_gold
 
 DOMAINS = ("streaming_subscriptions", "indie_music_distribution", "dealership_test_drives")
 #: The bound the issue sets on any gaming strategy, on the class it targets.
 BOUND = 0.05
 
 
-@functools.cache
 def _generated() -> dict[str, tuple[Environment, tuple[Task, ...]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = {}
-    for name in DOMAINS:
-        domain = assign_enforcement(domains[name])  # as the default catalog builds it
-        g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
-        tasks = generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0]
-        out[name] = (Environment(g.spec), tuple(tasks))
-    return out
+    return {name: generated_domain(name) for name in DOMAINS}
 
 
 def _task(task_id: str) -> tuple[Environment, Task]:
-    env, tasks = _generated()[task_id.rsplit("-", 1)[0]]
-    return env, next(t for t in tasks if t.id == task_id)
-
-
-def _score(env: Environment, task: Task, answer: str) -> float:
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
+    return generated_task(task_id)
 
 
 def _information() -> list[tuple[Environment, Task]]:
@@ -84,7 +61,7 @@ RENTAL, PAYOUT = "streaming_subscriptions-012", "indie_music_distribution-018"
 )
 def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str, answer: str) -> None:
     env, task = _task(task_id)
-    assert _score(env, task, answer) == 1.0
+    assert score_after_gold(env, task, answer) == 1.0
 
 
 @pytest.mark.parametrize(
@@ -111,7 +88,7 @@ def test_the_asked_value_beside_a_second_fact_of_its_record_passes(task_id: str,
 )
 def test_a_record_read_out_beside_the_asked_value_still_fails(task_id: str, answer: str) -> None:
     env, task = _task(task_id)
-    assert _score(env, task, answer) == 0.0
+    assert score_after_gold(env, task, answer) == 0.0
 
 
 def test_more_than_two_unasked_facts_read_the_record_out() -> None:
@@ -144,7 +121,7 @@ def test_every_second_fact_form_passes_where_the_gold_answer_does() -> None:
             episode.close()
         for form, answer in identified_answers(task, results).items():
             graded += 1
-            assert _score(env, task, answer) == 1.0, (task.id, form, answer)
+            assert score_after_gold(env, task, answer) == 1.0, (task.id, form, answer)
     assert graded >= 10
 
 

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from envs import score_episode
 from envs.engine import Environment
 from envs.formats.spec import EnvSpec
 from envs.formats.task import Task, ToolCall
 from envs.grading.unasked import refused_key, unasked_figures
 
 from ..specs import SHOP
+from .scoring_helpers import score_of
 from .test_answers import CANCEL_DELIVERED, RULE
 
 #: Ann asks to cancel O2, which is delivered: the tool allows only pending orders.
@@ -70,13 +70,7 @@ def _shop() -> Environment:
 
 
 def _score(answer: str) -> tuple[float, list[str | None]]:
-    env, task = _shop(), Task.model_validate(DELIVERED)
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        score = score_episode(env, task, episode, answer=answer)
-    finally:
-        episode.close()
+    score = score_of(_shop(), Task.model_validate(DELIVERED), answer)
     return score.reward, [c.error for c in score.checklist if not c.passed]
 
 

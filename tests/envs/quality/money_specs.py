@@ -9,6 +9,8 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
+from ..specs import params, tool
+
 
 def _table(name: str, columns: list[tuple[str, str]], parent: str | None = None, **enums: list[str]) -> dict[str, Any]:
     fks = [{"columns": ["patient_id"], "table": "patients", "references": ["patient_id"]}] if name != "patients" else []
@@ -91,20 +93,13 @@ RENTALS: dict[str, Any] = {
         "project_payments": [],
     },
     "tools": [
-        {
-            "name": "find_patient",
-            "description": "Find a patient by email.",
-            "kind": "read",
-            "parameters": {
-                "type": "object",
-                "required": ["email"],
-                "additionalProperties": False,
-                "properties": {"email": {"type": "string"}},
-            },
-            "steps": [
-                {"kind": "return", "shape": "value", "sql": "SELECT patient_id FROM patients WHERE email = :email"}
-            ],
-        }
+        tool(
+            "find_patient",
+            [{"kind": "return", "shape": "value", "sql": "SELECT patient_id FROM patients WHERE email = :email"}],
+            kind="read",
+            parameters=params(email={"type": "string"}),
+            description="Find a patient by email.",
+        )
     ],
 }
 

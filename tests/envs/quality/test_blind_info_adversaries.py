@@ -9,11 +9,11 @@ from envs.engine import Environment
 from envs.formats.task import Task
 from envs.grading.outputs import as_number, numbers_in
 from envs.grading.restating import dumped_records
-from envs.grading.scoring import score_episode
 from envs.quality.blind_info_adversaries import BLIND_INFO_ADVERSARIES, blind_info_answer, play_blind_info
 from envs.quality.classes import INFORMATION, task_class
 from envs.quality.gaming import AGENTS, OPEN_AGENTS, TARGETS
 
+from ..grading.scoring_helpers import score_after_gold
 from .generated_envs import generated as generated_envs
 
 #: Two of the domains the reviewer measured on: memberships and redemptions in several states each.
@@ -25,15 +25,6 @@ def questions() -> list[tuple[Environment, Task]]:
     return [
         (env, task) for env, tasks in generated_envs(DOMAINS) for task in tasks if task_class(env, task) == INFORMATION
     ]
-
-
-def _score(env: Environment, task: Task, answer: str) -> float:
-    episode = env.episode(task)
-    try:
-        episode.replay(task.gold_actions)
-        return score_episode(env, task, episode, answer=answer).reward
-    finally:
-        episode.close()
 
 
 def test_the_four_are_held_agents_of_the_bench_on_information_tasks():
@@ -53,7 +44,7 @@ def test_the_four_are_held_agents_of_the_bench_on_information_tasks():
 def test_each_strategy_passes_at_most_one_question_and_the_reference_answers_all(questions):
     assert len(questions) >= 6
     for env, task in questions:
-        assert _score(env, task, task.answer or " ".join(task.outputs)) == 1.0, task.id
+        assert score_after_gold(env, task, task.answer or " ".join(task.outputs)) == 1.0, task.id
     for name in BLIND_INFO_ADVERSARIES:
         passed = [task.id for env, task in questions if play_blind_info(name, env, task) == 1.0]
         assert len(passed) <= max(1, 0.05 * len(questions)), (name, passed)
@@ -68,14 +59,14 @@ def test_a_sum_over_every_state_fails_a_total_of_one_state_and_the_total_alone_p
         if total is None or total not in numbers_in(answer):
             continue
         # the right sum is among those it says, beside another state's: that is no answer
-        assert _score(env, task, answer) == 0.0, (task.id, answer)
+        assert score_after_gold(env, task, answer) == 0.0, (task.id, answer)
         assert any(as_number(d) in numbers_in(answer) for d in task.distractors), (task.id, answer)
         for correct in (
             f"Your total comes to ${total:,.2f}.",
             f"Altogether that's {total:.2f} dollars.",
             f"Adding them up, I get ${total:,.2f} in total.",
         ):
-            assert _score(env, task, correct) == 1.0, (task.id, correct)
+            assert score_after_gold(env, task, correct) == 1.0, (task.id, correct)
         return
     pytest.fail("no total question whose answer the sum-by-status strategy states")
 

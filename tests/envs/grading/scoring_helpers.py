@@ -1,0 +1,54 @@
+"""How the grading tests score an answer: a task's gold calls replayed on a fresh episode, then the
+answer graded on the state they leave, as the bench scores an agent that did the right things."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+from envs import score_episode
+from envs.engine import Environment
+from envs.formats.task import Task
+from envs.grading.results import Score
+from synthesis.domains.enforcement import assign_enforcement
+from synthesis.domains.ontology import load_ontology
+from synthesis.tasks.taskgen import generate_tasks
+from synthesis.tools.envgen import generate_env
+
+
+def score_of(env: Environment, task: Task, answer: str, then: Iterable[tuple[str, dict[str, Any]]] = ()) -> Score:
+    """The score ``answer`` earns on ``task`` after its gold calls and the tool calls ``then``
+    (an agent that also did what it should not have)."""
+    episode = env.episode(task)
+    try:
+        episode.replay(task.gold_actions)
+        for tool, arguments in then:
+            episode.call_tool(tool, arguments)
+        return score_episode(env, task, episode, answer=answer)
+    finally:
+        episode.close()
+
+
+def score_after_gold(env: Environment, task: Task, answer: str) -> float:
+    """The reward ``answer`` earns on ``task`` after its gold calls."""
+    return score_of(env, task, answer).reward
+
+
+@functools.cache
+def generated_domain(name: str) -> tuple[Environment, tuple[Task, ...]]:
+    """Domain ``name`` and its tasks, generated as the default catalog builds them (seed 0, 30 tasks)."""
+    domain = assign_enforcement(next(d for d in load_ontology() if d.id == name))
+    g, twin = generate_env(domain, seed=0), generate_env(domain, seed=0, enforce_all=True)
+    return Environment(g.spec), tuple(generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0])
+
+
+def generated_task(task_id: str) -> tuple[Environment, Task]:
+    """The environment and the task of id ``task_id`` (its domain generated as above)."""
+    env, tasks = generated_domain(task_id.rsplit("-", 1)[0])
+    return env, next(t for t in tasks if t.id == task_id)
+
+
+def score_task(task_id: str, answer: str) -> float:
+    """The reward ``answer`` earns on the generated task ``task_id`` after its gold calls."""
+    return score_after_gold(*generated_task(task_id), answer)
