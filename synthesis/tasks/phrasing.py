@@ -420,8 +420,13 @@ class Phrasing:
         lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
         lead = "I'd like to" if asked_for and first else lead
         words = action.split()
-        if about and len(words) >= 3 and words[-2] in ("a", "an") and about[0].split()[0] == words[-1]:
-            # "reserve campsite SITE-013504302", not "reserve a campsite for campsite SITE-013504302"
+        named = about[0].split() if about else []
+        same_noun = named[:1] == words[-1:] or (
+            named[:1] == ["the"] and named[1:2] != ["same"] and named[-1:] == words[-1:]
+        )
+        if len(words) >= 3 and words[-2] in ("a", "an") and same_noun:
+            # "reserve campsite SITE-013504302" and "reserve the cheapest tent campsite", not "reserve
+            # a campsite for campsite SITE-013504302"
             action, about = " ".join([*words[:-2], about[0]]), about[1:]
         if about:
             action += " for " + " and ".join(about)

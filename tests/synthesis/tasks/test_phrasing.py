@@ -374,3 +374,7 @@ def test_a_new_record_named_like_its_request_is_not_said_twice() -> None:
         "Reserve a campsite for some nights", ["campsite SITE-013504302"], {}, first=False
     )
     assert said == "I'd also like to reserve campsite SITE-013504302.", said
+    ranked = Phrasing(random.Random(0)).create_request(
+        "Reserve a campsite for some nights", ["the most expensive tent campsite"], {}, first=False
+    )
+    assert ranked == "I'd also like to reserve the most expensive tent campsite.", ranked
