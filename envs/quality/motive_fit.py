@@ -30,7 +30,8 @@ contradicts the record when it says:
 
 ``requests_unexplained`` counts, in tasks that give a reason for some request, the requests they
 give none for (writes and refusals beyond the reasons given: "After that, extend the access for the
-same program enrollment.").
+same program enrollment."); a record added to one an earlier write acted on ("a room arrangement for
+the same tour booking") has that write's reason.
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ def motive_fit_counts(spec: EnvSpec, tasks: list[Task]) -> MotiveFitCounts:
         calls += [r.call for r in task.refusals if r.call is not None]
         reasons = [f for f in task.user.known_facts if f.startswith("Why I")]
         if reasons:
-            out.requests_unexplained += max(0, len(calls) - len(reasons))
+            added = sum(_added_to_earlier(c, calls[:i], keyed, rows) for i, c in enumerate(calls))
+            out.requests_unexplained += max(0, len(calls) - added - len(reasons))
         unclaimed = list(calls)
         for fact in reasons:
             found = _pair(fact, unclaimed)
@@ -194,6 +196,30 @@ def _pair(fact: str, calls: list[ToolCall]) -> tuple[ToolCall, str, str | None] 
         call = next((c for c in calls if column in c.arguments), None)
         return (call, m.group(2), column) if call is not None else None
     return None
+
+
+def _acted_on(call: ToolCall, keyed: dict[str, TableSpec]) -> tuple[str, Any] | None:
+    """The key argument ``call`` acts on and its value (as :func:`_record` reads it), or None."""
+    keys = [name for name in call.arguments if name in keyed]
+    keys.sort(key=lambda name: not call.tool.endswith(_stem(keyed[name].name)))
+    return (keys[0], call.arguments[keys[0]]) if keys else None
+
+
+def _added_to_earlier(
+    call: ToolCall, earlier: list[ToolCall], keyed: dict[str, TableSpec], rows: dict[str, dict[Any, dict[str, Any]]]
+) -> bool:
+    """Whether ``call`` adds a record to one an earlier write of the task acted on or made (a key
+    the seed does not hold: "a consent form for the same vaccination appointment" just booked): the
+    reason given for that write is its reason too, and a second one would be made up ("It belongs
+    with it, so I'd rather do both now.")."""
+    if not earlier or any(call.tool.endswith(_stem(keyed[name].name)) for name in call.arguments if name in keyed):
+        return False  # the first request, or one that acts on a record of its own
+    acted = {_acted_on(c, keyed) for c in earlier}
+    return any(
+        (name, value) in acted or value not in rows[keyed[name].name]
+        for name, value in call.arguments.items()
+        if name in keyed
+    )
 
 
 def _record(call: ToolCall, keyed: dict[str, TableSpec], rows: dict[str, dict[Any, dict[str, Any]]]) -> _Record | None:

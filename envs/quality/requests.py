@@ -22,6 +22,11 @@ Read from the instruction (the user's first message) alone (docs/synthesis.md, "
 * ``form_choice_tasks`` (measure 64): instructions that give a detail as a choice off a form: "I'd
   go with jeep for the make.", "Slow speed symptom, please." (a person says "It's a Jeep.", "The
   internet has been really slow.").
+* ``stitched_tasks`` (measure 115): instructions stitched from parts of a request: the record a new
+  one is for said in a sentence of its own ("I'd also like to ask for a room arrangement. It is for
+  the same tour booking."), or a reason that says only that a request goes with the one before ("It
+  belongs with it, so I'd rather do both now."); a person says "a twin room for the same tour
+  booking" and gives the reason once.
 """
 
 from __future__ import annotations
@@ -74,6 +79,12 @@ _LABEL_VOICED = re.compile(
     r"\bFor the [a-z ]+, it's [\d.,]+\.|\bThey're my other\.|\bIt's an? [\w ]+ (?:vehicle|device|appliance)\."
 )
 
+#: A record said in a sentence of its own after its request, or a reason that is only "it goes with it".
+_STITCHED = re.compile(
+    r"(?:^|[.!?]\s)It is for\b|\b(?:It belongs with it|It goes with what I just asked about|"
+    r"everything for it is in one place|I'd rather sort it all out in one go)\b"
+)
+
 
 @dataclass
 class RequestCounts:
@@ -85,6 +96,7 @@ class RequestCounts:
     unknown_value_named_tasks: int = 0
     form_choice_tasks: int = 0
     label_voiced_tasks: int = 0
+    stitched_tasks: int = 0
 
 
 def has_motive(text: str) -> bool:
@@ -102,6 +114,12 @@ def has_motive(text: str) -> bool:
         if _SUBJECT.match(sentence) and not _NOT_A_REASON.search(sentence) and not _DETAIL.match(sentence):
             return True
     return False
+
+
+def is_stitched(text: str) -> bool:
+    """Whether ``text`` names a new record's parent in a sentence of its own, or gives a reason that
+    says only that a request goes with the one before (measure 115)."""
+    return _STITCHED.search(text) is not None
 
 
 def dictates_form(text: str) -> bool:
@@ -128,4 +146,5 @@ def request_counts(tasks: list[Task]) -> RequestCounts:
         out.unknown_value_named_tasks += names_by_unknown_value(text)
         out.form_choice_tasks += _FORM_CHOICE.search(text) is not None
         out.label_voiced_tasks += _LABEL_VOICED.search(text) is not None
+        out.stitched_tasks += is_stitched(text)
     return out

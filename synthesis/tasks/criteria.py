@@ -1,6 +1,6 @@
 """Records the user names by a criterion instead of a value: the agent must compare to find them.
 
-"Cancel my booked reservation with the earliest check-in date", "It is for the economy flight with
+"Cancel my booked reservation with the earliest check-in date", "a seat for the economy flight with
 the lowest price": what the user says fits several records, and only comparing them on the named
 attribute gives the one meant. A criterion is used only where it has exactly one answer (no tie, at
 least two records fit) and that answer is a record the policy lets the action use; the gold calls

@@ -251,6 +251,12 @@ def _is_limit(column: str) -> bool:
     return "deadline" in words or words[-1] in ("by", "until")
 
 
+def _is_due(column: str) -> bool:
+    """Whether a date column is when something falls due (``due_date``, ``due_on``): a bill is named
+    by it, but a loan or a contract with a title of its own is named by that first."""
+    return "due" in column.split("_")
+
+
 def handles(
     domain: Domain,
     entity: Entity,
@@ -313,6 +319,8 @@ def single_out(
         options.sort(key=lambda h: h.preference)  # stable: random within a rank
     options.sort(key=lambda h: h.preference != OWN_NAME)  # a person by their name, always first
     options.sort(key=lambda h: h.limit)  # "my title with the return deadline on February 11": last
+    if any(h.preference == 0 for h in options):  # a title or a code: "my loan for Tidy Windows"
+        options.sort(key=lambda h: h.limit or _is_due(h.column))  # before "my loan due on March 21"
     named = [h for h in options if not h.is_amount]
     for h in named:
         if not any(h.fits(s, parents) for s in others):

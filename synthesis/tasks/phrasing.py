@@ -371,7 +371,9 @@ class Phrasing:
         if shift is not None and (span := spanned(verb, _span(shift), extra[shift])):
             extra.pop(shift)  # "postpone my lesson by 2 days", "pause it for 14 days", not "I need 14 days."
             action, said = (action + span, "") if span[0] in " ," else (action, f" {span}")
-        details = (f" {motive}" if motive else "") + said + self._details(extra)
+        # the details belong to the request and come with it; the reason comes after them, so no
+        # detail is left as a fragment after the reason ("… before I forget. A benefit amount of $38.65.")
+        details = said + self._details(extra) + (f" {motive}" if motive else "")
         if not first:
             return (
                 self.rng.choice(
@@ -394,8 +396,10 @@ class Phrasing:
     def create_request(
         self, description: str, about: list[str], details: dict[str, Any], *, first: bool, motive: str | None = None
     ) -> str:
-        """A request for a new record, from the create's description: "I'd like to book a seat on a
-        flight. It is for flight AW1234. The cabin should be economy."."""
+        """A request for a new record, from the create's description, with the records it is for
+        (``about``) inside it and its details before the reason: "I'd like to book a seat for flight
+        AW1234. The cabin should be economy."; never "It is for the same tour booking." as a sentence
+        of its own (measure 115)."""
         action = description.split(";")[0].split(", ")[0].rstrip(".")
         # the verb and its object, as a user says it ("book a tour"), not the tool's description of
         # what it is for ("book a tour of an apartment at a future time")
@@ -415,9 +419,19 @@ class Phrasing:
         action = re.sub(r"^(?:request|ask|apply) to ", "", action)
         lead = self.rng.choice(["I'd like to", "Could you", "Please"]) if first else "I'd also like to"
         lead = "I'd like to" if asked_for and first else lead
-        text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}" + (f" {motive}" if motive else "")
-        text += "".join(f" It is for {p}." for p in about)
-        return text + self._details(details)
+        words = action.split()
+        named = about[0].split() if about else []
+        same_noun = named[:1] == words[-1:] or (
+            named[:1] == ["the"] and named[1:2] != ["same"] and named[-1:] == words[-1:]
+        )
+        if len(words) >= 3 and words[-2] in ("a", "an") and same_noun:
+            # "reserve campsite SITE-013504302" and "reserve the cheapest tent campsite", not "reserve
+            # a campsite for campsite SITE-013504302"
+            action, about = " ".join([*words[:-2], about[0]]), about[1:]
+        if about:
+            action += " for " + " and ".join(about)
+        text = f"{lead} {action}{'?' if lead == 'Could you' else '.'}" + self._details(details)
+        return text + (f" {motive}" if motive else "")
 
     def update_request(self, column: str, phrase: str, value: Any, *, first: bool, motive: str | None = None) -> str:
         """A change of one field, with why (``motive``): "Please change the address of my account to 14

@@ -82,23 +82,15 @@ def update_motive(column: str, key: str) -> str:
     return pick(options, f"{column}|{key}", refused=False) or _UPDATE[0].text
 
 
-#: A record added to one the user just asked about (a document to the same claim, a payment on the
-#: same bill): it belongs with that request.
-_FOLLOWS = motives_of(
-    "That way everything for it is in one place.",
-    "It goes with what I just asked about.",
-    "I'd rather sort it all out in one go.",
-    "It belongs with it, so I'd rather do both now.",
-)
-
-
-def create_motive(action: str, key: str, *, follows: bool = False) -> str:
+def create_motive(action: str, key: str, *, follows: bool = False) -> str | None:
     """Why the user asks for a new record (``action``: "book a tour", "file a claim"); ``follows``:
-    it is for a record the task just named ("It is for the same claim.")."""
-    head = action.split()[0].lower() if action.split() else ""
+    it is for a record the task just named ("a twin room for the same tour booking"), None: the
+    request it goes with gave the reason, and "It belongs with it, so I'd rather do both now." says
+    nothing of the user's situation (measure 115)."""
     if follows:
-        options = _FOLLOWS
-    elif set(action.lower().split()) & {"vehicle", "car"}:  # a car is bought, not a plan that grew
+        return None
+    head = action.split()[0].lower() if action.split() else ""
+    if set(action.lower().split()) & {"vehicle", "car"}:  # a car is bought, not a plan that grew
         options = motives_of(
             "I've just bought another car.",
             "We've got a second car at home now.",

@@ -267,3 +267,28 @@ def test_generated_tasks_give_no_motive_that_contradicts_their_record(domain: st
     assert counts.motives_checked >= 20
     assert counts.motives_contradicting == 0
     assert counts.requests_unexplained == 0
+
+
+def test_a_record_added_to_one_just_acted_on_has_that_request_s_reason() -> None:
+    """guided_tour_packages-028 (seed 109): "It belongs with it, so I'd rather do both now." was made
+    up for a room request on the tour booking just named; the booking's reason is its reason. A
+    record added to one no earlier write touched still needs its own."""
+    spec = _spec("vaccination_clinic_bookings")
+    visit = _row(spec, "vaccination_appointments", status="booked")
+    key, owner = visit["vaccination_appointment_id"], visit["recipient_id"]
+    check_in = ToolCall(
+        tool="check_in_vaccination_appointment", arguments={"vaccination_appointment_id": key, "recipient_id": owner}
+    )
+    form = ToolCall(
+        tool="create_consent_form",
+        arguments={"vaccination_appointment_id": key, "guardian_name": "Lee Park", "has_allergies": True},
+    )
+    why = "Why I'm asking to check in it: I'd rather not queue when I arrive."
+    added = _task(spec, why, check_in).model_copy(update={"gold_actions": [check_in, form]})
+    assert motive_fit_counts(spec, [added]).requests_unexplained == 0
+    other = next(
+        r["vaccination_appointment_id"] for r in spec.seed["vaccination_appointments"] if r["recipient_id"] != owner
+    )
+    elsewhere = form.model_copy(update={"arguments": {**form.arguments, "vaccination_appointment_id": other}})
+    apart = added.model_copy(update={"gold_actions": [check_in, elsewhere]})
+    assert motive_fit_counts(spec, [apart]).requests_unexplained == 1

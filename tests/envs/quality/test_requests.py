@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from envs.quality.requests import dictates_form, has_motive, names_by_column
+from envs.quality.requests import dictates_form, has_motive, is_stitched, names_by_column
 from envs.quality.spoken import spoken_spellings, spoken_when
 from envs.quality.text import normalize, numbers_in, value_features
 
@@ -89,3 +89,18 @@ def test_a_record_named_by_its_day_in_words_is_told_from_its_siblings() -> None:
     other = value_features(("hearing_at",), "datetime", "2026-02-01 09:00:00")
     assert {f.key[-2] for f in other if f.said_in(said, numbers_in(said))} == {"month"}  # not February 1
     assert spoken_spellings("09:30") == ("9:30 am",)
+
+
+@pytest.mark.parametrize(
+    ("text", "stitched"),
+    [
+        ("I'd also like to ask for a room arrangement. It is for the same tour booking. It's a twin room.", True),
+        ("Please add a guest to my tour booking. Our plans grew. It belongs with it, so I'd rather do both now.", True),
+        ("I'd like to add a photo. That way everything for it is in one place.", True),
+        ("I'd also like to ask for a room arrangement for the same tour booking. It's a twin room.", False),
+        ("Please cancel my booking. It is for my sister, who can't come anymore.", True),
+        ("Please cancel my booking. My sister can't come; it is for her.", False),
+    ],
+)
+def test_a_request_stitched_from_parts_is_found(text: str, stitched: bool) -> None:
+    assert is_stitched(text) is stitched

@@ -82,6 +82,7 @@ def test_the_same_request_gets_the_same_motive_and_others_vary() -> None:
         "I've moved to a new place.",
     }
     assert create_motive("Book a tour of an apartment", "U1") and create_motive("File a claim", "U1")
+    assert create_motive("Ask for a room arrangement", "U1", follows=True) is None  # its request gave the reason
 
 
 def test_two_requests_of_one_task_are_not_given_the_same_words() -> None:

@@ -393,3 +393,22 @@ def test_a_limit_the_business_sets_names_a_record_only_when_nothing_else_does() 
         assert found is not None and [h.column for h in found] == ["loaned_on"]
     alone = single_out([deadline], [sibling], {}, random.Random(0))
     assert alone is not None and alone[0].column == "return_deadline"
+
+
+def test_a_due_date_names_a_record_only_after_its_title() -> None:
+    """library_loans-030 (seed 109): loans told apart by their due date, not the book's title; a bill
+    with nothing else of its own is still "my bill due on March 3"."""
+    from synthesis.tasks.naming import Handle
+
+    due = Handle("due on March 21", "due_date", "2026-03-21", None, True, preference=1)
+    title = Handle("for Tidy Windows", "title", "Tidy Windows", None, False, preference=0)
+    sibling = {"due_date": "2026-03-18", "title": "Open Water"}
+    for seed in range(20):
+        found = single_out([due, title], [sibling], {}, random.Random(seed))
+        assert found is not None and [h.column for h in found] == ["title"]
+    kind = Handle("for the water bill", "kind", "water", None, False, preference=3)
+    picked = {
+        tuple(h.column for h in single_out([due, kind], [{**sibling, "kind": "gas"}], {}, random.Random(s)) or [])
+        for s in range(20)
+    }
+    assert ("due_date",) in picked  # no title: a due date names it as often as before

@@ -221,11 +221,13 @@ def test_details_are_said_as_a_person_says_them_not_as_form_fields(
     assert not dictates_form(text), text
 
 
-def test_a_request_says_why_before_its_details() -> None:
+def test_a_request_says_why_after_its_details() -> None:
+    """A detail after the reason reads as a fragment stitched on ("I'm travelling for a few weeks.
+    It's for 2 nights."; the seed-109 review): the details go with the request, the reason closes it."""
     say = Phrasing(random.Random(0))
     text = say.request("book", RECORD, {"nights": 2}, motive="I'm travelling for a few weeks.")
-    assert text.endswith("order O1. I'm travelling for a few weeks. It's for 2 nights.") or text.endswith(
-        "order O1? I'm travelling for a few weeks. It's for 2 nights."
+    assert text.endswith("order O1. It's for 2 nights. I'm travelling for a few weeks.") or text.endswith(
+        "order O1? It's for 2 nights. I'm travelling for a few weeks."
     ), text
     changed = say.update_request("address", RECORD, "14 Elm Street", first=True, motive="I've just moved.")
     assert changed.endswith("to 14 Elm Street. I've just moved."), changed
@@ -338,3 +340,41 @@ def test_an_address_given_for_someone_is_theirs_never_a_made_up_handle() -> None
     assert re.fullmatch(r"patricia\.watkins@example\.(?:org|net)", values.email("Patricia Watkins"))
     assert re.fullmatch(r"[a-z]+\.[a-z]+@example\.(?:org|net)", values.email())
     assert values.email("Dr. Anne-Marie O'Neil Jr").startswith("annemarie.oneil@")
+
+
+def test_a_new_record_names_what_it_is_for_inside_its_request_and_its_details_before_the_reason() -> None:
+    """guided_tour_packages-028 (seed 109): "I'd also like to ask for a room arrangement. It belongs
+    with it, so I'd rather do both now. It is for the same tour booking. It's a twin room."."""
+    say = Phrasing(random.Random(0))
+    asked = say.create_request(
+        "Ask for a room arrangement for a tour booking",
+        ["the same tour booking"],
+        {"room_type": "twin"},
+        first=False,
+        motive="We're travelling as two friends.",
+    )
+    assert asked == (
+        "I'd also like to ask for a room arrangement for the same tour booking. It's a twin room. "
+        "We're travelling as two friends."
+    ), asked
+
+
+def test_a_detail_of_a_request_comes_before_its_reason() -> None:
+    """eyewear_prescription_orders-023: "… I'd rather use it before I forget. A benefit amount of
+    $38.65, please." left the amount as a fragment after the reason."""
+    said = Phrasing(random.Random(0)).request(
+        "add_hours", "my move job", {"extra_hours": 3}, first=False, motive="We're bringing more than we planned."
+    )
+    assert said.endswith("to my move job. I need 3 extra hours. We're bringing more than we planned."), said
+
+
+def test_a_new_record_named_like_its_request_is_not_said_twice() -> None:
+    """campground_site_reservations: "reserve a campsite for campsite SITE-013504302"."""
+    said = Phrasing(random.Random(0)).create_request(
+        "Reserve a campsite for some nights", ["campsite SITE-013504302"], {}, first=False
+    )
+    assert said == "I'd also like to reserve campsite SITE-013504302.", said
+    ranked = Phrasing(random.Random(0)).create_request(
+        "Reserve a campsite for some nights", ["the most expensive tent campsite"], {}, first=False
+    )
+    assert ranked == "I'd also like to reserve the most expensive tent campsite.", ranked
