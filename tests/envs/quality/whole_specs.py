@@ -9,6 +9,8 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
+from ..specs import params, tool
+
 
 def _table(name: str, columns: list[tuple[str, str]], *parents: str, **enums: list[str]) -> dict[str, Any]:
     fks = [{"columns": [f"{p}_id"], "table": f"{p}s", "references": [f"{p}_id"]} for p in parents]
@@ -97,20 +99,13 @@ TOURS: dict[str, Any] = {
         ],
     },
     "tools": [
-        {
-            "name": "find_traveler",
-            "description": "Find a traveler by email.",
-            "kind": "read",
-            "parameters": {
-                "type": "object",
-                "required": ["email"],
-                "additionalProperties": False,
-                "properties": {"email": {"type": "string"}},
-            },
-            "steps": [
-                {"kind": "return", "shape": "value", "sql": "SELECT traveler_id FROM travelers WHERE email = :email"}
-            ],
-        }
+        tool(
+            "find_traveler",
+            [{"kind": "return", "shape": "value", "sql": "SELECT traveler_id FROM travelers WHERE email = :email"}],
+            kind="read",
+            parameters=params(email={"type": "string"}),
+            description="Find a traveler by email.",
+        )
     ],
 }
 

@@ -12,13 +12,11 @@ import pytest
 from envs import Environment, Task, check_env
 from envs.formats.spec import EnvSpec
 from envs.quality.customer_voice import SEVERAL, customer_voice, opening, unfounded
-from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.asked_values import ask_after_writes
 from synthesis.tasks.chain import Chain, Goal
 from synthesis.tasks.phrasing import EMAIL_FACTS, NAME_FACTS, Phrasing
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
 from tests.envs.quality.test_customer_voice import LAYAWAYS
+from tests.synthesis.tasks.generated import generated_tasks
 
 #: Measuring domains where a user resumes one membership and pauses another, or holds several parcels.
 _DOMAINS = ("car_wash_memberships", "parcel_delivery_exceptions")
@@ -26,12 +24,7 @@ _DOMAINS = ("car_wash_memberships", "parcel_delivery_exceptions")
 
 @pytest.fixture(scope="module")
 def generated() -> list[tuple[EnvSpec, list[Task]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in _DOMAINS:
-        g = generate_env(domains[name], seed=0)
-        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
-    return out
+    return generated_tasks(_DOMAINS)
 
 
 def test_one_of_my_is_said_only_where_two_records_could_take_the_request(

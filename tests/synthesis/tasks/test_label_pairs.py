@@ -7,10 +7,8 @@ import pytest
 
 from envs import Environment, Task, score_episode
 from envs.formats.spec import EnvSpec
-from synthesis.domains.ontology import load_ontology
 from synthesis.tasks.label_pairs import ask_pair, pair_label, read_value
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+from tests.synthesis.tasks.generated import generated_tasks
 
 from ..domains import library
 
@@ -19,12 +17,7 @@ _DOMAINS = ("airline_rebooking", "bike_shop_repairs", "banquet_event_planning", 
 
 @pytest.fixture(scope="module")
 def generated() -> list[tuple[EnvSpec, list[Task]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in _DOMAINS:
-        g = generate_env(domains[name], seed=0)
-        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
-    return out
+    return generated_tasks(_DOMAINS)
 
 
 def test_the_read_value_is_asked_of_the_same_record():

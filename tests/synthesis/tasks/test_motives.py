@@ -20,6 +20,7 @@ from synthesis.tasks.phrasing import Phrasing
 from synthesis.tasks.record_motives import create_motive, update_motive
 from synthesis.tasks.taskgen import generate_tasks
 from synthesis.tools.envgen import generate_env
+from tests.synthesis.tasks.generated import generated_tasks
 
 
 def _every_motive() -> set[Motive]:
@@ -112,12 +113,7 @@ _DOMAINS = ("streaming_subscriptions", "building_permit_applications", "game_sto
 
 @pytest.fixture(scope="module")
 def generated() -> list[tuple[EnvSpec, list[Task]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in _DOMAINS:
-        g = generate_env(domains[name], seed=0)
-        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
-    return out
+    return generated_tasks(_DOMAINS)
 
 
 def test_every_generated_request_says_why_in_a_persons_words(generated: list[tuple[EnvSpec, list[Task]]]) -> None:
@@ -149,10 +145,7 @@ def test_a_payment_the_user_receives_is_waited_for_not_paid_from_savings():
 
 def test_a_buyback_the_bank_pays_is_asked_for_as_money_awaited():
     from synthesis.domains.enforcement import assign_enforcement
-    from synthesis.domains.ontology import load_ontology
     from synthesis.tasks.motives import PAYOUT_VERB, family
-    from synthesis.tasks.taskgen import generate_tasks
-    from synthesis.tools.envgen import generate_env
 
     d = assign_enforcement(next(x for x in load_ontology() if x.id == "currency_exchange_orders"))
     served = generate_env(d, seed=0)

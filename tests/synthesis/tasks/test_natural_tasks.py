@@ -26,9 +26,10 @@ from synthesis.tasks.chain import Chain, ChainBroken
 from synthesis.tasks.checklist import Checklist
 from synthesis.tasks.naming import _own_fragment, handles, single_out
 from synthesis.tasks.phrasing import Phrasing
-from synthesis.tasks.taskgen import TaskGenerator, generate_tasks
+from synthesis.tasks.taskgen import TaskGenerator
 from synthesis.tasks.values import UserValues
 from synthesis.tools.envgen import generate_env
+from tests.synthesis.tasks.generated import generated_tasks
 
 from ..domains import library
 
@@ -46,12 +47,7 @@ _DOMAINS = (
 
 @pytest.fixture(scope="module")
 def generated() -> list[tuple[EnvSpec, list[Task]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in _DOMAINS:
-        g = generate_env(domains[name], seed=0)
-        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
-    return out
+    return generated_tasks(_DOMAINS)
 
 
 def test_generated_tasks_pass_every_naturalness_measure(generated: list[tuple[EnvSpec, list[Task]]]) -> None:

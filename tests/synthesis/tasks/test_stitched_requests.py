@@ -11,9 +11,7 @@ import pytest
 from envs import Task, check_env
 from envs.formats.spec import EnvSpec
 from envs.quality.requests import is_stitched, request_counts
-from synthesis.domains.ontology import load_ontology
-from synthesis.tasks.taskgen import generate_tasks
-from synthesis.tools.envgen import generate_env
+from tests.synthesis.tasks.generated import generated_tasks
 
 #: Domains whose creates hang off a record the user just named (a room request on a tour booking, a
 #: licence on an asset, a session on a membership).
@@ -22,12 +20,7 @@ _DOMAINS = ("guided_tour_packages", "stock_photo_licensing", "coworking_space_me
 
 @pytest.fixture(scope="module")
 def generated() -> list[tuple[EnvSpec, list[Task]]]:
-    domains = {d.id: d for d in load_ontology()}
-    out = []
-    for name in _DOMAINS:
-        g = generate_env(domains[name], seed=0)
-        out.append((g.spec, generate_tasks(domains[name], g.spec, g.meta, count=30, seed=0)[0]))
-    return out
+    return generated_tasks(_DOMAINS)
 
 
 def test_no_generated_request_is_stitched_from_parts(generated: list[tuple[EnvSpec, list[Task]]]) -> None:
