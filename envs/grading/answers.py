@@ -359,7 +359,7 @@ def claimed(
         s = s.replace("_", " ")
         for rule in rules:
             s = s.replace(rule, " ")
-        said = set(re.findall(r"[a-z0-9]+", s)) - words
+        said = _words(s) - words
         if said & other_words and not said & about_words:
             other_before = True
             continue  # about another of the task's actions
@@ -486,5 +486,12 @@ _GENERIC = frozenset(
 )
 
 
+def _words(text: str) -> set[str]:
+    """The words of ``text``, a hyphenated one also joined: "add-on" names what a tool's ``addon``
+    does, "check-in" its ``checkin``."""
+    compounds = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", text)
+    return set(re.findall(r"[a-z0-9]+", text)) | {c.replace("-", "") for c in compounds}
+
+
 def _content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", _clean(text).replace("_", " ")) if len(w) > 2} - _GENERIC
+    return {w for w in _words(_clean(text).replace("_", " ")) if len(w) > 2} - _GENERIC

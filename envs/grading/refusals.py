@@ -28,6 +28,7 @@ from .restating import (
     dumped_records,
     named_rivals,
     reason_labels,
+    records_of,
     restated,
     rivals,
     shown_values,
@@ -73,6 +74,9 @@ def refusal_checks(task: Task, answer: str, env: Environment, results: list[Any]
         answer, context.reads, [*reasons, *done_values], user, names=call_ids(task), acted_on=acted, reasons_excuse=True
     )
     done = [_action_words(call) for call in task.gold_actions if env.tools[call.tool].kind == "write"]
+    # the field the task also asks about names no request ("the add-on refund went through, so your
+    # account credit is $59.39" beside a refused "reverse my account payment"): left out of the claims read
+    unasked_of = _without_fields(answer, _asked_fields(context.reads, task.outputs))
     keys = [k for t in env.spec.tables for k in t.primary_key]  # a status said of another record: a list
     about = record_names(task.refusals, acted, user, context.reads, keys)
     out = []
@@ -80,7 +84,7 @@ def refusal_checks(task: Task, answer: str, env: Environment, results: list[Any]
         tool = _refused_tool(env, refusal)
         rules = [r.text for r in env.spec.rules if r.tool == tool or r.id == refusal.rule]
         claim = claimed(
-            answer,
+            unasked_of,
             refusal.claims,
             states=refusal.reason,
             quoted=rules,
@@ -201,6 +205,24 @@ def _request_words(refusal: Refusal) -> str:
     """What a refused request is about: its words less its verb ("read type spot" of "change the read
     type for your spot")."""
     return " ".join(refusal.request.split()[1:])
+
+
+def _asked_fields(reads: list[Any], outputs: list[str]) -> set[str]:
+    """The columns the gold reads showed an asked value in ("account_credit")."""
+    asked = set(outputs)
+    return {
+        key
+        for record in records_of(reads)
+        for key, value in record.items()
+        if not isinstance(value, dict | list) and str(value) in asked
+    }
+
+
+def _without_fields(answer: str, columns: set[str]) -> str:
+    """``answer`` less the names of ``columns`` ("account credit", "account-credit")."""
+    for column in sorted(columns, key=len, reverse=True):
+        answer = re.sub(r"\b" + r"[\s_-]+".join(map(re.escape, column.split("_"))) + r"\b", " ", answer, flags=re.I)
+    return answer
 
 
 def _action_words(call: ToolCall) -> str:

@@ -309,7 +309,7 @@ def dumped_records(
         )
 
     out = []
-    for record in _records(results):
+    for record in records_of(results):
         named = {k: str(v) for k, v in record.items() if v is not None and not isinstance(v, bool | dict | list)}
         fields = list(named.values())
         if len(fields) < MIN_DUMPED_FIELDS:
@@ -420,7 +420,8 @@ def _column_said(column: str, text: str) -> bool:
     return re.search(rf"\b{words}\b", text.lower()) is not None
 
 
-def _records(results: Iterable[object]) -> Iterator[Mapping[str, Any]]:
+def records_of(results: Iterable[object]) -> Iterator[Mapping[str, Any]]:
+    """Every JSON object in ``results``, nested ones too."""
     stack = list(results)
     while stack:
         value = stack.pop()
@@ -450,7 +451,7 @@ def allowing_states(spec: EnvSpec, call: ToolCall | None, reason: Iterable[str],
     columns = _status_columns(spec)
     because = {r.lower().replace("_", " ") for r in reason}
     out: set[str] = set()
-    for record in _records(results):
+    for record in records_of(results):
         for key, value in keys.items():
             if key in columns and record.get(key) == value:
                 out |= {str(record[c]) for c in columns[key] if isinstance(record.get(c), str)}

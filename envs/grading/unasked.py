@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from ..formats.task import ToolCall
 from .mentions import is_moment
 from .outputs import as_number
-from .restating import _key, _records
+from .restating import _key, records_of
 
 #: How many unasked figures of the refused record itself a refusal may say: one names the record
 #: ("your move on March 4"); more read it out.
@@ -155,7 +155,7 @@ def unasked_figures(
     holders: dict[str, list[tuple[bool, bool, bool]]] = {}
     wanted = {_key(v): v for v in figures}
     done = set(acted)
-    records = list(_records(reads))
+    records = list(records_of(reads))
     # the record an allowed write acts on is named by its parent's values too: "the claim for the
     # basic wash on February 10" (the visit's day)
     done |= {
