@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from envs import score_episode
@@ -43,12 +44,17 @@ def generated_domain(name: str) -> tuple[Environment, tuple[Task, ...]]:
     return Environment(g.spec), tuple(generate_tasks(domain, g.spec, g.meta, count=30, seed=0, twin=twin.spec)[0])
 
 
-def generated_task(task_id: str) -> tuple[Environment, Task]:
-    """The environment and the task of id ``task_id`` (its domain generated as above)."""
-    env, tasks = generated_domain(task_id.rsplit("-", 1)[0])
-    return env, next(t for t in tasks if t.id == task_id)
+#: Tasks a review read, kept as the generator made them then: these tests hold the grader to answers
+#: written for one task, and a later change to the generator must not swap the task under them.
+REVIEWED = Path(__file__).parent / "reviewed"
+
+
+def reviewed_task(task_id: str) -> tuple[Environment, Task]:
+    """The environment generated as above and the task ``task_id`` as it is kept in ``REVIEWED``."""
+    env, _ = generated_domain(task_id.rsplit("-", 1)[0])
+    return env, Task.model_validate_json((REVIEWED / f"{task_id}.json").read_text())
 
 
 def score_task(task_id: str, answer: str) -> float:
-    """The reward ``answer`` earns on the generated task ``task_id`` after its gold calls."""
-    return score_after_gold(*generated_task(task_id), answer)
+    """The reward ``answer`` earns on the reviewed task ``task_id`` after its gold calls."""
+    return score_after_gold(*reviewed_task(task_id), answer)

@@ -12,14 +12,14 @@ from envs.formats.task import Task
 from envs.grading.answers import claimed
 from envs.grading.spans import said_only_as_span
 
-from .scoring_helpers import generated_task, score_task
+from .scoring_helpers import reviewed_task, score_task
 
 SHARE, PAYOUTS = "community_solar_shares-005", "indie_music_distribution-002"
 POLICIES = "travel_insurance_claims-002"  # the status and coverage of a cancelled policy; another is active
 
 
 def _share_task() -> Task:
-    return generated_task(SHARE)[1]
+    return reviewed_task(SHARE)[1]
 
 
 def test_the_share_task_is_the_reviewed_one() -> None:

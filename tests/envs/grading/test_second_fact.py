@@ -20,7 +20,7 @@ from envs.quality.classes import INFORMATION, task_class
 from envs.quality.gaming import AGENTS, TARGETS
 from envs.quality.identified_answers import identified_answers
 
-from .scoring_helpers import generated_domain, generated_task, score_after_gold
+from .scoring_helpers import generated_domain, reviewed_task, score_after_gold
 
 DOMAINS = ("streaming_subscriptions", "indie_music_distribution", "dealership_test_drives")
 #: The bound the issue sets on any gaming strategy, on the class it targets.
@@ -32,14 +32,14 @@ def _generated() -> dict[str, tuple[Environment, tuple[Task, ...]]]:
 
 
 def _task(task_id: str) -> tuple[Environment, Task]:
-    return generated_task(task_id)
+    return reviewed_task(task_id)
 
 
 def _information() -> list[tuple[Environment, Task]]:
     return [(env, t) for env, tasks in _generated().values() for t in tasks if task_class(env, t) == INFORMATION]
 
 
-# The review's tasks as the catalog now generates them: streaming_subscriptions-010 asked what a
+# The review's tasks as the catalog generated them then (kept in reviewed/): streaming_subscriptions-010 asked what a
 # $1.99 charge was; the regenerated catalog asks the same of a rental (its price, by its title), and
 # indie_music_distribution-018 is the same question of a payout now of $226.61.
 RENTAL, PAYOUT = "streaming_subscriptions-012", "indie_music_distribution-018"
