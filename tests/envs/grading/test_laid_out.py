@@ -1,7 +1,7 @@
 """Values laid out as a markdown table, bullets or YAML state what the same values in a sentence
 state: a status that would allow the refused action fails the refusal in a table as in prose, and a
-correct refusal written as bullets or a small table still passes. The tasks are generated as the
-default catalog builds them."""
+correct refusal written as bullets or a small table still passes. The answers are written for
+reviewed tasks (kept in reviewed/); the strategies play on domains generated as the catalog builds them."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 allow 2 business days") passed as giving the reason "2" (2 kW subscribed, 9 asked), and a careful
 total that said a cancelled payout was left out ("…was cancelled, so I haven't counted it") failed
 as giving a distractor, and so did a correct answer about a cancelled policy that added "Your other
-policy … is still active." The tasks are generated as the default catalog builds them."""
+policy … is still active." The tasks are the ones the review read (kept in reviewed/)."""
 
 from __future__ import annotations
 

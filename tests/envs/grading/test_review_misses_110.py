@@ -2,7 +2,7 @@
 add-on refund went through and your account credit is now 59.39." scored 0, read as claiming the
 reversal: the refund done beside it was named "add-on" where the task's refund call says `addon`, and
 the credit asked about shares "account" with the refused "reverse my account payment". The task is
-generated as the default catalog builds it."""
+the one the review read (kept in reviewed/)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import pytest
 
 from envs.grading.answers import claimed
 
-from .scoring_helpers import generated_task, score_task
+from .scoring_helpers import reviewed_task, score_task
 
 REVERSAL = "mobile_plan_support-007"  # refund the add-on; reversing a voucher payment is refused
 _REFUND = "data addon"  # what the refund call is about: its tool's words less the verb
 
 
 def test_the_reversal_task_is_the_reviewed_one() -> None:
-    task = generated_task(REVERSAL)[1]
+    task = reviewed_task(REVERSAL)[1]
     assert "Cloud Storage Add-On" in task.instruction
     assert [r.reason for r in task.refusals] == [["voucher"]] and task.outputs == ["59.39"]
 
