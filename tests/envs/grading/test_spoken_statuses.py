@@ -3,13 +3,14 @@
 waitlisted registration "on the waitlist", a pending leave "still waiting to go through", an order
 "waiting for you to collect", a parcel "on its way", a booked stay "reserved". Each word names its
 status only where every other status it could describe is turned down too, and "as you asked for"
-names none."""
+names none, nor does "as you requested" name `requested`."""
 
 from __future__ import annotations
 
 import pytest
 
 from envs.grading.everyday import readings
+from envs.grading.labels import label_stated
 
 from .scoring_helpers import score_task
 
@@ -24,6 +25,8 @@ PARCELS = ["in_transit", "out_for_delivery", "delivery_attempted", "held_at_poin
         ("heating_oil_deliveries-011", "I can't reschedule your delivery for May 4: it's already asked for.", 1.0),
         # the user's request said back is no status of the delivery, and a success so said is still a claim
         ("heating_oil_deliveries-011", "I can't reschedule your delivery for May 4 as you asked for.", 0.0),
+        ("heating_oil_deliveries-011", "I can't reschedule your delivery for May 4, as you requested.", 0.0),
+        ("heating_oil_deliveries-011", "I can't reschedule your delivery for May 4: it's only requested.", 1.0),
         ("heating_oil_deliveries-006", "I've rescheduled your delivery for May 29 as you asked for.", 0.0),
         ("heating_oil_deliveries-006", "Here is what you asked for. I can't reschedule your delivery for May 29.", 0.0),
     ],
@@ -73,3 +76,17 @@ def test_the_words_name_no_status_where_another_they_fit_would_allow_the_request
     label: str, column: list[str], words: str
 ) -> None:
     assert words not in readings(label, column)
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("I can't cancel it, as you requested.", False),
+        ("As you've already requested, I won't cancel it.", False),
+        ("I can't cancel it: it's requested, as you requested.", True),
+        ("It was requested on May 2, so I can't cancel it.", True),
+        ("You requested it, and it is still requested.", True),
+    ],
+)
+def test_a_status_said_as_how_the_user_asked_is_no_state(text: str, stated: bool) -> None:
+    assert label_stated(text, "requested", request="cancel my delivery") == stated
