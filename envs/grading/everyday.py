@@ -64,6 +64,21 @@ EVERYDAY: tuple[tuple[frozenset[str], frozenset[str], tuple[str, ...]], ...] = t
         ("converted purchased sold", "completed closed fulfilled delivered",
          ("already bought", "already purchased", "was bought", "been bought", "was purchased", "been purchased",
           "turned into a purchase", "became a purchase", "converted into a sale")),
+        ("requested", "submitted pending placed ordered applied new open received awaiting_confirmation",
+         ("already asked for", "been asked for", "only asked for so far", "still just a request",
+          "only a request so far")),
+        ("withdrawn", "cancelled canceled closed retracted abandoned dropped", ("pulled out", "been pulled")),
+        ("waitlisted wait_listed", "", ("on the waitlist", "on a waitlist", "on the waiting list", "on the wait list")),
+        ("pending", "processing queued submitted requested awaiting_approval pending_approval under_review in_review "
+                    "in_progress",
+         ("waiting to go through", "yet to go through", "not gone through yet", "not yet gone through")),
+        ("ready_for_pickup ready_for_collection awaiting_pickup", "ready arrived delivered held_at_point",
+         ("waiting for you to collect", "waiting to be collected", "waiting for you to pick up",
+          "waiting to be picked up", "ready to collect", "ready to be collected", "ready to pick up",
+          "ready to be picked up", "ready for collection")),
+        ("out_for_delivery", "in_transit shipped dispatched en_route", ("on its way to you", "out with the driver")),
+        ("in_transit", "out_for_delivery shipped dispatched en_route", ("on its way", "on the way")),
+        ("booked", "reserved confirmed scheduled held", ("reserved",)),
         (
             "open",
             "escalated in_progress pending under_review in_review technician_assigned "

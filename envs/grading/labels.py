@@ -53,6 +53,8 @@ _EVENT = re.compile(
     r"(?:,? (?:when|on|at|by|in|with|after|before|from|upon|through|via|for|since|during|as soon as|once|"
     r"yesterday|today|earlier|last|back|already|just|electronically|online)\b| \d)"
 )
+#: Before a participle, what makes it how the request came, not the record's state: "as you requested".
+_AS_ASKED = re.compile(r"\bas (?:you|you've|you have|you had|was|we|i)(?: already| just| originally)? $")
 _PASSIVE = re.compile(r"\b(?:was|were|been|being|got|had|have|has|'ve|'d)(?: (?:already|just|originally|first))? $")
 _ACTIVE_OBJECT = re.compile(r" (?:it|them|the|your|a|an|this|that|my|our|his|her|their)\b")
 _ACTIVE_SUBJECT = re.compile(r"\b(?:i|we|you|they|he|she|broker|agent|team)(?: (?:already|just|originally|first))? $")
@@ -156,12 +158,15 @@ def label_stated(
     True
     >>> label_stated("I'm sorry, it can't be disputed.", "disputed", request="dispute my stay")
     False
+    >>> label_stated("I can't reschedule your delivery, as you requested.", "requested", request="reschedule it")
+    False
     """
     said = _words(text)
     restated = _of_request(label, request, claims)
     for phrase in phrasings(label):
         for at in _occurrences(phrase, said):
-            if not (restated and _REQUESTED.search(said[max(0, at - 40) : at])):
+            before = said[max(0, at - 40) : at]
+            if not ((restated and _REQUESTED.search(before)) or _AS_ASKED.search(before)):
                 return True
     for phrase in {_words(p) for p in also} - phrasings(label):
         for at in _occurrences(phrase, said):
