@@ -11,3 +11,14 @@ MEASURED = (
     "car_wash_memberships",
     "parcel_delivery_exceptions",
 )
+
+
+def written_against(*names: str) -> list[str]:
+    """The domains a measure was written against, then the eight every data-realism measure is checked on."""
+    return [*names, *MEASURED]
+
+
+def none_found(name: str, found: int, checked: int) -> bool:
+    """A measure found nothing on domain ``name``, and, where the domain was one it was written against
+    (it has what the measure reads), it did look at something: a measure that reads nothing finds nothing."""
+    return found == 0 and (name in MEASURED or checked > 0)

@@ -33,6 +33,7 @@ from ..formats.spec import EnvSpec, TableSpec
 from .live_at_once import end_columns
 from .one_off import called_off, held, held_one_at_a_time, quantity_column, singular
 from .seed import status_columns
+from .seed_time import date_of
 from .spec import user_table
 from .text import word_set
 from .tool_sql import one_reference
@@ -106,21 +107,14 @@ def arrangements(spec: EnvSpec) -> list[Arrangement]:
     return out
 
 
-def _day(value: Any) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
-
-
 def term(rule: Arrangement, row: Mapping[str, Any], years: bool = False) -> tuple[date, date] | None:
     """The row's term (first day, last day): from its start and end columns, or, with ``years``, the
     year up to its year-end column; None when its columns do not say."""
     if years:
-        end = next((d for c in rule.years if (d := _day(row.get(c)))), None)
+        end = next((d for c in rule.years if (d := date_of(row.get(c)))), None)
         return (end - YEAR, end) if end else None
-    start = next((d for c in rule.starts if (d := _day(row.get(c)))), None)
-    end = next((d for c in rule.ends if (d := _day(row.get(c)))), None)
+    start = next((d for c in rule.starts if (d := date_of(row.get(c)))), None)
+    end = next((d for c in rule.ends if (d := date_of(row.get(c)))), None)
     return (start, end) if start and end else None
 
 

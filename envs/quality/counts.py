@@ -258,6 +258,7 @@ class QualityCounts:
     form_choice_tasks: int = 0
     label_voiced_tasks: int = 0
     stitched_tasks: int = 0
+    miscounted_tasks: int = 0
     motives_checked: int = 0
     motives_contradicting: int = 0
     late_motives_on_overdue: int = 0

@@ -25,14 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from ..formats.spec import EnvSpec, TableSpec
 from .agreement import still_due
 from .asked import ended_state
 from .own_row import status_of
-from .seed_time import opens_period
+from .seed_time import date_of, opens_period
 from .tool_sql import BOUND_VALUE, all_updates, bound_tables, inserts, number, one_reference
 
 _SET_NEW = re.compile(r'UPDATE "?(\w+)"? SET "?(\w+)"? = (:\w+\.\w+) WHERE "?\w+"? = :new\.id')
@@ -208,13 +207,6 @@ def accumulated(spec: EnvSpec) -> list[Accumulated]:
     return out
 
 
-def _day(value: Any) -> date | None:
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
-
-
 def _keyed(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]], table: str) -> dict[Any, dict[str, Any]]:
     key = next(t.primary_key[0] for t in spec.tables if t.name == table)
     return {r.get(key): r for r in rows.get(table, [])}
@@ -222,7 +214,7 @@ def _keyed(spec: EnvSpec, rows: Mapping[str, list[dict[str, Any]]], table: str) 
 
 def day_price_range(rule: ByTheDay, row: Mapping[str, Any], rate: float, extra: float) -> tuple[float, float] | None:
     """The least and most ``row``'s amount may be: the rate by the days, a day either way, plus extras."""
-    start, end = _day(row.get(rule.start)), _day(row.get(rule.end))
+    start, end = date_of(row.get(rule.start)), date_of(row.get(rule.end))
     if start is None or end is None or end < start:
         return None
     days = (end - start).days

@@ -99,6 +99,7 @@ def total_lines(c: QualityCounts, envs: int) -> list[tuple[str, str]]:
         ("details said as a choice off a form ('I'd go with jeep for the make')", f"{c.form_choice_tasks} tasks"),
         ("a field's label read out ('For the share percent, it's 10.')", f"{c.label_voiced_tasks} tasks"),
         ("requests stitched from parts ('It is for the same tour booking.')", f"{c.stitched_tasks} tasks"),
+        ("a count of one said with a plural noun ('We'll be 1 people.')", f"{c.miscounted_tasks} tasks"),
         ("policy words per environment", f"{c.policy_words / max(envs, 1):.0f}"),
         ("reasons outside their state", f"{c.event_reasons_outside_their_state}/{c.event_reasons_checked}"),
         ("records outside the period their status names", f"{c.rows_outside_period}/{c.period_rows_checked}"),

@@ -27,6 +27,9 @@ Read from the instruction (the user's first message) alone (docs/synthesis.md, "
   the same tour booking."), or a reason that says only that a request goes with the one before ("It
   belongs with it, so I'd rather do both now."); a person says "a twin room for the same tour
   booking" and gives the reason once.
+* ``miscounted_tasks`` (measure 117): instructions that say a count of one with a plural noun ("We'll
+  be 1 people.", "I'd like 1 hours returned.", "1 extra nights"); the word before the count is in
+  lower case, so a day ("April 1 works for me") or a name ("Pod 1") is none.
 """
 
 from __future__ import annotations
@@ -85,6 +88,12 @@ _STITCHED = re.compile(
     r"everything for it is in one place|I'd rather sort it all out in one go)\b"
 )
 
+#: A one said with a plural noun, after at most one word that qualifies it ("1 extra hours"); group 1
+#: is the word before the count, group 2 the noun.
+_ONE_WITH_PLURAL = re.compile(r"\b([A-Za-z']+) 1 (?:[a-z]+ )?(people|children|[a-z]*[^\Wsiu]s)\b")
+#: Words after a count that end in -s and are no plural noun: "1 as personal", "1 works for me".
+_NOT_PLURALS = frozenset({"as", "was", "has", "does", "goes", "works", "suits", "needs", "comes", "takes", "makes"})
+
 
 @dataclass
 class RequestCounts:
@@ -97,6 +106,7 @@ class RequestCounts:
     form_choice_tasks: int = 0
     label_voiced_tasks: int = 0
     stitched_tasks: int = 0
+    miscounted_tasks: int = 0
 
 
 def has_motive(text: str) -> bool:
@@ -120,6 +130,11 @@ def is_stitched(text: str) -> bool:
     """Whether ``text`` names a new record's parent in a sentence of its own, or gives a reason that
     says only that a request goes with the one before (measure 115)."""
     return _STITCHED.search(text) is not None
+
+
+def miscounts(text: str) -> bool:
+    """Whether ``text`` says a count of one with a plural noun ("We'll be 1 people."; measure 117)."""
+    return any(m[1].islower() and m[2] not in _NOT_PLURALS for m in _ONE_WITH_PLURAL.finditer(text))
 
 
 def dictates_form(text: str) -> bool:
@@ -147,4 +162,5 @@ def request_counts(tasks: list[Task]) -> RequestCounts:
         out.form_choice_tasks += _FORM_CHOICE.search(text) is not None
         out.label_voiced_tasks += _LABEL_VOICED.search(text) is not None
         out.stitched_tasks += is_stitched(text)
+        out.miscounted_tasks += miscounts(text)
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
@@ -143,6 +143,14 @@ def coming_dates(columns: Iterable[tuple[str, str]]) -> list[str]:
 def _text(value: Any) -> str | None:
     """A date or datetime value as comparable text (``YYYY-MM-DD`` or ``YYYY-MM-DD HH:MM:SS``)."""
     return value.replace("T", " ") if isinstance(value, str) and len(value) >= 10 else None
+
+
+def date_of(value: Any) -> date | None:
+    """The day a date or datetime value falls on, or None where the value is empty or not one."""
+    try:
+        return date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
 
 
 def before(a: str, b: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from envs.quality.spoken import spoken_money, spoken_when
 from envs.quality.text import column_words
 
-from .field_sentences import counted_detail, picked, spoken_code
+from .field_sentences import MORE, agreeing, counted_detail, picked, spoken_code
 
 #: Units a count is said in: "for 2 hours", not "the number of hours should be 2".
 _UNITS = frozenset({"minutes", "hours", "days", "nights", "weeks", "months", "years"})
@@ -80,14 +80,6 @@ def quoted(value: str) -> str:
     return f'"{value}"' if value.endswith((".", "!", "?")) else f'"{value}".'
 
 
-def singular(noun: str) -> str:
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    if noun.endswith(("ses", "xes", "ches", "shes")):
-        return noun[:-2]
-    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
-
-
 def is_money(name: str, value: Any) -> bool:
     """Whether a number given for ``name`` is an amount of money ("limit_price", "valuation")."""
     return isinstance(value, int | float) and not isinstance(value, bool) and bool(set(name.split("_")) & _MONEY)
@@ -107,7 +99,7 @@ def _an(word: str) -> str:
 
 
 def _counted(name: str, value: int) -> str | None:
-    """A count: "It's for 2 hours.", "I need 1 extra night.", "It's for 2 bags."."""
+    """A count: "It's for 2 hours.", "I'd like 1 more night.", "It's for 2 bags."."""
     what = column_words(name)
     words = what.split()
     if words and words[-1] in _UNITS:
@@ -115,11 +107,11 @@ def _counted(name: str, value: int) -> str | None:
         unit = last[:-1] if value == 1 else last
         if kind in (["duration"], ["length"]) or (not kind and last in _LENGTHS):
             return f"It's for {value} {unit}."
-        if kind and kind[0] in ("extra", "additional", "more"):
-            return f"I need {value} {' '.join(kind)} {unit}."
+        if kind and kind[0] in MORE:  # "extra_hours": "I'd like 3 more hours.", not a form's "3 extra hours"
+            return f"I'd like {value} {' '.join(['more', *kind[1:], unit])}."
         if kind:
             return said(name, value, [f"The {' '.join(kind)} should run {value} {unit}.", f"I'm after {value} {unit}."])
-    noun = singular(what) if value == 1 else what
+    noun = agreeing(what, value)
     return said(name, value, [f"It's for {value} {noun}.", f"I need {value} {noun}."])
 
 

@@ -78,7 +78,21 @@ _UNIT_SPELLING = {"kw": "kW", "kwh": "kWh", "mw": "MW", "gb": "GB", "mb": "MB", 
 _AMOUNT_UNITS = frozenset(
     {"kw", "kwh", "mw", "miles", "points", "hours", "units", "credits", "gb", "mb", "tb", "minutes", "days", "shares"}
 )  # fmt: skip
-_MORE = frozenset({"additional", "extra", "more"})
+#: First words of a column for a count on top of one already held: "extra_hours", said "3 more hours".
+MORE = frozenset({"additional", "extra", "more"})
+
+
+def _singular(noun: str) -> str:
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("ses", "xes", "ches", "shes")):
+        return noun[:-2]
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def agreeing(noun: str, value: int | float) -> str:
+    """A plural ``noun`` in the number ``value`` says: "1 hour", "2 hours", never "1 hours"."""
+    return _singular(noun) if value == 1 else noun
 
 
 def _plural(noun: str, value: int | float) -> str:
@@ -99,17 +113,19 @@ def counted_detail(name: str, value: int | float) -> str:
         unit = "lb" if kinds & {"lb", "lbs", "pounds"} else "kg"
         return f"It weighs {value} {unit}."
     if kinds & {"party", "attendance", "headcount", "guests", "people"}:
+        if value == 1:  # "We'll be 1 people." is a form's count read out
+            return "We expect 1 person." if "expected" in kinds else "It's just 1 person."
         return f"We expect {value} people." if "expected" in kinds else f"We'll be {value} people."
     if "household" in kinds:
         return "It's just me at home." if value == 1 else f"There are {value} of us at home."
     if kinds & {"percent", "percentage", "pct"}:
         return f"They should get {value}% of it." if "share" in kinds else f"I'd like it at {value}%."
-    if len(words) == 2 and words[0] in _MORE:  # "additional_kw": "I'd like 5 more kW."
-        return f"I'd like {value} more {spelled[1]}."
+    if len(words) == 2 and words[0] in MORE:  # "additional_kw": "I'd like 5 more kW."
+        return f"I'd like {value} more {agreeing(spelled[1], value)}."
     if len(words) == 2 and words[0] in _AMOUNT_UNITS and words[1].endswith("ed"):
         if words[1] == "expected":  # "units_expected": "We're expecting 2 units."
-            return f"We're expecting {value} {spelled[0]}."
-        return f"I'd like {value} {spelled[0]} {words[1]}."  # "I'd like 5 kW released."
+            return f"We're expecting {value} {agreeing(spelled[0], value)}."
+        return f"I'd like {value} {agreeing(spelled[0], value)} {words[1]}."  # "I'd like 5 kW released."
     if len(words) == 2 and words[1] == "count":  # "package_count": "There are 2 packages."
         thing = _plural(words[0], value)
         return f"There's {value} {thing}." if value == 1 else f"There are {value} {thing}."

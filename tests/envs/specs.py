@@ -299,6 +299,14 @@ def tool(
     return out
 
 
+def table(name: str, columns: list[tuple[str, str]], *parents: str, **enums: list[str]) -> dict[str, Any]:
+    """A table dict keyed by its first column, with a foreign key to each parent (``"rental"``:
+    ``rental_id`` -> ``rentals``) and an enum for each column named in ``enums``."""
+    fks = [{"columns": [f"{p}_id"], "table": f"{p}s", "references": [f"{p}_id"]} for p in parents]
+    cols = [{"name": c, "type": t} | ({"enum": enums[c]} if c in enums else {}) for c, t in columns]
+    return {"name": name, "primary_key": [columns[0][0]], "columns": cols, "foreign_keys": fks}
+
+
 def params(required: list[str] | None = None, **properties: dict[str, Any]) -> dict[str, Any]:
     """An object JSON Schema with ``properties`` (all required unless ``required`` is given)."""
     return {

@@ -9,16 +9,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
-from ..specs import params, tool
-
-
-def _table(name: str, columns: list[tuple[str, str]], parent: str | None = None, **enums: list[str]) -> dict[str, Any]:
-    fks = [{"columns": ["patient_id"], "table": "patients", "references": ["patient_id"]}] if name != "patients" else []
-    if parent:
-        fks.append({"columns": [f"{parent}_id"], "table": f"{parent}s", "references": [f"{parent}_id"]})
-    cols = [{"name": c, "type": t} | ({"enum": enums[c]} if c in enums else {}) for c, t in columns]
-    return {"name": name, "primary_key": [columns[0][0]], "columns": cols, "foreign_keys": fks}
-
+from ..specs import params, table, tool
 
 RENTALS: dict[str, Any] = {
     "id": "rentals_shop",
@@ -28,8 +19,8 @@ RENTALS: dict[str, Any] = {
     "policy": "Be nice.",
     "clock": "2026-03-02T09:00:00",
     "tables": [
-        _table("patients", [("patient_id", "text"), ("email", "text")]),
-        _table(
+        table("patients", [("patient_id", "text"), ("email", "text")]),
+        table(
             "rentals",
             [
                 ("rental_id", "text"),
@@ -38,9 +29,10 @@ RENTALS: dict[str, Any] = {
                 ("end_date", "date"),
                 ("status", "text"),
             ],
+            "patient",
             status=["reserved", "delivered", "returned", "cancelled"],
         ),
-        _table(
+        table(
             "rental_charges",
             [
                 ("rental_charge_id", "text"),
@@ -51,16 +43,18 @@ RENTALS: dict[str, Any] = {
                 ("method", "text"),
                 ("charged_on", "date"),
             ],
-            parent="rental",
+            "patient",
+            "rental",
             charge_type=["monthly_rent", "deposit_refund", "replacement_fee"],
             method=["card", "direct_deposit"],
         ),
-        _table(
+        table(
             "solar_projects",
             [("solar_project_id", "text"), ("patient_id", "text"), ("status", "text")],
+            "patient",
             status=["contracted", "installed"],
         ),
-        _table(
+        table(
             "project_payments",
             [
                 ("project_payment_id", "text"),
@@ -70,7 +64,8 @@ RENTALS: dict[str, Any] = {
                 ("payment_type", "text"),
                 ("paid_on", "date"),
             ],
-            parent="solar_project",
+            "patient",
+            "solar_project",
             payment_type=["deposit", "installment", "final"],
         ),
     ],

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from envs.quality.requests import dictates_form, has_motive, is_stitched, names_by_column
+from envs.quality.requests import dictates_form, has_motive, is_stitched, miscounts, names_by_column
 from envs.quality.spoken import spoken_spellings, spoken_when
 from envs.quality.text import normalize, numbers_in, value_features
 
@@ -104,3 +104,21 @@ def test_a_record_named_by_its_day_in_words_is_told_from_its_siblings() -> None:
 )
 def test_a_request_stitched_from_parts_is_found(text: str, stitched: bool) -> None:
     assert is_stitched(text) is stitched
+
+
+@pytest.mark.parametrize(
+    ("text", "miscounted"),
+    [
+        ("Please book a table. We'll be 1 people.", True),
+        ("Please shorten my leave request. I'd like 1 hours returned.", True),
+        ("Please extend my stay. I need 1 extra nights.", True),
+        ("Please book a table. It's just 1 person.", False),
+        ("Please book a table. We'll be 2 people.", False),
+        ("Please extend my stay. It's for 1 night.", False),
+        ("For the start date, April 1 works for me.", False),  # a day, not a count
+        ("If I were to flag my charge posted on March 1 as personal, what would I owe?", False),
+        ("Please book the room for Pod 1 meetings.", False),  # a name
+    ],
+)
+def test_a_count_of_one_said_with_a_plural_is_found(text: str, miscounted: bool) -> None:
+    assert miscounts(text) is miscounted

@@ -9,14 +9,7 @@ from typing import Any
 
 from envs.formats.spec import EnvSpec
 
-from ..specs import params, tool
-
-
-def _table(name: str, columns: list[tuple[str, str]], *parents: str, **enums: list[str]) -> dict[str, Any]:
-    fks = [{"columns": [f"{p}_id"], "table": f"{p}s", "references": [f"{p}_id"]} for p in parents]
-    cols = [{"name": c, "type": t} | ({"enum": enums[c]} if c in enums else {}) for c, t in columns]
-    return {"name": name, "primary_key": [columns[0][0]], "columns": cols, "foreign_keys": fks}
-
+from ..specs import params, table, tool
 
 TOURS: dict[str, Any] = {
     "id": "tour_shop",
@@ -26,12 +19,12 @@ TOURS: dict[str, Any] = {
     "policy": "Be nice.",
     "clock": "2026-03-02T09:00:00",
     "tables": [
-        _table("travelers", [("traveler_id", "text"), ("email", "text")]),
-        _table(
+        table("travelers", [("traveler_id", "text"), ("email", "text")]),
+        table(
             "tours",
             [("tour_id", "text"), ("price_per_person", "real"), ("seats_left", "integer")],
         ),
-        _table(
+        table(
             "tour_bookings",
             [
                 ("tour_booking_id", "text"),
@@ -45,7 +38,7 @@ TOURS: dict[str, Any] = {
             "tour",
             status=["reserved", "deposit_paid", "fully_paid"],
         ),
-        _table(
+        table(
             "tour_payments",
             [
                 ("tour_payment_id", "text"),
@@ -56,13 +49,13 @@ TOURS: dict[str, Any] = {
             "tour_booking",
             kind=["deposit", "balance", "refund"],
         ),
-        _table(
+        table(
             "eyewear_orders",
             [("eyewear_order_id", "text"), ("traveler_id", "text"), ("total_price", "real"), ("status", "text")],
             "traveler",
             status=["ordered", "ready"],
         ),
-        _table(
+        table(
             "eyewear_payments",
             [("eyewear_payment_id", "text"), ("eyewear_order_id", "text"), ("amount", "real")],
             "eyewear_order",

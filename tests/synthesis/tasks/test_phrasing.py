@@ -80,7 +80,7 @@ def test_a_greeting_runs_into_the_first_sentence_in_lower_case() -> None:
 def test_request_details_count_plural_quantities() -> None:
     said = Phrasing(random.Random(0)).request("add_time", RECORD, {"extra_days": 2, "reason": "Plans changed"})
     assert (
-        " I need 2 extra days. " in said
+        " I'd like 2 more days. " in said
         and '"Plans changed"' in said
         and said.endswith(("reason.", '"Plans changed".'))
     )
@@ -365,7 +365,7 @@ def test_a_detail_of_a_request_comes_before_its_reason() -> None:
     said = Phrasing(random.Random(0)).request(
         "add_hours", "my move job", {"extra_hours": 3}, first=False, motive="We're bringing more than we planned."
     )
-    assert said.endswith("to my move job. I need 3 extra hours. We're bringing more than we planned."), said
+    assert said.endswith("to my move job. I'd like 3 more hours. We're bringing more than we planned."), said
 
 
 def test_a_new_record_named_like_its_request_is_not_said_twice() -> None:
