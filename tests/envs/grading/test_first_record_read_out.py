@@ -12,14 +12,14 @@ import pytest
 from envs.quality.blind_info_adversaries import play_blind_info
 from envs.quality.classes import INFORMATION, task_class
 
-from .scoring_helpers import generated_domain, generated_task, score_task
+from .scoring_helpers import generated_domain, reviewed_task, score_task
 
 HOLD = "dealership_test_drives-013"  # when a deposit hold for a named car expires; the first hold listed
 DOMAINS = ("community_solar_shares", "heating_oil_deliveries", "dealership_test_drives", "travel_insurance_claims")
 
 
 def test_the_hold_task_asks_when_the_listed_hold_expires() -> None:
-    task = generated_task(HOLD)[1]
+    task = reviewed_task(HOLD)[1]
     assert "expire" in task.instruction and task.outputs == ["2026-04-03 15:45:00"]
 
 
