@@ -168,6 +168,8 @@ class QualityCounts:
     arranged_twice: int = 0
     term_groups_checked: int = 0
     terms_overlapping: int = 0
+    periodic_waits_checked: int = 0
+    waiting_under_ended: int = 0
     lapse_rows_checked: int = 0
     lapse_dates_against_status: int = 0
     tier_rows_checked: int = 0

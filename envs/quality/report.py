@@ -34,6 +34,7 @@ from .derived import derived_arguments
 from .dual import dual_counts
 from .edges import refusals_on_edge
 from .effects import effect_counts
+from .ended_parents import waiting_under_ended
 from .event_children import children_before_event
 from .event_sides import rows_on_wrong_side
 from .event_values import values_before_event
@@ -269,6 +270,7 @@ def env_quality(entry: CatalogEntry) -> EnvQuality:
         money_dates_against_record,
         parts_above_whole,
         arranged_twice,
+        waiting_under_ended,
     )
     for measure in (measure_rows(spec, seed.rows) for measure_rows in across_rows):
         for name, value in asdict(measure).items():

@@ -28,6 +28,7 @@ from ..domains.child_dates import settle_child_dates
 from ..domains.date_order import settle_date_order
 from ..domains.deadlines import settle_answer_deadlines, settle_deadlines
 from ..domains.domain import Attribute, Domain, Entity
+from ..domains.ended_parents import settle_waiting_under_ended
 from ..domains.event_children import settle_event_children
 from ..domains.event_sides import settle_event_sides
 from ..domains.filled_dates import settle_filled_dates
@@ -266,6 +267,7 @@ def generate_env(
     # a scheduled pickup's return is pickup_scheduled, before dates follow statuses
     settle_moved_parents(spec, keeps_children(domain, spec.seed))
     settle_parent_kinds(spec, keeps_children(domain, spec.seed))  # no deposit refund on a deposit still held
+    settle_waiting_under_ended(domain, spec)  # no week still due on a claim that closed
     within_limits, keeps = allows_in_seed(domain, spec.seed), keeps_children(domain, spec.seed)
     held_once = holds_once_in_seed(domain, spec.seed)
     anchors = anchored_dates(domain)

@@ -62,7 +62,7 @@ def test_whole_periods(a, b, period, whole):
 @pytest.mark.parametrize("name", ["hoa_dues_and_requests", "after_school_programs", "unemployment_weekly_claims"])
 def test_generated_seeds_space_periodic_rows_by_their_period(domains, name):
     counts = periodic_rows_off(generated(domains, name))
-    assert counts.periodic_rows_checked > 10
+    assert counts.periodic_rows_checked > 5  # the claims seed holds one claim per claimant, fewer weeks
     assert counts.periodic_rows_off == 0
 
 
