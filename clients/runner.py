@@ -211,8 +211,17 @@ async def run_trial(
 
 
 def _set_error(record: TrialRecord, exc: BaseException) -> None:
+    exc = _innermost(exc)
     record.error_class = classify(exc)
     record.error_type = type(exc).__name__
     record.error = " ".join(str(exc).split())[:500] or repr(exc)
     if record.error_class == "infra":
         record.score = record.reward = record.partial_credit = None
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The one error inside a group of one (the MCP client's task groups wrap what failed), so a record
+    names it rather than "unhandled errors in a TaskGroup"."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc

@@ -1,7 +1,8 @@
 """Limits in front of the app, where uvicorn has none: a deadline for a request's headers, and caps on
 open connections per client address and in all.
 
-uvicorn times out an idle keep-alive connection, and the app times out a slow body (``BodyTimeout``),
+uvicorn times out an idle keep-alive connection (after ``KEEP_ALIVE_SECONDS``, longer than clients'
+pools keep one), and the app times out a slow body (``BodyTimeout``),
 but a socket that sends half a request line and waits is held until its client lets go, and nothing
 caps how many there are: 10,000 of them held the farm's file descriptors until other tenants' calls
 failed. :func:`guarded_protocol` makes uvicorn's own HTTP protocol (httptools) with three additions:
@@ -37,6 +38,11 @@ log = logging.getLogger("envfarm.server")
 RESERVED_FDS = 512
 #: How long a refused connection stays half-open for its client to read the 503.
 REFUSED_LINGER_SECONDS = 1.0
+#: How long an idle keep-alive connection is held open. Longer than the pools of common HTTP clients
+#: keep one (httpx: 5 s, uvicorn's own default too): with equal times, a client sends its next request on
+#: a connection the farm is closing, gets a reset, and cannot retry a request that is not idempotent
+#: (``POST /episodes``). The farm's own clients hit that on a busy machine.
+KEEP_ALIVE_SECONDS = 15
 #: A 401's status line says what to send: it is all that clients raising httpx's ``HTTPStatusError``
 #: show (mcp 1.x: "Client error '401 Unauthorized' for url ..."), the JSON body with the message unread.
 #: HTTP lets a reason phrase be any text; clients act on the code alone.
@@ -182,4 +188,4 @@ def uvicorn_options(app: Any) -> dict[str, Any]:
     limits = getattr(farm, "connections", None)
     if not isinstance(limits, ConnectionLimits):
         return {"ws": "none"}
-    return {"http": guarded_protocol(limits), "ws": "none"}
+    return {"http": guarded_protocol(limits), "ws": "none", "timeout_keep_alive": KEEP_ALIVE_SECONDS}

@@ -65,6 +65,27 @@ def test_agent_failure_counts_and_is_scored(farm_url):
     assert r.counts and r.reward == 0.0 and r.score is not None and len(r.tool_calls) == 1
 
 
+class FailsInATaskGroup(GivesUp):
+    """An agent whose failure reaches the runner wrapped, as errors inside the MCP client's task groups do."""
+
+    async def act(self, ctx: EpisodeContext, messages: Sequence[Message]) -> AgentTurn:
+        try:
+            return await super().act(ctx, messages)
+        except AgentError as exc:
+            raise ExceptionGroup("unhandled errors in a TaskGroup", [exc]) from None
+
+
+def test_an_error_wrapped_in_a_task_group_is_recorded_as_itself(farm_url):
+    async def go():
+        async with FarmClient(farm_url) as farm:
+            task = await farm.get_task("clinic-001")
+            return await run_trial(farm, task, FailsInATaskGroup(), SoloUser(), limits=Limits())
+
+    r = asyncio.run(go())
+    assert r.error_class == "agent" and r.error_type == "AgentError" and r.error == "cannot decide"
+    assert r.counts and r.reward == 0.0
+
+
 def test_unreachable_farm_is_an_infra_error(farm_url):
     async def go():
         async with FarmClient(farm_url) as farm:

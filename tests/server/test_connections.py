@@ -53,14 +53,23 @@ def _one_response(s: socket.socket) -> bytes:
     s.settimeout(DEADLINE)
     data = b""
     while b"\r\n\r\n" not in data:
-        data += s.recv(65536)
+        data += _more(s)
     head, _, body = data.partition(b"\r\n\r\n")
     length = next(
         int(line.split(b":")[1]) for line in head.lower().split(b"\r\n") if line.startswith(b"content-length")
     )
     while len(body) < length:
-        body += s.recv(65536)
+        body += _more(s)
     return head + b"\r\n\r\n" + body
+
+
+def _more(s: socket.socket) -> bytes:
+    try:
+        chunk = s.recv(65536)
+    except ConnectionResetError:
+        chunk = b""
+    assert chunk, "the server closed the connection before a whole response"
+    return chunk
 
 
 def _bystander_calls(server: LiveServer, n: int = 10) -> list[int]:
@@ -136,3 +145,19 @@ def test_past_the_farms_connection_cap_a_new_connection_is_refused_with_the_sett
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert _bystander_calls(server, 3) == [200] * 3
+
+
+def test_a_kept_alive_connection_idle_past_a_client_pools_expiry_still_takes_a_request(
+    make_server: Callable[..., LiveServer],
+) -> None:
+    """httpx keeps an idle connection for 5 s: a farm closing it at the same moment resets a request sent
+    on it, which a client cannot retry when it is not idempotent (``POST /episodes``)."""
+    server = make_server()
+    request = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    body = b'{"env_id": "clinic"}'
+    request += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    with _sockets(server, 1, request, "127.0.0.1") as (kept,):
+        assert _one_response(kept).startswith(b"HTTP/1.1 201 ")
+        time.sleep(6.0)
+        kept.sendall(request)
+        assert _one_response(kept).startswith(b"HTTP/1.1 201 ")
